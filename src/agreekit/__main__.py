@@ -1,0 +1,5 @@
+import sys
+
+from agreekit.cli import main
+
+sys.exit(main())

@@ -1,0 +1,1 @@
+"""Subcommand modules of the ``agreekit`` CLI; one per area, each with ``register(subparsers)``."""

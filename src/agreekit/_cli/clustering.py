@@ -1,0 +1,5 @@
+"""CLI subcommands for the clustering area (filled in by its issue)."""
+
+
+def register(subparsers) -> None:  # noqa: D401 - no subcommands yet
+    return None

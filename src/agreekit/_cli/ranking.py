@@ -1,0 +1,5 @@
+"""CLI subcommands for weighted rank correlations."""
+
+
+def register(subparsers) -> None:
+    return None

@@ -1,0 +1,129 @@
+"""Shared input-validation helpers (the ``_iv`` layer).
+
+Every public function validates its arguments through these helpers, so error
+messages have one shape: they name the offending parameter in backticks and,
+where there is a fixed vocabulary, list the allowed values.  All of them raise
+:class:`InputError`, a :class:`ValueError` subclass that carries the parameter
+name; the CLI turns it into a one-line message and exit code 2.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy as np
+
+__all__ = [
+    "InputError",
+    "check_choice",
+    "check_int",
+    "check_float",
+    "check_finite_1d",
+    "check_rank_vector",
+    "check_same_length",
+]
+
+
+class InputError(ValueError):
+    """Invalid user input.  ``parameter`` names the argument at fault."""
+
+    def __init__(self, parameter: str, message: str):
+        self.parameter = parameter
+        super().__init__(f"`{parameter}` {message}")
+
+
+def check_choice(parameter: str, value: Any, allowed: Iterable[str]) -> str:
+    """Return ``value`` if it is one of ``allowed`` (case-sensitive)."""
+    allowed = tuple(allowed)
+    if not isinstance(value, str) or value not in allowed:
+        raise InputError(parameter, f"must be one of {{{', '.join(map(repr, allowed))}}}; got {value!r}")
+    return value
+
+
+def check_int(parameter: str, value: Any, *, minimum: int | None = None,
+              maximum: int | None = None) -> int:
+    """Return ``value`` as a Python int, checking type and range."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        # accept integral floats such as 5.0 only if exactly integral
+        if isinstance(value, (float, np.floating)) and np.isfinite(value) and float(value).is_integer():
+            value = int(value)
+        else:
+            raise InputError(parameter, f"must be an integer; got {value!r}")
+    value = int(value)
+    if minimum is not None and value < minimum:
+        raise InputError(parameter, f"must be >= {minimum}; got {value}")
+    if maximum is not None and value > maximum:
+        raise InputError(parameter, f"must be <= {maximum}; got {value}")
+    return value
+
+
+def check_float(parameter: str, value: Any, *, minimum: float | None = None,
+                maximum: float | None = None, inclusive: bool = True) -> float:
+    """Return ``value`` as a finite Python float within an optional range."""
+    try:
+        out = float(value)
+    except (TypeError, ValueError):
+        raise InputError(parameter, f"must be a real number; got {value!r}") from None
+    if not np.isfinite(out):
+        raise InputError(parameter, f"must be finite; got {value!r}")
+    if minimum is not None and (out < minimum if inclusive else out <= minimum):
+        raise InputError(parameter, f"must be {'>=' if inclusive else '>'} {minimum}; got {out}")
+    if maximum is not None and (out > maximum if inclusive else out >= maximum):
+        raise InputError(parameter, f"must be {'<=' if inclusive else '<'} {maximum}; got {out}")
+    return out
+
+
+def check_finite_1d(parameter: str, values: Any, *, dtype=np.float64, min_length: int = 0) -> np.ndarray:
+    """Return ``values`` as a 1-D array of ``dtype`` without NaN/inf."""
+    try:
+        arr = np.asarray(values, dtype=dtype)
+    except (TypeError, ValueError):
+        raise InputError(parameter, "must be a 1-D array of numbers") from None
+    if arr.ndim != 1:
+        raise InputError(parameter, f"must be 1-D; got shape {arr.shape}")
+    if arr.size < min_length:
+        raise InputError(parameter, f"must have at least {min_length} elements; got {arr.size}")
+    if np.issubdtype(arr.dtype, np.floating) and not np.all(np.isfinite(arr)):
+        raise InputError(parameter, "must not contain NaN or infinite values")
+    return arr
+
+
+def check_rank_vector(parameter: str, values: Any, *, min_length: int = 2) -> np.ndarray:
+    """Return ``values`` as an int64 permutation of 1..n (1 = top), or raise.
+
+    Accepts any array-like of integral numbers.  Ties, gaps, zeros, NaN and
+    non-integral values are rejected with a message naming ``parameter``.
+    """
+    arr = np.asarray(values)
+    if arr.ndim != 1:
+        raise InputError(parameter, f"must be a 1-D rank vector; got shape {arr.shape}")
+    if arr.size < min_length:
+        raise InputError(parameter, f"must have at least {min_length} ranks; got {arr.size}")
+    if arr.dtype.kind not in "iuf":
+        try:
+            arr = arr.astype(np.float64)
+        except (TypeError, ValueError):
+            raise InputError(parameter, "must contain numeric ranks") from None
+    if arr.dtype.kind == "f":
+        if not np.all(np.isfinite(arr)):
+            raise InputError(parameter, "must not contain NaN or infinite values")
+        if not np.all(arr == np.round(arr)):
+            raise InputError(parameter, "must contain integer ranks")
+    ranks = arr.astype(np.int64)
+    n = ranks.size
+    seen = np.zeros(n + 1, dtype=bool)
+    if ranks.min() < 1 or ranks.max() > n:
+        raise InputError(parameter, f"must be a permutation of 1..{n} (1 = top); got values in "
+                                    f"[{ranks.min()}, {ranks.max()}]")
+    seen[ranks] = True
+    if not seen[1:].all():
+        raise InputError(parameter, f"must be a permutation of 1..{n}; it has ties (repeated ranks)")
+    return ranks
+
+
+def check_same_length(names: Sequence[str], *arrays: np.ndarray) -> None:
+    """Raise if the arrays differ in length, naming both parameters."""
+    n0 = len(arrays[0])
+    for name, arr in zip(names[1:], arrays[1:]):
+        if len(arr) != n0:
+            raise InputError(name, f"must have the same length as `{names[0]}` ({n0}); got {len(arr)}")

@@ -1,0 +1,63 @@
+"""Command-line interface: ``agreekit <command> ...`` (also ``python -m agreekit``).
+
+Each area registers its subcommands from its own module in ``agreekit._cli``
+(``register(subparsers)``); a handler returns a JSON-able object, which is
+printed on stdout, or ``None`` if it printed/wrote its own output.
+
+Errors in user input (:class:`ValueError`, including
+:class:`agreekit._validation.InputError`, and unreadable files) are printed as
+one line on stderr and give exit code 2, without a traceback.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from agreekit import __version__
+from agreekit._io import dumps_json
+
+__all__ = ["main", "build_parser"]
+
+#: modules that contribute subcommands; each defines ``register(subparsers)``
+SUBCOMMAND_MODULES = (
+    "agreekit._cli.ranking",
+    "agreekit._cli.consensus",
+    "agreekit._cli.clustering",
+    "agreekit._cli.bootstrap",
+)
+
+
+class CommandError(Exception):
+    """Raised by a handler for a user error that is not about one parameter."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="agreekit",
+        description="Agreement measures between rankings, partitions and evaluation metrics.",
+    )
+    parser.add_argument("--version", action="version", version=f"agreekit {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    for name in SUBCOMMAND_MODULES:
+        importlib.import_module(name).register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)  # argparse itself exits 2 on bad usage
+    try:
+        result = args.func(args)
+    except (ValueError, OSError, CommandError) as exc:
+        msg = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        print(f"agreekit {args.command}: error: {msg}", file=sys.stderr)
+        return 2
+    if result is not None:
+        sys.stdout.write(dumps_json(result) + "\n")
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,1 @@
+# Stage: bootstrap (see README). Appends its final outputs to FINAL_TARGETS.
