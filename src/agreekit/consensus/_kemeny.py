@@ -1,0 +1,310 @@
+"""The :func:`kemeny` front end and its :class:`KemenyResult`."""
+from __future__ import annotations
+
+import itertools
+import math
+import time
+import warnings
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from agreekit._validation import InputError, check_choice, check_float, check_int
+from agreekit.consensus import _exact, _heuristics
+from agreekit.consensus._matrices import _cim_kernel, as_rankings, dense_ranks, ordering_string
+
+__all__ = ["kemeny", "KemenyResult", "AUTO_EXACT_MAX_BLOCK", "BB_MAX_BLOCK"]
+
+#: ``method="auto"`` solves exactly when the largest block (see :func:`components`) has at
+#: most this many items; otherwise it runs FAST.
+AUTO_EXACT_MAX_BLOCK = 15
+#: ``solver="auto"`` uses the Emond–Mason branch and bound for blocks up to this size and
+#: the HiGHS MIP above.
+BB_MAX_BLOCK = 9
+DEFAULT_STARTS = 100
+
+
+@dataclass(frozen=True)
+class KemenyResult:
+    """Result of :func:`kemeny`.
+
+    Attributes
+    ----------
+    solutions : ndarray, shape (k, m)
+        Every consensus found, as dense rank vectors (1 = best, ties share a value),
+        rows sorted lexicographically.  For ``method="exact"`` with ``exhaustive`` True
+        these are *all* the optimal rankings.
+    labels : tuple of str
+        Item labels (columns of ``solutions``).
+    tau_x : float
+        Average τ_x of the solutions, ``Σ c_ij s_ij / (W m(m−1))``.
+    penalty : float
+        ``Σ|c_ij| − Σ c_ij s_ij`` of the solutions.
+    method : str
+        What was run: ``"quick"``, ``"fast"`` or ``"exact"``.
+    optimal : bool
+        True only when optimality of ``tau_x`` is proven.
+    elapsed : float
+        Wall-clock seconds.
+    exhaustive : bool
+        True when ``solutions`` is proven to be the complete set of optima.
+    solver : str
+        Exact solver(s) used per block (``"bb"``, ``"mip"``), or the heuristic.
+    blocks : tuple of int
+        Sizes of the blocks the exact solver decomposed the items into.
+    message : str
+        What ``method="auto"`` decided, limits hit, trivial cases.
+    """
+
+    solutions: np.ndarray
+    labels: tuple
+    tau_x: float
+    penalty: float
+    method: str
+    optimal: bool
+    elapsed: float
+    exhaustive: bool = False
+    solver: str = ""
+    blocks: tuple = ()
+    message: str = ""
+    total_weight: float = field(default=float("nan"), repr=False)
+
+    @property
+    def n_solutions(self) -> int:
+        return int(self.solutions.shape[0])
+
+    @property
+    def orderings(self) -> list[str]:
+        """Solutions as orderings, best first, ties in parentheses: ``"D J (E K) A …"``."""
+        return [ordering_string(s, self.labels) for s in self.solutions]
+
+    def rank_dicts(self) -> list[dict]:
+        """Solutions as ``{label: rank}`` dictionaries."""
+        return [{lab: int(r) for lab, r in zip(self.labels, s)} for s in self.solutions]
+
+    def to_dict(self) -> dict:
+        """A JSON-able summary (what the CLI prints)."""
+        return {
+            "items": list(self.labels),
+            "method": self.method,
+            "solver": self.solver,
+            "n_solutions": self.n_solutions,
+            "solutions": self.rank_dicts(),
+            "orderings": self.orderings,
+            "tau_x": self.tau_x,
+            "penalty": self.penalty,
+            "optimal": self.optimal,
+            "exhaustive": self.exhaustive,
+            "blocks": list(self.blocks),
+            "elapsed": self.elapsed,
+            "message": self.message,
+        }
+
+
+def _objective(r, C):
+    return _exact.objective(np.asarray(r), C)
+
+
+def _unique_rows(rows):
+    arr = np.asarray(rows, dtype=np.int64)
+    return np.unique(arr, axis=0)
+
+
+def _heuristic(C, method, full, n_starts, rng, deadline):
+    """Run QUICK or FAST on C; returns (candidates, best objective)."""
+    V = float(np.abs(C).sum())
+    eps = 1e-9 * max(V, 1.0)
+    if method == "quick":
+        cands, scores = _heuristics.quick(C, full=full)
+        return _heuristics.best_unique(cands, scores, eps)
+    m = C.shape[0]
+    starts = _heuristics.fast_starts(m, n_starts, rng, full=full)
+    outs, scs = [], []
+    batch = n_starts if deadline is None else max(1, min(n_starts, 64))
+    for b in range(0, n_starts, batch):
+        o, s = _heuristics.fast(C, starts[b:b + batch], full=full)
+        outs.append(o)
+        scs.append(s)
+        if deadline is not None and time.perf_counter() > deadline:
+            break
+    return _heuristics.best_unique(np.concatenate(outs), np.concatenate(scs), eps)
+
+
+def _solve_block(Cb, init, solver, full, max_solutions, remaining):
+    k = Cb.shape[0]
+    if k == 1:
+        return np.ones((1, 1), dtype=np.int64), 0.0, True, True, "trivial"
+    use = solver if solver != "auto" else ("bb" if k <= BB_MAX_BLOCK else "mip")
+    if use == "bb":
+        sols, val, complete, _ = _exact.branch_and_bound(
+            Cb, init, full=full, max_solutions=max_solutions, time_limit=remaining)
+        return sols, val, complete, complete, "bb"
+    sols, val, optimal, complete, _ = _exact.mip_all_optima(
+        Cb, init, full=full, max_solutions=max_solutions, time_limit=remaining)
+    if len(sols) == 0:
+        sols, val = np.asarray(init)[None, :], _objective(init, Cb)
+    return sols, val, optimal, complete, "mip"
+
+
+def kemeny(rankings, *, weights=None, method: str = "auto", n_starts: int | None = None,
+           rng=None, ties: bool = True, time_limit: float | None = None, labels=None,
+           solver: str = "auto", max_solutions: int = 1000) -> KemenyResult:
+    """Kemeny consensus (median) ranking of complete, weak or partial rankings.
+
+    Maximises the weighted average Emond–Mason τ_x with the input rankings, i.e.
+    minimises the weighted sum of Kemeny distances, over all weak orders of the items
+    (all permutations with ``ties=False``).
+
+    Parameters
+    ----------
+    rankings : array_like or pandas.DataFrame, shape (n, m)
+        Judges × items rank positions: 1 = best, ties share a value, NaN = unranked.
+        Only the order of the values in a row matters.
+    weights : array_like, shape (n,), optional
+        Non-negative row weights (e.g. frequencies of identical rankings).
+    method : {"auto", "quick", "fast", "exact"}
+        ``"quick"``: QUICK (greedy insertion passes from the start vector Q, again from
+        the result, from reverse Q and again; full penalty after each move).
+        ``"fast"``: FAST, two QUICK passes from each of ``n_starts`` random starts
+        (random permutations and random weak orders alternately), all distinct
+        max-τ results.  ``"exact"``: all optimal rankings with a proof (decomposition
+        into blocks, then Emond–Mason branch and bound or a HiGHS MIP per block,
+        seeded with QUICK/FAST).  ``"auto"``: exact when the largest block has at most
+        ``AUTO_EXACT_MAX_BLOCK`` items, FAST otherwise; ``message`` says which.
+    n_starts : int, optional
+        FAST starts (default 100).  Also used to seed the exact solver for large blocks.
+    rng : int, numpy.random.Generator or SeedSequence, optional
+        Seed for FAST's random starts (same seed → same result, whatever the threads).
+    ties : bool
+        Allow ties in the consensus (weak orders, default).  False: permutations only.
+    time_limit : float, optional
+        Seconds.  FAST stops starting new batches; the exact solvers stop and return
+        the best found with ``optimal``/``exhaustive`` False.
+    labels : sequence of str, optional
+        Item labels for array input (a DataFrame's columns are used otherwise).
+    solver : {"auto", "bb", "mip"}
+        Exact solver per block: Emond–Mason branch and bound, HiGHS MIP, or ``auto``
+        (bb up to ``BB_MAX_BLOCK`` items, mip above).
+    max_solutions : int
+        Cap on the number of optimal rankings returned (``exhaustive`` False if hit).
+
+    Returns
+    -------
+    KemenyResult
+
+    Notes
+    -----
+    Average τ_x is ``Σ_ij c_ij s_ij / (W · m(m−1))`` with C the combined input matrix
+    and W the total weight of *all* rows (ConsRank's convention): partial rankings add 0
+    for their unranked pairs, so they lower τ_x.
+
+    References
+    ----------
+    .. [1] Amodio, S., D'Ambrosio, A., Siciliano, R. (2016). Accurate algorithms for
+       identifying the median ranking when dealing with weak and partial rankings under
+       the Kemeny axiomatic approach. EJOR 249(2), 667–676.
+    .. [2] Emond, E. J., Mason, D. W. (2002). A new rank correlation coefficient with
+       application to the consensus ranking problem. J. Multi-Criteria Decis. Anal. 11, 17–28.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from agreekit.consensus import kemeny
+    >>> X = np.array([[1, 2, 3, 4], [2, 1, 3, 4], [1, 2, 4, 3], [1, 1, 2, np.nan]])
+    >>> res = kemeny(X, labels=list("abcd"), method="exact")
+    >>> res.orderings, round(res.tau_x, 6), res.optimal
+    (['a b c d'], 0.527778, True)
+    """
+    t0 = time.perf_counter()
+    method = check_choice("method", method, ("auto", "quick", "fast", "exact"))
+    solver = check_choice("solver", solver, ("auto", "bb", "mip"))
+    if n_starts is None:
+        n_starts = DEFAULT_STARTS
+    n_starts = check_int("n_starts", n_starts, minimum=1)
+    max_solutions = check_int("max_solutions", max_solutions, minimum=1)
+    if time_limit is not None:
+        time_limit = check_float("time_limit", time_limit, minimum=0.0, inclusive=False)
+    if not isinstance(ties, (bool, np.bool_)):
+        raise InputError("ties", f"must be True or False; got {ties!r}")
+    full = not bool(ties)
+    if isinstance(rng, np.random.Generator):
+        gen = rng
+    else:
+        try:
+            gen = np.random.default_rng(rng)
+        except (TypeError, ValueError):
+            raise InputError("rng", f"must be None, an int seed, a SeedSequence or a Generator; got {rng!r}") from None
+    data = as_rankings(rankings, weights=weights, labels=labels)
+    C = _cim_kernel(data.X, data.weights)
+    W = data.total_weight
+    m = C.shape[0]
+    denom = W * m * (m - 1)
+    V = float(np.abs(C).sum())
+    eps = 1e-9 * max(V, 1.0)
+    deadline = None if time_limit is None else t0 + time_limit
+
+    def finish(sols, meth, optimal, exhaustive, solver_name, blocks=(), message=""):
+        sols = _unique_rows([dense_ranks(s) for s in sols])
+        obj = _objective(sols[0], C)
+        return KemenyResult(solutions=sols, labels=data.labels, tau_x=obj / denom, penalty=V - obj,
+                            method=meth, optimal=bool(optimal), elapsed=time.perf_counter() - t0,
+                            exhaustive=bool(exhaustive), solver=solver_name, blocks=tuple(blocks),
+                            message=message, total_weight=W)
+
+    if V == 0.0:
+        base = np.ones(m, dtype=np.int64) if not full else np.arange(1, m + 1)
+        return finish([base], "exact" if method in ("exact", "auto") else method, True, False, "trivial",
+                      message="combined input matrix is all zeros: every ranking is a median ranking; "
+                              "one representative returned")
+
+    blocks = _exact.components(C, full=full)
+    sizes = tuple(len(b) for b in blocks)
+    message = ""
+    if method == "auto":
+        if max(sizes) <= AUTO_EXACT_MAX_BLOCK:
+            method = "exact"
+            message = (f"auto: exact (largest of {len(sizes)} blocks has {max(sizes)} items "
+                       f"<= {AUTO_EXACT_MAX_BLOCK})")
+        else:
+            method = "fast"
+            message = (f"auto: fast with {n_starts} starts (largest block has {max(sizes)} items "
+                       f"> {AUTO_EXACT_MAX_BLOCK}; use method='exact' for a proof)")
+
+    if method in ("quick", "fast"):
+        sols, top = _heuristic(C, method, full, n_starts, gen, deadline)
+        proven = V - top <= eps  # C itself is a score matrix: the upper bound is reached
+        return finish(sols, method, proven, False, method, sizes, message)
+
+    # exact: seed every block with the best heuristic ranking
+    qs, qtop = _heuristic(C, "quick", full, n_starts, gen, None)
+    init = qs[0]
+    if max(sizes) > BB_MAX_BLOCK:
+        fs, ftop = _heuristic(C, "fast", full, n_starts, gen, deadline)
+        if ftop > qtop + eps:
+            init = fs[0]
+    per_block, optimal, exhaustive, used = [], True, True, set()
+    for b in blocks:
+        Cb = C[np.ix_(b, b)]
+        remaining = None if deadline is None else max(deadline - time.perf_counter(), 1e-3)
+        sols, _, opt, complete, name = _solve_block(Cb, init[b], solver, full, max_solutions, remaining)
+        per_block.append(sols)
+        optimal &= bool(opt)
+        exhaustive &= bool(complete)
+        used.add(name)
+    n_total = math.prod(len(s) for s in per_block)
+    if n_total > max_solutions:
+        exhaustive = False
+        message = (message + "; " if message else "") + (
+            f"{n_total} optimal rankings; the first {max_solutions} returned (max_solutions)")
+    combos = []
+    for choice in itertools.islice(itertools.product(*per_block), max_solutions):
+        r = np.empty(m, dtype=np.int64)
+        offset = 0
+        for b, s in zip(blocks, choice):
+            r[b] = s + offset
+            offset += int(s.max())
+        combos.append(r)
+    if not optimal:
+        message = (message + "; " if message else "") + "time limit reached: best found, not proven optimal"
+    solver_name = "+".join(sorted(used - {"trivial"})) or "trivial"
+    return finish(combos, "exact", optimal, exhaustive and optimal, solver_name, sizes, message)

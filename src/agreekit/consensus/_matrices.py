@@ -1,0 +1,288 @@
+"""Input handling and the Emond–Mason algebra: score matrices, the combined input
+matrix, τ_x, Kemeny distance, average τ_x and the penalty.
+
+Conventions (ConsRank's, after Emond & Mason 2002): a ranking is a vector of rank
+positions, 1 = best, tied items share a value, NaN = item not ranked.  Only the order
+of the values matters.  The score matrix of a ranking has ``a_ij = +1`` if item *i* is
+ranked ahead of or tied with *j*, ``-1`` if behind, and ``0`` on the diagonal or when
+*i* or *j* is unranked.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numba as nb
+import numpy as np
+
+from agreekit._validation import InputError
+
+__all__ = [
+    "RankingData",
+    "as_rankings",
+    "score_matrix",
+    "combined_input_matrix",
+    "tau_x",
+    "kemeny_distance",
+    "average_tau_x",
+    "penalty",
+    "dense_ranks",
+    "ordering_string",
+]
+
+
+@dataclass(frozen=True)
+class RankingData:
+    """Validated judges × items rankings (float, NaN = unranked) with weights and labels."""
+
+    X: np.ndarray
+    weights: np.ndarray
+    labels: tuple
+
+    @property
+    def n_items(self) -> int:
+        return self.X.shape[1]
+
+    @property
+    def total_weight(self) -> float:
+        return float(self.weights.sum())
+
+
+def _as_float_matrix(parameter: str, values, *, ndim: int) -> np.ndarray:
+    arr = np.asarray(values)
+    if arr.dtype.kind not in "iufb":
+        try:
+            arr = arr.astype(np.float64)
+        except (TypeError, ValueError):
+            raise InputError(parameter, "must contain numeric ranks (NaN for unranked items)") from None
+    arr = np.asarray(arr, dtype=np.float64)
+    if arr.ndim == 1 and ndim == 2:
+        arr = arr[None, :]
+    if arr.ndim != ndim:
+        raise InputError(parameter, f"must be {ndim}-D (judges x items); got shape {arr.shape}")
+    if np.isinf(arr).any():
+        raise InputError(parameter, "must not contain infinite values (use NaN for unranked items)")
+    return arr
+
+
+def as_rankings(rankings, *, weights=None, labels=None, parameter: str = "rankings") -> RankingData:
+    """Validate a judges × items array or DataFrame of rank positions.
+
+    Parameters
+    ----------
+    rankings : array_like or pandas.DataFrame, shape (n, m)
+        Rank positions, 1 = best, ties share a value, NaN = unranked.  A 1-D array is
+        one judge.  A DataFrame's columns give the item labels.
+    weights : array_like, shape (n,), optional
+        Non-negative row weights (frequencies); default 1 per row.
+    labels : sequence of str, optional
+        Item labels for an array input (default ``"0", "1", …``).
+    """
+    if isinstance(rankings, RankingData):
+        return rankings
+    cols = getattr(rankings, "columns", None)
+    if cols is not None and labels is None:
+        labels = [str(c) for c in cols]
+    X = _as_float_matrix(parameter, rankings, ndim=2)
+    n, m = X.shape
+    if m < 2:
+        raise InputError(parameter, f"must rank at least 2 items; got {m}")
+    if n < 1:
+        raise InputError(parameter, "must contain at least one ranking (row)")
+    empty = np.isnan(X).all(axis=1)
+    if empty.any():
+        raise InputError(parameter, f"row {int(np.flatnonzero(empty)[0])} has no ranked item (all NaN)")
+    if weights is None:
+        w = np.ones(n)
+    else:
+        try:
+            w = np.asarray(weights, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise InputError("weights", "must be a 1-D array of non-negative numbers") from None
+        if w.ndim != 1:
+            w = w.reshape(-1) if w.size == n else w
+        if w.ndim != 1 or w.size != n:
+            raise InputError("weights", f"must have one entry per ranking ({n}); got shape {np.shape(weights)}")
+        if not np.all(np.isfinite(w)):
+            raise InputError("weights", "must not contain NaN or infinite values")
+        if (w < 0).any():
+            raise InputError("weights", "must be non-negative")
+        if w.sum() <= 0:
+            raise InputError("weights", "must not all be zero")
+    if labels is None:
+        labels = [str(i) for i in range(m)]
+    labels = tuple(str(x) for x in labels)
+    if len(labels) != m:
+        raise InputError("labels", f"must have one label per item ({m}); got {len(labels)}")
+    if len(set(labels)) != m:
+        raise InputError("labels", "must be unique")
+    return RankingData(X=X, weights=w, labels=labels)
+
+
+def _as_candidate(parameter: str, candidate, m: int | None = None) -> np.ndarray:
+    arr = _as_float_matrix(parameter, candidate, ndim=1)
+    if m is not None and arr.size != m:
+        raise InputError(parameter, f"must have {m} entries (one per item); got {arr.size}")
+    if np.isnan(arr).any():
+        raise InputError(parameter, "must rank every item (no NaN in a candidate consensus)")
+    return arr
+
+
+@nb.njit(cache=True)
+def _cim_kernel(X, w):
+    n, m = X.shape
+    C = np.zeros((m, m))
+    for k in range(n):
+        wk = w[k]
+        if wk == 0.0:
+            continue
+        for i in range(m):
+            xi = X[k, i]
+            if np.isnan(xi):
+                continue
+            for j in range(i + 1, m):
+                xj = X[k, j]
+                if np.isnan(xj):
+                    continue
+                if xi < xj:
+                    C[i, j] += wk
+                    C[j, i] -= wk
+                elif xi > xj:
+                    C[i, j] -= wk
+                    C[j, i] += wk
+                else:
+                    C[i, j] += wk
+                    C[j, i] += wk
+    return C
+
+
+def score_matrix(ranking) -> np.ndarray:
+    """Emond–Mason score matrix of one ranking.
+
+    ``a_ij = 1`` if item *i* is ranked ahead of or tied with *j*, ``-1`` if behind,
+    ``0`` on the diagonal and for every pair that involves an unranked (NaN) item.
+
+    Examples
+    --------
+    >>> from agreekit.consensus import score_matrix
+    >>> score_matrix([1, 2, 2]).astype(int).tolist()
+    [[0, 1, 1], [-1, 0, 1], [-1, 1, 0]]
+    """
+    x = _as_float_matrix("ranking", ranking, ndim=1)
+    return _cim_kernel(x[None, :], np.ones(1))
+
+
+def combined_input_matrix(rankings, weights=None) -> np.ndarray:
+    """Combined input matrix ``C = Σ_k w_k A^(k)`` (Emond & Mason 2002).
+
+    Pairs involving an unranked item contribute 0.  ``c_ij + c_ji`` is twice the
+    weight of the judges that tie *i* and *j*, hence never negative.
+
+    Examples
+    --------
+    >>> from agreekit.consensus import combined_input_matrix
+    >>> combined_input_matrix([[1, 2, 3], [2, 1, 3]], weights=[2, 1]).astype(int).tolist()
+    [[0, 1, 3], [-1, 0, 3], [-3, -3, 0]]
+    """
+    data = as_rankings(rankings, weights=weights)
+    return _cim_kernel(data.X, data.weights)
+
+
+def tau_x(r, s) -> float:
+    """Emond–Mason τ_x between two rankings: ``Σ_ij a_ij b_ij / (m(m−1))``.
+
+    Equal to Kendall's τ_a without ties; an unranked item's pairs count 0.
+
+    Examples
+    --------
+    >>> from agreekit.consensus import tau_x
+    >>> round(tau_x([1, 2, 3, 4], [1, 2, 4, 3]), 6)
+    0.666667
+    >>> tau_x([1, 1, 1], [1, 2, 3])
+    0.0
+    """
+    a = score_matrix(r)
+    b = score_matrix(s)
+    if a.shape != b.shape:
+        raise InputError("s", f"must rank the same number of items as `r` ({a.shape[0]}); got {b.shape[0]}")
+    m = a.shape[0]
+    return float((a * b).sum() / (m * (m - 1)))
+
+
+def kemeny_distance(r, s) -> float:
+    """Kemeny–Snell distance between two rankings, ``(m(m−1)/2)·(1 − τ_x)``.
+
+    A pair costs 0 when both rankings agree, 1 when one ties it and the other does not,
+    2 when they are reversed.  A pair with an unranked item costs 1 (half-way), so that
+    minimising the total distance is the same as maximising the average τ_x also for
+    partial rankings (ConsRank's ``kemenyd`` reads such a pair as a tie instead).
+
+    Examples
+    --------
+    >>> from agreekit.consensus import kemeny_distance
+    >>> kemeny_distance([1, 2, 3], [3, 2, 1]), kemeny_distance([1, 2, 3], [1, 1, 3])
+    (6.0, 1.0)
+    """
+    m = np.asarray(r).shape[-1]
+    return float(m * (m - 1) / 2 * (1.0 - tau_x(r, s)))
+
+
+def _coerce_cim(rankings, weights):
+    data = as_rankings(rankings, weights=weights)
+    return _cim_kernel(data.X, data.weights), data.total_weight
+
+
+def average_tau_x(candidate, rankings, weights=None) -> float:
+    """Weighted average τ_x of a candidate consensus with the input rankings.
+
+    ``Σ_ij c_ij s_ij / (W · m(m−1))`` with ``W = Σ w_k`` over *all* rows (ConsRank's
+    ``Tau``).  Because the denominator counts every pair of every row, partial rankings
+    pull the value down: unranked pairs add 0 to the numerator.
+
+    Examples
+    --------
+    >>> from agreekit.consensus import average_tau_x
+    >>> round(average_tau_x([1, 2, 3], [[1, 2, 3], [2, 1, 3]]), 6)
+    0.666667
+    """
+    C, W = _coerce_cim(rankings, weights)
+    s = score_matrix(_as_candidate("candidate", candidate, C.shape[0]))
+    m = C.shape[0]
+    return float((C * s).sum() / (W * m * (m - 1)))
+
+
+def penalty(candidate, rankings, weights=None, *, cim=None) -> float:
+    """Emond–Mason penalty ``P(S) = Σ_ij |c_ij| − Σ_ij c_ij s_ij ≥ 0``.
+
+    Pass ``cim=`` (a combined input matrix) instead of ``rankings`` to skip rebuilding it.
+
+    Examples
+    --------
+    >>> from agreekit.consensus import penalty
+    >>> penalty([1, 2, 3], [[1, 2, 3], [2, 1, 3]])
+    2.0
+    """
+    if cim is not None:
+        C = np.asarray(cim, dtype=np.float64)
+        if C.ndim != 2 or C.shape[0] != C.shape[1]:
+            raise InputError("cim", f"must be a square matrix; got shape {C.shape}")
+    else:
+        C, _ = _coerce_cim(rankings, weights)
+    s = score_matrix(_as_candidate("candidate", candidate, C.shape[0]))
+    return float(np.abs(C).sum() - (C * s).sum())
+
+
+def dense_ranks(values) -> np.ndarray:
+    """Dense ranks 1..k of a vector (ties share a rank, no gaps)."""
+    v = np.asarray(values)
+    _, inv = np.unique(v, return_inverse=True)
+    return inv.reshape(v.shape).astype(np.int64) + 1
+
+
+def ordering_string(ranks, labels) -> str:
+    """Ordering like ``"D J (E K) A"``: best first, tied items in parentheses (label order)."""
+    ranks = np.asarray(ranks)
+    parts = []
+    for level in np.unique(ranks):
+        members = [labels[i] for i in np.flatnonzero(ranks == level)]
+        parts.append(members[0] if len(members) == 1 else "(" + " ".join(members) + ")")
+    return " ".join(parts)
