@@ -1,0 +1,98 @@
+"""kemeny() against exhaustive search over all weak orders (m <= 7)."""
+import numpy as np
+import pytest
+
+from agreekit.consensus import average_tau_x, kemeny
+from _consensus_oracle import brute_force, random_profile
+
+CASES = [(seed, m) for m in (3, 4, 5, 6, 7) for seed in range(12 if m < 7 else 5)]
+
+
+def _profile(seed, m):
+    rng = np.random.default_rng(1000 * m + seed)
+    n = int(rng.integers(2, 9))
+    return random_profile(rng, n, m, tie_prob=0.35, nan_prob=0.15, weighted=bool(seed % 2))
+
+
+@pytest.mark.parametrize("seed, m", CASES)
+@pytest.mark.parametrize("solver", ["bb", "mip"])
+def test_exact_returns_all_optima(seed, m, solver):
+    X, w = _profile(seed, m)
+    opt, tau = brute_force(X, w)
+    res = kemeny(X, weights=w, method="exact", solver=solver, max_solutions=100000)
+    assert res.optimal and res.exhaustive
+    assert res.tau_x == pytest.approx(tau, abs=1e-12)
+    assert {tuple(s) for s in res.solutions} == opt
+
+
+@pytest.mark.parametrize("seed, m", CASES[::3])
+@pytest.mark.parametrize("solver", ["bb", "mip"])
+def test_exact_permutations_only(seed, m, solver):
+    X, w = _profile(seed, m)
+    opt, tau = brute_force(X, w, ties=False)
+    res = kemeny(X, weights=w, method="exact", solver=solver, ties=False, max_solutions=100000)
+    assert res.tau_x == pytest.approx(tau, abs=1e-12)
+    assert {tuple(s) for s in res.solutions} == opt
+    assert all(len(set(s)) == m for s in res.solutions)
+
+
+@pytest.mark.parametrize("seed, m", CASES)
+@pytest.mark.parametrize("method", ["quick", "fast"])
+def test_heuristics_are_valid_and_report_true_tau(seed, m, method):
+    X, w = _profile(seed, m)
+    opt, tau = brute_force(X, w)
+    res = kemeny(X, weights=w, method=method, n_starts=20, rng=seed)
+    for s in res.solutions:
+        assert sorted(set(s)) == list(range(1, max(s) + 1))  # dense weak order
+        assert average_tau_x(s, X, weights=w) == pytest.approx(res.tau_x, abs=1e-12)
+    assert res.tau_x <= tau + 1e-12
+    if res.tau_x >= tau - 1e-12:  # optimal value -> every returned ranking is an optimum
+        assert {tuple(s) for s in res.solutions} <= opt
+    assert not res.optimal or res.penalty == pytest.approx(0.0, abs=1e-9)
+
+
+def test_fast_finds_optimum_on_small_profiles():
+    hits = 0
+    for seed, m in CASES:
+        X, w = _profile(seed, m)
+        _, tau = brute_force(X, w)
+        hits += kemeny(X, weights=w, method="fast", n_starts=50, rng=seed).tau_x >= tau - 1e-12
+    assert hits >= 0.9 * len(CASES)
+
+
+def test_fast_is_deterministic_given_seed():
+    X, w = _profile(3, 7)
+    a = kemeny(X, weights=w, method="fast", n_starts=30, rng=42)
+    b = kemeny(X, weights=w, method="fast", n_starts=30, rng=42)
+    np.testing.assert_array_equal(a.solutions, b.solutions)
+
+
+def test_auto_says_what_it_did():
+    X, w = _profile(1, 5)
+    res = kemeny(X, weights=w)
+    assert res.method == "exact" and res.optimal and "auto" in res.message
+
+
+def test_trivial_all_zero_matrix():
+    res = kemeny([[1, 2], [2, 1]])
+    assert res.tau_x == 0.0 and res.optimal and not res.exhaustive
+
+
+def test_all_positive_matrix_gives_all_tie():
+    # every pair tied by most judges: the all-tie ranking is the unique optimum
+    X = [[1, 1, 1], [1, 1, 1], [1, 2, 3]]
+    opt, tau = brute_force(np.array(X, float))
+    res = kemeny(X, method="exact")
+    assert {tuple(s) for s in res.solutions} == opt == {(1, 1, 1)}
+
+
+@pytest.mark.parametrize("kwargs, param", [
+    ({"method": "slow"}, "method"), ({"solver": "cplex"}, "solver"), ({"n_starts": 0}, "n_starts"),
+    ({"time_limit": -1}, "time_limit"), ({"ties": "yes"}, "ties"), ({"weights": [1]}, "weights"),
+    ({"max_solutions": 0}, "max_solutions"), ({"labels": ["a", "a", "b"]}, "labels"),
+])
+def test_bad_arguments(kwargs, param):
+    from agreekit._validation import InputError
+    with pytest.raises(InputError) as exc:
+        kemeny([[1, 2, 3], [3, 2, 1]], **kwargs)
+    assert exc.value.parameter == param

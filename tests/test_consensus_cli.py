@@ -1,0 +1,64 @@
+import csv
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from agreekit.cli import main
+
+RES = Path(__file__).resolve().parents[1] / "resources" / "consensus"
+
+
+def test_cli_json(capsys):
+    assert main(["consensus", str(RES / "emond_mason.csv"), "--weights-column", "weight",
+                 "--method", "exact"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["items"] == list("ABCDEFGHIJKLMNO")
+    assert out["n_solutions"] == 3 and out["optimal"] is True
+    assert round(out["tau_x"], 6) == 0.165561
+    assert "D J (E K) (A B N) (C L) I H F G (M O)" in out["orderings"]
+    assert {"elapsed", "solutions"} <= set(out)
+    assert out["solutions"][0]["D"] == 1
+
+
+def test_cli_csv_fast_seeded(capsys):
+    args = ["consensus", str(RES / "sports.csv"), "--method", "fast", "--starts", "20", "--seed", "5",
+            "--format", "csv"]
+    assert main(args) == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert len(rows) == 1
+    assert rows[0]["ordering"] == "Cycling Swimming Basketball Baseball Tennis Football Jogging"
+    assert round(float(rows[0]["tau_x"]), 6) == 0.144322
+
+
+def test_cli_output_file(tmp_path):
+    out = tmp_path / "sub" / "cons.json"
+    assert main(["consensus", str(RES / "german.csv"), "-o", str(out)]) == 0
+    assert json.loads(out.read_text())["orderings"] == ["a b c d"]
+
+
+@pytest.mark.parametrize("content, extra, needle", [
+    ("a,b,c\n1,2,3\n,,\n", [], "row 1"),
+    ("a,b\n1,x\n", [], "non-numeric"),
+    ("a\n1\n", [], "at least 2 items"),
+    ("a,b,w\n1,2,-1\n", ["--weights-column", "w"], "non-negative"),
+    ("a,b\n1,2\n", ["--weights-column", "w"], "weights_column"),
+])
+def test_cli_bad_input_exit_2_no_output(tmp_path, content, extra, needle):
+    f = tmp_path / "in.csv"
+    f.write_text(content)
+    out = tmp_path / "out.json"
+    proc = subprocess.run([sys.executable, "-m", "agreekit", "consensus", str(f), "-o", str(out), *extra],
+                          capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr and needle in proc.stderr
+    assert not out.exists() and list(tmp_path.iterdir()) == [f]
+
+
+def test_cli_missing_file():
+    proc = subprocess.run([sys.executable, "-m", "agreekit", "consensus", "no_such_file.csv"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
