@@ -17,10 +17,10 @@ __all__ = ["kemeny", "KemenyResult", "AUTO_EXACT_MAX_BLOCK", "BB_MAX_BLOCK"]
 
 #: ``method="auto"`` solves exactly when the largest block (see :func:`components`) has at
 #: most this many items; otherwise it runs FAST.
-AUTO_EXACT_MAX_BLOCK = 15
+AUTO_EXACT_MAX_BLOCK = 16
 #: ``solver="auto"`` uses the Emond–Mason branch and bound for blocks up to this size and
 #: the HiGHS MIP above.
-BB_MAX_BLOCK = 9
+BB_MAX_BLOCK = 20
 DEFAULT_STARTS = 100
 
 
