@@ -13,7 +13,7 @@ from agreekit._validation import InputError, check_choice, check_float, check_in
 from agreekit.consensus import _exact, _heuristics
 from agreekit.consensus._matrices import _cim_kernel, as_rankings, dense_ranks, ordering_string
 
-__all__ = ["kemeny", "KemenyResult", "AUTO_EXACT_MAX_BLOCK", "BB_MAX_BLOCK"]
+__all__ = ["kemeny", "KemenyResult", "warmup", "AUTO_EXACT_MAX_BLOCK", "BB_MAX_BLOCK"]
 
 #: ``method="auto"`` solves exactly when the largest block (see :func:`components`) has at
 #: most this many items; otherwise it runs FAST.
@@ -308,3 +308,12 @@ def kemeny(rankings, *, weights=None, method: str = "auto", n_starts: int | None
         message = (message + "; " if message else "") + "time limit reached: best found, not proven optimal"
     solver_name = "+".join(sorted(used - {"trivial"})) or "trivial"
     return finish(combos, "exact", optimal, exhaustive and optimal, solver_name, sizes, message)
+
+
+def warmup() -> None:
+    """Compile (or load from numba's cache) every kernel, so later timings measure work only."""
+    X = np.array([[1, 2, 3, 4], [2, 1, 3, 4], [1, 1, 2, np.nan], [4, 3, 2, 1]])
+    kemeny(X, method="quick")
+    kemeny(X, method="fast", n_starts=4, rng=0)
+    for solver in ("bb", "mip"):
+        kemeny(X, method="exact", solver=solver)

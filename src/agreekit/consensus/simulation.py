@@ -14,10 +14,10 @@ import numpy as np
 import pandas as pd
 
 from agreekit._validation import InputError, check_choice, check_float, check_int
-from agreekit.consensus._kemeny import kemeny
+from agreekit.consensus._kemeny import kemeny, warmup
 
 __all__ = ["mallows_rankings", "merge_ties", "mask_missing", "simulate_profile",
-           "run_cell", "summarize_recovery", "summarize_times", "VARIANTS"]
+           "run_cell", "summarize_recovery", "summarize_times", "plot_times", "VARIANTS"]
 
 VARIANTS = ("complete", "tied", "incomplete")
 
@@ -102,6 +102,7 @@ def run_cell(*, m: int, theta: float, variant: str, n_profiles: int, n_judges: i
     """
     from tqdm.auto import tqdm
 
+    warmup()  # JIT compilation is not part of the timings
     children = np.random.SeedSequence(seed).spawn(n_profiles)
     rows = []
     for p in tqdm(range(n_profiles), disable=not progress, desc=f"m={m} theta={theta} {variant}"):
@@ -150,3 +151,27 @@ def summarize_times(df: pd.DataFrame) -> pd.DataFrame:
     g = long.groupby(["variant", "m", "theta", "algorithm"], sort=True)["seconds"]
     out = g.describe(percentiles=[0.25, 0.5, 0.75])[["count", "mean", "min", "25%", "50%", "75%", "max"]]
     return out.reset_index()
+
+
+def plot_times(df: pd.DataFrame):
+    """Box-plots of computing time per algorithm, one panel per (variant, m) (Figures 2–4)."""
+    import matplotlib.pyplot as plt
+
+    panels = sorted({(v, m) for v, m in zip(df["variant"], df["m"])})
+    fig, axes = plt.subplots(1, len(panels), figsize=(3.2 * len(panels), 3.4), squeeze=False)
+    for ax, (variant, m) in zip(axes[0], panels):
+        sub = df[(df["variant"] == variant) & (df["m"] == m)]
+        thetas = sorted(sub["theta"].unique())
+        data, labels = [], []
+        for alg in ("quick", "fast", "exact"):
+            for th in thetas:
+                data.append(sub.loc[sub["theta"] == th, f"{alg}_time"].to_numpy())
+                labels.append(f"{alg[0].upper()} {th:g}")
+        ax.boxplot(data)
+        ax.set_xticks(range(1, len(labels) + 1), labels, rotation=90, fontsize=7)
+        ax.set_yscale("log")
+        ax.set_title(f"{variant}, m = {m}", fontsize=9)
+        ax.set_ylabel("seconds")
+    fig.suptitle("Computing time by algorithm (Q/F/E) and theta")
+    fig.tight_layout()
+    return fig
