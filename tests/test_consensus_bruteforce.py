@@ -96,3 +96,24 @@ def test_bad_arguments(kwargs, param):
     with pytest.raises(InputError) as exc:
         kemeny([[1, 2, 3], [3, 2, 1]], **kwargs)
     assert exc.value.parameter == param
+
+
+@pytest.mark.parametrize("solver", ["bb", "mip"])
+def test_max_solutions_truncates_but_stays_optimal(solver):
+    # one complete ranking and unranked items: every placement of c, d, e is optimal
+    X = np.array([[1, 2, np.nan, np.nan, np.nan]])
+    opt, tau = brute_force(X)
+    res = kemeny(X, method="exact", solver=solver, max_solutions=5)
+    assert len(opt) > 5
+    assert res.n_solutions == 5 and res.optimal and not res.exhaustive
+    assert {tuple(s) for s in res.solutions} <= opt and res.tau_x == pytest.approx(tau)
+    assert "max_solutions" in res.message
+
+
+def test_time_limit_returns_unproven_result():
+    rng = np.random.default_rng(0)
+    X, _ = random_profile(rng, 5, 40, tie_prob=0.2, nan_prob=0.0)
+    res = kemeny(X, method="exact", solver="bb", time_limit=0.3)
+    assert not res.exhaustive and res.n_solutions >= 1
+    if not res.optimal:
+        assert "time limit" in res.message

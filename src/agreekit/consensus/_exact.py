@@ -113,7 +113,9 @@ def _now():
 def _bb_kernel(order, pen_a, pen_t, pen_b, upper, eps, max_solutions, max_nodes, deadline):
     """Depth-first Emond–Mason search.
 
-    Returns (solutions as k×m level arrays, best penalty, complete, nodes).  ``upper``
+    Returns (solutions as k×m level arrays, best penalty, finished, truncated, nodes):
+    ``finished`` is False when a node or time limit stopped the search, ``truncated``
+    when more than ``max_solutions`` optima exist.  ``upper``
     is an incumbent penalty (e.g. of a heuristic solution); every branch whose lower
     bound is ≤ the incumbent is explored, so all optima are returned.
     """
@@ -135,10 +137,11 @@ def _bb_kernel(order, pen_a, pen_t, pen_b, upper, eps, max_solutions, max_nodes,
     nsol = 0
     best = upper
     complete = True
+    truncated = False
     nodes = 0
     if m == 1:
         sols[0, 0] = 0
-        return sols[:1], 0.0, True, 0
+        return sols[:1], 0.0, True, False, 0
     lev[0] = 0
     nlevs[1] = 1
     d = 1
@@ -189,7 +192,7 @@ def _bb_kernel(order, pen_a, pen_t, pen_b, upper, eps, max_solutions, max_nodes,
                     sols[nsol, order[t]] = lev[t]
                 nsol += 1
             else:
-                complete = False
+                truncated = True
             continue
         # look-ahead bound: every unplaced object adds at least its cheapest placement
         lb = c
@@ -213,7 +216,7 @@ def _bb_kernel(order, pen_a, pen_t, pen_b, upper, eps, max_solutions, max_nodes,
         ncand[d] = n
         pos[d] = 0
         applied[d] = -1
-    return sols[:nsol], best, complete, nodes
+    return sols[:nsol], best, complete, truncated, nodes
 
 
 def _pair_penalties(C: np.ndarray, full: bool):
@@ -243,9 +246,10 @@ def branch_and_bound(C: np.ndarray, initial: np.ndarray, *, full: bool = False,
 
     Objects are processed in increasing rank order of ``initial``; branches with a
     bound > the incumbent penalty are pruned, equal ones are kept (all optima).
-    Returns (solutions as dense rank arrays, objective, complete, nodes); ``complete``
-    is False when a node/time/solution limit stopped the search (then the solutions
-    are the best found, not proven optimal).
+    Returns (solutions as dense rank arrays, objective, proven, complete, nodes):
+    ``proven`` is False when a node/time limit stopped the search (then the solutions
+    are the best found, not proven optimal); ``complete`` is True when the solutions
+    are all the optima (proven and not truncated by ``max_solutions``).
     """
     m = C.shape[0]
     initial = np.asarray(initial)
@@ -256,14 +260,14 @@ def branch_and_bound(C: np.ndarray, initial: np.ndarray, *, full: bool = False,
     # pair penalties here are on the P scale: P = Σ_pairs (best - value) = V - objective
     upper = V - objective(initial, C)
     deadline = 0.0 if time_limit is None else time.perf_counter() + float(time_limit)
-    sols, best, complete, nodes = _bb_kernel(order, pen_a, pen_t, pen_b, upper, eps,
-                                             max_solutions, max_nodes, deadline)
+    sols, best, proven, truncated, nodes = _bb_kernel(order, pen_a, pen_t, pen_b, upper, eps,
+                                                      max_solutions, max_nodes, deadline)
     if len(sols) == 0:  # cannot happen when `initial` is valid; keep the incumbent
         sols = np.asarray(initial)[None, :]
         best = upper
     from agreekit.consensus._matrices import dense_ranks
     sols = np.array([dense_ranks(s) for s in sols], dtype=np.int64).reshape(-1, m)
-    return sols, V - best, bool(complete), int(nodes)
+    return sols, V - best, bool(proven), bool(proven and not truncated), int(nodes)
 
 
 # ---------------------------------------------------------------------------

@@ -78,6 +78,12 @@ class KemenyResult:
         """Solutions as orderings, best first, ties in parentheses: ``"D J (E K) A …"``."""
         return [ordering_string(s, self.labels) for s in self.solutions]
 
+    def to_frame(self):
+        """Solutions as a pandas DataFrame (one row per solution, one column per item)."""
+        import pandas as pd
+
+        return pd.DataFrame(self.solutions, columns=list(self.labels))
+
     def rank_dicts(self) -> list[dict]:
         """Solutions as ``{label: rank}`` dictionaries."""
         return [{lab: int(r) for lab, r in zip(self.labels, s)} for s in self.solutions]
@@ -136,9 +142,9 @@ def _solve_block(Cb, init, solver, full, max_solutions, remaining):
         return np.ones((1, 1), dtype=np.int64), 0.0, True, True, "trivial"
     use = solver if solver != "auto" else ("bb" if k <= BB_MAX_BLOCK else "mip")
     if use == "bb":
-        sols, val, complete, _ = _exact.branch_and_bound(
+        sols, val, proven, complete, _ = _exact.branch_and_bound(
             Cb, init, full=full, max_solutions=max_solutions, time_limit=remaining)
-        return sols, val, complete, complete, "bb"
+        return sols, val, proven, complete, "bb"
     sols, val, optimal, complete, _ = _exact.mip_all_optima(
         Cb, init, full=full, max_solutions=max_solutions, time_limit=remaining)
     if len(sols) == 0:
@@ -306,6 +312,9 @@ def kemeny(rankings, *, weights=None, method: str = "auto", n_starts: int | None
         combos.append(r)
     if not optimal:
         message = (message + "; " if message else "") + "time limit reached: best found, not proven optimal"
+    elif not exhaustive and n_total <= max_solutions:
+        message = (message + "; " if message else "") + (
+            f"more optimal rankings exist than max_solutions={max_solutions}; not all are listed")
     solver_name = "+".join(sorted(used - {"trivial"})) or "trivial"
     return finish(combos, "exact", optimal, exhaustive and optimal, solver_name, sizes, message)
 

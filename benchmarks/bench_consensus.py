@@ -1,0 +1,127 @@
+"""Consensus benchmark: QUICK / FAST / exact on the report's datasets, against a naive
+numpy QUICK (full score matrix per candidate, as ConsRank's R code) run in the same process,
+and the report's own times as anchors.  Writes benchmarks/output/bench_consensus.json."""
+from __future__ import annotations
+
+import json
+import os
+import platform
+import time
+from pathlib import Path
+
+import numpy as np
+
+from agreekit.consensus import combined_input_matrix, kemeny, read_rankings, warmup
+from agreekit.consensus._heuristics import start_vector
+
+ROOT = Path(__file__).resolve().parents[1]
+RES = ROOT / "resources" / "consensus"
+OUT = ROOT / "benchmarks" / "output" / "bench_consensus.json"
+
+
+def naive_pass(r0, C):
+    """ConsRank's BBconsensus in plain numpy: full penalty from a score matrix per candidate."""
+    V = np.abs(C).sum()
+
+    def pen(r):
+        s = np.where(r[:, None] <= r[None, :], 1.0, -1.0)
+        np.fill_diagonal(s, 0)
+        return V - (C * s).sum()
+
+    def respace(r):
+        return (np.unique(r, return_inverse=True)[1] + 1) * 2
+
+    R = np.asarray(r0).copy()
+    P0 = pen(R)
+    order = np.argsort(-R, kind="stable")
+    CR = R.copy()
+    for k in range(1, len(R)):
+        R = respace(R)
+        done = R[order[:k]]
+        best, bestR = np.inf, None
+        for v in range(done.max() + 1, done.min() - 2, -1):
+            cand = R.copy()
+            cand[order[k]] = v
+            p = pen(cand)
+            if p < best:
+                best, bestR = p, cand
+        if best <= P0:
+            P0, R, CR = best, bestR, bestR.copy()
+        else:
+            R = CR.copy()
+    return CR, P0
+
+
+def naive_quick(C):
+    m = C.shape[0]
+    Q = start_vector(C)
+    out = []
+    for s in (Q, m + 1 - Q):
+        a, _ = naive_pass(s, C)
+        b, _ = naive_pass(a, C)
+        out += [a, b]
+    return out
+
+
+def timed(fn, repeat=1):
+    best = np.inf
+    for _ in range(repeat):
+        t = time.perf_counter()
+        val = fn()
+        best = min(best, time.perf_counter() - t)
+    return best, val
+
+
+def main():
+    warmup()
+    usa = read_rankings(RES / "usa_ranks.csv")
+    emd = read_rankings(RES / "emond_mason.csv")
+    out = {"machine": {"cpus": os.cpu_count(), "python": platform.python_version()}, "results": {}}
+    R = out["results"]
+
+    t_q, q = timed(lambda: kemeny(usa, method="quick"), repeat=5)
+    C = combined_input_matrix(usa.X)
+    t_naive, _ = timed(lambda: naive_quick(C))
+    R["quick_usa"] = {"seconds": t_q, "tau_x": q.tau_x, "target_seconds": 0.2, "report_seconds": 16.384,
+                      "naive_numpy_seconds": t_naive, "speedup_vs_naive": t_naive / t_q}
+
+    t_f, f = timed(lambda: kemeny(usa, method="fast", n_starts=1000, rng=1), repeat=3)
+    t_naive10, _ = timed(lambda: [naive_pass(naive_pass(np.random.default_rng(i).permutation(50) + 1, C)[0], C)
+                                  for i in range(10)])
+    R["fast1000_usa"] = {"seconds": t_f, "tau_x": f.tau_x, "n_solutions": f.n_solutions, "target_seconds": 10,
+                         "report_seconds": 1177.274, "naive_numpy_seconds_extrapolated": t_naive10 * 100,
+                         "speedup_vs_naive": t_naive10 * 100 / t_f}
+
+    for solver in ("bb", "mip"):
+        t_e, e = timed(lambda: kemeny(emd, method="exact", solver=solver), repeat=3)
+        R[f"exact_emd_{solver}"] = {"seconds": t_e, "tau_x": e.tau_x, "n_solutions": e.n_solutions,
+                                    "optimal": e.optimal, "exhaustive": e.exhaustive, "target_seconds": 10,
+                                    "report_seconds": 5113.608, "speedup_vs_report": 5113.608 / t_e}
+
+    t_u, u = timed(lambda: kemeny(usa, method="exact", rng=1))
+    R["exact_usa"] = {"seconds": t_u, "tau_x": u.tau_x, "n_solutions": u.n_solutions, "optimal": u.optimal,
+                      "exhaustive": u.exhaustive, "blocks": list(u.blocks), "solver": u.solver,
+                      "target_seconds": 120, "cbc_ilp_seconds_notes": 1314}
+
+    # exact solvers on simulated low-consensus profiles (Mallows theta = 0.1, 30 judges)
+    from agreekit.consensus.simulation import simulate_profile
+    rows = []
+    for m, variant in ((15, "complete"), (15, "tied"), (20, "tied"), (20, "incomplete")):
+        rng = np.random.default_rng([m, len(variant)])
+        X = simulate_profile(m, 0.1, 30, variant, rng)
+        row = {"m": m, "variant": variant}
+        for solver in ("bb", "mip"):
+            t, r = timed(lambda: kemeny(X, method="exact", solver=solver, time_limit=60, max_solutions=10**5))
+            row[f"{solver}_seconds"] = t
+            row[f"{solver}_n_solutions"] = r.n_solutions
+            row[f"{solver}_exhaustive"] = r.exhaustive
+        rows.append(row)
+    R["exact_bb_vs_mip_simulated"] = rows
+
+    OUT.parent.mkdir(parents=True, exist_ok=True)
+    OUT.write_text(json.dumps(out, indent=2) + "\n")
+    print(json.dumps(out, indent=2))
+
+
+if __name__ == "__main__":
+    main()
