@@ -47,18 +47,17 @@ def test_cli_output_file(tmp_path):
     ("a,b,w\n1,2,-1\n", ["--weights-column", "w"], "non-negative"),
     ("a,b\n1,2\n", ["--weights-column", "w"], "weights_column"),
 ])
-def test_cli_bad_input_exit_2_no_output(tmp_path, content, extra, needle):
+def test_cli_bad_input_exit_2_no_output(tmp_path, capsys, content, extra, needle):
     f = tmp_path / "in.csv"
     f.write_text(content)
     out = tmp_path / "out.json"
-    proc = subprocess.run([sys.executable, "-m", "agreekit", "consensus", str(f), "-o", str(out), *extra],
-                          capture_output=True, text=True)
-    assert proc.returncode == 2
-    assert "Traceback" not in proc.stderr and needle in proc.stderr
+    assert main(["consensus", str(f), "-o", str(out), *extra]) == 2
+    err = capsys.readouterr().err
+    assert needle in err and len(err.strip().splitlines()) == 1
     assert not out.exists() and list(tmp_path.iterdir()) == [f]
 
 
-def test_cli_missing_file():
+def test_cli_missing_file_subprocess():
     proc = subprocess.run([sys.executable, "-m", "agreekit", "consensus", "no_such_file.csv"],
                           capture_output=True, text=True)
-    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr and "no_such_file" in proc.stderr

@@ -219,7 +219,7 @@ def kemeny(rankings, *, weights=None, method: str = "auto", n_starts: int | None
     >>> X = np.array([[1, 2, 3, 4], [2, 1, 3, 4], [1, 2, 4, 3], [1, 1, 2, np.nan]])
     >>> res = kemeny(X, labels=list("abcd"), method="exact")
     >>> res.orderings, round(res.tau_x, 6), res.optimal
-    (['a b c d'], 0.527778, True)
+    (['(a b) c d', 'a b c d'], 0.666667, True)
     """
     t0 = time.perf_counter()
     method = check_choice("method", method, ("auto", "quick", "fast", "exact"))

@@ -258,8 +258,8 @@ def penalty(candidate, rankings, weights=None, *, cim=None) -> float:
     Examples
     --------
     >>> from agreekit.consensus import penalty
-    >>> penalty([1, 2, 3], [[1, 2, 3], [2, 1, 3]])
-    2.0
+    >>> penalty([1, 2, 3], [[1, 2, 3], [2, 1, 3]]), penalty([3, 2, 1], [[1, 2, 3], [2, 1, 3]])
+    (0.0, 16.0)
     """
     if cim is not None:
         C = np.asarray(cim, dtype=np.float64)
