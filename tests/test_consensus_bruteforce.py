@@ -117,3 +117,27 @@ def test_time_limit_returns_unproven_result():
     assert not res.exhaustive and res.n_solutions >= 1
     if not res.optimal:
         assert "time limit" in res.message
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("solver", ["bb", "mip"])
+def test_exact_with_real_valued_weights(seed, solver):
+    rng = np.random.default_rng(500 + seed)
+    X, _ = random_profile(rng, 7, 6, tie_prob=0.3, nan_prob=0.2)
+    w = rng.random(7) * 3
+    opt, tau = brute_force(X, w)
+    res = kemeny(X, weights=w, method="exact", solver=solver, max_solutions=10**5)
+    assert res.tau_x == pytest.approx(tau, abs=1e-12)
+    assert {tuple(s) for s in res.solutions} == opt
+
+
+def test_weights_scale_invariance_and_replication():
+    """Integer weights are the same as replicated rows."""
+    rng = np.random.default_rng(9)
+    X, w = random_profile(rng, 5, 6, weighted=True)
+    a = kemeny(X, weights=w, method="exact")
+    b = kemeny(np.repeat(X, w.astype(int), axis=0), method="exact")
+    c = kemeny(X, weights=w * 0.1, method="exact")
+    np.testing.assert_array_equal(a.solutions, b.solutions)
+    np.testing.assert_array_equal(a.solutions, c.solutions)
+    assert a.tau_x == pytest.approx(b.tau_x) == pytest.approx(c.tau_x)

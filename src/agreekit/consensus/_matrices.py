@@ -78,6 +78,9 @@ def as_rankings(rankings, *, weights=None, labels=None, parameter: str = "rankin
         Item labels for an array input (default ``"0", "1", …``).
     """
     if isinstance(rankings, RankingData):
+        if weights is not None or labels is not None:
+            raise InputError("weights", "cannot be given with a RankingData input (it carries its own "
+                                        "weights and labels)")
         return rankings
     cols = getattr(rankings, "columns", None)
     if cols is not None and labels is None:
