@@ -157,21 +157,25 @@ def plot_times(df: pd.DataFrame):
     """Box-plots of computing time per algorithm, one panel per (variant, m) (Figures 2–4)."""
     import matplotlib.pyplot as plt
 
-    panels = sorted({(v, m) for v, m in zip(df["variant"], df["m"])})
-    fig, axes = plt.subplots(1, len(panels), figsize=(3.2 * len(panels), 3.4), squeeze=False)
-    for ax, (variant, m) in zip(axes[0], panels):
-        sub = df[(df["variant"] == variant) & (df["m"] == m)]
-        thetas = sorted(sub["theta"].unique())
-        data, labels = [], []
-        for alg in ("quick", "fast", "exact"):
-            for th in thetas:
-                data.append(sub.loc[sub["theta"] == th, f"{alg}_time"].to_numpy())
-                labels.append(f"{alg[0].upper()} {th:g}")
-        ax.boxplot(data)
-        ax.set_xticks(range(1, len(labels) + 1), labels, rotation=90, fontsize=7)
-        ax.set_yscale("log")
-        ax.set_title(f"{variant}, m = {m}", fontsize=9)
-        ax.set_ylabel("seconds")
-    fig.suptitle("Computing time by algorithm (Q/F/E) and theta")
+    variants = [v for v in VARIANTS if v in set(df["variant"])]
+    ms = sorted(df["m"].unique())
+    fig, axes = plt.subplots(len(variants), len(ms), figsize=(4.2 * len(ms), 3.0 * len(variants)),
+                             squeeze=False)
+    for row, variant in enumerate(variants):
+        for col, m in enumerate(ms):
+            ax = axes[row][col]
+            sub = df[(df["variant"] == variant) & (df["m"] == m)]
+            thetas = sorted(sub["theta"].unique())
+            data, labels = [], []
+            for alg in ("quick", "fast", "exact"):
+                for th in thetas:
+                    data.append(sub.loc[sub["theta"] == th, f"{alg}_time"].to_numpy())
+                    labels.append(f"{alg[0].upper()} {th:g}")
+            ax.boxplot(data)
+            ax.set_xticks(range(1, len(labels) + 1), labels, rotation=90, fontsize=7)
+            ax.set_yscale("log")
+            ax.set_title(f"{variant}, m = {m}", fontsize=9)
+            ax.set_ylabel("seconds")
+    fig.suptitle("Computing time by algorithm (Q = QUICK, F = FAST, E = exact) and theta")
     fig.tight_layout()
     return fig
