@@ -257,7 +257,7 @@ def kemeny(rankings, *, weights=None, method: str = "auto", n_starts: int | None
                             exhaustive=bool(exhaustive), solver=solver_name, blocks=tuple(blocks),
                             message=message, total_weight=W)
 
-    if V == 0.0:
+    if float(np.abs(C).max()) <= 1e-12 * W:
         base = np.ones(m, dtype=np.int64) if not full else np.arange(1, m + 1)
         return finish([base], "exact" if method in ("exact", "auto") else method, True, False, "trivial",
                       message="combined input matrix is all zeros: every ranking is a median ranking; "
