@@ -141,3 +141,15 @@ def test_weights_scale_invariance_and_replication():
     np.testing.assert_array_equal(a.solutions, b.solutions)
     np.testing.assert_array_equal(a.solutions, c.solutions)
     assert a.tau_x == pytest.approx(b.tau_x) == pytest.approx(c.tau_x)
+
+
+@pytest.mark.parametrize("solver", ["bb", "mip"])
+def test_huge_optimal_plateau_is_truncated_not_enumerated(solver):
+    """One judge ranks 2 of 14 items: ~10^12 optimal weak orders; the solver must stop
+    at max_solutions and still prove the optimal value."""
+    X = np.full((1, 14), np.nan)
+    X[0, :2] = [1, 2]
+    res = kemeny(X, method="exact", solver=solver, max_solutions=50)
+    assert res.optimal and not res.exhaustive and res.n_solutions == 50
+    assert res.tau_x == pytest.approx(2 / (14 * 13))
+    assert all(s[0] < s[1] for s in res.solutions)

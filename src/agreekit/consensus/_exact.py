@@ -133,6 +133,7 @@ def _bb_kernel(order, pen_a, pen_t, pen_b, upper, eps, max_solutions, max_nodes,
     sols = np.empty((max_solutions, m), dtype=np.int64)
     nsol = 0
     best = upper
+    cut = best + eps  # prune bounds above this (at or above it once truncated)
     complete = True
     truncated = False
     nodes = 0
@@ -157,7 +158,7 @@ def _bb_kernel(order, pen_a, pen_t, pen_b, upper, eps, max_solutions, max_nodes,
         p = perm[d, pos[d]]
         pos[d] += 1
         c = pen[d] + costs[d, p]
-        if c > best + eps:
+        if c > cut or (truncated and c >= cut):
             pos[d] = ncand[d]  # children are sorted by cost
             continue
         nodes += 1
@@ -184,12 +185,16 @@ def _bb_kernel(order, pen_a, pen_t, pen_b, upper, eps, max_solutions, max_nodes,
             if c < best - eps:
                 best = c
                 nsol = 0
+                truncated = False
+                cut = best + eps
             if nsol < max_solutions:
                 for t in range(m):
                     sols[nsol, order[t]] = lev[t]
                 nsol += 1
             else:
+                # enough optima stored: from now on only a strictly better branch matters
                 truncated = True
+                cut = best - eps
             continue
         # look-ahead bound: every unplaced object adds at least its cheapest placement
         lb = c
@@ -201,9 +206,9 @@ def _bb_kernel(order, pen_a, pen_t, pen_b, upper, eps, max_solutions, max_nodes,
                 if tmp[t] < mn:
                     mn = tmp[t]
             lb += mn
-            if lb > best + eps:
+            if lb > cut or (truncated and lb >= cut):
                 break
-        if lb > best + eps:
+        if lb > cut or (truncated and lb >= cut):
             continue
         d += 1
         n = _placement_costs(order[d], order, lev, d, nlevs[d], pen_a, pen_t, pen_b, Sa, St, Sb, tmp)
@@ -292,149 +297,176 @@ def _new_highs():
 
 def mip_all_optima(C: np.ndarray, initial: np.ndarray | None = None, *, full: bool = False,
                    max_solutions: int = 1000, time_limit: float | None = None,
-                   threads: int | None = None):
+                   threads: int | None = None, lazy: bool = True, floor_row: bool = False):
     """All optimal weak orders by a MIP solved with HiGHS, enumerated with no-good cuts.
 
     Variables ``p_ab ∈ {0,1}`` (a strictly ahead of b) for ordered pairs; ``p_ab + p_ba ≤ 1``
     (``= 1`` for permutations); negative transitivity ``p_ki ≤ p_ji + p_kj`` for every
     ordered triple makes ``p`` a strict weak order.  Objective
-    ``Σ_{i<j} (a_ij−t_ij) p_ij + (−a_ij−t_ij) p_ji`` plus the constant ``Σ t_ij``.
-    After the optimum is found, a no-good cut excluding it and a bound
-    ``objective ≥ optimum`` are added and the MIP re-solved until infeasible.
+    ``Σ_{a≠b} (c_ab − c_ba − t_ab) p_ab`` plus the constant ``Σ_{a<b} t_ab`` (``t_ab = c_ab + c_ba``,
+    the value of a tie; 0 without ties).
 
-    Returns (solutions dense ranks, objective, optimal, complete, n_solves).
+    With ``lazy`` (default) the m(m−1)(m−2) transitivity rows are added only when violated:
+    first by cutting planes on the LP relaxation, then whenever an integer solution
+    violates one (the MIP is re-solved; a solution of the relaxation that satisfies every
+    row is optimal for the full model).  After the first optimum, a row
+    ``objective ≥ optimum`` and a no-good cut per optimum found are added and the MIP is
+    re-solved until it is infeasible: the solutions are then *all* the optima.
+
+    Returns (solutions as dense ranks, objective, optimal, complete, stopped) where
+    ``stopped`` is None, ``"max_solutions"`` or ``"time_limit"`` (or HiGHS' status).
     """
     import highspy
+
+    from agreekit.consensus._matrices import dense_ranks
 
     m = C.shape[0]
     t0 = time.perf_counter()
     ahead = C - C.T
-    tie = C + C.T
+    tie = np.zeros_like(C) if full else C + C.T
+    A_idx, B_idx = np.nonzero(~np.eye(m, dtype=bool))  # ordered pairs, row-major
+    nv = A_idx.size
     idx = -np.ones((m, m), dtype=np.int64)
-    pairs = [(a, b) for a in range(m) for b in range(m) if a != b]
-    for k, (a, b) in enumerate(pairs):
-        idx[a, b] = k
-    nv = len(pairs)
-    cost = np.empty(nv)
-    for k, (a, b) in enumerate(pairs):
-        cost[k] = ahead[a, b] - (0.0 if full else tie[a, b])
-    const = 0.0 if full else float(sum(tie[a, b] for a in range(m) for b in range(a + 1, m)))
-    # rows: pair rows then triangle rows
-    rows_i, rows_j, rows_v, lo, up = [], [], [], [], []
-    r = 0
-    for a in range(m):
-        for b in range(a + 1, m):
-            rows_i += [r, r]
-            rows_j += [idx[a, b], idx[b, a]]
-            rows_v += [1.0, 1.0]
-            lo.append(1.0 if full else 0.0)
-            up.append(1.0)
-            r += 1
-    # p_ki - p_ji - p_kj <= 0 for distinct k, i, j
-    ks, is_, js = np.meshgrid(np.arange(m), np.arange(m), np.arange(m), indexing="ij")
-    mask = (ks != is_) & (ks != js) & (is_ != js)
-    ks, is_, js = ks[mask], is_[mask], js[mask]
-    ntri = ks.size
-    tri_rows = r + np.arange(ntri)
-    ri = np.concatenate([np.array(rows_i, dtype=np.int64), np.repeat(tri_rows, 3)])
-    ci = np.concatenate([np.array(rows_j, dtype=np.int64),
-                         np.stack([idx[ks, is_], idx[js, is_], idx[ks, js]], axis=1).ravel()])
-    vals = np.concatenate([np.array(rows_v), np.tile([1.0, -1.0, -1.0], ntri)])
-    lo = np.concatenate([np.array(lo), np.full(ntri, -highspy.kHighsInf)])
-    up = np.concatenate([np.array(up), np.zeros(ntri)])
-    nrows = r + ntri
-    A = csr_matrix((vals, (ri, ci)), shape=(nrows, nv)).tocsc()
+    idx[A_idx, B_idx] = np.arange(nv)
+    cost = ahead[A_idx, B_idx] - tie[A_idx, B_idx]
+    const = float(np.triu(tie, 1).sum())
+    integral = bool(np.allclose(C, np.round(C)))
+    tol = 0.5 if integral else 1e-7 * max(1.0, float(np.abs(C).sum()))
+
+    K, I, J = np.meshgrid(np.arange(m), np.arange(m), np.arange(m), indexing="ij")
+    mask = (K != I) & (K != J) & (I != J)
+    K, I, J = K[mask], I[mask], J[mask]
+    tri_cols = np.stack([idx[K, I], idx[J, I], idx[K, J]], axis=1).astype(np.int32)
+    added = np.zeros(K.size, dtype=bool)
 
     h = _new_highs()
     if threads is not None:
         h.setOptionValue("threads", int(threads))
     h.setOptionValue("mip_rel_gap", 0.0)
-    h.setOptionValue("mip_abs_gap", 0.5 if np.allclose(C, np.round(C)) else 1e-9)
+    h.setOptionValue("mip_abs_gap", tol if integral else 1e-9)
     lp = highspy.HighsLp()
     lp.num_col_ = nv
-    lp.num_row_ = nrows
     lp.col_cost_ = cost
     lp.col_lower_ = np.zeros(nv)
     lp.col_upper_ = np.ones(nv)
-    lp.row_lower_ = lo
-    lp.row_upper_ = up
     lp.sense_ = highspy.ObjSense.kMaximize
     lp.offset_ = const
-    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
-    lp.a_matrix_.start_ = A.indptr.astype(np.int32)
-    lp.a_matrix_.index_ = A.indices.astype(np.int32)
-    lp.a_matrix_.value_ = A.data
-    lp.integrality_ = [highspy.HighsVarType.kInteger] * nv
     h.passModel(lp)
+    iu, ju = np.triu_indices(m, 1)
+    npairs = iu.size
+    h.addRows(npairs, np.full(npairs, 1.0 if full else 0.0), np.ones(npairs), 2 * npairs,
+              np.arange(0, 2 * npairs, 2, dtype=np.int32),
+              np.stack([idx[iu, ju], idx[ju, iu]], axis=1).ravel().astype(np.int32), np.ones(2 * npairs))
 
-    def to_p(rank):
-        rank = np.asarray(rank)
-        P = (rank[:, None] < rank[None, :]).astype(float)
-        return np.array([P[a, b] for a, b in pairs])
+    def add_triangles(sel):
+        k = sel.size
+        if k == 0:
+            return
+        h.addRows(k, np.full(k, -highspy.kHighsInf), np.zeros(k), 3 * k,
+                  np.arange(0, 3 * k, 3, dtype=np.int32), tri_cols[sel].ravel(),
+                  np.tile([1.0, -1.0, -1.0], k))
+        added[sel] = True
+
+    def violated(x, eps=1e-6):
+        v = x[tri_cols[:, 0]] - x[tri_cols[:, 1]] - x[tri_cols[:, 2]] > eps
+        return np.flatnonzero(v & ~added)
+
+    def set_time():
+        if time_limit is None:
+            return True
+        remaining = time_limit - (time.perf_counter() - t0)
+        if remaining <= 0:
+            return False
+        h.setOptionValue("time_limit", float(remaining))
+        return True
+
+    n_solves = 0
+    if not lazy:
+        add_triangles(np.arange(K.size))
+    # LP relaxation (cutting planes on the transitivity rows when lazy); its reduced costs
+    # later fix the variables that cannot change in any optimum
+    lp_info = None
+    while set_time():
+        h.run()
+        n_solves += 1
+        if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
+            break
+        sol = h.getSolution()
+        x_lp = np.asarray(sol.col_value)
+        v = violated(x_lp)
+        if v.size == 0:
+            lp_info = (h.getInfo().objective_function_value, x_lp, np.asarray(sol.col_dual))
+            break
+        add_triangles(v)
+    h.changeColsIntegrality(nv, np.arange(nv, dtype=np.int32),
+                            np.array([highspy.HighsVarType.kInteger] * nv))
 
     def from_p(x):
         P = np.zeros((m, m))
-        for k, (a, b) in enumerate(pairs):
-            P[a, b] = x[k]
-        # rank = 1 + number of items strictly ahead
-        return 1 + np.rint(P.sum(axis=0)).astype(np.int64)
+        P[A_idx, B_idx] = x
+        return 1 + np.rint(P.sum(axis=0)).astype(np.int64)  # 1 + number strictly ahead
 
-    if initial is not None:
-        sol = highspy.HighsSolution()
-        sol.col_value = list(to_p(initial))
-        sol.value_valid = True
-        h.setSolution(sol)
-
-    from agreekit.consensus._matrices import dense_ranks
-    solutions = []
-    best = None
-    optimal = True
-    complete = True
-    n_solves = 0
-    integral = np.allclose(C, np.round(C))
-    tol = 0.5 if integral else 1e-7 * max(1.0, float(np.abs(C).sum()))
+    # NB: the heuristic solution is *not* passed to HiGHS with setSolution: in stress tests
+    # HiGHS 1.16 then occasionally returned the injected vector together with the objective
+    # of another solution.  It is used as a fallback only; every returned vector is checked.
+    solutions, best = [], None
+    optimal, complete = True, True
+    stopped = None
+    free = np.ones(nv, dtype=bool)
     while True:
-        if time_limit is not None:
-            remaining = time_limit - (time.perf_counter() - t0)
-            if remaining <= 0:
-                complete = False
-                if best is None:
-                    optimal = False
-                break
-            h.setOptionValue("time_limit", float(remaining))
+        if not set_time():
+            complete, optimal, stopped = False, best is not None, "time_limit"
+            break
         h.run()
         n_solves += 1
         status = h.getModelStatus()
         if status == highspy.HighsModelStatus.kInfeasible:
             break
-        if status != highspy.HighsModelStatus.kOptimal:
-            # time limit or other: keep what we have
-            complete = False
-            if best is None:
-                info = h.getInfo()
-                if info.primal_solution_status >= 2:
-                    x = np.array(h.getSolution().col_value)
-                    r_ = dense_ranks(from_p(np.rint(x)))
-                    solutions.append(r_)
-                    best = objective(r_, C)
-                optimal = False
+        if status != highspy.HighsModelStatus.kOptimal:  # time limit or other
+            complete, optimal = False, best is not None
+            stopped = "time_limit" if status == highspy.HighsModelStatus.kTimeLimit else str(status)
             break
-        x = np.rint(np.array(h.getSolution().col_value))
+        x = np.rint(np.asarray(h.getSolution().col_value))
+        reported = h.getInfo().objective_function_value
+        if abs(float(cost @ x) + const - reported) > max(tol, 1e-6 * max(1.0, abs(reported))):
+            complete, optimal, stopped = False, False, "inconsistent HiGHS solution"
+            break
+        v = violated(x)
+        if v.size:  # not transitive: tighten the relaxation and solve again
+            add_triangles(v)
+            continue
         r_ = dense_ranks(from_p(x))
         val = objective(r_, C)
         if best is None:
             best = val
-            # objective floor: keep only optimal solutions from now on
-            h.addRow(best - const - tol, highspy.kHighsInf, nv, np.arange(nv, dtype=np.int32), cost)
+            if lp_info is not None:
+                # reduced-cost fixing: for every x feasible for the LP relaxation,
+                # obj(x) <= z_lp - Σ_j |d_j| |x_j - x_lp_j|, so a variable whose |d_j|
+                # exceeds the gap z_lp - z* keeps its LP value in every optimum
+                z_lp, x_lp, d_lp = lp_info
+                at_bound = (np.abs(x_lp) < 1e-9) | (np.abs(x_lp - 1) < 1e-9)
+                fix = at_bound & (np.abs(d_lp) > (z_lp - best) + 1e-6 * max(1.0, abs(best)))
+                fix &= np.rint(x_lp) == x  # consistent with the optimum found
+                if fix.any():
+                    cols = np.flatnonzero(fix).astype(np.int32)
+                    h.changeColsBounds(cols.size, cols, x[fix], x[fix])
+                    free = ~fix
+            if floor_row:
+                h.addRow(best - const - tol, highspy.kHighsInf, nv, np.arange(nv, dtype=np.int32), cost)
         elif val < best - tol:
             break
         solutions.append(r_)
         if len(solutions) >= max_solutions:
             complete = False
+            stopped = "max_solutions"
             break
-        # no-good cut: sum_{x=1}(1-p) + sum_{x=0} p >= 1
-        ones = x > 0.5
-        coef = np.where(ones, -1.0, 1.0)
-        h.addRow(1.0 - ones.sum(), highspy.kHighsInf, nv, np.arange(nv, dtype=np.int32), coef)
+        # no-good cut over the free variables: Σ_{x=1} (1 − p) + Σ_{x=0} p ≥ 1
+        cols = np.flatnonzero(free).astype(np.int32)
+        ones = x[free] > 0.5
+        if cols.size == 0:
+            break
+        h.addRow(1.0 - ones.sum(), highspy.kHighsInf, cols.size, cols, np.where(ones, -1.0, 1.0))
+    if best is None and initial is not None:
+        solutions, best = [dense_ranks(np.asarray(initial))], objective(np.asarray(initial), C)
     sols = np.array(solutions, dtype=np.int64).reshape(-1, m)
-    return sols, (best if best is not None else np.nan), optimal, complete, n_solves
+    return sols, (best if best is not None else np.nan), optimal, complete, stopped

@@ -5,7 +5,7 @@ import itertools
 import math
 import time
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -13,11 +13,14 @@ from agreekit._validation import InputError, check_choice, check_float, check_in
 from agreekit.consensus import _exact, _heuristics
 from agreekit.consensus._matrices import _cim_kernel, as_rankings, dense_ranks, ordering_string
 
-__all__ = ["kemeny", "KemenyResult", "warmup", "AUTO_EXACT_MAX_BLOCK", "BB_MAX_BLOCK"]
+__all__ = ["kemeny", "KemenyResult", "warmup", "AUTO_EXACT_MAX_BLOCK", "AUTO_EXACT_BUDGET",
+           "BB_MAX_BLOCK"]
 
 #: ``method="auto"`` solves exactly when the largest block (see :func:`components`) has at
-#: most this many items; otherwise it runs FAST.
+#: most this many items; above, it tries the exact solver for ``AUTO_EXACT_BUDGET`` seconds
+#: (or ``time_limit`` if smaller) and falls back to FAST when the proof does not finish.
 AUTO_EXACT_MAX_BLOCK = 16
+AUTO_EXACT_BUDGET = 10.0
 #: ``solver="auto"`` uses the Emond–Mason branch and bound for blocks up to this size and
 #: the HiGHS MIP above.
 BB_MAX_BLOCK = 20
@@ -137,19 +140,21 @@ def _heuristic(C, method, full, n_starts, rng, deadline):
 
 
 def _solve_block(Cb, init, solver, full, max_solutions, remaining):
+    """Solve one block; returns (solutions, objective, proven optimal, all optima, stopped, name)."""
     k = Cb.shape[0]
     if k == 1:
-        return np.ones((1, 1), dtype=np.int64), 0.0, True, True, "trivial"
+        return np.ones((1, 1), dtype=np.int64), 0.0, True, True, None, "trivial"
     use = solver if solver != "auto" else ("bb" if k <= BB_MAX_BLOCK else "mip")
     if use == "bb":
         sols, val, proven, complete, _ = _exact.branch_and_bound(
             Cb, init, full=full, max_solutions=max_solutions, time_limit=remaining)
-        return sols, val, proven, complete, "bb"
-    sols, val, optimal, complete, _ = _exact.mip_all_optima(
+        stopped = None if complete else ("time_limit" if not proven else "max_solutions")
+        return sols, val, proven, complete, stopped, "bb"
+    sols, val, optimal, complete, stopped = _exact.mip_all_optima(
         Cb, init, full=full, max_solutions=max_solutions, time_limit=remaining)
     if len(sols) == 0:
         sols, val = np.asarray(init)[None, :], _objective(init, Cb)
-    return sols, val, optimal, complete, "mip"
+    return sols, val, optimal, complete, stopped, "mip"
 
 
 def kemeny(rankings, *, weights=None, method: str = "auto", n_starts: int | None = None,
@@ -174,9 +179,11 @@ def kemeny(rankings, *, weights=None, method: str = "auto", n_starts: int | None
         ``"fast"``: FAST, two QUICK passes from each of ``n_starts`` random starts
         (random permutations and random weak orders alternately), all distinct
         max-τ results.  ``"exact"``: all optimal rankings with a proof (decomposition
-        into blocks, then Emond–Mason branch and bound or a HiGHS MIP per block,
-        seeded with QUICK/FAST).  ``"auto"``: exact when the largest block has at most
-        ``AUTO_EXACT_MAX_BLOCK`` items, FAST otherwise; ``message`` says which.
+        into blocks, then per block the Emond–Mason branch and bound seeded with
+        QUICK/FAST, or a HiGHS MIP with lazy transitivity rows; the heuristic solution
+        is the fallback if a time limit stops the MIP).  ``"auto"``: exact when the largest block has at most
+        ``AUTO_EXACT_MAX_BLOCK`` items; otherwise exact if its proof finishes within
+        ``AUTO_EXACT_BUDGET`` seconds, else FAST; ``message`` says which.
     n_starts : int, optional
         FAST starts (default 100).  Also used to seed the exact solver for large blocks.
     rng : int, numpy.random.Generator or SeedSequence, optional
@@ -272,9 +279,17 @@ def kemeny(rankings, *, weights=None, method: str = "auto", n_starts: int | None
             message = (f"auto: exact (largest of {len(sizes)} blocks has {max(sizes)} items "
                        f"<= {AUTO_EXACT_MAX_BLOCK})")
         else:
+            budget = AUTO_EXACT_BUDGET if time_limit is None else min(time_limit, AUTO_EXACT_BUDGET)
+            ex = kemeny(data, method="exact", n_starts=n_starts, rng=gen, ties=ties, time_limit=budget,
+                        solver=solver, max_solutions=max_solutions)
+            if ex.optimal:
+                return replace(ex, elapsed=time.perf_counter() - t0, message=(
+                    f"auto: exact (largest block has {max(sizes)} items > {AUTO_EXACT_MAX_BLOCK}, "
+                    f"proof finished within {budget:g} s)" + (f"; {ex.message}" if ex.message else "")))
             method = "fast"
-            message = (f"auto: fast with {n_starts} starts (largest block has {max(sizes)} items "
-                       f"> {AUTO_EXACT_MAX_BLOCK}; use method='exact' for a proof)")
+            message = (f"auto: fast with {n_starts} starts (largest block has {max(sizes)} items and "
+                       f"the exact proof did not finish in {budget:g} s; use method='exact' with a "
+                       f"larger time_limit)")
 
     if method in ("quick", "fast"):
         sols, top = _heuristic(C, method, full, n_starts, gen, deadline)
@@ -288,15 +303,18 @@ def kemeny(rankings, *, weights=None, method: str = "auto", n_starts: int | None
         fs, ftop = _heuristic(C, "fast", full, n_starts, gen, deadline)
         if ftop > qtop + eps:
             init = fs[0]
-    per_block, optimal, exhaustive, used = [], True, True, set()
+    per_block, optimal, exhaustive, used, reasons = [], True, True, set(), set()
     for b in blocks:
         Cb = C[np.ix_(b, b)]
         remaining = None if deadline is None else max(deadline - time.perf_counter(), 1e-3)
-        sols, _, opt, complete, name = _solve_block(Cb, init[b], solver, full, max_solutions, remaining)
+        sols, _, opt, complete, stopped, name = _solve_block(Cb, init[b], solver, full, max_solutions,
+                                                             remaining)
         per_block.append(sols)
         optimal &= bool(opt)
         exhaustive &= bool(complete)
         used.add(name)
+        if stopped:
+            reasons.add(stopped)
     n_total = math.prod(len(s) for s in per_block)
     if n_total > max_solutions:
         exhaustive = False
@@ -310,11 +328,18 @@ def kemeny(rankings, *, weights=None, method: str = "auto", n_starts: int | None
             r[b] = s + offset
             offset += int(s.max())
         combos.append(r)
+    notes = []
     if not optimal:
-        message = (message + "; " if message else "") + "time limit reached: best found, not proven optimal"
-    elif not exhaustive and n_total <= max_solutions:
-        message = (message + "; " if message else "") + (
-            f"more optimal rankings exist than max_solutions={max_solutions}; not all are listed")
+        notes.append("time limit reached: best found, not proven optimal")
+    elif "time_limit" in reasons:
+        notes.append("optimal value proven, but the time limit stopped the enumeration of all optima")
+    if "max_solutions" in reasons and n_total <= max_solutions:
+        notes.append(f"more optimal rankings exist than max_solutions={max_solutions}; not all are listed")
+    other = reasons - {"time_limit", "max_solutions"}
+    if other:
+        notes.append("solver stopped: " + ", ".join(sorted(other)))
+    if notes:
+        message = "; ".join([message, *notes] if message else notes)
     solver_name = "+".join(sorted(used - {"trivial"})) or "trivial"
     return finish(combos, "exact", optimal, exhaustive and optimal, solver_name, sizes, message)
 
