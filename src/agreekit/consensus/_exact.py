@@ -309,9 +309,12 @@ def mip_all_optima(C: np.ndarray, initial: np.ndarray | None = None, *, full: bo
     With ``lazy`` (default) the m(m−1)(m−2) transitivity rows are added only when violated:
     first by cutting planes on the LP relaxation, then whenever an integer solution
     violates one (the MIP is re-solved; a solution of the relaxation that satisfies every
-    row is optimal for the full model).  After the first optimum, a row
-    ``objective ≥ optimum`` and a no-good cut per optimum found are added and the MIP is
-    re-solved until it is infeasible: the solutions are then *all* the optima.
+    row is optimal for the full model).  After the first optimum z*, every variable whose
+    LP reduced cost exceeds the gap ``z_LP − z*`` is fixed (it takes its LP value in every
+    optimum); then a no-good cut over the free variables is added per optimum found and
+    the MIP re-solved until it is infeasible or its optimum is worse than z*: the
+    solutions are then *all* the optima.  ``floor_row`` adds ``objective ≥ z*`` as a row
+    instead of relying on the re-solve's value (slower with HiGHS; kept for experiments).
 
     Returns (solutions as dense ranks, objective, optimal, complete, stopped) where
     ``stopped`` is None, ``"max_solutions"`` or ``"time_limit"`` (or HiGHS' status).
