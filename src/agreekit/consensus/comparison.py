@@ -58,4 +58,6 @@ def methods_table(results: dict, report: pd.DataFrame | None = None) -> pd.DataF
     df = pd.DataFrame(rows)
     if report is not None:
         df = df.merge(report, on=["dataset", "method"], how="left")
+        if "report_n_solutions" in df:
+            df["report_n_solutions"] = df["report_n_solutions"].astype("Int64")
     return df
