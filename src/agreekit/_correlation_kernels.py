@@ -169,6 +169,17 @@ def _place(F, coef, mult, d, v, state, nxt, B, Bn, rem, nrem):
 
 
 @njit(cache=True, inline="always")
+def _descend(F, coef, mult, n, d, j, state, B, rem):
+    """Level d -> d+1: place the j-th remaining value at position d; the rest remain."""
+    _place(F, coef, mult, d, rem[d, j], state[d], state[d + 1], B[d], B[d + 1], rem[d], n - d)
+    t = 0
+    for q in range(n - d):
+        if q != j:
+            rem[d + 1, t] = rem[d, q]
+            t += 1
+
+
+@njit(cache=True, inline="always")
 def _last_two(F, coef, mult, n, st, B, a, b):
     """Γ of the permutation completed by value ``a`` at position n-2 and ``b`` at n-1."""
     wa = _item_weight(F, n - 1, a, mult)
@@ -227,13 +238,7 @@ def exact_chunk_sums(n, k, F, coef, mult, center, c_start, c_end, values):
             base = n - d
             j = cc % base
             cc //= base
-            v = rem[d, j]
-            _place(F, coef, mult, d, v, state[d], state[d + 1], B[d], B[d + 1], rem[d], n - d)
-            t = 0
-            for q in range(n - d):
-                if q != j:
-                    rem[d + 1, t] = rem[d, q]
-                    t += 1
+            _descend(F, coef, mult, n, d, j, state, B, rem)
         s1 = 0.0
         s2 = 0.0
         sl = 0.0
@@ -263,13 +268,7 @@ def exact_chunk_sums(n, k, F, coef, mult, center, c_start, c_end, values):
             if idx[d] < n - d:
                 j = idx[d]
                 idx[d] += 1
-                v = rem[d, j]
-                _place(F, coef, mult, d, v, state[d], state[d + 1], B[d], B[d + 1], rem[d], n - d)
-                t = 0
-                for q in range(n - d):
-                    if q != j:
-                        rem[d + 1, t] = rem[d, q]
-                        t += 1
+                _descend(F, coef, mult, n, d, j, state, B, rem)
                 d += 1
                 idx[d] = 0
             else:
