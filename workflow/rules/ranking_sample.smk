@@ -1,0 +1,22 @@
+# Monte Carlo samples of Gamma at every training n (Sections 4.1, 4.2.1, 5.1); one job per scheme,
+# one SeedSequence per (seed, scheme, n), so the numbers do not depend on threads or batching.
+
+
+rule ranking_sample:
+    output:
+        "results/ranking/samples/{sid}.npz",
+    params:
+        settings=ranking_settings,
+        batch_elements=config["ranking"]["batch_elements"],
+    threads: ranking_threads()
+    resources:
+        mem_mb=2000,
+        runtime=60,
+    log:
+        "logs/ranking/sample/{sid}.log",
+    benchmark:
+        RANKING_BENCH + "/sample/{sid}.tsv"
+    conda:
+        AGREEKIT_ENV
+    script:
+        "../scripts/ranking_sample.py"
