@@ -176,11 +176,11 @@ def summarize_sample(gammas: np.ndarray, n: int, *, center: float | None = None)
     """
     g = np.asarray(gammas, dtype=np.float64)
     size = g.size
-    mean = math.fsum(g) / size
-    var_pop = math.fsum((g - mean) ** 2) / size
+    mean = float(np.sum(g)) / size  # numpy's pairwise summation: deterministic for a given array
+    var_pop = float(np.sum((g - mean) ** 2)) / size
     c = mean if center is None else float(center)
     d2 = (g - c) ** 2
-    v = math.fsum(d2) / size
-    vl = math.fsum(d2[g < c]) / size
+    v = float(np.sum(d2)) / size
+    vl = float(np.sum(np.where(g < c, d2, 0.0))) / size
     return SampleSummary(n=int(n), size=int(size), mean=mean, se=math.sqrt(var_pop / size), center=c,
                          var=v, left_var=vl)

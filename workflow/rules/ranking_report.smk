@@ -1,0 +1,121 @@
+# checks and presentation: fresh Monte Carlo E[g] at held-out n, paper Tables 1-5, Figures 1-5,
+# results/reproduction.md, and a summary of stage times from the benchmark files.
+
+RANKING_RES = "resources/ranking"
+
+
+rule ranking_validate:
+    input:
+        table="results/tables/{sid}.json",
+    output:
+        "results/ranking/validation/{sid}.json",
+    params:
+        n=lambda w: config["ranking"]["validation"]["n"][RANKING_SETTINGS[w.sid]["coefficient"]],
+        size=config["ranking"]["validation"]["size"],
+        seed=config["seed"],
+        batch_elements=config["ranking"]["batch_elements"],
+    threads: ranking_threads()
+    resources:
+        mem_mb=1000,
+        runtime=30,
+    log:
+        "logs/ranking/validate/{sid}.log",
+    benchmark:
+        RANKING_BENCH + "/validate/{sid}.tsv"
+    conda:
+        AGREEKIT_ENV
+    script:
+        "../scripts/ranking_validate.py"
+
+
+rule ranking_paper_tables:
+    input:
+        tables=RANKING_TABLES,
+        paper=RANKING_RES + "/paper_tables2_5.csv",
+        degrees=RANKING_RES + "/paper_table1_degrees.csv",
+    output:
+        report(
+            RANKING_PAPER_TABLES,
+            caption="../report/ranking/paper_tables.rst",
+            category="ranking: paper tables",
+        ),
+    threads: 1
+    log:
+        "logs/ranking/paper_tables.log",
+    benchmark:
+        RANKING_BENCH + "/render/paper_tables.tsv"
+    conda:
+        AGREEKIT_ENV
+    script:
+        "../scripts/ranking_paper_tables.py"
+
+
+rule ranking_figures:
+    input:
+        tables=RANKING_TABLES,
+    output:
+        report(
+            RANKING_FIGURES,
+            caption="../report/ranking/figures.rst",
+            category="ranking: figures",
+        ),
+    params:
+        figures=config["ranking"]["figures"],
+        seed=config["seed"],
+    threads: ranking_threads()
+    log:
+        "logs/ranking/figures.log",
+    benchmark:
+        RANKING_BENCH + "/figures/figures.tsv"
+    conda:
+        AGREEKIT_ENV
+    script:
+        "../scripts/ranking_figures.py"
+
+
+rule ranking_reproduction:
+    input:
+        tables=RANKING_TABLES,
+        validation=RANKING_VALIDATION,
+        paper=RANKING_RES + "/paper_tables2_5.csv",
+        degrees=RANKING_RES + "/paper_table1_degrees.csv",
+    output:
+        report(
+            "results/reproduction.md",
+            caption="../report/ranking/reproduction.rst",
+            category="ranking: reproduction",
+        ),
+    threads: 1
+    log:
+        "logs/ranking/reproduction.log",
+    benchmark:
+        RANKING_BENCH + "/render/reproduction.tsv"
+    conda:
+        AGREEKIT_ENV
+    script:
+        "../scripts/ranking_reproduction.py"
+
+
+rule ranking_stage_times:
+    input:
+        expand(
+            RANKING_BENCH + "/{stage}/{sid}.tsv",
+            stage=["exact", "sample", "fit", "table", "validate"],
+            sid=RANKING_IDS,
+        ),
+        RANKING_BENCH + "/render/paper_tables.tsv",
+        RANKING_BENCH + "/render/reproduction.tsv",
+        RANKING_BENCH + "/figures/figures.tsv",
+    output:
+        report(
+            "results/ranking/stage_times.md",
+            caption="../report/ranking/stage_times.rst",
+            category="ranking: reproduction",
+        ),
+    threads: 1
+    log:
+        "logs/ranking/stage_times.log",
+    conda:
+        AGREEKIT_ENV
+    script:
+        "../scripts/ranking_stage_times.py"
