@@ -71,7 +71,7 @@ def fit_polynomial(x, y, degree: int, *, weights=None) -> np.ndarray:
 
     ``weights`` multiply squared residuals (inverse variances for Eq. 34).
     """
-    import statsmodels.api as sm
+    from statsmodels.regression.linear_model import WLS
 
     x = np.asarray(x, dtype=np.float64)
     y = np.asarray(y, dtype=np.float64)
@@ -82,7 +82,7 @@ def fit_polynomial(x, y, degree: int, *, weights=None) -> np.ndarray:
     scale[scale == 0] = 1.0
     design = vander / scale
     w = np.ones_like(y) if weights is None else np.asarray(weights, dtype=np.float64)
-    res = sm.WLS(y, design, weights=w).fit(method="qr")
+    res = WLS(y, design, weights=w).fit(method="qr")
     return np.asarray(res.params) / scale
 
 
