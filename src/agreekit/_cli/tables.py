@@ -12,8 +12,10 @@ def standardize_handler(args):
     import warnings
 
     from agreekit._validation import check_float, check_int
+    from agreekit._validation import check_choice
     from agreekit.tables import _resolve_table
 
+    check_choice("form", args.form, ("corrected", "paper"))
     n = check_int("n", args.n, minimum=2)
     gamma = check_float("gamma", args.gamma, minimum=-1.0, maximum=1.0)
     tab = _resolve_table(args.table, args.coefficient, args.scheme, args.weigher)
@@ -44,6 +46,15 @@ def standardize_handler(args):
     return out
 
 
+def standardized_fields(args, gamma: float, n: int) -> dict:
+    """g(gamma) and its parameters for ``correlate --standardize`` (same keys as ``standardize``)."""
+    import argparse
+
+    ns = argparse.Namespace(**{**vars(args), "gamma": gamma, "n": n})
+    out = standardize_handler(ns)
+    return {k: v for k, v in out.items() if k not in ("coefficient", "scheme", "weigher", "n", "gamma")}
+
+
 def table_handler(args):
     from agreekit.tables import available_tables, load_table
 
@@ -62,10 +73,10 @@ def table_handler(args):
 
 def add_standardize_options(p, *, with_scheme_args: bool = True):
     if with_scheme_args:
-        p.add_argument("--coefficient", required=True, choices=("spearman", "kendall"))
-        p.add_argument("--scheme", required=True, choices=("additive", "multiplicative"))
+        p.add_argument("--coefficient", required=True, help="spearman or kendall")
+        p.add_argument("--scheme", required=True, help="additive or multiplicative")
         p.add_argument("--weigher", required=True, help="weigher spec, e.g. harmonic, inverse_square:n0=1")
-    p.add_argument("--form", default="corrected", choices=("corrected", "paper"),
+    p.add_argument("--form", default="corrected",
                    help="g with the corrected B, C (default; E[g]=0) or the paper's printed Eq. 30/32")
     p.add_argument("--table", default=None, help="coefficient table JSON (default: the shipped table)")
     p.add_argument("--extrapolate", action="store_true", help="allow n above the table's n_max (warns)")
