@@ -34,6 +34,7 @@ __all__ = [
     "PolynomialFit",
     "fit_polynomial",
     "DegreeSelection",
+    "choose_degree",
     "select_degree",
 ]
 
@@ -97,6 +98,30 @@ class DegreeSelection:
     fit_positions: tuple[int, ...] = field(default=())
 
 
+def choose_degree(mse: Sequence[float], *, min_degree: int = 1, ratio_improve: float = 0.8,
+                  ratio_lookahead: float = 0.5) -> int:
+    """The degree-walk of Section 4.2.3 given ``mse[k]`` = MSE of degree ``min_degree + k``.
+
+    Start at ``min_degree``; for D = min_degree+1, ... accept D if
+    ``MSE(D)/MSE(D-1) <= ratio_improve`` or ``MSE(D+1)/MSE(D-1) <= ratio_lookahead``
+    (a missing MSE counts as 1e8), and stop at the first D that fails.
+    """
+    max_degree = min_degree + len(mse) - 1
+
+    def m(d):
+        return float(mse[d - min_degree]) if min_degree <= d <= max_degree else _MSE_SENTINEL
+
+    chosen = min_degree
+    for d in range(min_degree + 1, max_degree + 1):
+        r1 = m(d) / m(d - 1) if m(d - 1) > 0 else np.inf
+        r2 = m(d + 1) / m(d - 1) if m(d - 1) > 0 else np.inf
+        if r1 <= ratio_improve or r2 <= ratio_lookahead:
+            chosen = d
+        else:
+            break
+    return chosen
+
+
 def select_degree(n: Sequence[int], y: Sequence[float], *, transform: str, weights=None,
                   min_degree: int = 1, max_degree: int = 7, ratio_improve: float = 0.8,
                   ratio_lookahead: float = 0.5, fit_subset: str = "even") -> DegreeSelection:
@@ -137,17 +162,8 @@ def select_degree(n: Sequence[int], y: Sequence[float], *, transform: str, weigh
         resid = np.polynomial.polynomial.polyval(x, c) - y
         mse.append(float(np.mean(resid**2)))
 
-    def m(d):
-        return mse[d - min_degree] if min_degree <= d <= max_degree else _MSE_SENTINEL
-
-    chosen = min_degree
-    for d in range(min_degree + 1, max_degree + 1):
-        r1 = m(d) / m(d - 1) if m(d - 1) > 0 else np.inf
-        r2 = m(d + 1) / m(d - 1) if m(d - 1) > 0 else np.inf
-        if r1 <= ratio_improve or r2 <= ratio_lookahead:
-            chosen = d
-        else:
-            break
+    chosen = choose_degree(mse, min_degree=min_degree, ratio_improve=ratio_improve,
+                           ratio_lookahead=ratio_lookahead)
     coef = fit_polynomial(x, y, chosen, weights=w)
     return DegreeSelection(degree=chosen, degrees=degrees, mse=tuple(mse),
                            fit=PolynomialFit(tuple(float(c) for c in coef), transform),

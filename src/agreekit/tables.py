@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 import os
 import warnings
 from dataclasses import dataclass
@@ -122,11 +121,10 @@ class CoefficientTable:
             i = ex["n"].index(n)
             return TableMoments(n, float(ex["mean"][i]), float(ex["var"][i]), float(ex["left_var"][i]), "exact")
         if n > self.n_max:
-            msg = (f"n = {n} is above the range of table {self.scheme_id!r} (n <= {self.n_max}); "
-                   "pass extrapolate=True to evaluate the fitted polynomials beyond it")
+            where = f"is above the range of table {self.scheme_id!r} (n <= {self.n_max})"
             if not extrapolate:
-                raise InputError("n", msg[msg.index("is above"):])
-            warnings.warn(msg.replace("; pass extrapolate=True to", ": extrapolating") + " (results less reliable)",
+                raise InputError("n", f"= {n} {where}; pass extrapolate=True to evaluate the fits beyond it")
+            warnings.warn(f"n = {n} {where}: extrapolating the fitted polynomials (less reliable)",
                           RuntimeWarning, stacklevel=2)
         from agreekit.fitting import x_of_n
 

@@ -37,7 +37,7 @@ rule ranking_paper_tables:
         report(
             RANKING_PAPER_TABLES,
             caption="../report/ranking/paper_tables.rst",
-            category="ranking: paper tables",
+            category="Ranking - paper tables",
         ),
     threads: 1
     log:
@@ -57,7 +57,7 @@ rule ranking_figures:
         report(
             RANKING_FIGURES,
             caption="../report/ranking/figures.rst",
-            category="ranking: figures",
+            category="Ranking - figures",
         ),
     params:
         figures=config["ranking"]["figures"],
@@ -83,7 +83,7 @@ rule ranking_reproduction:
         report(
             "results/reproduction.md",
             caption="../report/ranking/reproduction.rst",
-            category="ranking: reproduction",
+            category="Ranking - reproduction",
         ),
     threads: 1
     log:
@@ -110,7 +110,7 @@ rule ranking_stage_times:
         report(
             "results/ranking/stage_times.md",
             caption="../report/ranking/stage_times.rst",
-            category="ranking: reproduction",
+            category="Ranking - reproduction",
         ),
     threads: 1
     log:

@@ -8,7 +8,9 @@ rule ranking_sample:
     params:
         settings=ranking_settings,
         batch_elements=config["ranking"]["batch_elements"],
-    threads: ranking_threads()
+    # one thread per job: numpy's generator is serial, so two 1-thread jobs use 2 cores better than
+    # one 2-thread job; numba's prange follows the rule's threads (results do not depend on it)
+    threads: 1
     resources:
         mem_mb=2000,
         runtime=60,
