@@ -100,7 +100,7 @@ rule ranking_stage_times:
     input:
         expand(
             RANKING_BENCH + "/{stage}/{sid}.tsv",
-            stage=["exact", "sample", "fit", "table", "validate"],
+            stage=["exact", "sample", "fit", "validate"],
             sid=RANKING_IDS,
         ),
         RANKING_BENCH + "/render/paper_tables.tsv",
