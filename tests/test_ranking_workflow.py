@@ -94,24 +94,33 @@ def test_quick_workflow_end_to_end_deterministic_resumable(tmp_path):
     assert "Nothing to be done" in _run(a, "ranking_all", "--dry-run").stdout + _run(a, "ranking_all",
                                                                                       "--dry-run").stderr
 
-    # ---- run B: 1 core, SIGKILLed after the first Monte Carlo job, then resumed
+    # ---- run B: 1 core, SIGKILLed after two jobs finished, then resumed
     b = _workdir(tmp_path / "b")
     targets = [f"results/tables/{sid}.json" for sid in ids]
-    proc = subprocess.Popen(_cmd(b, *targets, cores=1), cwd=b, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, start_new_session=True)
-    samples = b / "results" / "ranking" / "samples"
-    deadline = time.time() + 120
-    while time.time() < deadline and not list(samples.glob("*.npz")) and proc.poll() is None:
-        time.sleep(0.2)
-    os.killpg(proc.pid, signal.SIGKILL)
-    proc.wait()
-    assert list(samples.glob("*.npz")), "no sampling job finished in time"
-    done = {p: p.stat().st_mtime_ns for p in (b / "results").rglob("*") if p.is_file()}
+    log = b / "run.log"
+    with open(log, "w") as fh:
+        proc = subprocess.Popen(_cmd(b, *targets, cores=1), cwd=b, stdout=fh, stderr=subprocess.STDOUT,
+                                start_new_session=True)
+        deadline = time.time() + 180
+        while time.time() < deadline and proc.poll() is None and log.read_text().count("Finished jobid") < 2:
+            time.sleep(0.1)
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+    text = log.read_text()
+    outputs, current = {}, []
+    for line in text.splitlines():
+        if m := re.match(r"\s+output: (.*)", line):
+            current = m.group(1).split(", ")
+        elif m := re.match(r"\s+jobid: (\d+)", line):
+            outputs[m.group(1)] = current
+    finished = [f for j in re.findall(r"Finished jobid: (\d+)", text) for f in outputs[j]]
+    assert len(finished) >= 2, text[-2000:]
     assert not all((b / t).exists() for t in targets), "the run finished before it was killed"
+    done = {f: (b / f).stat().st_mtime_ns for f in finished}
     subprocess.run(_cmd(b, "--unlock"), cwd=b, capture_output=True, check=True)
     _run(b, *targets, cores=1)
-    for p, mtime in done.items():  # finished jobs were not redone
-        assert p.stat().st_mtime_ns == mtime, p
+    for f, mtime in done.items():  # jobs recorded as finished were not redone
+        assert (b / f).stat().st_mtime_ns == mtime, f
     for sid in ids:  # byte-identical to the uninterrupted 2-core run
         assert (b / "results" / "tables" / f"{sid}.json").read_bytes() == \
             (res / "tables" / f"{sid}.json").read_bytes()
