@@ -119,6 +119,8 @@ def test_standardize_input_errors():
     with pytest.raises(InputError, match="`gamma`"):
         T.standardize(1.5, **kw)
     with pytest.raises(InputError, match="`gamma`"):
+        T.standardize("abc", **kw)
+    with pytest.raises(InputError, match="`gamma`"):
         T.standardize([0.1, np.nan], **kw)
     with pytest.raises(InputError, match="`scheme`"):
         T.standardize(0.1, **{**kw, "scheme": "geometric"})

@@ -298,9 +298,12 @@ def standardize(gamma, *, coefficient: str, scheme: str, weigher, n: int, form: 
     >>> [round(float(v), 6) for v in g][0], [round(float(v), 6) for v in g][2]
     (-1.0, 1.0)
     """
-    arr = np.asarray(gamma, dtype=np.float64) if not isinstance(gamma, (str, bytes)) else None
-    if arr is None or arr.dtype.kind != "f":
-        raise InputError("gamma", f"must be a real number or an array of them; got {gamma!r}")
+    try:
+        if isinstance(gamma, (str, bytes)):
+            raise TypeError
+        arr = np.asarray(gamma, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise InputError("gamma", f"must be a real number or an array of them; got {gamma!r}") from None
     if not np.all(np.isfinite(arr)):
         raise InputError("gamma", "must be finite (no NaN or infinite values)")
     if np.any(np.abs(arr) > 1 + 1e-12):
