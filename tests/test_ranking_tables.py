@@ -164,9 +164,23 @@ def test_corrupt_tables_are_rejected(tmp_path):
         T.load_table(tmp_path / "missing.json")
 
 
-def _cli(*args):
-    r = subprocess.run([sys.executable, "-m", "agreekit", *args], capture_output=True, text=True)
-    return r.returncode, (json.loads(r.stdout) if r.returncode == 0 else None), r.stderr
+def _cli(*args, subprocess_run=False):
+    """Run the CLI; in-process (fast) unless ``subprocess_run`` (a real process: exit code, no traceback)."""
+    if subprocess_run:
+        r = subprocess.run([sys.executable, "-m", "agreekit", *args], capture_output=True, text=True)
+        return r.returncode, (json.loads(r.stdout) if r.returncode == 0 else None), r.stderr
+    import contextlib
+    import io
+
+    from agreekit.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            rc = main(list(args))
+        except SystemExit as exc:  # argparse usage errors
+            rc = exc.code
+    return rc, (json.loads(out.getvalue()) if rc == 0 else None), err.getvalue()
 
 
 def test_cli_standardize_and_correlate(tmp_path):
@@ -185,7 +199,7 @@ def test_cli_standardize_and_correlate(tmp_path):
     x.write_text("\n".join(map(str, range(1, 13))) + "\n")
     y.write_text("\n".join(map(str, [2, 1, 3, 5, 4, 6, 7, 9, 8, 10, 12, 11])) + "\n")
     rc, out, _ = _cli("correlate", "--coefficient", "kendall", "--scheme", "additive", "--weigher", "harmonic",
-                      str(x), str(y), "--standardize")
+                      str(x), str(y), "--standardize", subprocess_run=True)
     assert rc == 0 and {"value", "standardized", "source"} <= set(out)
     assert out["standardized"] == pytest.approx(
         T.standardize(out["value"], coefficient="kendall", scheme="additive", weigher="harmonic", n=12), abs=1e-15)
@@ -198,7 +212,7 @@ def test_cli_errors_exit_2_one_line(tmp_path):
         rc, _, err = _cli(*base, *extra)
         assert rc == 2 and word in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
     corrupt = _write(tmp_path, '{"schema": "agreekit-coefficient-table"', "c.json")
-    rc, _, err = _cli(*base, "--n", "30", "--gamma", "0.1", "--table", str(corrupt))
+    rc, _, err = _cli(*base, "--n", "30", "--gamma", "0.1", "--table", str(corrupt), subprocess_run=True)
     assert rc == 2 and "not valid JSON" in err and "Traceback" not in err
     rc, _, err = _cli("standardize", "--coefficient", "spearman", "--scheme", "additive", "--weigher", "dcg",
                       "--n", "30", "--gamma", "0.1")

@@ -94,15 +94,15 @@ def test_quick_workflow_end_to_end_deterministic_resumable(tmp_path):
     assert "Nothing to be done" in _run(a, "ranking_all", "--dry-run").stdout + _run(a, "ranking_all",
                                                                                       "--dry-run").stderr
 
-    # ---- run B: 1 core, SIGKILLed after two jobs finished, then resumed
+    # ---- run B: one scheme's table at 1 core, SIGKILLed after its first finished job, then resumed
     b = _workdir(tmp_path / "b")
-    targets = [f"results/tables/{sid}.json" for sid in ids]
+    targets = [f"results/tables/{ids[0]}.json"]
     log = b / "run.log"
     with open(log, "w") as fh:
         proc = subprocess.Popen(_cmd(b, *targets, cores=1), cwd=b, stdout=fh, stderr=subprocess.STDOUT,
                                 start_new_session=True)
         deadline = time.time() + 180
-        while time.time() < deadline and proc.poll() is None and log.read_text().count("Finished jobid") < 2:
+        while time.time() < deadline and proc.poll() is None and log.read_text().count("Finished jobid") < 1:
             time.sleep(0.1)
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
@@ -114,22 +114,19 @@ def test_quick_workflow_end_to_end_deterministic_resumable(tmp_path):
         elif m := re.match(r"\s+jobid: (\d+)", line):
             outputs[m.group(1)] = current
     finished = [f for j in re.findall(r"Finished jobid: (\d+)", text) for f in outputs[j]]
-    assert len(finished) >= 2, text[-2000:]
+    assert len(finished) >= 1, text[-2000:]
     assert not all((b / t).exists() for t in targets), "the run finished before it was killed"
     done = {f: (b / f).stat().st_mtime_ns for f in finished}
     subprocess.run(_cmd(b, "--unlock"), cwd=b, capture_output=True, check=True)
     _run(b, *targets, cores=1)
     for f, mtime in done.items():  # jobs recorded as finished were not redone
         assert (b / f).stat().st_mtime_ns == mtime, f
-    for sid in ids:  # byte-identical to the uninterrupted 2-core run
-        assert (b / "results" / "tables" / f"{sid}.json").read_bytes() == \
-            (res / "tables" / f"{sid}.json").read_bytes()
+    # byte-identical to the uninterrupted 2-core run
+    assert (b / targets[0]).read_bytes() == (res / "tables" / f"{ids[0]}.json").read_bytes()
 
 
 @pytest.mark.parametrize("override,key", [
     ({"schemes": [{"coefficient": "spearman", "scheme": "additive", "weigher": "harmonc"}]}, "weigher"),
-    ({"schemes": [{"coefficient": "spearman", "scheme": "additive", "weigher": "harmonic:n0=1"}]},
-     "ranking.schemes[0].weigher"),
     ({"sample_size": {"spearman": [{"size": -5}], "kendall": [{"size": 100}]}}, "size"),
     ({"grid": {"q": 1.3, "a_min": 12, "a_max": {"spearman": 11, "kendall": 18}}}, "ranking.grid.a_min"),
 ])
