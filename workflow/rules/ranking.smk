@@ -18,7 +18,6 @@ except InputError as exc:
 
 RANKING_IDS = [s.id for s in RANKING_SCHEMES]
 RANKING_SETTINGS = {s.id: scheme_settings(config["ranking"], s, config["seed"]) for s in RANKING_SCHEMES}
-RANKING_BENCH = "results/ranking/benchmarks"
 
 
 wildcard_constraints:
@@ -49,7 +48,3 @@ RANKING_TARGETS = (
 )
 FINAL_TARGETS.extend(RANKING_TARGETS)
 
-
-rule ranking_all:
-    input:
-        RANKING_TARGETS,

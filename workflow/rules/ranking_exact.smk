@@ -13,7 +13,7 @@ rule ranking_exact:
     log:
         "logs/ranking/exact/{sid}.log",
     benchmark:
-        RANKING_BENCH + "/exact/{sid}.tsv"
+        "results/ranking/benchmarks/exact/{sid}.tsv"
     conda:
         AGREEKIT_ENV
     script:

@@ -19,7 +19,7 @@ rule ranking_fit:
     log:
         "logs/ranking/fit/{sid}.log",
     benchmark:
-        RANKING_BENCH + "/fit/{sid}.tsv"
+        "results/ranking/benchmarks/fit/{sid}.tsv"
     conda:
         AGREEKIT_ENV
     script:

@@ -1,7 +1,11 @@
 # checks and presentation: fresh Monte Carlo E[g] at held-out n, paper Tables 1-5, Figures 1-5,
 # results/reproduction.md, and a summary of stage times from the benchmark files.
 
-RANKING_RES = "resources/ranking"
+
+
+rule ranking_all:
+    input:
+        RANKING_TARGETS,
 
 
 rule ranking_validate:
@@ -21,7 +25,7 @@ rule ranking_validate:
     log:
         "logs/ranking/validate/{sid}.log",
     benchmark:
-        RANKING_BENCH + "/validate/{sid}.tsv"
+        "results/ranking/benchmarks/validate/{sid}.tsv"
     conda:
         AGREEKIT_ENV
     script:
@@ -31,8 +35,8 @@ rule ranking_validate:
 rule ranking_paper_tables:
     input:
         tables=RANKING_TABLES,
-        paper=RANKING_RES + "/paper_tables2_5.csv",
-        degrees=RANKING_RES + "/paper_table1_degrees.csv",
+        paper="resources/ranking/paper_tables2_5.csv",
+        degrees="resources/ranking/paper_table1_degrees.csv",
     output:
         report(
             RANKING_PAPER_TABLES,
@@ -43,7 +47,7 @@ rule ranking_paper_tables:
     log:
         "logs/ranking/paper_tables.log",
     benchmark:
-        RANKING_BENCH + "/render/paper_tables.tsv"
+        "results/ranking/benchmarks/render/paper_tables.tsv"
     conda:
         AGREEKIT_ENV
     script:
@@ -66,7 +70,7 @@ rule ranking_figures:
     log:
         "logs/ranking/figures.log",
     benchmark:
-        RANKING_BENCH + "/figures/figures.tsv"
+        "results/ranking/benchmarks/figures/figures.tsv"
     conda:
         AGREEKIT_ENV
     script:
@@ -77,8 +81,8 @@ rule ranking_reproduction:
     input:
         tables=RANKING_TABLES,
         validation=RANKING_VALIDATION,
-        paper=RANKING_RES + "/paper_tables2_5.csv",
-        degrees=RANKING_RES + "/paper_table1_degrees.csv",
+        paper="resources/ranking/paper_tables2_5.csv",
+        degrees="resources/ranking/paper_table1_degrees.csv",
     output:
         report(
             "results/reproduction.md",
@@ -89,7 +93,7 @@ rule ranking_reproduction:
     log:
         "logs/ranking/reproduction.log",
     benchmark:
-        RANKING_BENCH + "/render/reproduction.tsv"
+        "results/ranking/benchmarks/render/reproduction.tsv"
     conda:
         AGREEKIT_ENV
     script:
@@ -99,13 +103,13 @@ rule ranking_reproduction:
 rule ranking_stage_times:
     input:
         expand(
-            RANKING_BENCH + "/{stage}/{sid}.tsv",
+            "results/ranking/benchmarks/{stage}/{sid}.tsv",
             stage=["exact", "sample", "fit", "validate"],
             sid=RANKING_IDS,
         ),
-        RANKING_BENCH + "/render/paper_tables.tsv",
-        RANKING_BENCH + "/render/reproduction.tsv",
-        RANKING_BENCH + "/figures/figures.tsv",
+        "results/ranking/benchmarks/render/paper_tables.tsv",
+        "results/ranking/benchmarks/render/reproduction.tsv",
+        "results/ranking/benchmarks/figures/figures.tsv",
     output:
         report(
             "results/ranking/stage_times.md",

@@ -17,7 +17,7 @@ rule ranking_sample:
     log:
         "logs/ranking/sample/{sid}.log",
     benchmark:
-        RANKING_BENCH + "/sample/{sid}.tsv"
+        "results/ranking/benchmarks/sample/{sid}.tsv"
     conda:
         AGREEKIT_ENV
     script:
