@@ -15,7 +15,7 @@ pytest.importorskip("snakemake_executor_plugin_cluster_generic")
 def test_quick_scheme_runs_through_cluster_generic_executor(tmp_path):
     for name in ("config", "resources"):
         (tmp_path / name).symlink_to(ROOT / name)
-    sid = "kendall-multiplicative-inverse_square-n0=1"
+    sid = "kendall_multiplicative_inverse_square-n0=1"
     cmd = [sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "--directory", str(tmp_path),
            "--configfile", "config/quick.yaml", "--executor", "cluster-generic",
            "--cluster-generic-submit-cmd", str(ROOT / "tests" / "data" / "ranking" / "fake_sbatch.sh"),

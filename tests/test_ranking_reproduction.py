@@ -65,7 +65,7 @@ def test_render_paper_tables(tmp_path, paper):
 
 
 def test_held_out_expected_value_of_g(paper):
-    tab = next(t for t in TABLES if t["scheme_id"] == "kendall-multiplicative-inverse_square-n0=0")
+    tab = next(t for t in TABLES if t["scheme_id"] == "kendall_multiplicative_inverse_square-n0=0")
     rows = held_out_check(tab, [200], size=4000, seed=11)
     r = rows[0]
     assert not r["in_training_grid"] and r["source"] == "fit"

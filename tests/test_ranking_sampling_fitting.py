@@ -55,7 +55,7 @@ def test_seed_sequence_depends_on_seed_scheme_and_n():
 
 
 def _draw(batch_elements, n=37, size=501):
-    rng = np.random.Generator(np.random.PCG64(seed_sequence(7, "spearman-additive-harmonic", n)))
+    rng = np.random.Generator(np.random.PCG64(seed_sequence(7, "spearman_additive_harmonic", n)))
     return sample_coefficient("kendall", n=n, size=size, weigher="harmonic", scheme="additive", rng=rng,
                               batch_elements=batch_elements)
 

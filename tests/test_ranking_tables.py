@@ -74,7 +74,7 @@ def test_shipped_exact_values_match_the_papers_384_printed_values():
 
 
 def test_moments_exact_fit_and_range():
-    tab = T.load_table("spearman-additive-harmonic")
+    tab = T.load_table("spearman_additive_harmonic")
     assert tab.moments(2) == T.TableMoments(2, pytest.approx(0.0, abs=1e-12), pytest.approx(1.0), pytest.approx(0.5),
                                             "exact")
     assert tab.moments(10).source == "exact"
@@ -102,7 +102,7 @@ def test_standardize_boundaries_and_shapes():
     assert np.all(np.diff(T.standardize(xs, n=300, **kw)) >= -1e-12)
 
 
-@pytest.mark.parametrize("sid", ["spearman-multiplicative-inverse_square-n0=0", "kendall-additive-harmonic"])
+@pytest.mark.parametrize("sid", ["spearman_multiplicative_inverse_square-n0=0", "kendall_additive_harmonic"])
 def test_standardize_has_zero_mean_over_all_permutations(sid):
     tab = T.load_table(sid)
     n = 7
@@ -131,9 +131,9 @@ def test_standardize_input_errors():
     with pytest.raises(InputError, match="`form`"):
         T.standardize(0.1, **kw, form="exact")
     with pytest.raises(InputError, match="`coefficient`"):
-        T.standardize(0.1, **{**kw, "coefficient": "kendall"}, table="spearman-additive-harmonic")
+        T.standardize(0.1, **{**kw, "coefficient": "kendall"}, table="spearman_additive_harmonic")
     with pytest.raises(InputError, match="`path_or_scheme_id`"):
-        T.load_table("spearman-additive-nonexistent")
+        T.load_table("spearman_additive_nonexistent")
 
 
 def _write(tmp_path, data, name="t.json"):
@@ -143,8 +143,8 @@ def _write(tmp_path, data, name="t.json"):
 
 
 def test_corrupt_tables_are_rejected(tmp_path):
-    good = json.loads((SHIPPED / "spearman-additive-harmonic.json").read_text())
-    assert T.load_table(_write(tmp_path, good, "ok.json")).scheme_id == "spearman-additive-harmonic"
+    good = json.loads((SHIPPED / "spearman_additive_harmonic.json").read_text())
+    assert T.load_table(_write(tmp_path, good, "ok.json")).scheme_id == "spearman_additive_harmonic"
     with pytest.raises(InputError, match="not valid JSON"):
         T.load_table(_write(tmp_path, '{"schema": ', "trunc.json"))
     bad = json.loads(json.dumps(good))

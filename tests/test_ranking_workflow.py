@@ -89,7 +89,7 @@ def test_quick_workflow_end_to_end_deterministic_resumable(tmp_path):
     counts = _job_counts(dry)
     for rule in ("ranking_exact", "ranking_sample", "ranking_fit", "ranking_validate"):
         assert counts.get(rule) == 1, (rule, counts)
-    assert "sid=kendall-additive-dcg" in dry
+    assert "sid=kendall_additive_dcg" in dry
     assert not any(f"sid={sid}" in dry for sid in ids)
     assert "Nothing to be done" in _run(a, "ranking_all", "--dry-run").stdout + _run(a, "ranking_all",
                                                                                       "--dry-run").stderr

@@ -48,15 +48,13 @@ __all__ = [
 QUANTITIES = ("mean", "var", "left_var")
 
 
+from agreekit.weighting import scheme_id  # noqa: E402  (the project-wide id: coef_scheme_weigher-slug)
+
+
 def _parse(weigher):
     from agreekit.weighting import parse_weigher
 
     return parse_weigher(weigher)
-
-
-def scheme_id(coefficient: str, scheme: str, weigher) -> str:
-    """The file-name id of a scheme, e.g. ``"spearman-additive-inverse_square-n0=1"``."""
-    return f"{coefficient}-{scheme}-{_parse(weigher).slug}"
 
 
 @dataclass(frozen=True)

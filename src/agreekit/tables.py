@@ -18,7 +18,7 @@ References
 Examples
 --------
 >>> import agreekit.tables as T
->>> tab = T.load_table("kendall-additive-harmonic")
+>>> tab = T.load_table("kendall_additive_harmonic")
 >>> m = tab.moments(10)
 >>> m.source, round(m.mean, 7)
 ('exact', -0.1076337)
@@ -189,8 +189,8 @@ def load_table(path_or_scheme_id: str | os.PathLike | CoefficientTable) -> Coeff
     Parameters
     ----------
     path_or_scheme_id : str or path-like
-        A JSON file, or the id of a shipped table such as ``"spearman-additive-harmonic"`` or
-        ``"kendall-multiplicative-inverse_square-n0=1"`` (see :func:`available_tables`).
+        A JSON file, or the id of a shipped table such as ``"spearman_additive_harmonic"`` or
+        ``"kendall_multiplicative_inverse_square-n0=1"`` (see :func:`available_tables`).
 
     Raises
     ------
