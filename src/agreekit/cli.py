@@ -22,6 +22,7 @@ __all__ = ["main", "build_parser"]
 #: modules that contribute subcommands; each defines ``register(subparsers)``
 SUBCOMMAND_MODULES = (
     "agreekit._cli.ranking",
+    "agreekit._cli.tables",
     "agreekit._cli.consensus",
     "agreekit._cli.clustering",
     "agreekit._cli.bootstrap",

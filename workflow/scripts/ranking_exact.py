@@ -1,19 +1,10 @@
-"""Adapter: exact moments for one scheme, n = 2..n_exact -> CSV."""
-import sys
+"""Adapter: exact moments of one scheme (agreekit.tablegen.exact_stage)."""
+from ranking_common import setup
 
-import numba
-import pandas as pd
+log = setup(snakemake)  # noqa: F821
+from agreekit._io import write_json  # noqa: E402
+from agreekit.tablegen import exact_stage  # noqa: E402
 
-from agreekit._io import atomic_write
-from agreekit.moments import exact_moments
-
-sys.stderr = open(snakemake.log[0], "w")  # noqa: F821 (snakemake object injected)
-numba.set_num_threads(max(1, min(snakemake.threads, numba.config.NUMBA_NUM_THREADS)))  # noqa: F821
-spec = snakemake.params.spec  # noqa: F821
-rows = []
-for n in range(2, snakemake.params.n_exact + 1):  # noqa: F821
-    m = exact_moments(spec["coefficient"], n=n, weigher=spec["weigher"], scheme=spec["scheme"])
-    rows.append(m.as_dict())
-    print(f"n={n}: {m.mean:.12f} {m.var:.12f} {m.left_var:.12f} ({m.elapsed:.2f} s)", file=sys.stderr)
-with atomic_write(snakemake.output[0]) as fh:  # noqa: F821
-    pd.DataFrame(rows).to_csv(fh, index=False, float_format="%.17g")
+settings = snakemake.params.settings  # noqa: F821
+log.info("exact moments n=2..%d for %s", settings["n_exact"], snakemake.wildcards.sid)  # noqa: F821
+write_json(snakemake.output[0], exact_stage(settings))  # noqa: F821

@@ -34,6 +34,11 @@ def register(subparsers) -> None:
     p.add_argument("y", help="file with the second rank vector")
     p.add_argument("--column", default=None,
                    help="CSV column holding the ranks (default: the first column)")
+    p.add_argument("--standardize", action="store_true",
+                   help="also return g(value) from the coefficient table (see `agreekit standardize`)")
+    from agreekit._cli.tables import add_standardize_options
+
+    add_standardize_options(p, with_scheme_args=False)
     p.set_defaults(func=_correlate)
 
 
@@ -97,5 +102,10 @@ def _correlate(args):
                                  scheme=args.scheme)
     from agreekit.weighting import parse_weigher
 
-    return {"coefficient": args.coefficient, "scheme": args.scheme,
-            "weigher": parse_weigher(args.weigher).spec, "n": int(len(x)), "value": value}
+    out = {"coefficient": args.coefficient, "scheme": args.scheme,
+           "weigher": parse_weigher(args.weigher).spec, "n": int(len(x)), "value": value}
+    if getattr(args, "standardize", False):
+        from agreekit._cli.tables import standardized_fields
+
+        out.update(standardized_fields(args, value, int(len(x))))
+    return out
