@@ -14,6 +14,7 @@ from agreekit._validation import InputError
 from agreekit.correlation import weighted_correlation, weighted_kendall, weighted_spearman
 from agreekit.moments import ExactMoments, exact_moments
 from agreekit.standardization import BoundConsistencyError, StandardizationFunction
+from agreekit.tables import load_table, standardize
 from agreekit.weighting import Weigher, parse_weigher
 
 __all__ = [
@@ -28,4 +29,6 @@ __all__ = [
     "exact_moments",
     "StandardizationFunction",
     "BoundConsistencyError",
+    "standardize",
+    "load_table",
 ]
