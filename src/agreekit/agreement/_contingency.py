@@ -97,19 +97,22 @@ class ContingencyTable:
     def _isum(self, key: str) -> int:
         if key not in self._cache:
             arr = {"cells": self.counts, "rows": self.row_sums, "cols": self.col_sums}[key]
-            a = arr.astype(np.int64)
-            self._cache[key] = int(np.dot(a, a)) if a.size and int(a.max()) < 3_000_000_000 else \
-                sum(int(x) * int(x) for x in a)
+            if self.total ** 2 < 2.0 ** 52:  # every partial sum is an exactly representable integer
+                self._cache[key] = int(np.dot(arr, arr))
+            else:
+                self._cache[key] = sum(int(x) * int(x) for x in arr)
         return self._cache[key]
 
 
 def _table_from_codes(u: np.ndarray, v: np.ndarray) -> ContingencyTable:
     ku = int(u.max()) + 1
     kv = int(v.max()) + 1
+    if u.size >= 2**31 - 1:
+        raise InputError("U", "has too many nodes (at most 2**31 - 2)")
     rows, cols, cnt = contingency_codes(u, v, ku, kv)
     rs = np.bincount(u, minlength=ku).astype(np.float64)
     cs = np.bincount(v, minlength=kv).astype(np.float64)
-    return ContingencyTable(rows, cols, cnt.astype(np.float64), rs, cs, True)
+    return ContingencyTable(rows, cols, cnt, rs, cs, True)
 
 
 def _table_from_matrix(N: sp.sparray, integer: bool) -> ContingencyTable:

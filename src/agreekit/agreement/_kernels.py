@@ -21,16 +21,16 @@ def contingency_codes(u, v, ku, kv):  # pragma: no cover - compiled
     for c in range(ku):
         start[c + 1] += start[c]
     fill = start[:-1].copy()
-    vs = np.empty(n, v.dtype)
+    vs = np.empty(n, np.int32)
     for i in range(n):
         c = u[i]
         vs[fill[c]] = v[i]
         fill[c] += 1
     last = np.full(kv, -1, np.int64)
     slot = np.empty(kv, np.int64)
-    rows = np.empty(n, np.int64)
-    cols = np.empty(n, np.int64)
-    cnt = np.empty(n, np.int64)
+    rows = np.empty(n, np.int32)
+    cols = np.empty(n, np.int32)
+    cnt = np.empty(n, np.float64)
     m = 0
     for c in range(ku):
         for p in range(start[c], start[c + 1]):
@@ -40,9 +40,9 @@ def contingency_codes(u, v, ku, kv):  # pragma: no cover - compiled
                 slot[j] = m
                 rows[m] = c
                 cols[m] = j
-                cnt[m] = 0
+                cnt[m] = 0.0
                 m += 1
-            cnt[slot[j]] += 1
+            cnt[slot[j]] += 1.0
     return rows[:m], cols[:m], cnt[:m]
 
 
