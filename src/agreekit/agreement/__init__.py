@@ -27,7 +27,7 @@ from agreekit.agreement._contingency import (PHI_FUNCTIONS, ContingencyTable, ad
                                              normalized_mutual_info, rand_index, variation_of_information)
 from agreekit.agreement._inputs import Clustering, Graph, as_clustering, as_graph
 from agreekit.agreement._registry import MEASURES, MeasureSpec, get_measure, list_measures
-from agreekit.agreement._tables import SEED_TABLE_COLUMNS, seed_table
+from agreekit.agreement._tables import SEED_TABLE_COLUMNS, seed_table, seed_table_frame, seed_table_markdown
 
 __all__ = [
     "as_clustering", "Clustering", "as_graph", "Graph",
@@ -37,5 +37,5 @@ __all__ = [
     "ri_delta", "ari_delta", "i_norm", "i_sqrt_tr", "omega", "adjusted_omega", "agreement_with_graph",
     "comembership_stats", "CoMembershipStats",
     "MEASURES", "MeasureSpec", "get_measure", "list_measures",
-    "seed_table", "SEED_TABLE_COLUMNS",
+    "seed_table", "seed_table_frame", "seed_table_markdown", "SEED_TABLE_COLUMNS",
 ]

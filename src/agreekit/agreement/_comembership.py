@@ -302,7 +302,7 @@ i_norm.__doc__ += _GRAPH_DOC + """
     --------
     >>> from agreekit.agreement import i_norm
     >>> round(i_norm([0, 0, 1, 1], [0, 0, 1, 2]), 4)
-    0.6985
+    0.7321
     """
 
 
@@ -326,7 +326,7 @@ i_sqrt_tr.__doc__ += _GRAPH_DOC + """
     --------
     >>> from agreekit.agreement import i_sqrt_tr
     >>> round(i_sqrt_tr([0, 0, 1, 1], [0, 0, 1, 2]), 4)
-    0.8165
+    0.866
     """
 
 

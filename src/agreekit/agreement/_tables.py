@@ -8,7 +8,7 @@ from agreekit._validation import InputError
 from agreekit.agreement._comembership import agreement_with_graph, ari_delta, i_norm, i_sqrt_tr, ri_delta
 from agreekit.agreement._inputs import as_clustering
 
-__all__ = ["SEED_TABLE_COLUMNS", "seed_table"]
+__all__ = ["SEED_TABLE_COLUMNS", "seed_table", "seed_table_frame", "seed_table_markdown"]
 
 #: column name -> (measure, exact)
 SEED_TABLE_COLUMNS: dict[str, tuple[Any, bool]] = {
@@ -67,3 +67,46 @@ def seed_table(example: Mapping, *, alpha: float = 0.5) -> list[dict]:
     for name in [truth_name, *cand_names]:
         row(f"(N,{name})", lambda m, e, name=name: agreement_with_graph(cl[name], edges, m, exact=e))
     return rows
+
+
+def seed_table_frame(example: Mapping, *, alpha: float = 0.5):
+    """:func:`seed_table` beside the seed's printed values (pandas DataFrame).
+
+    Columns: ``row`` (our label), ``seed_row`` (the label printed in the seed), then for each
+    measure column ``<col>`` (ours), ``<col>_paper`` and ``<col>_diff`` (ours − paper).
+    """
+    import pandas as pd
+
+    printed = example.get("expected_table_values", {})
+    labels = example.get("table_row_labels_in_seed", {})
+    cols = list(example.get("columns", SEED_TABLE_COLUMNS))
+    records = []
+    for r in seed_table(example, alpha=alpha):
+        rec = {"row": r["row"], "seed_row": labels.get(r["row"], r["row"])}
+        paper = printed.get(r["row"])
+        for i, c in enumerate(SEED_TABLE_COLUMNS):
+            rec[c] = r[c]
+            p = paper[cols.index(c)] if paper is not None and c in cols else float("nan")
+            rec[f"{c}_paper"] = p
+            rec[f"{c}_diff"] = r[c] - p
+        records.append(rec)
+    return pd.DataFrame(records)
+
+
+def seed_table_markdown(frame, *, title: str = "") -> str:
+    """Markdown rendering of :func:`seed_table_frame`: ``ours (paper)`` per cell, 3 decimals (4 for ours)."""
+    cols = list(SEED_TABLE_COLUMNS)
+    lines = [f"### {title}", ""] if title else []
+    lines.append("| row (seed label) | " + " | ".join(cols) + " |")
+    lines.append("|---|" + "---|" * len(cols))
+    for _, r in frame.iterrows():
+        cells = []
+        for c in cols:
+            flag = "" if abs(r[f"{c}_diff"]) <= 5e-4 + 1e-12 else " **≠**"
+            cells.append(f"{r[c]:.4f} ({r[f'{c}_paper']:.3f}){flag}")
+        label = f"{r['row']} ({r['seed_row']})".replace("|", "\\|")
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    worst = float(frame[[f"{c}_diff" for c in cols]].abs().to_numpy().max())
+    lines += ["", f"Largest |ours − paper| in this table: {worst:.2e} (tolerance 5e-4; ours at 4 decimals, "
+                  "paper in parentheses)."]
+    return "\n".join(lines) + "\n"
