@@ -179,3 +179,21 @@ def test_exact_ri_uses_max_offdiagonal_squared():
     assert st.max_u == 2.0 and st.max_v == 1.0
     assert st.pairs == 20
     assert ri_delta(V, U) == pytest.approx(1 - st.s_delta / (20 * 4), abs=1e-15)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_omega_with_many_identical_nodes_and_forced_hash_collisions(seed):
+    """Grouping of identical nodes is exact, and a hash collision falls back to single nodes."""
+    from agreekit.agreement._comembership import _cover_pair_counts
+    rng = np.random.default_rng(600 + seed)
+    n = [30, 200, 500][seed]
+    U = random_cover(rng, n, 3, max_memb=2)   # few distinct rows: large groups
+    V = random_cover(rng, n, 4, max_memb=2)
+    w, aw = brute_omega(U, V)
+    assert omega(U, V) == pytest.approx(w, abs=1e-12)
+    assert adjusted_omega(U, V) == pytest.approx(aw, abs=1e-12)
+    Us, Vs = sp.csr_array(U), sp.csr_array(V)
+    grouped = _cover_pair_counts(Us, Vs)
+    collided = _cover_pair_counts(Us, Vs, hashes=np.zeros(n, dtype=np.uint64))  # every hash equal
+    for a, b in zip(grouped, collided):
+        np.testing.assert_array_equal(a, b)

@@ -22,7 +22,8 @@ import scipy.sparse as sp
 from agreekit._validation import InputError, check_choice, check_float
 from agreekit.agreement._contingency import _pair_counts, _table_from_codes
 from agreekit.agreement._inputs import Clustering, Graph, align_pair, as_graph
-from agreekit.agreement._kernels import comembership_pair_counts, max_offdiagonal
+from agreekit.agreement._kernels import (group_signatures, max_offdiagonal, signature_hashes,
+                                         weighted_pair_counts)
 
 __all__ = ["ri_delta", "ari_delta", "i_norm", "i_sqrt_tr", "omega", "adjusted_omega",
            "agreement_with_graph", "comembership_stats", "CoMembershipStats"]
@@ -331,6 +332,52 @@ i_sqrt_tr.__doc__ += _GRAPH_DOC + """
 
 
 # --- Omega -------------------------------------------------------------------------------
+def _signature_groups(U: sp.csr_array, V: sp.csr_array, hashes: np.ndarray | None = None):
+    """Representatives and sizes of the groups of nodes with identical rows in both U and V.
+
+    Nodes are grouped by a hash of their cluster sets and every grouping is verified row by row;
+    on a (vanishingly unlikely) hash collision every node is its own group, which is still exact.
+    """
+    n = U.shape[0]
+    i64 = np.int64
+    up, ui, vp, vi = U.indptr.astype(i64), U.indices.astype(i64), V.indptr.astype(i64), V.indices.astype(i64)
+    if hashes is None:
+        rng = np.random.default_rng(0x5EED)
+        r1 = rng.integers(0, 2**63, U.shape[1], dtype=np.uint64) * np.uint64(2) + np.uint64(1)
+        r2 = rng.integers(0, 2**63, V.shape[1], dtype=np.uint64) * np.uint64(2) + np.uint64(1)
+        hashes = signature_hashes(n, up, ui, vp, vi, r1, r2)
+    # identical signatures must be adjacent; sorting first by each node's first U and V cluster
+    # also makes the groups of one cluster nearly contiguous (cache-friendly pair scan)
+    first_u = np.where(np.diff(up) > 0, ui[np.minimum(up[:-1], max(ui.size - 1, 0))] if ui.size else -1, -1)
+    first_v = np.where(np.diff(vp) > 0, vi[np.minimum(vp[:-1], max(vi.size - 1, 0))] if vi.size else -1, -1)
+    order = np.lexsort((hashes, first_v, first_u)).astype(i64)
+    reps, size, ok = group_signatures(order, hashes, up, ui, vp, vi)
+    if not ok:
+        return np.arange(n, dtype=i64), np.ones(n, dtype=i64)
+    return reps, size
+
+
+def _cover_pair_counts(U: sp.csr_array, V: sp.csr_array, hashes: np.ndarray | None = None):
+    """Omega's pair counts of two crisp covers, via groups of identical nodes (see kernels)."""
+    U = sp.csr_array(U)
+    V = sp.csr_array(V)
+    U.sort_indices()
+    V.sort_indices()
+    reps, size = _signature_groups(U, V, hashes)
+    Ug, Vg = sp.csr_array(U[reps]), sp.csr_array(V[reps])
+    Ug.sort_indices()
+    Vg.sort_indices()
+    uc, vc = sp.csc_array(Ug), sp.csc_array(Vg)
+    uc.sort_indices()
+    vc.sort_indices()
+    max_mult = int(max(np.diff(U.indptr).max(initial=0), np.diff(V.indptr).max(initial=0), 1))
+    i64 = np.int64
+    return weighted_pair_counts(
+        reps.size, size.astype(i64), Ug.indptr.astype(i64), Ug.indices.astype(i64), uc.indptr.astype(i64),
+        uc.indices.astype(i64), Vg.indptr.astype(i64), Vg.indices.astype(i64), vc.indptr.astype(i64),
+        vc.indices.astype(i64), max_mult)
+
+
 def _omega_counts(U: Any, V: Any) -> tuple[int, int, int]:
     """(N pairs, pairs in agreement, Σ_t f_U(t) f_V(t)) as Python ints."""
     cu, cv = align_pair(U, V)
@@ -344,15 +391,7 @@ def _omega_counts(U: Any, V: Any) -> tuple[int, int, int]:
         agree = m11 + (npairs - a - b + m11)
         s = (npairs - a) * (npairs - b) + a * b
         return npairs, agree, s
-    U_, V_ = cu.matrix, cv.matrix
-    uc, vc = sp.csc_array(U_), sp.csc_array(V_)
-    uc.sort_indices()
-    vc.sort_indices()
-    max_mult = int(max(np.diff(U_.indptr).max(initial=0), np.diff(V_.indptr).max(initial=0), 1))
-    i64 = np.int64
-    f_u, f_v, agree_pos, union = comembership_pair_counts(
-        n, U_.indptr.astype(i64), U_.indices.astype(i64), uc.indptr.astype(i64), uc.indices.astype(i64),
-        V_.indptr.astype(i64), V_.indices.astype(i64), vc.indptr.astype(i64), vc.indices.astype(i64), max_mult)
+    f_u, f_v, agree_pos, union = _cover_pair_counts(cu.matrix, cv.matrix)
     f_u = [int(x) for x in f_u]
     f_v = [int(x) for x in f_v]
     f_u[0] = npairs - sum(f_u[1:])
