@@ -96,3 +96,10 @@ def test_partition_measures_reject_overlapping_input():
             assert np.isfinite(spec(cover, [0, 0, 1, 1]))
         else:
             assert np.isfinite(spec(cover, [0, 0, 1, 1]))
+
+
+def test_every_measure_returns_a_python_float():
+    rng = np.random.default_rng(3)
+    for spec in SPECS:
+        U, V = inputs_for(spec, rng, n=12)
+        assert type(spec.func(U, V)) is float, spec.name
