@@ -26,7 +26,7 @@ _COEF = {"spearman": _k.SPEARMAN, "kendall": _k.KENDALL}
 
 def _correlation_iv(x, y, weigher, scheme):
     x = check_rank_vector("x", x)
-    y = check_rank_vector("y", y, min_length=0)
+    y = check_rank_vector("y", y)
     check_same_length(("x", "y"), x, y)
     w = parse_weigher(weigher)
     scheme = check_scheme(scheme)

@@ -46,6 +46,7 @@ __all__ = [
     "COEFFICIENTS",
     "check_scheme",
     "check_coefficient",
+    "scheme_id",
 ]
 
 SCHEMES = ("additive", "multiplicative")
@@ -208,3 +209,12 @@ def check_scheme(scheme) -> str:
 
 def check_coefficient(coefficient) -> str:
     return check_choice("coefficient", coefficient, COEFFICIENTS)
+
+
+def scheme_id(coefficient, scheme, weigher) -> str:
+    """Identifier of a (coefficient, scheme, weigher) configuration, used for table names.
+
+    >>> scheme_id("kendall", "multiplicative", "inverse_square:n0=1")
+    'kendall_multiplicative_inverse_square-n0=1'
+    """
+    return f"{check_coefficient(coefficient)}_{check_scheme(scheme)}_{parse_weigher(weigher).slug}"
