@@ -25,12 +25,13 @@ from agreekit.agreement._contingency import (PHI_FUNCTIONS, ContingencyTable, ad
                                              adjusted_rand_index_approx, contingency_table, f_measure,
                                              generalized_distance, jaccard_index, mirkin_index,
                                              normalized_mutual_info, rand_index, variation_of_information)
+from agreekit.agreement._files import read_clustering, read_graph
 from agreekit.agreement._inputs import Clustering, Graph, as_clustering, as_graph
 from agreekit.agreement._registry import MEASURES, MeasureSpec, get_measure, list_measures
 from agreekit.agreement._tables import SEED_TABLE_COLUMNS, seed_table, seed_table_frame, seed_table_markdown
 
 __all__ = [
-    "as_clustering", "Clustering", "as_graph", "Graph",
+    "as_clustering", "Clustering", "as_graph", "Graph", "read_clustering", "read_graph",
     "contingency_table", "ContingencyTable", "generalized_distance", "PHI_FUNCTIONS",
     "rand_index", "adjusted_rand_index", "adjusted_rand_index_approx", "variation_of_information",
     "normalized_mutual_info", "jaccard_index", "f_measure", "mirkin_index",
