@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 
 @njit(cache=True)
@@ -128,3 +128,153 @@ def kendall_rows(A, Bm, variant_b):
         else:
             out[r] = S / n0
     return out
+
+
+@njit(cache=True)
+def counts_matrix(idx, n):
+    """C[b, i] = number of times topic i occurs in bootstrap sample b."""
+    B, m = idx.shape
+    C = np.zeros((B, n))
+    for b in range(B):
+        for j in range(m):
+            C[b, idx[b, j]] += 1.0
+    return C
+
+
+@njit(cache=True)
+def paired_one(z, C, zero_tol):
+    """Studentised paired bootstrap of one difference vector z over count rows C.
+
+    Returns (t, tstar[B], wbar[B], degenerate).  Rules: constant z (variance
+    <= zero_tol * mean square, i.e. constant up to round-off) -> w = 0 and
+    t = 0 (all z = 0) or +-inf; a replicate with zero spread (same rule) ->
+    t* = 0 if all its values are 0, else +-inf.
+    """
+    n = z.size
+    B = C.shape[0]
+    s = 0.0
+    sq = 0.0
+    for i in range(n):
+        s += z[i]
+        sq += z[i] * z[i]
+    zbar = s / n
+    dev = 0.0
+    for i in range(n):
+        dev += (z[i] - zbar) * (z[i] - zbar)
+    # constant differences (up to round-off, same rule as for replicates below)
+    const = dev / (n - 1) <= zero_tol * (sq / n)
+    w = np.empty(n)
+    w2 = np.empty(n)
+    for i in range(n):
+        w[i] = 0.0 if const else z[i] - zbar
+        w2[i] = w[i] * w[i]
+    if const:
+        t = 0.0 if sq == 0.0 else (np.inf if zbar > 0 else -np.inf)
+    else:
+        sd = np.sqrt(dev / (n - 1))
+        t = zbar / (sd / np.sqrt(n))
+    tstar = np.empty(B)
+    wbar = np.empty(B)
+    for b in range(B):
+        s1 = 0.0
+        s2 = 0.0
+        row = C[b]
+        for i in range(n):
+            s1 += row[i] * w[i]
+            s2 += row[i] * w2[i]
+        mean = s1 / n
+        var = (s2 - s1 * mean) / (n - 1)
+        if var < 0.0:
+            var = 0.0
+        wbar[b] = mean
+        if var <= zero_tol * (s2 / n):
+            if s2 == 0.0:
+                tstar[b] = 0.0
+            else:
+                tstar[b] = np.inf if mean > 0 else (-np.inf if mean < 0 else 0.0)
+        else:
+            tstar[b] = mean / np.sqrt(var / n)
+    return t, tstar, wbar, const
+
+
+@njit(cache=True)
+def kth_largest_stable(a, k):
+    """k-th largest value of a and the first index holding it in a stable descending sort."""
+    v = np.sort(a)[a.size - k]
+    greater = 0
+    for i in range(a.size):
+        if a[i] > v:
+            greater += 1
+    need = k - greater
+    seen = 0
+    pos = -1
+    for i in range(a.size):
+        if a[i] == v:
+            seen += 1
+            if seen == need:
+                pos = i
+                break
+    return v, pos
+
+
+@njit(cache=True)
+def count_asl(observed_abs, null, rel_tol):
+    thr = observed_abs * (1.0 - rel_tol)
+    c = 0
+    for i in range(null.size):
+        if abs(null[i]) >= thr:
+            c += 1
+    return c / null.size
+
+
+@njit(cache=True, parallel=True)
+def paired_all_pairs(X, pa, pb, C, k, rel_tol, zero_tol):
+    """Paired test for every pair (pa[p], pb[p]) of columns of X (n x s)."""
+    P = pa.size
+    n = X.shape[0]
+    t = np.empty(P)
+    asl = np.empty(P)
+    crit = np.empty(P)
+    contrib = np.empty(P)
+    degen = np.zeros(P, dtype=np.bool_)
+    for p in prange(P):
+        z = np.empty(n)
+        for i in range(n):
+            z[i] = X[i, pa[p]] - X[i, pb[p]]
+        tt, tstar, wbar, const = paired_one(z, C, zero_tol)
+        at = np.abs(tstar)
+        t[p] = tt
+        asl[p] = count_asl(abs(tt), at, rel_tol)
+        v, pos = kth_largest_stable(at, k)
+        crit[p] = v
+        contrib[p] = abs(wbar[pos])
+        degen[p] = const
+    return t, asl, crit, contrib, degen
+
+
+@njit(cache=True, parallel=True)
+def unpaired_all_pairs(A1, B1, A2, B2, pa, pb, n, m, dhat, gmean, k, rel_tol):
+    """Unpaired test (mean or gmean on log values) for every pair from per-system pooled sums.
+
+    A1[s, b] / B1[s, b]: sums of system s's values drawn into x*b from the first /
+    second half of the pooled vector; A2, B2 likewise for y*b.  Arrays are s x B.
+    """
+    P = pa.size
+    B = A1.shape[1]
+    asl = np.empty(P)
+    crit = np.empty(P)
+    for p in prange(P):
+        a = pa[p]
+        c = pb[p]
+        d = np.empty(B)
+        for b in range(B):
+            mx = (A1[a, b] + B1[c, b]) / n
+            my = (A2[a, b] + B2[c, b]) / m
+            if gmean:
+                d[b] = abs(np.exp(mx) - np.exp(my))
+            else:
+                d[b] = abs(mx - my)
+        asl[p] = count_asl(abs(dhat[p]), d, rel_tol)
+        v, pos = kth_largest_stable(d, k)
+        crit[p] = v
+    return asl, crit

@@ -268,27 +268,9 @@ def _batch(n_resamples: int, batch_size: int | None) -> int:
 
 
 def _paired_core(Z: np.ndarray, idx: np.ndarray):
-    """Studentised paired bootstrap for the columns of Z (n x P differences).
-
-    Returns t (P,), t* (B x P), wbar* (B x P), degenerate mask (P,).
-    """
-    n = Z.shape[0]
-    zbar = Z.mean(axis=0)
-    const = np.ptp(Z, axis=0) == 0
-    sd = Z.std(axis=0, ddof=1) if n > 1 else np.zeros(Z.shape[1])
-    with np.errstate(divide="ignore", invalid="ignore"):
-        t = zbar / (sd / math.sqrt(n))
-    t = np.where(const, np.where(Z[0] == 0, 0.0, np.copysign(np.inf, Z[0])), t)
-    W = Z - zbar
-    W[:, const] = 0.0
-    S1, S2 = _k.gather_moments(idx, np.ascontiguousarray(W))
-    mean = S1 / n
-    var = np.maximum(S2 - S1 * mean, 0.0) / (n - 1) if n > 1 else np.zeros_like(S1)
-    zero = var <= _ZERO_VAR_TOL * (S2 / n)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        tstar = mean / np.sqrt(var / n)
-    tstar = np.where(zero, np.where(S2 == 0, 0.0, np.copysign(np.inf, mean)), tstar)
-    return t, tstar, mean, const
+    """Studentised paired bootstrap for one difference vector (used by :func:`paired_test`)."""
+    C = _k.counts_matrix(idx, Z.size)
+    return _k.paired_one(np.ascontiguousarray(Z, dtype=np.float64), C, _ZERO_VAR_TOL)
 
 
 def _asl(observed_abs: np.ndarray, null_abs: np.ndarray) -> np.ndarray:
@@ -395,10 +377,10 @@ def paired_test(x: Any, y: Any, *, n_resamples: int = 1000, rng: Any = None,
     else:
         z = x - y
     idx = _topic_resamples(resamples, x.size, n_resamples, rng)
-    t, tstar, wbar, _ = _paired_core(z[:, None], idx)
-    asl = _asl(np.abs(t), np.abs(tstar))
-    return PairedTestResult(statistic=float(t[0]), asl=float(asl[0]), null_distribution=tstar[:, 0],
-                            mean_difference=float(z.mean()), bootstrap_differences=wbar[:, 0],
+    t, tstar, wbar, _ = _paired_core(z, idx)
+    asl = _asl(np.array([abs(t)]), np.abs(tstar)[:, None])
+    return PairedTestResult(statistic=float(t), asl=float(asl[0]), null_distribution=tstar,
+                            mean_difference=float(z.mean()), bootstrap_differences=wbar,
                             n_resamples=idx.shape[0], statistic_name=stat)
 
 
@@ -561,24 +543,10 @@ class DiscriminativePowerResult:
                 "estimated_difference": self.estimated_difference}
 
 
-def _paired_all_pairs(X, pa, pb, idx, k, batch):
-    P = pa.size
-    t = np.empty(P)
-    asl = np.empty(P)
-    crit = np.empty(P)
-    contrib = np.empty(P)
-    degen = np.empty(P, dtype=bool)
-    for lo in range(0, P, batch):
-        sl = slice(lo, min(P, lo + batch))
-        Z = X[:, pa[sl]] - X[:, pb[sl]]
-        tt, tstar, wbar, const = _paired_core(Z, idx)
-        at = np.abs(tstar)
-        t[sl] = tt
-        asl[sl] = _asl(np.abs(tt), at)
-        v, pos = _kth_largest(at, k)
-        crit[sl] = v
-        contrib[sl] = np.abs(wbar[pos, np.arange(pos.size)])
-        degen[sl] = const
+def _paired_all_pairs(X, pa, pb, idx, k):
+    C = _k.counts_matrix(idx, X.shape[0])
+    t, asl, crit, contrib, degen = _k.paired_all_pairs(np.ascontiguousarray(X), pa, pb, C, k,
+                                                       _REL_TOL, _ZERO_VAR_TOL)
     contrib[degen] = np.nan
     return t, asl, crit, contrib
 
@@ -614,26 +582,13 @@ def _unpaired_all_pairs(X, pa, pb, idx2, k, batch, statistic, offset):
     top = np.ascontiguousarray(np.vstack([V, Z0]))     # pooled index < n  -> system a
     bot = np.ascontiguousarray(np.vstack([Z0, V]))     # pooled index >= n -> system b
     F, S = np.ascontiguousarray(idx2[:, :n]), np.ascontiguousarray(idx2[:, n:])
-    A1, B1 = _k.gather_sum(F, top), _k.gather_sum(F, bot)
-    A2, B2 = _k.gather_sum(S, top), _k.gather_sum(S, bot)
+    sums = [np.ascontiguousarray(_k.gather_sum(I, M).T) for I in (F, S) for M in (top, bot)]
     obs = V.mean(axis=0)
     if statistic == "gmean":
         obs = np.exp(obs) - offset
     dhat = obs[pa] - obs[pb]
-    asl = np.empty(P)
-    crit = np.empty(P)
-    for lo in range(0, P, batch):
-        sl = slice(lo, min(P, lo + batch))
-        a, b = pa[sl], pb[sl]
-        mx = (A1[:, a] + B1[:, b]) / n
-        my = (A2[:, a] + B2[:, b]) / n
-        if statistic == "gmean":
-            d = np.exp(mx) - np.exp(my)
-        else:
-            d = mx - my
-        ad = np.abs(d)
-        asl[sl] = _asl(np.abs(dhat[sl]), ad)
-        crit[sl] = _kth_largest(ad, k)[0]
+    asl, crit = _k.unpaired_all_pairs(sums[0], sums[1], sums[2], sums[3], pa, pb, float(n), float(n),
+                                      np.ascontiguousarray(dhat), statistic == "gmean", k, _REL_TOL)
     return dhat, asl, crit
 
 
@@ -658,8 +613,10 @@ def discriminative_power(scores: Any, *, alpha: float = 0.05, test: str = "paire
         Summary statistic; ``"gmean"`` with the paired test is the AG variant;
         callables only with the unpaired test.
     batch_size : int, optional
-        Pairs per batch (memory is about 6 * B * batch_size doubles);
-        default keeps each B x batch array near 32 MB.
+        Only for a callable statistic of the unpaired test, which needs the
+        resampled values themselves: pairs per batch (memory about
+        B * batch_size doubles; default about 32 MB).  "mean" and "gmean" run in
+        compiled kernels with memory O(B) per pair and per thread.
 
     Returns
     -------
@@ -690,7 +647,7 @@ def discriminative_power(scores: Any, *, alpha: float = 0.05, test: str = "paire
     batch = _batch(B, batch_size)
     if test == "paired":
         Xs = _log_values(X, offset, "scores") if stat == "gmean" else X
-        t, asl, crit, contrib = _paired_all_pairs(Xs, pa, pb, idx, k, batch)
+        t, asl, crit, contrib = _paired_all_pairs(Xs, pa, pb, idx, k)
         diff = Xs.mean(axis=0)[pa] - Xs.mean(axis=0)[pb]
     else:
         t, asl, crit = _unpaired_all_pairs(X, pa, pb, idx, k, batch, stat, offset)
