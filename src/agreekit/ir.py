@@ -30,7 +30,8 @@ Conventions (decisions documented in the README):
 
 * a document is relevant iff its gain is > 0; unjudged documents are
   non-relevant; by default the gain of a judged document is its (integer)
-  grade, so TREC grades 1/2 give gains 1/2; pass ``gains={...}`` to map them;
+  grade, so TREC grades 1/2 give gains 1/2; ``gains={...}`` overrides the
+  gain of the grades it names;
 * runs are ranked as trec_eval does: by score descending, ties by docno
   descending (byte order); a docno repeated within a topic is kept at its
   first (best) position only; the list is cut at ``depth``;
@@ -354,7 +355,8 @@ def evaluate(qrels: Any, run: Any, metrics: str | Sequence[str] = ("AveP",), *,
         Each ranked list is cut at this many documents (the paper's L).
         P@l, nCG@l, nDCG@l without ``@l`` use l = depth.
     gains : mapping, optional
-        Grade -> gain.  Default: gain = grade for grades > 0.
+        Grade -> gain, overriding the default gain = grade (grades <= 0 and
+        grades mapped to 0 are non-relevant), e.g. ``{2: 3}`` or ``{1: 0}``.
     beta : float, default 1
         Q-measure's beta (1 = Sakai 2006; 0 gives AveP).
     log_base : float, default 2
@@ -396,7 +398,9 @@ def evaluate(qrels: Any, run: Any, metrics: str | Sequence[str] = ("AveP",), *,
     if gmap is None:
         q = q.assign(gain=np.where(q["relevance"] > 0, q["relevance"], 0).astype(np.float64))
     else:
-        q = q.assign(gain=q["relevance"].map(gmap).fillna(0.0).astype(np.float64))
+        default = np.where(q["relevance"] > 0, q["relevance"], 0).astype(np.float64)
+        q = q.assign(gain=q["relevance"].map(gmap).fillna(pd.Series(default, index=q.index))
+                     .astype(np.float64))
     ideal = {t: grp["gain"].to_numpy()[grp["gain"].to_numpy() > 0] for t, grp in q.groupby("topic")}
     empty = sorted(t for t, g in ideal.items() if g.size == 0)
     if empty:
