@@ -127,6 +127,9 @@ def test_subprocess_error_has_no_traceback(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "agreekit", "bootstrap", str(p)], capture_output=True,
                           text=True)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr and "NaN" in proc.stderr
-    proc = subprocess.run([sys.executable, "-m", "agreekit", "bootstrap", str(tmp_path / "missing.csv")],
-                          capture_output=True, text=True)
-    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+
+
+def test_missing_file_exit_2(tmp_path, capsys):
+    assert main(["bootstrap", str(tmp_path / "missing.csv")]) == 2
+    assert main(["evaluate", str(tmp_path / "q"), str(tmp_path / "r"), "--metric", "AveP"]) == 2
+    assert "No such file" in capsys.readouterr().err

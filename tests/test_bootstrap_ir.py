@@ -178,7 +178,7 @@ def test_avep_and_precision_match_ir_measures_on_random_runs_with_ties():
 @pytest.mark.skipif(not ROBUST.exists(), reason="robust03 fixture not shipped")
 def test_avep_and_p10_match_ir_measures_on_robust03():
     qrels = read_qrels(ROBUST / "robust03_qrels.txt.gz")
-    names = ["InexpC2", "MU03rob01", "NLPR03vb10", "rutcor03100"]
+    names = ["MU03rob01", "NLPR03vb10", "rutcor03100"]   # integer-score ties, short run, ties at the cut
     runs = {n: read_run(ROBUST / "runs" / f"input.{n}.gz")[1] for n in names}
     ours = evaluate(qrels, runs, ["AveP", "P@10"], depth=100)
     for n in names:

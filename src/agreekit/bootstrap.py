@@ -55,7 +55,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import stats as _stats
 
 from agreekit import _bootstrap_kernels as _k
 from agreekit._validation import InputError, check_choice, check_float, check_int
@@ -849,6 +848,7 @@ def swap_rates(scores: Any, *, statistic: str = "mean", bin_width: float = 0.01,
 def kendall_normal_test(tau: float, n_systems: int) -> tuple[float, float]:
     """Eq. 11: Z0 = |tau| / sqrt((4 ns + 10) / (9 ns (ns - 1))) and its two-sided p-value."""
     ns = check_int("n_systems", n_systems, minimum=2)
+    from scipy import stats as _stats
     z = abs(float(tau)) / math.sqrt((4 * ns + 10) / (9 * ns * (ns - 1)))
     return z, float(2 * _stats.norm.sf(z))
 
@@ -864,6 +864,7 @@ def kendall_critical_value(n_systems: int, alpha: float = 0.01) -> float:
     """
     ns = check_int("n_systems", n_systems, minimum=2)
     alpha = check_float("alpha", alpha, minimum=0.0, maximum=1.0, inclusive=False)
+    from scipy import stats as _stats
     return float(_stats.norm.isf(alpha / 2) * math.sqrt((4 * ns + 10) / (9 * ns * (ns - 1))))
 
 
@@ -873,6 +874,7 @@ def spearman_t_test(rho: float, n_systems: int) -> tuple[float, float]:
     rho = float(rho)
     if abs(rho) >= 1:
         return float("inf"), 0.0
+    from scipy import stats as _stats
     t0 = abs(rho) * math.sqrt(ns - 2) / math.sqrt(1 - rho * rho)
     return t0, float(2 * _stats.t.sf(t0, ns - 2))
 
@@ -880,6 +882,7 @@ def spearman_t_test(rho: float, n_systems: int) -> tuple[float, float]:
 def _correlation_rows(A: np.ndarray, Bm: np.ndarray, method: str, variant: str) -> np.ndarray:
     if method == "kendall":
         return _k.kendall_rows(np.ascontiguousarray(A), np.ascontiguousarray(Bm), variant == "b")
+    from scipy import stats as _stats
     ra = _stats.rankdata(A, axis=1)
     rb = _stats.rankdata(Bm, axis=1)
     ra = ra - ra.mean(axis=1, keepdims=True)
