@@ -120,7 +120,8 @@ def test_stability_and_swap_match_naive(matrix):
                 gt_ab = gt_ba = eq = 0
                 for r in range(idx.shape[0]):
                     x, y = M[r, a], M[r, b]
-                    if abs(x - y) < ff * max(x, y) or x == y:
+                    tie = abs(x - y) <= 1e-12 * max(abs(x), abs(y))        # equal up to round-off
+                    if tie or abs(x - y) < ff * max(x, y) * (1 - 1e-9):    # strictly inside the margin
                         eq += 1
                     elif x > y:
                         gt_ab += 1
@@ -129,6 +130,8 @@ def test_stability_and_swap_match_naive(matrix):
                 mr[fi] += min(gt_ab, gt_ba)
                 pt[fi] += eq
             D, D2 = M[:, a] - M[:, b], M2[:, a] - M2[:, b]   # Fig. 11
+            D = np.where(np.abs(D) <= 1e-12 * np.maximum(np.abs(M[:, a]), np.abs(M[:, b])), 0.0, D)
+            D2 = np.where(np.abs(D2) <= 1e-12 * np.maximum(np.abs(M2[:, a]), np.abs(M2[:, b])), 0.0, D2)
             bins = np.minimum(np.floor(np.round(np.abs(D) / 0.01, 9)).astype(int), 20)
             np.add.at(counter, bins, 1)
             np.add.at(swaps, bins[D * D2 <= 0], 1)

@@ -42,11 +42,17 @@ def gather_sum(idx, X):
     return out
 
 
+TIE_TOL = 1e-12      # |x - y| <= TIE_TOL * max(|x|, |y|): a tie (round-off of equal means)
+MARGIN_TOL = 1e-9    # |d| < f * max * (1 - MARGIN_TOL): strictly inside the margin
+
+
 @njit(cache=True)
 def stability_counts(M, pa, pb, fuzz):
     """GT(a,b), GT(b,a), EQ counts per fuzziness value and pair (Sakai Fig. 9).
 
-    An exactly zero difference counts as EQ whatever the margin.
+    A zero difference (a tie up to round-off) counts as EQ whatever the margin;
+    |d| < f * max(x, y) is evaluated with a relative guard so that differences
+    equal to the margin in exact arithmetic are not EQ whatever the rounding.
     """
     B = M.shape[0]
     P = pa.size
@@ -63,8 +69,9 @@ def stability_counts(M, pa, pb, fuzz):
             d = x - y
             ad = abs(d)
             mx = max(x, y)
+            tie = ad <= TIE_TOL * max(abs(x), abs(y))
             for k in range(F):
-                if d == 0.0 or ad < fuzz[k] * mx:
+                if tie or ad < fuzz[k] * mx * (1.0 - MARGIN_TOL):
                     eq[k, p] += 1
                 elif d > 0.0:
                     gt_ab[k, p] += 1
@@ -78,7 +85,7 @@ def swap_counts(M1, M2, pa, pb, width, n_bins):
     """Per-bin comparison and swap counters (Sakai Fig. 11) over all pairs.
 
     bin = floor(round(|D| / width, 9)) clipped to n_bins - 1; a swap is
-    D * D' <= 0 (the literal rule: ties count as swaps).
+    D * D' <= 0 (the literal rule: ties, up to round-off, count as swaps).
     """
     B = M1.shape[0]
     P = pa.size
@@ -88,8 +95,16 @@ def swap_counts(M1, M2, pa, pb, width, n_bins):
         a = pa[p]
         c = pb[p]
         for b in range(B):
-            d1 = M1[b, a] - M1[b, c]
-            d2 = M2[b, a] - M2[b, c]
+            x1 = M1[b, a]
+            y1 = M1[b, c]
+            x2 = M2[b, a]
+            y2 = M2[b, c]
+            d1 = x1 - y1
+            d2 = x2 - y2
+            if abs(d1) <= TIE_TOL * max(abs(x1), abs(y1)):
+                d1 = 0.0
+            if abs(d2) <= TIE_TOL * max(abs(x2), abs(y2)):
+                d2 = 0.0
             q = np.round(abs(d1) / width, 9)
             k = int(np.floor(q))
             if k > n_bins - 1:
