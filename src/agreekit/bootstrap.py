@@ -32,6 +32,11 @@ a ``SeedSequence``) gives three independent named streams - topic samples
 pooled indices (stream 2) - so the same seed yields the same Q*b in every
 function; a ``Generator`` is drawn from in call order.
 
+Round-off.  Means of different topic values that are equal in exact
+arithmetic can differ in the last bits depending on summation order; the
+stability and swap methods therefore treat |x - y| <= 1e-12 max(|x|, |y|)
+as a tie, and the bins use floor(round(|D| / width, 9)).
+
 Counting rule.  ASL = #{b : |t*b| >= |t|} / B (Efron and Tibshirani; no "+1"
 correction, so an ASL can be 0) and a pair is significant iff ASL < alpha.
 Comparisons use scipy's relative tolerance for round-off: |t*b| counts when
@@ -706,7 +711,10 @@ def stability(scores: Any, *, fuzziness: Sequence[float] = DEFAULT_FUZZINESS, st
     For each pair and sample Q*b, with margin = f * max(M(X,Q*b), M(Y,Q*b)):
     |difference| < margin -> EQ; otherwise the larger system gets a GT.
     MR = sum_C min(GT(X,Y), GT(Y,X)) / (B |C|), PT = sum_C EQ / (B |C|).
-    An exactly zero difference counts as EQ (so f = 0 counts only exact ties).
+    A zero difference (equal summaries up to round-off, |d| <= 1e-12 max(|x|, |y|))
+    counts as EQ, so f = 0 counts only ties; a difference equal to the margin in
+    exact arithmetic is not EQ (the comparison is strict and guarded against
+    round-off).
 
     Examples
     --------

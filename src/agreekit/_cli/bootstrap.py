@@ -114,7 +114,8 @@ def register(subparsers) -> None:
     p.add_argument("--format", choices=("json", "csv"), default="json",
                    help="json: summary + pairs; csv: the per-pair table")
     p.add_argument("--statistic", choices=("mean", "gmean"), default="mean",
-                   help="summary statistic (gmean with --test paired = the AG variant)")
+                   help="summary statistic (gmean with --test paired = the AG variant; also used "
+                        "for both rankings of --correlate)")
     p.add_argument("--correlate", metavar="OTHER.csv", default=None,
                    help="also report Kendall's tau between the system rankings of SCORES and OTHER "
                         "(same topics and systems) with its bootstrap SE")
