@@ -563,7 +563,6 @@ def _unpaired_all_pairs(X, pa, pb, idx2, k, batch, statistic, offset):
         fn = statistic
         obs = _apply_statistic(fn, X.T)
         dhat = obs[pa] - obs[pb]
-        absd_all = []
         small = max(1, batch // max(1, 2 * n))
         crit = np.empty(P)
         asl = np.empty(P)
@@ -578,7 +577,6 @@ def _unpaired_all_pairs(X, pa, pb, idx2, k, batch, statistic, offset):
             ad = np.abs(d)
             asl[sl] = _asl(np.abs(dhat[sl]), ad)
             crit[sl] = _kth_largest(ad, k)[0]
-        del absd_all
         return dhat, asl, crit
     # mean / gmean: the pooled sums decompose into per-system sums
     V = X if statistic == "mean" else _log_values(X, offset, "scores")
