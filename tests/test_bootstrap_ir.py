@@ -199,3 +199,16 @@ def test_ndcg_differs_from_trec_eval_ndcg_by_definition():
     assert ours == pytest.approx((1 + 1 / math.log2(3)) / 2)
     assert ref == pytest.approx((1 / math.log2(3) + 1 / 2) / (1 + 1 / math.log2(3)))
     assert abs(ours - ref) > 0.1
+
+
+@pytest.mark.skipif(not ROBUST.exists(), reason="robust03 fixture not shipped")
+def test_robust03_mean_ranges_match_notes():
+    """notes section 14: mean AveP@100 per run 0.064-0.270, Q@100 0.065-0.278 (17 runs, gains 2/1)."""
+    runs = sorted((ROBUST / "runs").glob("input.*.gz"))
+    m = evaluate(ROBUST / "robust03_qrels.txt.gz", runs, ["AveP", "Q-measure"], depth=100, gains={1: 1, 2: 2})
+    ap, q = m["AveP"].mean(), m["Q-measure"].mean()
+    assert len(ap) == 17 and m["AveP"].shape[0] == 100
+    # the notes print 3 decimals (0.278 looks double-rounded from 0.2775; ours is 0.27746)
+    assert ap.min() == pytest.approx(0.064, abs=6e-4) and ap.max() == pytest.approx(0.270, abs=6e-4)
+    assert q.min() == pytest.approx(0.065, abs=6e-4) and q.max() == pytest.approx(0.278, abs=6e-4)
+    assert (m["Q-measure"] < m["AveP"] - 1e-12).to_numpy().any()   # graded: Q can be below AveP
