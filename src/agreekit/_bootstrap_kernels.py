@@ -46,26 +46,26 @@ TIE_TOL = 1e-12      # |x - y| <= TIE_TOL * max(|x|, |y|): a tie (round-off of e
 MARGIN_TOL = 1e-9    # |d| < f * max * (1 - MARGIN_TOL): strictly inside the margin
 
 
-@njit(cache=True)
+@njit(cache=True, parallel=True)
 def stability_counts(M, pa, pb, fuzz):
-    """GT(a,b), GT(b,a), EQ counts per fuzziness value and pair (Sakai Fig. 9).
+    """GT(a,b), GT(b,a), EQ counts per fuzziness value and pair (Sakai Fig. 9); M is systems x B.
 
     A zero difference (a tie up to round-off) counts as EQ whatever the margin;
     |d| < f * max(x, y) is evaluated with a relative guard so that differences
     equal to the margin in exact arithmetic are not EQ whatever the rounding.
     """
-    B = M.shape[0]
+    B = M.shape[1]
     P = pa.size
     F = fuzz.size
     gt_ab = np.zeros((F, P), dtype=np.int64)
     gt_ba = np.zeros((F, P), dtype=np.int64)
     eq = np.zeros((F, P), dtype=np.int64)
-    for p in range(P):
+    for p in prange(P):
         a = pa[p]
         c = pb[p]
         for b in range(B):
-            x = M[b, a]
-            y = M[b, c]
+            x = M[a, b]
+            y = M[c, b]
             d = x - y
             ad = abs(d)
             mx = max(x, y)
@@ -82,12 +82,12 @@ def stability_counts(M, pa, pb, fuzz):
 
 @njit(cache=True)
 def swap_counts(M1, M2, pa, pb, width, n_bins):
-    """Per-bin comparison and swap counters (Sakai Fig. 11) over all pairs.
+    """Per-bin comparison and swap counters (Sakai Fig. 11) over all pairs; M1, M2 are systems x B.
 
     bin = floor(round(|D| / width, 9)) clipped to n_bins - 1; a swap is
     D * D' <= 0 (the literal rule: ties, up to round-off, count as swaps).
     """
-    B = M1.shape[0]
+    B = M1.shape[1]
     P = pa.size
     counter = np.zeros(n_bins, dtype=np.int64)
     swaps = np.zeros(n_bins, dtype=np.int64)
@@ -95,10 +95,10 @@ def swap_counts(M1, M2, pa, pb, width, n_bins):
         a = pa[p]
         c = pb[p]
         for b in range(B):
-            x1 = M1[b, a]
-            y1 = M1[b, c]
-            x2 = M2[b, a]
-            y2 = M2[b, c]
+            x1 = M1[a, b]
+            y1 = M1[c, b]
+            x2 = M2[a, b]
+            y2 = M2[c, b]
             d1 = x1 - y1
             d2 = x2 - y2
             if abs(d1) <= TIE_TOL * max(abs(x1), abs(y1)):
@@ -156,6 +156,17 @@ def counts_matrix(idx, n):
     return C
 
 
+@njit(cache=True, fastmath={"reassoc", "contract"})
+def _dot2(row, w, w2):
+    """(row . w, row . w2); reassociation lets the compiler vectorise (no NaN/inf assumptions)."""
+    s1 = 0.0
+    s2 = 0.0
+    for i in range(row.size):
+        s1 += row[i] * w[i]
+        s2 += row[i] * w2[i]
+    return s1, s2
+
+
 @njit(cache=True)
 def paired_one(z, C, zero_tol):
     """Studentised paired bootstrap of one difference vector z over count rows C.
@@ -191,12 +202,7 @@ def paired_one(z, C, zero_tol):
     tstar = np.empty(B)
     wbar = np.empty(B)
     for b in range(B):
-        s1 = 0.0
-        s2 = 0.0
-        row = C[b]
-        for i in range(n):
-            s1 += row[i] * w[i]
-            s2 += row[i] * w2[i]
+        s1, s2 = _dot2(C[b], w, w2)
         mean = s1 / n
         var = (s2 - s1 * mean) / (n - 1)
         if var < 0.0:
@@ -215,7 +221,7 @@ def paired_one(z, C, zero_tol):
 @njit(cache=True)
 def kth_largest_stable(a, k):
     """k-th largest value of a and the first index holding it in a stable descending sort."""
-    v = np.sort(a)[a.size - k]
+    v = np.partition(a, a.size - k)[a.size - k]
     greater = 0
     for i in range(a.size):
         if a[i] > v:

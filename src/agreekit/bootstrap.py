@@ -732,7 +732,7 @@ def stability(scores: Any, *, fuzziness: Sequence[float] = DEFAULT_FUZZINESS, st
     B = idx.shape[0]
     M = _summaries(X, idx, stat, offset)
     pa, pb = _pairs(s)
-    gt_ab, gt_ba, eq = _k.stability_counts(np.ascontiguousarray(M), pa, pb, f)
+    gt_ab, gt_ba, eq = _k.stability_counts(np.ascontiguousarray(M.T), pa, pb, f)
     denom = B * pa.size
     mr = np.minimum(gt_ab, gt_ba).sum(axis=1) / denom
     pt = eq.sum(axis=1) / denom
@@ -822,7 +822,7 @@ def swap_rates(scores: Any, *, statistic: str = "mean", bin_width: float = 0.01,
     M1 = np.ascontiguousarray(_summaries(X, idx, stat, offset))
     M2 = np.ascontiguousarray(_summaries(X, idx2, stat, offset))
     pa, pb = _pairs(s)
-    counter, swaps = _k.swap_counts(M1, M2, pa, pb, width, nb)
+    counter, swaps = _k.swap_counts(np.ascontiguousarray(M1.T), np.ascontiguousarray(M2.T), pa, pb, width, nb)
     with np.errstate(divide="ignore", invalid="ignore"):
         rate = np.where(counter > 0, swaps / np.maximum(counter, 1), np.nan)
     lower = np.arange(nb) * width
