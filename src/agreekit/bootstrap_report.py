@@ -192,14 +192,16 @@ def correlation_table(summaries: Sequence[Mapping]) -> pd.DataFrame:
 
 def to_markdown(df: pd.DataFrame, *, floatfmt: str = ".4f") -> str:
     """GitHub-style Markdown table (no extra dependency)."""
-    def fmt(v):
+    def fmt(v, col):
         if isinstance(v, (float, np.floating)):
-            return "nan" if not np.isfinite(v) else format(v, floatfmt)
+            if not np.isfinite(v):
+                return "nan"
+            return format(v, ".2e" if "pvalue" in col else floatfmt)
         return str(v)
     cols = [str(c) for c in df.columns]
     lines = ["| " + " | ".join(cols) + " |", "|" + "|".join("---" for _ in cols) + "|"]
     for row in df.itertuples(index=False):
-        lines.append("| " + " | ".join(fmt(v) for v in row) + " |")
+        lines.append("| " + " | ".join(fmt(v, c) for v, c in zip(row, cols)) + " |")
     return "\n".join(lines) + "\n"
 
 
