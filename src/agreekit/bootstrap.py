@@ -281,8 +281,24 @@ def _asl(observed_abs: np.ndarray, null_abs: np.ndarray) -> np.ndarray:
     return np.count_nonzero(null_abs >= observed_abs * (1 - _REL_TOL), axis=0) / null_abs.shape[0]
 
 
+class _ASLResult:
+    """Shared accessors of the bootstrap test results (``asl``, ``null_distribution``, ``n_resamples``)."""
+
+    @property
+    def pvalue(self) -> float:
+        """Alias of :attr:`asl`."""
+        return self.asl
+
+    def critical_value(self, alpha: float = 0.05) -> float:
+        """The B*alpha-th largest absolute value of the null distribution: ASL < alpha iff the
+        observed |statistic| exceeds it."""
+        k = critical_rank(self.n_resamples, alpha)
+        v, _ = _kth_largest(np.abs(self.null_distribution)[:, None], k)
+        return float(v[0])
+
+
 @dataclass(frozen=True)
-class PairedTestResult:
+class PairedTestResult(_ASLResult):
     """Result of :func:`paired_test`.
 
     Attributes
@@ -306,17 +322,6 @@ class PairedTestResult:
     bootstrap_differences: np.ndarray = field(repr=False)
     n_resamples: int
     statistic_name: str = "mean"
-
-    @property
-    def pvalue(self) -> float:
-        """Alias of :attr:`asl`."""
-        return self.asl
-
-    def critical_value(self, alpha: float = 0.05) -> float:
-        """The B*alpha-th largest |t*b|: ASL < alpha iff |t| exceeds it."""
-        k = critical_rank(self.n_resamples, alpha)
-        v, _ = _kth_largest(np.abs(self.null_distribution)[:, None], k)
-        return float(v[0])
 
     def required_difference(self, alpha: float = 0.05) -> float:
         """|wbar*| of the replicate with the B*alpha-th largest |t*| (Sakai Fig. 5, one pair)."""
@@ -411,7 +416,7 @@ def _stat_fn(statistic, offset: float) -> Callable:
 
 
 @dataclass(frozen=True)
-class UnpairedTestResult:
+class UnpairedTestResult(_ASLResult):
     """Result of :func:`unpaired_test`.
 
     Attributes
@@ -429,18 +434,9 @@ class UnpairedTestResult:
     null_distribution: np.ndarray = field(repr=False)
     n_resamples: int
 
-    @property
-    def pvalue(self) -> float:
-        """Alias of :attr:`asl`."""
-        return self.asl
-
-    def critical_value(self, alpha: float = 0.05) -> float:
-        """The B*alpha-th largest |d*b| (= this pair's required difference, Fig. 6)."""
-        k = critical_rank(self.n_resamples, alpha)
-        v, _ = _kth_largest(np.abs(self.null_distribution)[:, None], k)
-        return float(v[0])
-
-    required_difference = critical_value
+    def required_difference(self, alpha: float = 0.05) -> float:
+        """The B*alpha-th largest |d*b|: this pair's required difference (Fig. 6)."""
+        return self.critical_value(alpha)
 
 
 def unpaired_test(x: Any, y: Any, *, statistic: str | Callable = "mean", n_resamples: int = 1000,
