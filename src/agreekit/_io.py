@@ -28,6 +28,10 @@ def atomic_write(path: str | os.PathLike, mode: str = "w", **kwargs) -> Iterator
     try:
         with os.fdopen(fd, mode, **kwargs) as fh:
             yield fh
+        # mkstemp creates 0600; give the file the usual permissions (0666 minus the umask)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):

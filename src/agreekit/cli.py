@@ -22,6 +22,7 @@ __all__ = ["main", "build_parser"]
 #: modules that contribute subcommands; each defines ``register(subparsers)``
 SUBCOMMAND_MODULES = (
     "agreekit._cli.ranking",
+    "agreekit._cli.tables",
     "agreekit._cli.consensus",
     "agreekit._cli.clustering",
     "agreekit._cli.bootstrap",
@@ -32,13 +33,20 @@ class CommandError(Exception):
     """Raised by a handler for a user error that is not about one parameter."""
 
 
+class _Parser(argparse.ArgumentParser):
+    """ArgumentParser whose usage errors are one line on stderr (exit code 2)."""
+
+    def error(self, message):  # noqa: D401
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="agreekit",
         description="Agreement measures between rankings, partitions and evaluation metrics.",
     )
     parser.add_argument("--version", action="version", version=f"agreekit {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
     for name in SUBCOMMAND_MODULES:
         importlib.import_module(name).register(sub)

@@ -1,0 +1,301 @@
+"""Numba kernels behind :mod:`agreekit.bootstrap` (serial, deterministic summation order)."""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+
+@njit(cache=True)
+def gather_moments(idx, W):
+    """S1[b, p] = sum_j W[idx[b, j], p] and S2[b, p] = sum_j W[idx[b, j], p] ** 2."""
+    B, n = idx.shape
+    P = W.shape[1]
+    S1 = np.zeros((B, P))
+    S2 = np.zeros((B, P))
+    for b in range(B):
+        s1 = S1[b]
+        s2 = S2[b]
+        for j in range(n):
+            row = W[idx[b, j]]
+            for p in range(P):
+                v = row[p]
+                s1[p] += v
+                s2[p] += v * v
+    return S1, S2
+
+
+@njit(cache=True)
+def gather_sum(idx, X):
+    """S[b, s] = sum_j X[idx[b, j], s] (rows of ``idx`` outside X's range add nothing)."""
+    B, n = idx.shape
+    N, S = X.shape
+    out = np.zeros((B, S))
+    for b in range(B):
+        o = out[b]
+        for j in range(n):
+            i = idx[b, j]
+            if i < 0 or i >= N:
+                continue
+            row = X[i]
+            for s in range(S):
+                o[s] += row[s]
+    return out
+
+
+TIE_TOL = 1e-12      # |x - y| <= TIE_TOL * max(|x|, |y|): a tie (round-off of equal means)
+MARGIN_TOL = 1e-9    # |d| < f * max * (1 - MARGIN_TOL): strictly inside the margin
+
+
+@njit(cache=True, parallel=True)
+def stability_counts(M, pa, pb, fuzz):
+    """GT(a,b), GT(b,a), EQ counts per fuzziness value and pair (Sakai Fig. 9); M is systems x B.
+
+    A zero difference (a tie up to round-off) counts as EQ whatever the margin;
+    |d| < f * max(x, y) is evaluated with a relative guard so that differences
+    equal to the margin in exact arithmetic are not EQ whatever the rounding.
+    """
+    B = M.shape[1]
+    P = pa.size
+    F = fuzz.size
+    gt_ab = np.zeros((F, P), dtype=np.int64)
+    gt_ba = np.zeros((F, P), dtype=np.int64)
+    eq = np.zeros((F, P), dtype=np.int64)
+    for p in prange(P):
+        a = pa[p]
+        c = pb[p]
+        for b in range(B):
+            x = M[a, b]
+            y = M[c, b]
+            d = x - y
+            ad = abs(d)
+            mx = max(x, y)
+            tie = ad <= TIE_TOL * max(abs(x), abs(y))
+            for k in range(F):
+                if tie or ad < fuzz[k] * mx * (1.0 - MARGIN_TOL):
+                    eq[k, p] += 1
+                elif d > 0.0:
+                    gt_ab[k, p] += 1
+                else:
+                    gt_ba[k, p] += 1
+    return gt_ab, gt_ba, eq
+
+
+@njit(cache=True)
+def swap_counts(M1, M2, pa, pb, width, n_bins):
+    """Per-bin comparison and swap counters (Sakai Fig. 11) over all pairs; M1, M2 are systems x B.
+
+    bin = floor(round(|D| / width, 9)) clipped to n_bins - 1; a swap is
+    D * D' <= 0 (the literal rule: ties, up to round-off, count as swaps).
+    """
+    B = M1.shape[1]
+    P = pa.size
+    counter = np.zeros(n_bins, dtype=np.int64)
+    swaps = np.zeros(n_bins, dtype=np.int64)
+    for p in range(P):
+        a = pa[p]
+        c = pb[p]
+        for b in range(B):
+            x1 = M1[a, b]
+            y1 = M1[c, b]
+            x2 = M2[a, b]
+            y2 = M2[c, b]
+            d1 = x1 - y1
+            d2 = x2 - y2
+            if abs(d1) <= TIE_TOL * max(abs(x1), abs(y1)):
+                d1 = 0.0
+            if abs(d2) <= TIE_TOL * max(abs(x2), abs(y2)):
+                d2 = 0.0
+            q = np.round(abs(d1) / width, 9)
+            k = int(np.floor(q))
+            if k > n_bins - 1:
+                k = n_bins - 1
+            counter[k] += 1
+            if d1 * d2 <= 0.0:
+                swaps[k] += 1
+    return counter, swaps
+
+
+@njit(cache=True)
+def kendall_rows(A, Bm, variant_b):
+    """Kendall tau between rows A[b] and Bm[b] (tau-b if variant_b else tau-a); NaN if undefined."""
+    R, s = A.shape
+    out = np.empty(R)
+    n0 = s * (s - 1) / 2.0
+    for r in range(R):
+        S = 0.0
+        n1 = 0.0
+        n2 = 0.0
+        for i in range(s):
+            ai = A[r, i]
+            bi = Bm[r, i]
+            for j in range(i + 1, s):
+                da = ai - A[r, j]
+                db = bi - Bm[r, j]
+                sa = 1.0 if da > 0 else (-1.0 if da < 0 else 0.0)
+                sb = 1.0 if db > 0 else (-1.0 if db < 0 else 0.0)
+                S += sa * sb
+                if sa != 0.0:
+                    n1 += 1.0
+                if sb != 0.0:
+                    n2 += 1.0
+        if variant_b:
+            out[r] = S / np.sqrt(n1 * n2) if n1 > 0 and n2 > 0 else np.nan
+        else:
+            out[r] = S / n0
+    return out
+
+
+@njit(cache=True)
+def counts_matrix(idx, n):
+    """C[b, i] = number of times topic i occurs in bootstrap sample b."""
+    B, m = idx.shape
+    C = np.zeros((B, n))
+    for b in range(B):
+        for j in range(m):
+            C[b, idx[b, j]] += 1.0
+    return C
+
+
+@njit(cache=True, fastmath={"reassoc", "contract"})
+def _dot2(row, w, w2):
+    """(row . w, row . w2); reassociation lets the compiler vectorise (no NaN/inf assumptions)."""
+    s1 = 0.0
+    s2 = 0.0
+    for i in range(row.size):
+        s1 += row[i] * w[i]
+        s2 += row[i] * w2[i]
+    return s1, s2
+
+
+@njit(cache=True)
+def paired_one(z, C, zero_tol):
+    """Studentised paired bootstrap of one difference vector z over count rows C.
+
+    Returns (t, tstar[B], wbar[B], degenerate).  Rules: constant z (variance
+    <= zero_tol * mean square, i.e. constant up to round-off) -> w = 0 and
+    t = 0 (all z = 0) or +-inf; a replicate with zero spread (same rule) ->
+    t* = 0 if all its values are 0, else +-inf.
+    """
+    n = z.size
+    B = C.shape[0]
+    s = 0.0
+    sq = 0.0
+    for i in range(n):
+        s += z[i]
+        sq += z[i] * z[i]
+    zbar = s / n
+    dev = 0.0
+    for i in range(n):
+        dev += (z[i] - zbar) * (z[i] - zbar)
+    # constant differences (up to round-off, same rule as for replicates below)
+    const = dev / (n - 1) <= zero_tol * (sq / n)
+    w = np.empty(n)
+    w2 = np.empty(n)
+    for i in range(n):
+        w[i] = 0.0 if const else z[i] - zbar
+        w2[i] = w[i] * w[i]
+    if const:
+        t = 0.0 if sq == 0.0 else (np.inf if zbar > 0 else -np.inf)
+    else:
+        sd = np.sqrt(dev / (n - 1))
+        t = zbar / (sd / np.sqrt(n))
+    tstar = np.empty(B)
+    wbar = np.empty(B)
+    for b in range(B):
+        s1, s2 = _dot2(C[b], w, w2)
+        mean = s1 / n
+        var = (s2 - s1 * mean) / (n - 1)
+        if var < 0.0:
+            var = 0.0
+        wbar[b] = mean
+        if var <= zero_tol * (s2 / n):
+            if s2 == 0.0:
+                tstar[b] = 0.0
+            else:
+                tstar[b] = np.inf if mean > 0 else (-np.inf if mean < 0 else 0.0)
+        else:
+            tstar[b] = mean / np.sqrt(var / n)
+    return t, tstar, wbar, const
+
+
+@njit(cache=True)
+def kth_largest_stable(a, k):
+    """k-th largest value of a and the first index holding it in a stable descending sort."""
+    v = np.partition(a, a.size - k)[a.size - k]
+    greater = 0
+    for i in range(a.size):
+        if a[i] > v:
+            greater += 1
+    need = k - greater
+    seen = 0
+    pos = -1
+    for i in range(a.size):
+        if a[i] == v:
+            seen += 1
+            if seen == need:
+                pos = i
+                break
+    return v, pos
+
+
+@njit(cache=True)
+def count_asl(observed_abs, null, rel_tol):
+    thr = observed_abs * (1.0 - rel_tol)
+    c = 0
+    for i in range(null.size):
+        if abs(null[i]) >= thr:
+            c += 1
+    return c / null.size
+
+
+@njit(cache=True, parallel=True)
+def paired_all_pairs(X, pa, pb, C, k, rel_tol, zero_tol):
+    """Paired test for every pair (pa[p], pb[p]) of columns of X (n x s)."""
+    P = pa.size
+    n = X.shape[0]
+    t = np.empty(P)
+    asl = np.empty(P)
+    crit = np.empty(P)
+    contrib = np.empty(P)
+    degen = np.zeros(P, dtype=np.bool_)
+    for p in prange(P):
+        z = np.empty(n)
+        for i in range(n):
+            z[i] = X[i, pa[p]] - X[i, pb[p]]
+        tt, tstar, wbar, const = paired_one(z, C, zero_tol)
+        at = np.abs(tstar)
+        t[p] = tt
+        asl[p] = count_asl(abs(tt), at, rel_tol)
+        v, pos = kth_largest_stable(at, k)
+        crit[p] = v
+        contrib[p] = abs(wbar[pos])
+        degen[p] = const
+    return t, asl, crit, contrib, degen
+
+
+@njit(cache=True, parallel=True)
+def unpaired_all_pairs(A1, B1, A2, B2, pa, pb, n, m, dhat, gmean, k, rel_tol):
+    """Unpaired test (mean or gmean on log values) for every pair from per-system pooled sums.
+
+    A1[s, b] / B1[s, b]: sums of system s's values drawn into x*b from the first /
+    second half of the pooled vector; A2, B2 likewise for y*b.  Arrays are s x B.
+    """
+    P = pa.size
+    B = A1.shape[1]
+    asl = np.empty(P)
+    crit = np.empty(P)
+    for p in prange(P):
+        a = pa[p]
+        c = pb[p]
+        d = np.empty(B)
+        for b in range(B):
+            mx = (A1[a, b] + B1[c, b]) / n
+            my = (A2[a, b] + B2[c, b]) / m
+            if gmean:
+                d[b] = abs(np.exp(mx) - np.exp(my))
+            else:
+                d[b] = abs(mx - my)
+        asl[p] = count_asl(abs(dhat[p]), d, rel_tol)
+        v, pos = kth_largest_stable(d, k)
+        crit[p] = v
+    return asl, crit

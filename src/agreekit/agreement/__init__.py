@@ -1,0 +1,42 @@
+"""Clustering agreement: the generalized distance framework and co-membership measures.
+
+Implements R. Rabbany & O. R. Zaïane, *Generalization of clustering agreements and distances
+for overlapping clusters and network communities* (DMKD 2015):
+
+* contingency form (Definitions 1-3): :func:`generalized_distance` D_φ^η with its
+  normalized (ND) and adjusted (AD) forms, and the classic measures as thin functions over the
+  same contingency core: :func:`rand_index`, :func:`adjusted_rand_index`,
+  :func:`adjusted_rand_index_approx` (ARI′), :func:`variation_of_information`,
+  :func:`normalized_mutual_info`, :func:`jaccard_index`, :func:`f_measure`, :func:`mirkin_index`;
+* co-membership form (Definition 4, Theorem 4.1) for overlapping and soft clusterings:
+  :func:`ri_delta`, :func:`ari_delta`, :func:`i_norm`, :func:`i_sqrt_tr`, and Omega:
+  :func:`omega`, :func:`adjusted_omega`;
+* graph-aware agreement (sec. 4.1): the ``graph=``/``mode=`` keywords of the Δ measures and
+  :func:`agreement_with_graph`.
+
+Inputs are normalized by :func:`as_clustering` (label vectors, covers, membership matrices)
+and graphs by :func:`as_graph`; all results are Python floats.  :data:`MEASURES` is the
+registry of named measures.
+"""
+from agreekit.agreement._comembership import (CoMembershipStats, adjusted_omega, agreement_with_graph,
+                                              ari_delta, comembership_stats, i_norm, i_sqrt_tr, omega,
+                                              ri_delta)
+from agreekit.agreement._contingency import (PHI_FUNCTIONS, ContingencyTable, adjusted_rand_index,
+                                             adjusted_rand_index_approx, contingency_table, f_measure,
+                                             generalized_distance, jaccard_index, mirkin_index,
+                                             normalized_mutual_info, rand_index, variation_of_information)
+from agreekit.agreement._files import read_clustering, read_graph
+from agreekit.agreement._inputs import Clustering, Graph, as_clustering, as_graph
+from agreekit.agreement._registry import MEASURES, MeasureSpec, get_measure, list_measures
+from agreekit.agreement._tables import SEED_TABLE_COLUMNS, seed_table, seed_table_frame, seed_table_markdown
+
+__all__ = [
+    "as_clustering", "Clustering", "as_graph", "Graph", "read_clustering", "read_graph",
+    "contingency_table", "ContingencyTable", "generalized_distance", "PHI_FUNCTIONS",
+    "rand_index", "adjusted_rand_index", "adjusted_rand_index_approx", "variation_of_information",
+    "normalized_mutual_info", "jaccard_index", "f_measure", "mirkin_index",
+    "ri_delta", "ari_delta", "i_norm", "i_sqrt_tr", "omega", "adjusted_omega", "agreement_with_graph",
+    "comembership_stats", "CoMembershipStats",
+    "MEASURES", "MeasureSpec", "get_measure", "list_measures",
+    "seed_table", "seed_table_frame", "seed_table_markdown", "SEED_TABLE_COLUMNS",
+]

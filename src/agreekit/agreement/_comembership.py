@@ -1,0 +1,484 @@
+"""Co-membership (Δ) form of clustering agreement (seed Definition 4, Theorem 4.1, sec. 4.1).
+
+With ``CU = U Uᵀ`` and ``CV = V Vᵀ`` (never formed), every statistic comes from the sparse
+Gram matrices ``UᵀU``, ``VᵀV`` and ``UᵀV`` (seed A.6:
+``‖CU − CV‖² = ‖UᵀU‖² + ‖VᵀV‖² − 2‖UᵀV‖²``), column sums and row norms, in O(nnz).
+The *exact* forms drop the pairs of a node with itself (diagonals zeroed, P = n² − n);
+the *approximate* (primed) forms keep them (P = n²).  Graph-aware forms: ``mode="transform"``
+is D_⊥(U, V | G) = D(NᵀU, NᵀV) with N the node-by-edge incidence matrix (√w at both ends),
+whose Gram matrices are ``Uᵀ(W + diag(strength))U``; ``mode="plus"`` is
+D_+ = α D(U, V) + (1 − α)|D(U, N) − D(V, N)| with the edge set N used as a clustering.
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sp
+
+from agreekit._validation import InputError, check_choice, check_float
+from agreekit.agreement._contingency import _pair_counts, _table_from_codes
+from agreekit.agreement._inputs import Clustering, Graph, align_pair, as_graph
+from agreekit.agreement._kernels import (group_signatures, max_offdiagonal, signature_hashes,
+                                         weighted_pair_counts)
+
+__all__ = ["ri_delta", "ari_delta", "i_norm", "i_sqrt_tr", "omega", "adjusted_omega",
+           "agreement_with_graph", "comembership_stats", "CoMembershipStats"]
+
+
+@dataclass(frozen=True)
+class CoMembershipStats:
+    """Sufficient statistics of two co-membership matrices (after the exact/approx choice).
+
+    ``s_u = ‖CU‖²_F``, ``s_v = ‖CV‖²_F``, ``s_uv = <CU, CV>_F``, ``sum_u = Σ CU``,
+    ``sum_v = Σ CV``, ``pairs = P`` (n² or n² − n), ``max_u``/``max_v`` the largest entry
+    (off-diagonal in the exact form; ``nan`` if not computed).
+    """
+
+    s_u: float
+    s_v: float
+    s_uv: float
+    sum_u: float
+    sum_v: float
+    pairs: float
+    max_u: float
+    max_v: float
+
+    @property
+    def s_delta(self) -> float:
+        """‖CU − CV‖²_F (clipped at 0 against round-off)."""
+        return max(self.s_u + self.s_v - 2.0 * self.s_uv, 0.0)
+
+
+def _sqsum(x) -> float:
+    x = np.asarray(x, dtype=np.float64).ravel()
+    return float(np.dot(x, x))
+
+
+def _max_offdiag(m: sp.csr_array, crisp: bool, bound: float) -> float:
+    n = m.shape[0]
+    row_nnz = np.diff(m.indptr)
+    if crisp and row_nnz.max(initial=0) <= 1:  # disjoint (possibly with uncovered nodes)
+        col_nnz = np.bincount(m.indices, minlength=m.shape[1])
+        return 1.0 if col_nnz.max(initial=0) >= 2 else 0.0
+    csc = sp.csc_array(m)
+    csc.sort_indices()
+    return float(max_offdiagonal(n, m.indptr.astype(np.int64), m.indices.astype(np.int64), m.data,
+                                 csc.indptr.astype(np.int64), csc.indices.astype(np.int64), csc.data, bound))
+
+
+def _stats_plain(cu: Clustering, cv: Clustering, exact: bool, need_max: bool) -> CoMembershipStats:
+    n = float(cu.n)
+    if cu.is_partition and cv.is_partition:
+        t = _table_from_codes(cu.labels, cv.labels)
+        su, sv, suv = float(t._isum("rows")), float(t._isum("cols")), float(t._isum("cells"))
+        sum_u, sum_v = su, sv
+        if exact:
+            su, sv, suv, sum_u, sum_v = su - n, sv - n, suv - n, sum_u - n, sum_v - n
+            mu = 1.0 if t.row_sums.max() >= 2 else 0.0
+            mv = 1.0 if t.col_sums.max() >= 2 else 0.0
+            return CoMembershipStats(su, sv, suv, sum_u, sum_v, n * n - n, mu, mv)
+        return CoMembershipStats(su, sv, suv, sum_u, sum_v, n * n, 1.0, 1.0)
+    U, V = cu.matrix, cv.matrix
+    du = np.asarray(U.multiply(U).sum(axis=1)).ravel()
+    dv = np.asarray(V.multiply(V).sum(axis=1)).ravel()
+    return _stats_from_parts(U.T @ U, V.T @ V, U.T @ V, np.asarray(U.sum(axis=0)), np.asarray(V.sum(axis=0)),
+                             du, dv, U, V, cu.crisp, cv.crisp, exact, need_max)
+
+
+def _stats_from_parts(GU, GV, C, colsum_u, colsum_v, du, dv, U, V, crisp_u, crisp_v, exact, need_max):
+    n = float(du.size)
+    su = _sqsum(sp.csr_array(GU).data)
+    sv = _sqsum(sp.csr_array(GV).data)
+    suv = _sqsum(sp.csr_array(C).data)
+    sum_u, sum_v = _sqsum(colsum_u), _sqsum(colsum_v)
+    if not exact:
+        mu = float(du.max(initial=0.0))
+        mv = float(dv.max(initial=0.0))
+        return CoMembershipStats(su, sv, suv, sum_u, sum_v, n * n, mu, mv)
+    su -= float(np.dot(du, du))
+    sv -= float(np.dot(dv, dv))
+    suv -= float(np.dot(du, dv))
+    sum_u -= float(du.sum())
+    sum_v -= float(dv.sum())
+    mu = mv = math.nan
+    if need_max:
+        mu = _max_offdiag(U, crisp_u, float(du.max(initial=0.0)))
+        mv = _max_offdiag(V, crisp_v, float(dv.max(initial=0.0)))
+    return CoMembershipStats(su, sv, suv, sum_u, sum_v, n * n - n, mu, mv)
+
+
+def _transformed(U: sp.csr_array, g: Graph) -> sp.csr_array:
+    """NᵀU: one row per edge e = (a, b), equal to √w_e (u_a + u_b)."""
+    out = sp.csr_array(g.incidence().T @ U)
+    out.sort_indices()
+    return out
+
+
+def _stats_transform(cu: Clustering, cv: Clustering, g: Graph, exact: bool, need_max: bool) -> CoMembershipStats:
+    U, V = cu.matrix, cv.matrix
+    M = sp.csr_array(g.weights + sp.diags_array(g.strength))  # N Nᵀ = W + diag(strength)
+    MV = M @ V
+    GU = U.T @ (M @ U)
+    GV = V.T @ MV
+    C = U.T @ MV
+    q = np.asarray(g.weights.sqrt().sum(axis=1)).ravel()  # N 1: Σ √w over incident edges
+    colsum_u = U.T @ q
+    colsum_v = V.T @ q
+    TU, TV = _transformed(U, g), _transformed(V, g)
+    du = np.asarray(TU.multiply(TU).sum(axis=1)).ravel()
+    dv = np.asarray(TV.multiply(TV).sum(axis=1)).ravel()
+    return _stats_from_parts(GU, GV, C, colsum_u, colsum_v, du, dv, TU, TV, False, False, exact, need_max)
+
+
+def comembership_stats(U: Any, V: Any, *, exact: bool = True, graph: Any = None,
+                       need_max: bool = True) -> CoMembershipStats:
+    """Sufficient statistics of ``UUᵀ`` and ``VVᵀ`` (or of ``NᵀU``, ``NᵀV`` when ``graph`` is given)."""
+    cu, cv = align_pair(U, V)
+    if graph is None:
+        return _stats_plain(cu, cv, bool(exact), need_max)
+    return _stats_transform(cu, cv, as_graph(graph, cu), bool(exact), need_max)
+
+
+# --- the four Δ measures over the statistics --------------------------------------------
+def _ri_from(st: CoMembershipStats) -> float:
+    m = max(st.max_u, st.max_v)
+    den = st.pairs * m * m
+    if den == 0:
+        return 1.0
+    return 1.0 - st.s_delta / den
+
+
+def _ari_from(st: CoMembershipStats) -> float:
+    if st.pairs == 0:
+        return 1.0
+    den = st.s_u + st.s_v - 2.0 * st.sum_u * st.sum_v / st.pairs
+    sd = st.s_delta
+    scale = max(st.s_u, st.s_v, 1e-300)
+    if abs(den) <= 1e-13 * scale:
+        return 1.0 if sd <= 1e-13 * scale else math.nan
+    return 1.0 - sd / den
+
+
+def _inorm_from(st: CoMembershipStats) -> float:
+    den = math.sqrt(max(st.s_u, 0.0)) + math.sqrt(max(st.s_v, 0.0))
+    if den == 0:
+        return 1.0
+    return 1.0 - math.sqrt(st.s_delta) / den
+
+
+def _isqrt_from(st: CoMembershipStats) -> float:
+    su, sv = max(st.s_u, 0.0), max(st.s_v, 0.0)
+    if su == 0 and sv == 0:
+        return 1.0
+    if su == 0 or sv == 0:
+        return 0.0
+    return st.s_uv / math.sqrt(su * sv)
+
+
+def _edge_clustering(cu: Clustering, g: Graph) -> Clustering:
+    """The edge set as a clustering: each edge a cluster of its two end nodes (√w memberships)."""
+    N = g.incidence()
+    N.sort_indices()
+    crisp = bool(np.all(g.w == 1.0))
+    return Clustering(cu.n, cu.nodes, None, crisp, N)
+
+
+def _delta_measure(U, V, exact, graph, mode, alpha, from_stats: Callable, need_max: bool) -> float:
+    exact = bool(exact)
+    cu, cv = align_pair(U, V)
+    if graph is None:
+        return float(from_stats(_stats_plain(cu, cv, exact, need_max)))
+    check_choice("mode", mode, ("transform", "plus"))
+    g = as_graph(graph, cu)
+    if mode == "transform":
+        if g.n_edges == 0:
+            raise InputError("graph", "has no edges; the transformed measures need at least one edge")
+        return float(from_stats(_stats_transform(cu, cv, g, exact, need_max)))
+    alpha = check_float("alpha", alpha, minimum=0.0, maximum=1.0)
+    en = _edge_clustering(cu, g)
+    d_uv = 1.0 - from_stats(_stats_plain(cu, cv, exact, need_max))
+    d_un = 1.0 - from_stats(_stats_plain(cu, en, exact, need_max))
+    d_vn = 1.0 - from_stats(_stats_plain(cv, en, exact, need_max))
+    return float(1.0 - (alpha * d_uv + (1.0 - alpha) * abs(d_un - d_vn)))
+
+
+_GRAPH_DOC = """
+    graph : graph, optional
+        If given, the structure-aware form (seed sec. 4.1): an adjacency matrix, an edge list
+        or a networkx graph over the same nodes.
+    mode : {"transform", "plus"}
+        ``"transform"``: D_⊥(U, V | G) = D(NᵀU, NᵀV), every edge a data point (exact form: pairs of
+        an edge with itself dropped, P = |E|² − |E|); ``"plus"``: agreement
+        1 − [α D(U, V) + (1 − α)|D(U, N) − D(V, N)|] with D = 1 − agreement and N the edges used
+        as 2-node clusters.
+    alpha : float
+        Weight α of D_+ (default 0.5)."""
+
+
+def ri_delta(U: Any, V: Any, *, exact: bool = True, graph: Any = None, mode: str = "transform",
+             alpha: float = 0.5) -> float:
+    """Co-membership Rand index RI_δ = 1 − ‖UUᵀ − VVᵀ‖²_F / (P m²).
+
+    ``m`` is the largest co-membership entry of either clustering.  ``exact=True`` (RI_δ):
+    diagonals dropped, P = n² − n, m the largest off-diagonal entry; equals the Rand index on
+    partitions.  ``exact=False`` (RI′_δ): diagonals kept, P = n²; equals RI′ on partitions.
+
+    Parameters
+    ----------
+    U, V : clustering
+        Label vectors, covers (overlapping allowed) or crisp/soft membership matrices.
+    exact : bool
+        Exact (default) or approximate (primed) form."""
+    return _delta_measure(U, V, exact, graph, mode, alpha, _ri_from, True)
+
+
+ri_delta.__doc__ += _GRAPH_DOC + """
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> from agreekit.agreement import ri_delta
+    >>> V = [[0, 3, 4], [1, 2, 3], [2, 3, 4]]          # overlapping cover (seed Fig. 2a)
+    >>> U1 = [[0, 3, 4], [1], [2]]
+    >>> round(ri_delta(V, U1), 3), round(ri_delta(V, U1, exact=False), 3)
+    (0.8, 0.902)
+    >>> edges = [(0, 1), (0, 4), (1, 2), (2, 3), (3, 4)]
+    >>> round(ri_delta(V, U1, graph=edges), 3)
+    0.856
+    """
+
+
+def ari_delta(U: Any, V: Any, *, exact: bool = True, graph: Any = None, mode: str = "transform",
+              alpha: float = 0.5) -> float:
+    """Co-membership adjusted Rand index ARI_δ = 1 − S_Δ / (S_U + S_V − 2 ΣCU ΣCV / P).
+
+    ``exact=True`` (ARI_δ): diagonals dropped, P = n² − n; equals the Hubert–Arabie ARI on
+    partitions.  ``exact=False`` (ARI′_δ): diagonals kept, P = n²; equals ARI′ on partitions.
+
+    Parameters
+    ----------
+    U, V : clustering
+        Label vectors, covers (overlapping allowed) or crisp/soft membership matrices.
+    exact : bool
+        Exact (default) or approximate (primed) form."""
+    return _delta_measure(U, V, exact, graph, mode, alpha, _ari_from, False)
+
+
+ari_delta.__doc__ += _GRAPH_DOC + """
+
+    Examples
+    --------
+    >>> from agreekit.agreement import ari_delta
+    >>> round(ari_delta([0, 0, 1, 1], [0, 0, 1, 2]), 4)    # = ARI on partitions
+    0.5714
+    >>> round(ari_delta([[0, 3, 4], [1, 2, 3], [2, 3, 4]], [[0, 3, 4], [1], [2, 3]], exact=False), 3)
+    0.577
+    """
+
+
+def i_norm(U: Any, V: Any, *, exact: bool = False, graph: Any = None, mode: str = "transform",
+           alpha: float = 0.5) -> float:
+    """I_norm = 1 − ‖UUᵀ − VVᵀ‖_F / (‖UUᵀ‖_F + ‖VVᵀ‖_F) (plain Frobenius norms).
+
+    ``exact`` defaults to False: the seed's tables use the diagonal-kept form.
+
+    Parameters
+    ----------
+    U, V : clustering
+    exact : bool
+        Drop the diagonals (pairs of a node with itself)."""
+    return _delta_measure(U, V, exact, graph, mode, alpha, _inorm_from, False)
+
+
+i_norm.__doc__ += _GRAPH_DOC + """
+
+    Examples
+    --------
+    >>> from agreekit.agreement import i_norm
+    >>> round(i_norm([0, 0, 1, 1], [0, 0, 1, 2]), 4)
+    0.7321
+    """
+
+
+def i_sqrt_tr(U: Any, V: Any, *, exact: bool = False, graph: Any = None, mode: str = "transform",
+              alpha: float = 0.5) -> float:
+    """I_√tr = tr(UUᵀ VVᵀ) / √(tr(UUᵀUUᵀ) tr(VVᵀVVᵀ)): the cosine of the co-membership matrices.
+
+    Equals ‖UᵀV‖²_F / (‖UᵀU‖_F ‖VᵀV‖_F).  ``exact`` defaults to False (the seed's tables).
+
+    Parameters
+    ----------
+    U, V : clustering
+    exact : bool
+        Drop the diagonals (pairs of a node with itself)."""
+    return _delta_measure(U, V, exact, graph, mode, alpha, _isqrt_from, False)
+
+
+i_sqrt_tr.__doc__ += _GRAPH_DOC + """
+
+    Examples
+    --------
+    >>> from agreekit.agreement import i_sqrt_tr
+    >>> round(i_sqrt_tr([0, 0, 1, 1], [0, 0, 1, 2]), 4)
+    0.866
+    """
+
+
+# --- Omega -------------------------------------------------------------------------------
+def _signature_groups(U: sp.csr_array, V: sp.csr_array, hashes: np.ndarray | None = None):
+    """Representatives and sizes of the groups of nodes with identical rows in both U and V.
+
+    Nodes are grouped by a hash of their cluster sets and every grouping is verified row by row;
+    on a (vanishingly unlikely) hash collision every node is its own group, which is still exact.
+    """
+    n = U.shape[0]
+    i64 = np.int64
+    up, ui, vp, vi = U.indptr.astype(i64), U.indices.astype(i64), V.indptr.astype(i64), V.indices.astype(i64)
+    if hashes is None:
+        rng = np.random.default_rng(0x5EED)
+        r1 = rng.integers(0, 2**63, U.shape[1], dtype=np.uint64) * np.uint64(2) + np.uint64(1)
+        r2 = rng.integers(0, 2**63, V.shape[1], dtype=np.uint64) * np.uint64(2) + np.uint64(1)
+        hashes = signature_hashes(n, up, ui, vp, vi, r1, r2)
+    # identical signatures must be adjacent; sorting first by each node's first U and V cluster
+    # also makes the groups of one cluster nearly contiguous (cache-friendly pair scan)
+    first_u = np.where(np.diff(up) > 0, ui[np.minimum(up[:-1], max(ui.size - 1, 0))] if ui.size else -1, -1)
+    first_v = np.where(np.diff(vp) > 0, vi[np.minimum(vp[:-1], max(vi.size - 1, 0))] if vi.size else -1, -1)
+    order = np.lexsort((hashes, first_v, first_u)).astype(i64)
+    reps, size, ok = group_signatures(order, hashes, up, ui, vp, vi)
+    if not ok:
+        return np.arange(n, dtype=i64), np.ones(n, dtype=i64)
+    return reps, size
+
+
+def _cover_pair_counts(U: sp.csr_array, V: sp.csr_array, hashes: np.ndarray | None = None):
+    """Omega's pair counts of two crisp covers, via groups of identical nodes (see kernels)."""
+    U = sp.csr_array(U)
+    V = sp.csr_array(V)
+    U.sort_indices()
+    V.sort_indices()
+    reps, size = _signature_groups(U, V, hashes)
+    Ug, Vg = sp.csr_array(U[reps]), sp.csr_array(V[reps])
+    Ug.sort_indices()
+    Vg.sort_indices()
+    uc, vc = sp.csc_array(Ug), sp.csc_array(Vg)
+    uc.sort_indices()
+    vc.sort_indices()
+    max_mult = int(max(np.diff(U.indptr).max(initial=0), np.diff(V.indptr).max(initial=0), 1))
+    i64 = np.int64
+    return weighted_pair_counts(
+        reps.size, size.astype(i64), Ug.indptr.astype(i64), Ug.indices.astype(i64), uc.indptr.astype(i64),
+        uc.indices.astype(i64), Vg.indptr.astype(i64), Vg.indices.astype(i64), vc.indptr.astype(i64),
+        vc.indices.astype(i64), max_mult)
+
+
+def _omega_counts(U: Any, V: Any) -> tuple[int, int, int]:
+    """(N pairs, pairs in agreement, Σ_t f_U(t) f_V(t)) as Python ints."""
+    cu, cv = align_pair(U, V)
+    for c, name in ((cu, "U"), (cv, "V")):
+        if not c.crisp:
+            raise InputError(name, "has soft memberships; omega needs crisp clusterings")
+    n = cu.n
+    npairs = n * (n - 1) // 2
+    if cu.is_partition and cv.is_partition:
+        _, a, b, m11 = _pair_counts(_table_from_codes(cu.labels, cv.labels))
+        agree = m11 + (npairs - a - b + m11)
+        s = (npairs - a) * (npairs - b) + a * b
+        return npairs, agree, s
+    f_u, f_v, agree_pos, union = _cover_pair_counts(cu.matrix, cv.matrix)
+    f_u = [int(x) for x in f_u]
+    f_v = [int(x) for x in f_v]
+    f_u[0] = npairs - sum(f_u[1:])
+    f_v[0] = npairs - sum(f_v[1:])
+    agree = int(agree_pos) + (npairs - int(union))
+    s = sum(x * y for x, y in zip(f_u, f_v))
+    return npairs, agree, s
+
+
+def omega(U: Any, V: Any) -> float:
+    """Omega index (Collins & Dent): fraction of node pairs co-clustered the same number of times.
+
+    Over unordered pairs i < j (diagonal excluded); equals the Rand index on partitions.
+    Crisp clusterings only (covers may overlap).  Computed by counting, per co-membership
+    multiplicity, only the pairs that share a cluster in U or V (no O(n²) loop).
+
+    Examples
+    --------
+    >>> from agreekit.agreement import omega
+    >>> omega([[0, 3, 4], [1, 2, 3], [2, 3, 4]], [[0, 3, 4], [1], [2]])
+    0.5
+    """
+    npairs, agree, _ = _omega_counts(U, V)
+    return 1.0 if npairs == 0 else float(agree / npairs)
+
+
+def adjusted_omega(U: Any, V: Any) -> float:
+    """Adjusted Omega index Aω = (ω − E[ω]) / (1 − E[ω]), E[ω] = Σ_t f_U(t) f_V(t) / P².
+
+    ``f_X(t)`` is the number of node pairs co-clustered exactly t times in X and P the number of
+    pairs.  Equals the ARI on partitions, and cdlib's ``omega`` / clusim's ``omega_index``.
+    Exact integer arithmetic up to the final division.
+
+    Examples
+    --------
+    >>> from agreekit.agreement import adjusted_omega
+    >>> adjusted_omega([[0, 3, 4], [1, 2, 3], [2, 3, 4]], [[0, 3, 4], [1], [2]])
+    0.21875
+    """
+    npairs, agree, s = _omega_counts(U, V)
+    den = npairs * npairs - s
+    if den == 0:
+        return 1.0
+    return float((agree * npairs - s) / den)
+
+
+# --- agreement of a clustering with the graph itself ("(N, X)" rows) -------------------
+def agreement_with_graph(U: Any, graph: Any, measure: Any = "ari_delta", **options) -> float:
+    """Agreement between a clustering and the graph's edge set used as a clustering.
+
+    Each edge (a, b) becomes a cluster of its two end nodes (membership √w); the result is
+    ``measure(U, N)`` — the "(N, X)" rows of the seed's Tables 1–3.
+
+    Parameters
+    ----------
+    U : clustering
+    graph : graph
+        Adjacency matrix, edge list or networkx graph over U's nodes.
+    measure : str or callable
+        A name from :data:`~agreekit.agreement.MEASURES` that accepts overlapping input
+        (e.g. ``"ri_delta"``, ``"ari_delta_approx"``, ``"i_norm"``, ``"adjusted_omega"``) or a
+        callable ``f(U, N, **options)``.
+    **options
+        Passed on to the measure (e.g. ``exact=False``).
+
+    Examples
+    --------
+    >>> from agreekit.agreement import agreement_with_graph
+    >>> edges = [(0, 1), (0, 4), (1, 2), (2, 3), (3, 4)]
+    >>> round(agreement_with_graph([[0, 3, 4], [1], [2]], edges, "ri_delta"), 3)
+    0.6
+    """
+    cu = as_clustering_or_raise(U)
+    g = as_graph(graph, cu)
+    if g.n_edges == 0:
+        raise InputError("graph", "has no edges")
+    en = _edge_clustering(cu, g)
+    if callable(measure):
+        return float(measure(cu, en, **options))
+    from agreekit.agreement._registry import get_measure
+    spec = get_measure(measure)
+    if spec.input == "partition":
+        raise InputError("measure", f"{spec.name!r} needs two partitions; the edge set is an overlapping "
+                                    "cover (use a co-membership measure such as 'ari_delta' or 'omega')")
+    return float(spec.func(cu, en, **options))
+
+
+def as_clustering_or_raise(U: Any) -> Clustering:
+    from agreekit.agreement._inputs import as_clustering
+    return as_clustering(U, name="U")

@@ -1,0 +1,495 @@
+"""Contingency form of clustering distance (seed Definitions 1-3) and the classic measures.
+
+One shared core, :class:`ContingencyTable` (the non-zero cells of ``η`` and its margins),
+and thin measures over it, in the style of scikit-learn's ``metrics/cluster/_supervised.py``.
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sp
+from scipy.special import xlogy
+
+from agreekit._validation import InputError, check_choice, check_float
+from agreekit.agreement._inputs import Clustering, Graph, align_pair, as_graph
+from agreekit.agreement._kernels import contingency_codes
+
+__all__ = [
+    "ContingencyTable", "contingency_table", "generalized_distance", "PHI_FUNCTIONS",
+    "rand_index", "adjusted_rand_index", "adjusted_rand_index_approx", "variation_of_information",
+    "normalized_mutual_info", "jaccard_index", "f_measure", "mirkin_index",
+]
+
+
+# --- φ functions ------------------------------------------------------------------------
+def _xlogx(x):
+    return xlogy(x, x)
+
+
+def _comb2(x):
+    return x * (x - 1.0) / 2.0
+
+
+def _xx1(x):
+    return x * (x - 1.0)
+
+
+def _square(x):
+    return x * x
+
+
+#: canonical name -> φ (elementwise on float arrays)
+PHI_FUNCTIONS: dict[str, Callable] = {"xlogx": _xlogx, "comb2": _comb2, "x(x-1)": _xx1, "square": _square}
+_PHI_ALIASES = {
+    "xlogx": "xlogx", "x log x": "xlogx", "xlog(x)": "xlogx", "x*log(x)": "xlogx", "entropy": "xlogx",
+    "comb2": "comb2", "binom2": "comb2", "x(x-1)/2": "comb2", "C(x,2)": "comb2", "choose2": "comb2",
+    "x(x-1)": "x(x-1)", "x*(x-1)": "x(x-1)",
+    "square": "square", "x^2": "square", "x**2": "square", "x2": "square", "x²": "square",
+}
+
+
+def _resolve_phi(phi: Any) -> tuple[str | None, Callable]:
+    if callable(phi):
+        return None, phi
+    if isinstance(phi, str) and phi.replace(" ", "") in {k.replace(" ", "") for k in _PHI_ALIASES}:
+        key = next(v for k, v in _PHI_ALIASES.items() if k.replace(" ", "") == phi.replace(" ", ""))
+        return key, PHI_FUNCTIONS[key]
+    raise InputError("phi", f"must be a callable or one of {sorted(set(_PHI_ALIASES))}; got {phi!r}")
+
+
+# --- the shared core --------------------------------------------------------------------
+@dataclass(eq=False)
+class ContingencyTable:
+    """Non-zero cells of a ``k x r`` overlap matrix η and its margins.
+
+    ``counts`` holds the non-zero η_uv (float64; integer-valued for crisp input with the
+    overlap η), ``rows``/``cols`` their cluster indices, ``row_sums``/``col_sums`` the margins
+    η_u. and η_.v, ``total`` their grand sum.  ``integer`` is True when every cell is an
+    integer count of nodes (the classic pair-counting measures then use exact integers).
+    """
+
+    rows: np.ndarray
+    cols: np.ndarray
+    counts: np.ndarray
+    row_sums: np.ndarray
+    col_sums: np.ndarray
+    integer: bool
+    _cache: dict = field(default_factory=dict)
+
+    @property
+    def total(self) -> float:
+        return float(self.counts.sum())
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return self.row_sums.size, self.col_sums.size
+
+    def dense(self) -> np.ndarray:
+        out = np.zeros(self.shape)
+        np.add.at(out, (self.rows, self.cols), self.counts)
+        return out
+
+    # integer sums (Python ints: no overflow whatever n)
+    def _isum(self, key: str) -> int:
+        if key not in self._cache:
+            arr = {"cells": self.counts, "rows": self.row_sums, "cols": self.col_sums}[key]
+            if self.total ** 2 < 2.0 ** 52:  # every partial sum is an exactly representable integer
+                self._cache[key] = int(np.dot(arr, arr))
+            else:
+                self._cache[key] = sum(int(x) * int(x) for x in arr)
+        return self._cache[key]
+
+
+def _table_from_codes(u: np.ndarray, v: np.ndarray) -> ContingencyTable:
+    ku = int(u.max()) + 1
+    kv = int(v.max()) + 1
+    if u.size >= 2**31 - 1:
+        raise InputError("U", "has too many nodes (at most 2**31 - 2)")
+    rows, cols, cnt = contingency_codes(u, v, ku, kv)
+    rs = np.bincount(u, minlength=ku).astype(np.float64)
+    cs = np.bincount(v, minlength=kv).astype(np.float64)
+    return ContingencyTable(rows, cols, cnt, rs, cs, True)
+
+
+def _table_from_matrix(N: sp.sparray, integer: bool) -> ContingencyTable:
+    N = sp.coo_array(N)
+    N.sum_duplicates()
+    keep = N.data != 0
+    rs = np.asarray(N.sum(axis=1)).ravel().astype(np.float64)
+    cs = np.asarray(N.sum(axis=0)).ravel().astype(np.float64)
+    return ContingencyTable(N.row[keep].astype(np.int64), N.col[keep].astype(np.int64),
+                            N.data[keep].astype(np.float64), rs, cs, integer)
+
+
+def _eta_table(cu: Clustering, cv: Clustering, eta: str, graph: Graph | None, convention: str) -> ContingencyTable:
+    if eta == "overlap":
+        if cu.is_partition and cv.is_partition:
+            return _table_from_codes(cu.labels, cv.labels)
+        return _table_from_matrix(cu.matrix.T @ cv.matrix, cu.crisp and cv.crisp)
+    U, V = cu.matrix, cv.matrix
+    if eta == "degree":
+        d = graph.strength
+        if convention == "authors":
+            d = d / (graph.w.max() if graph.n_edges else 1.0) + 1.0
+        return _table_from_matrix(U.T @ (V * d[:, None]), False)
+    # eta == "edges": ξ_uv = Σ_e w_e [a,b ∈ u] [a,b ∈ v]  (each edge once, crisp); soft: products
+    Pu = U[graph.a].multiply(U[graph.b])
+    Pv = V[graph.b].multiply(V[graph.a])
+    w = graph.w
+    if convention == "authors":  # block sum of (A/max w + I): 2 ξ + |u ∩ v|
+        w = 2.0 * w / (w.max() if w.size else 1.0)
+        xi = sp.csr_array(Pu).T @ (sp.csr_array(Pv) * w[:, None]) + U.T @ V
+    else:
+        xi = sp.csr_array(Pu).T @ (sp.csr_array(Pv) * w[:, None])
+    return _table_from_matrix(xi, False)
+
+
+def contingency_table(U: Any, V: Any, *, eta: str = "overlap", graph: Any = None,
+                      convention: str = "seed") -> ContingencyTable:
+    """The η table of two clusterings (``η = |u ∩ v|`` = ``UᵀV`` by default).
+
+    Parameters
+    ----------
+    U, V : clustering
+        Any form accepted by :func:`~agreekit.agreement.as_clustering`.
+    eta : {"overlap", "degree", "edges"}
+        ``"overlap"``: |u ∩ v| (``UᵀV``); ``"degree"``: Σd, the sum of the (weighted) degrees of the
+        nodes in u ∩ v (``Uᵀ diag(d) V``); ``"edges"``: ξ, the (weighted) number of edges with both
+        ends in u ∩ v, each edge counted once.  The last two need ``graph``.
+    convention : {"seed", "authors"}
+        ``"seed"`` uses the seed paper's definitions (above).  ``"authors"`` uses the variants of
+        the authors' Java program: Σ(d_i/w_max + 1) and the block sum of ``A/w_max + I`` (every
+        internal edge twice plus |u ∩ v|).
+    """
+    check_choice("eta", eta, ("overlap", "degree", "edges"))
+    check_choice("convention", convention, ("seed", "authors"))
+    cu, cv = align_pair(U, V)
+    g = None
+    if eta != "overlap":
+        if graph is None:
+            raise InputError("graph", f"is required for eta={eta!r}")
+        g = as_graph(graph, cu)
+    return _eta_table(cu, cv, eta, g, convention)
+
+
+# --- generalized distance (Definitions 1-3) ---------------------------------------------
+def _phi_sum(phi: Callable, x: np.ndarray) -> float:
+    return float(np.sum(phi(np.asarray(x, dtype=np.float64))))
+
+
+def _expectation_def3(key: str | None, phi: Callable, t: ContingencyTable) -> float:
+    r, c, T = t.row_sums, t.col_sums, t.total
+    if T == 0:
+        return 0.0
+    if key == "square":
+        return float(np.dot(r, r) * np.dot(c, c) / (T * T))
+    if key == "xlogx":
+        return float(np.sum(xlogy(r, r)) + np.sum(xlogy(c, c)) - xlogy(T, T))
+    if key == "x(x-1)":
+        return float(np.dot(r, r) * np.dot(c, c) / (T * T) - T)
+    if key == "comb2":
+        return float((np.dot(r, r) * np.dot(c, c) / (T * T) - T) / 2.0)
+    total = 0.0  # user φ: Σ_ij φ(r_i c_j / T) over the full outer product, in row blocks
+    block = max(1, 2_000_000 // max(1, c.size))
+    for s in range(0, r.size, block):
+        total += float(np.sum(phi(np.outer(r[s:s + block], c) / T)))
+    return total
+
+
+def _generalized_from_table(t: ContingencyTable, key: str | None, phi: Callable, normalization: str,
+                            expectation: str) -> float:
+    sr = _phi_sum(phi, t.row_sums)
+    sc = _phi_sum(phi, t.col_sums)
+    sn = _phi_sum(phi, t.counts)
+    D = sr + sc - 2.0 * sn
+    if normalization == "none":
+        return D
+    if normalization == "normalized":
+        nf = float(phi(np.float64(t.total)))
+    else:
+        if expectation == "definition3":
+            E = _expectation_def3(key, phi, t)
+        else:
+            pt = float(phi(np.float64(t.total)))
+            E = sr * sc / pt if pt != 0 else 0.0
+        nf = sr + sc - 2.0 * E
+    scale = max(abs(sr), abs(sc), abs(sn), 1e-300)
+    if abs(nf) <= 1e-13 * scale:
+        if abs(D) <= 1e-13 * scale:
+            return 0.0  # degenerate (e.g. n = 1, or both clusterings trivial): identical
+        return math.nan
+    return D / nf
+
+
+def generalized_distance(U: Any, V: Any, *, phi: Any, eta: str = "overlap", normalization: str = "none",
+                         expectation: str = "definition3", graph: Any = None, convention: str = "seed") -> float:
+    r"""Generalized clustering distance :math:`\mathcal{D}_\varphi^\eta` and its ND / AD forms.
+
+    .. math::
+
+        \mathcal{D} = \sum_u \varphi(\eta_{u.}) + \sum_v \varphi(\eta_{.v}) - 2\sum_{uv}\varphi(\eta_{uv})
+
+    ``normalization="normalized"`` divides by :math:`\varphi(\sum_{uv}\eta_{uv})` (Definition 2,
+    ND); ``"adjusted"`` divides by :math:`\sum\varphi(\eta_{u.}) + \sum\varphi(\eta_{.v}) - 2E`
+    (Definition 3, AD) with the expectation
+
+    * ``expectation="definition3"``: :math:`E = \sum_{uv}\varphi(\eta_{u.}\eta_{.v}/\sum\eta)`
+      (Definition 3 literally); with φ = x(x−1) this gives 1 − ARI′, **not** 1 − ARI;
+    * ``expectation="product"``: :math:`E = \sum\varphi(\eta_{u.})\sum\varphi(\eta_{.v})/\varphi(\sum\eta)`
+      (the seed's appendix A.5 "later reformulation"), which gives the Hubert–Arabie ARI.
+
+    Identities (η = overlap, n nodes, tested): ND_{x log x} = VI / log n;
+    ND_{C(x,2)} = 1 − RI; ND_{x²} = 1 − RI′; AD_{x log x} = 1 − NMI_sum; AD_{x²} = 1 − ARI′;
+    product-form AD_{x(x−1)} = AD_{C(x,2)} = 1 − ARI.
+
+    Parameters
+    ----------
+    U, V : clustering
+        Any form accepted by :func:`~agreekit.agreement.as_clustering` (for overlapping input
+        the contingency form penalizes overlaps — use the co-membership measures instead).
+    phi : {"xlogx", "comb2", "x(x-1)", "square"} or callable
+        φ applied elementwise (``"comb2"`` is x(x−1)/2; aliases such as ``"x log x"``, ``"x^2"``
+        accepted).  A callable must accept float arrays.
+    eta : {"overlap", "degree", "edges"}
+        Overlap function, see :func:`contingency_table`.
+    normalization : {"none", "normalized", "adjusted"}
+    expectation : {"definition3", "product"}
+        Only used with ``normalization="adjusted"``.
+    graph : graph, optional
+        Needed for ``eta="degree"`` and ``eta="edges"``.
+    convention : {"seed", "authors"}
+        Σd/ξ convention (see :func:`contingency_table`).
+
+    Returns
+    -------
+    float
+        A distance (0 = identical).  Degenerate 0/0 cases (n = 1, both clusterings trivial)
+        return 0.0.
+
+    References
+    ----------
+    R. Rabbany, O. R. Zaïane. Generalization of clustering agreements and distances for
+    overlapping clusters and network communities. Data Min. Knowl. Disc. 29 (2015).
+
+    Examples
+    --------
+    >>> from agreekit.agreement import generalized_distance, adjusted_rand_index
+    >>> U, V = [0, 0, 0, 1, 1, 1], [0, 0, 1, 1, 2, 2]
+    >>> round(1 - generalized_distance(U, V, phi="comb2", normalization="adjusted",
+    ...                                expectation="product"), 6) == round(adjusted_rand_index(U, V), 6)
+    True
+    """
+    key, fn = _resolve_phi(phi)
+    check_choice("normalization", normalization, ("none", "normalized", "adjusted"))
+    check_choice("expectation", expectation, ("definition3", "product"))
+    t = contingency_table(U, V, eta=eta, graph=graph, convention=convention)
+    return float(_generalized_from_table(t, key, fn, normalization, expectation))
+
+
+# --- classic (partition) measures over the table ---------------------------------------
+def _partition_table(U: Any, V: Any, measure: str) -> ContingencyTable:
+    cu, cv = align_pair(U, V)
+    for c, name in ((cu, "U"), (cv, "V")):
+        if not c.is_partition:
+            kind = "soft memberships" if not c.crisp else "overlapping clusters or uncovered nodes"
+            raise InputError(name, f"has {kind}; {measure} needs two partitions (use ri_delta, ari_delta "
+                                   "or omega for overlapping/soft clusterings)")
+    return _table_from_codes(cu.labels, cv.labels)
+
+
+def _pair_counts(t: ContingencyTable) -> tuple[int, int, int, int]:
+    """(n, Σ C(r,2), Σ C(c,2), Σ C(n_ij,2)) as Python ints."""
+    n = int(round(t.total))
+    a = (t._isum("rows") - n) // 2
+    b = (t._isum("cols") - n) // 2
+    m11 = (t._isum("cells") - n) // 2
+    return n, a, b, m11
+
+
+def rand_index(U: Any, V: Any) -> float:
+    """Rand index of two partitions (fraction of node pairs on which they agree).
+
+    Equals 1 − ND_{C(x,2)} (seed Identity 2) and scikit-learn's ``rand_score``
+    (1.0 when n < 2).
+
+    Examples
+    --------
+    >>> from agreekit.agreement import rand_index
+    >>> round(rand_index([0, 0, 1, 1], [0, 0, 1, 2]), 4)
+    0.8333
+    """
+    n, a, b, m11 = _pair_counts(_partition_table(U, V, "rand_index"))
+    pairs = n * (n - 1) // 2
+    if pairs == 0:
+        return 1.0
+    return float((pairs + 2 * m11 - a - b) / pairs)
+
+
+def adjusted_rand_index(U: Any, V: Any) -> float:
+    """Hubert–Arabie adjusted Rand index (product-form expectation; exact integer arithmetic).
+
+    Equals 1 − AD_{x(x−1)} with ``expectation="product"`` and scikit-learn's
+    ``adjusted_rand_score`` (no overflow at any n).
+
+    Examples
+    --------
+    >>> from agreekit.agreement import adjusted_rand_index
+    >>> round(adjusted_rand_index([0, 0, 1, 1], [0, 0, 1, 2]), 4)
+    0.5714
+    """
+    n, a, b, m11 = _pair_counts(_partition_table(U, V, "adjusted_rand_index"))
+    # ordered pair confusion (as scikit-learn's pair_confusion_matrix)
+    tp = 2 * m11
+    fp = 2 * (a - m11)
+    fn = 2 * (b - m11)
+    tn = n * (n - 1) - tp - fp - fn
+    if fn == 0 and fp == 0:
+        return 1.0
+    return float(2.0 * (tp * tn - fn * fp) / ((tp + fn) * (fn + tn) + (tp + fp) * (fp + tn)))
+
+
+def adjusted_rand_index_approx(U: Any, V: Any) -> float:
+    """ARI′: adjusted Rand index with the approximate expectation Σr²Σc²/n² (seed Eq. 6).
+
+    Equals 1 − AD_{x²} (Definition 3) and the approximate co-membership ARI′_δ on partitions.
+
+    Examples
+    --------
+    >>> from agreekit.agreement import adjusted_rand_index_approx
+    >>> round(adjusted_rand_index_approx([0, 0, 1, 1], [0, 0, 1, 2]), 4)
+    0.75
+    """
+    t = _partition_table(U, V, "adjusted_rand_index_approx")
+    n = int(round(t.total))
+    S, R, C = t._isum("cells"), t._isum("rows"), t._isum("cols")
+    num = 2 * (n * n * S - R * C)
+    den = n * n * (R + C) - 2 * R * C
+    if den == 0:
+        return 1.0
+    return float(num / den)
+
+
+def _entropy_terms(t: ContingencyTable):
+    n = t.total
+    logn = math.log(n)
+    r, c = t.row_sums, t.col_sums
+    hu = float(-np.sum((r / n) * (np.log(r) - logn)))
+    hv = float(-np.sum((c / n) * (np.log(c) - logn)))
+    nz = t.counts
+    outer = r[t.rows] * c[t.cols]
+    mi_cells = (nz / n) * (np.log(nz) - logn) + (nz / n) * (-np.log(outer) + 2 * logn)
+    mi_cells = np.where(np.abs(mi_cells) < np.finfo(np.float64).eps, 0.0, mi_cells)
+    mi = max(float(mi_cells.sum()), 0.0)
+    return hu, hv, mi
+
+
+def variation_of_information(U: Any, V: Any, *, normalized: bool = False) -> float:
+    """Variation of information VI = H(U|V) + H(V|U) (natural log).
+
+    ``normalized=True`` returns VI / log n = ND_{x log x} (seed Identity 1); its agreement
+    form is 1 − VI/log n.  0 for identical partitions.
+
+    Examples
+    --------
+    >>> from agreekit.agreement import variation_of_information
+    >>> round(variation_of_information([0, 0, 1, 1], [0, 0, 1, 2]), 4)
+    0.3466
+    """
+    t = _partition_table(U, V, "variation_of_information")
+    n = t.total
+    vi = float((np.sum(xlogy(t.row_sums, t.row_sums)) + np.sum(xlogy(t.col_sums, t.col_sums))
+                - 2.0 * np.sum(xlogy(t.counts, t.counts))) / n)
+    vi = max(vi, 0.0)
+    if normalized:
+        return 0.0 if n <= 1 else vi / math.log(n)
+    return vi
+
+
+_AVERAGES = ("sum", "sqrt", "max", "min")
+_AVERAGE_ALIASES = {"arithmetic": "sum", "geometric": "sqrt"}
+
+
+def normalized_mutual_info(U: Any, V: Any, *, average: str = "sum") -> float:
+    """Normalized mutual information of two partitions.
+
+    ``average="sum"``: NMI_Σ = 2I/(H(U)+H(V)) (= 1 − AD_{x log x}, seed Identity 3; scikit-learn's
+    ``average_method="arithmetic"``); ``"sqrt"``: I/√(H(U)H(V)) (``"geometric"``); ``"max"``,
+    ``"min"`` also accepted.  Conventions as scikit-learn: 1.0 if both have a single cluster,
+    0.0 if the mutual information is 0.
+
+    Examples
+    --------
+    >>> from agreekit.agreement import normalized_mutual_info
+    >>> round(normalized_mutual_info([0, 0, 1, 1], [0, 0, 1, 2], average="sqrt"), 4)
+    0.8165
+    """
+    average = _AVERAGE_ALIASES.get(average, average)
+    check_choice("average", average, _AVERAGES)
+    t = _partition_table(U, V, "normalized_mutual_info")
+    ku, kv = t.shape
+    if ku == kv == 1:
+        return 1.0
+    if ku == 1 or kv == 1:
+        return 0.0
+    hu, hv, mi = _entropy_terms(t)
+    if mi == 0:
+        return 0.0
+    norm = {"sum": (hu + hv) / 2.0, "sqrt": math.sqrt(hu * hv), "max": max(hu, hv), "min": min(hu, hv)}[average]
+    return float(mi / norm)
+
+
+def jaccard_index(U: Any, V: Any) -> float:
+    """Pair-counting Jaccard index M11 / (M11 + M10 + M01) (1.0 if no pair is co-clustered in either).
+
+    Examples
+    --------
+    >>> from agreekit.agreement import jaccard_index
+    >>> round(jaccard_index([0, 0, 1, 1], [0, 0, 1, 2]), 4)
+    0.5
+    """
+    _, a, b, m11 = _pair_counts(_partition_table(U, V, "jaccard_index"))
+    den = a + b - m11
+    return 1.0 if den == 0 else float(m11 / den)
+
+
+def f_measure(U: Any, V: Any, *, beta: float = 1.0) -> float:
+    """Pair-counting F-measure F_β of candidate ``U`` against reference ``V``.
+
+    Precision P = M11/(M11 + M10) (pairs together in U), recall R = M11/(M11 + M01) (pairs together
+    in V), F_β = (β² + 1)PR/(β²P + R).  Symmetric only for β = 1.  1.0 if no pair is co-clustered
+    in either, 0.0 if M11 = 0 otherwise.
+
+    Examples
+    --------
+    >>> from agreekit.agreement import f_measure
+    >>> round(f_measure([0, 0, 1, 1], [0, 0, 1, 2]), 4)
+    0.6667
+    """
+    beta = check_float("beta", beta, minimum=0.0, inclusive=False)
+    _, a, b, m11 = _pair_counts(_partition_table(U, V, "f_measure"))
+    if a == 0 and b == 0:
+        return 1.0
+    if m11 == 0:
+        return 0.0
+    p, r = m11 / a, m11 / b
+    return float((beta * beta + 1.0) * p * r / (beta * beta * p + r))
+
+
+def mirkin_index(U: Any, V: Any) -> float:
+    """Mirkin metric Σr² + Σc² − 2Σn_ij² = n(n−1)(1 − RI): ordered node pairs in disagreement.
+
+    A distance (0 for identical partitions).  The seed writes n(n−1)(RI − 1); we use the
+    usual non-negative sign.
+
+    Examples
+    --------
+    >>> from agreekit.agreement import mirkin_index
+    >>> mirkin_index([0, 0, 1, 1], [0, 0, 1, 2])
+    2.0
+    """
+    t = _partition_table(U, V, "mirkin_index")
+    return float(t._isum("rows") + t._isum("cols") - 2 * t._isum("cells"))

@@ -1,0 +1,199 @@
+"""Numba kernels of :mod:`agreekit.agreement` (the hot loops; everything else is numpy/scipy).
+
+* :func:`contingency_codes` — sparse contingency table of two integer-coded partitions in
+  O(n + k_u + k_v) (counting sort on the first labelling, a scratch column per row cluster);
+* :func:`weighted_pair_counts` — Omega's pair counts per co-membership multiplicity, visiting
+  only the pairs co-clustered in at least one clustering, with nodes of identical membership
+  (:func:`signature_hashes`, :func:`group_signatures`) merged into weighted groups
+  (O(Σ_C g(C)²) for g(C) groups meeting cluster C; never O(n²));
+* :func:`max_offdiagonal` — largest off-diagonal entry of ``U Uᵀ`` without forming it.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True, nogil=True)
+def contingency_codes(u, v, ku, kv):  # pragma: no cover - compiled
+    n = u.size
+    start = np.zeros(ku + 1, np.int64)
+    for i in range(n):
+        start[u[i] + 1] += 1
+    for c in range(ku):
+        start[c + 1] += start[c]
+    fill = start[:-1].copy()
+    vs = np.empty(n, np.int32)
+    for i in range(n):
+        c = u[i]
+        vs[fill[c]] = v[i]
+        fill[c] += 1
+    last = np.full(kv, -1, np.int64)
+    slot = np.empty(kv, np.int64)
+    rows = np.empty(n, np.int32)
+    cols = np.empty(n, np.int32)
+    cnt = np.empty(n, np.float64)
+    m = 0
+    for c in range(ku):
+        for p in range(start[c], start[c + 1]):
+            j = vs[p]
+            if last[j] != c:
+                last[j] = c
+                slot[j] = m
+                rows[m] = c
+                cols[m] = j
+                cnt[m] = 0.0
+                m += 1
+            cnt[slot[j]] += 1.0
+    return rows[:m], cols[:m], cnt[:m]
+
+
+@njit(cache=True, nogil=True)
+def max_offdiagonal(n, r_ptr, r_idx, r_val, c_ptr, c_idx, c_val, bound):  # pragma: no cover
+    """max_{i != j} (U Uᵀ)_ij for non-negative U (CSR rows + CSC columns); stops at ``bound``."""
+    acc = np.zeros(n, np.float64)
+    mark = np.full(n, -1, np.int64)
+    touched = np.empty(n, np.int64)
+    best = 0.0
+    for i in range(n):
+        nt = 0
+        for p in range(r_ptr[i], r_ptr[i + 1]):
+            c = r_idx[p]
+            x = r_val[p]
+            for q in range(c_ptr[c], c_ptr[c + 1]):
+                j = c_idx[q]
+                if j <= i:
+                    continue
+                if mark[j] != i:
+                    mark[j] = i
+                    acc[j] = 0.0
+                    touched[nt] = j
+                    nt += 1
+                acc[j] += x * c_val[q]
+        for t in range(nt):
+            val = acc[touched[t]]
+            if val > best:
+                best = val
+        if best >= bound:
+            return best
+    return best
+
+
+@njit(cache=True, nogil=True)
+def signature_hashes(n, u_ptr, u_idx, v_ptr, v_idx, r1, r2):  # pragma: no cover - compiled
+    """Order-free hash of each node's (U clusters, V clusters): wrapping sums of random words."""
+    h = np.empty(n, np.uint64)
+    for i in range(n):
+        s = np.uint64(0x9E3779B97F4A7C15)
+        for p in range(u_ptr[i], u_ptr[i + 1]):
+            s += r1[u_idx[p]]
+        for p in range(v_ptr[i], v_ptr[i + 1]):
+            s += r2[v_idx[p]]
+        h[i] = s
+    return h
+
+
+@njit(cache=True, nogil=True)
+def _same_rows(ptr, idx, i, j):  # pragma: no cover - compiled
+    a0, a1, b0, b1 = ptr[i], ptr[i + 1], ptr[j], ptr[j + 1]
+    if a1 - a0 != b1 - b0:
+        return False
+    for t in range(a1 - a0):
+        if idx[a0 + t] != idx[b0 + t]:
+            return False
+    return True
+
+
+@njit(cache=True, nogil=True)
+def group_signatures(order, h, u_ptr, u_idx, v_ptr, v_idx):  # pragma: no cover - compiled
+    """Group nodes with identical (sorted) U and V rows; ``ok`` is False on a hash collision."""
+    n = order.size
+    reps = np.empty(n, np.int64)
+    size = np.zeros(n, np.int64)
+    g = -1
+    for t in range(n):
+        i = order[t]
+        if t == 0 or h[i] != h[order[t - 1]]:
+            g += 1
+            reps[g] = i
+        else:
+            r = reps[g]
+            if not (_same_rows(u_ptr, u_idx, i, r) and _same_rows(v_ptr, v_idx, i, r)):
+                return reps[:0], size[:0], False
+        size[g] += 1
+    return reps[:g + 1], size[:g + 1], True
+
+
+@njit(cache=True, nogil=True)
+def weighted_pair_counts(G, w, u_ptr, u_idx, uc_ptr, uc_idx, v_ptr, v_idx, vc_ptr, vc_idx,
+                         max_mult):  # pragma: no cover - compiled
+    """Omega's pair counts (over unordered node pairs) computed over groups of identical nodes (group g has w[g] nodes).
+
+    Pairs inside a group are co-clustered |U_g| and |V_g| times; pairs across groups g < h
+    count w[g] w[h] times with the groups' co-membership counts.
+    """
+    f_u = np.zeros(max_mult + 1, np.int64)
+    f_v = np.zeros(max_mult + 1, np.int64)
+    cnt_u = np.zeros(G, np.int64)
+    cnt_v = np.zeros(G, np.int64)
+    mark_u = np.full(G, -1, np.int64)
+    mark_v = np.full(G, -1, np.int64)
+    seen = np.full(G, -1, np.int64)
+    touched = np.empty(G, np.int64)
+    agree_pos = 0
+    union = 0
+    for g in range(G):
+        wg = w[g]
+        cp = wg * (wg - 1) // 2
+        a = u_ptr[g + 1] - u_ptr[g]
+        b = v_ptr[g + 1] - v_ptr[g]
+        if cp > 0 and (a > 0 or b > 0):
+            if a > 0:
+                f_u[a] += cp
+            if b > 0:
+                f_v[b] += cp
+            if a == b:
+                agree_pos += cp
+            union += cp
+        nt = 0
+        for p in range(u_ptr[g], u_ptr[g + 1]):
+            c = u_idx[p]
+            for q in range(uc_ptr[c], uc_ptr[c + 1]):
+                j = uc_idx[q]
+                if j <= g:
+                    continue
+                if mark_u[j] != g:
+                    mark_u[j] = g
+                    cnt_u[j] = 0
+                cnt_u[j] += 1
+                if seen[j] != g:
+                    seen[j] = g
+                    touched[nt] = j
+                    nt += 1
+        for p in range(v_ptr[g], v_ptr[g + 1]):
+            c = v_idx[p]
+            for q in range(vc_ptr[c], vc_ptr[c + 1]):
+                j = vc_idx[q]
+                if j <= g:
+                    continue
+                if mark_v[j] != g:
+                    mark_v[j] = g
+                    cnt_v[j] = 0
+                cnt_v[j] += 1
+                if seen[j] != g:
+                    seen[j] = g
+                    touched[nt] = j
+                    nt += 1
+        for t in range(nt):
+            j = touched[t]
+            pairs = wg * w[j]
+            a = cnt_u[j] if mark_u[j] == g else 0
+            b = cnt_v[j] if mark_v[j] == g else 0
+            if a > 0:
+                f_u[a] += pairs
+            if b > 0:
+                f_v[b] += pairs
+            if a == b:
+                agree_pos += pairs
+            union += pairs
+    return f_u, f_v, agree_pos, union

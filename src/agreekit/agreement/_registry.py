@@ -1,0 +1,100 @@
+"""Registry of the named agreement measures (used by the CLI, the pipeline and property tests)."""
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from agreekit._validation import InputError
+from agreekit.agreement import _comembership as cm
+from agreekit.agreement import _contingency as ct
+
+__all__ = ["MeasureSpec", "MEASURES", "get_measure", "list_measures"]
+
+
+@dataclass(frozen=True)
+class MeasureSpec:
+    """One registered measure.
+
+    ``kind`` is ``"similarity"`` (1 = identical) or ``"distance"`` (0 = identical); ``input``
+    is the most general input it accepts: ``"partition"``, ``"crisp"`` (overlapping covers) or
+    ``"soft"`` (real-valued memberships); ``graph`` tells whether it takes ``graph=``/``mode=``.
+    """
+
+    name: str
+    func: Callable
+    kind: str
+    input: str
+    symmetric: bool
+    graph: bool
+    description: str
+    aliases: tuple[str, ...] = field(default=())
+
+    def __call__(self, U, V, **options) -> float:
+        return float(self.func(U, V, **options))
+
+
+def _p(f, **kw):
+    g = functools.partial(f, **kw)
+    functools.update_wrapper(g, f)
+    return g
+
+
+_SPECS = [
+    MeasureSpec("ri", ct.rand_index, "similarity", "partition", True, False,
+                "Rand index", ("rand_index",)),
+    MeasureSpec("ari", ct.adjusted_rand_index, "similarity", "partition", True, False,
+                "adjusted Rand index (Hubert-Arabie)", ("adjusted_rand_index",)),
+    MeasureSpec("ari_prime", ct.adjusted_rand_index_approx, "similarity", "partition", True, False,
+                "ARI' (approximate expectation, seed Eq. 6)", ("adjusted_rand_index_approx",)),
+    MeasureSpec("vi", ct.variation_of_information, "distance", "partition", True, False,
+                "variation of information (nats)", ("variation_of_information",)),
+    MeasureSpec("vi_normalized", _p(ct.variation_of_information, normalized=True), "distance", "partition",
+                True, False, "VI / log n (= ND_{x log x})", ()),
+    MeasureSpec("nmi_sum", _p(ct.normalized_mutual_info, average="sum"), "similarity", "partition", True, False,
+                "NMI, arithmetic normalization 2I/(H(U)+H(V))", ("nmi",)),
+    MeasureSpec("nmi_sqrt", _p(ct.normalized_mutual_info, average="sqrt"), "similarity", "partition", True,
+                False, "NMI, geometric normalization I/sqrt(H(U)H(V))", ()),
+    MeasureSpec("jaccard", ct.jaccard_index, "similarity", "partition", True, False,
+                "pair-counting Jaccard index", ("jaccard_index",)),
+    MeasureSpec("f1", ct.f_measure, "similarity", "partition", True, False,
+                "pair-counting F-measure, beta = 1", ("f_measure",)),
+    MeasureSpec("mirkin", ct.mirkin_index, "distance", "partition", True, False,
+                "Mirkin metric n(n-1)(1 - RI)", ("mirkin_index",)),
+    MeasureSpec("ri_delta", cm.ri_delta, "similarity", "soft", True, True,
+                "co-membership RI_delta (exact: diagonal removed)", ()),
+    MeasureSpec("ari_delta", cm.ari_delta, "similarity", "soft", True, True,
+                "co-membership ARI_delta (exact: diagonal removed)", ()),
+    MeasureSpec("ri_delta_approx", _p(cm.ri_delta, exact=False), "similarity", "soft", True, True,
+                "RI'_delta (diagonal kept)", ("ri_prime_delta",)),
+    MeasureSpec("ari_delta_approx", _p(cm.ari_delta, exact=False), "similarity", "soft", True, True,
+                "ARI'_delta (diagonal kept)", ("ari_prime_delta",)),
+    MeasureSpec("i_norm", cm.i_norm, "similarity", "soft", True, True,
+                "1 - ||UU'-VV'||_F/(||UU'||_F+||VV'||_F), diagonal kept", ()),
+    MeasureSpec("i_sqrt_tr", cm.i_sqrt_tr, "similarity", "soft", True, True,
+                "cosine of UU' and VV', diagonal kept", ()),
+    MeasureSpec("omega", cm.omega, "similarity", "crisp", True, False,
+                "Omega index (Collins & Dent)", ("omega_index",)),
+    MeasureSpec("adjusted_omega", cm.adjusted_omega, "similarity", "crisp", True, False,
+                "adjusted Omega index", ("adjusted_omega_index",)),
+]
+
+#: canonical name -> :class:`MeasureSpec`
+MEASURES: dict[str, MeasureSpec] = {s.name: s for s in _SPECS}
+_ALIASES = {a: s.name for s in _SPECS for a in s.aliases}
+
+
+def get_measure(name: str) -> MeasureSpec:
+    """Look up a measure by name or alias (raises ``InputError('measure', ...)``)."""
+    if isinstance(name, str):
+        key = name.strip().lower().replace("-", "_")
+        key = _ALIASES.get(key, key)
+        if key in MEASURES:
+            return MEASURES[key]
+    raise InputError("measure", f"unknown measure {name!r}; known: {', '.join(MEASURES)}")
+
+
+def list_measures() -> list[dict]:
+    """The registry as a list of plain dicts (name, kind, input, graph, description, aliases)."""
+    return [{"name": s.name, "kind": s.kind, "input": s.input, "graph": s.graph,
+             "description": s.description, "aliases": list(s.aliases)} for s in _SPECS]

@@ -1,0 +1,326 @@
+"""Collection-level meta-evaluation reports (Sakai 2006, Tables 2-3, Figs. 7-13).
+
+Runs :func:`agreekit.bootstrap.meta_evaluate` for every metric of one test
+collection on *shared* bootstrap samples, plus Kendall's tau between every
+pair of metrics with its bootstrap SE, and turns the results into tables
+(CSV + Markdown) and figures (PNG + PDF).  The Snakemake stage
+``workflow/rules/bootstrap.smk`` calls these functions through thin scripts.
+"""
+from __future__ import annotations
+
+import itertools
+import zlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from agreekit._io import atomic_write, write_json
+from agreekit._validation import InputError
+from agreekit.bootstrap import (DEFAULT_FUZZINESS, MetaEvaluation, format_difference, meta_evaluate,
+                                rank_correlation_se)
+from agreekit.ir import align_scores, check_scores
+
+__all__ = ["MetricInput", "CollectionAnalysis", "collection_seed", "analyze_collection",
+           "table2", "table3", "correlation_table", "to_markdown", "plot_asl_curves", "plot_mr_pt",
+           "plot_swap_rates", "plot_rank_correlations"]
+
+
+@dataclass(frozen=True)
+class MetricInput:
+    """One metric of a collection: its per-topic score matrix and summary statistic."""
+
+    name: str
+    scores: pd.DataFrame
+    statistic: str = "mean"
+
+
+@dataclass(frozen=True)
+class CollectionAnalysis:
+    """Results of :func:`analyze_collection`."""
+
+    collection: str
+    metrics: list[str]
+    statistics: dict[str, str]
+    evaluations: dict[str, MetaEvaluation]
+    correlations: pd.DataFrame
+    n_topics: int
+    n_systems: int
+
+    def summary(self) -> dict:
+        return {"collection": self.collection, "n_topics": self.n_topics, "n_systems": self.n_systems,
+                "metrics": {m: {"statistic": self.statistics[m], **self.evaluations[m].summary()}
+                            for m in self.metrics},
+                "correlations": self.correlations.to_dict(orient="records")}
+
+    def pairs_frame(self) -> pd.DataFrame:
+        frames = []
+        for m in self.metrics:
+            ev = self.evaluations[m]
+            for test, res in (("paired", ev.paired), ("unpaired", ev.unpaired)):
+                if res is not None:
+                    frames.append(res.table.assign(metric=m, test=test))
+        df = pd.concat(frames, ignore_index=True)
+        return df[["metric", "test"] + [c for c in df.columns if c not in ("metric", "test")]]
+
+    def stability_frame(self) -> pd.DataFrame:
+        return pd.concat([self.evaluations[m].stability.to_frame().assign(metric=m) for m in self.metrics
+                          if self.evaluations[m].stability is not None], ignore_index=True)[
+            ["metric", "fuzziness", "minority_rate", "proportion_of_ties"]]
+
+    def swap_frame(self) -> pd.DataFrame:
+        return pd.concat([self.evaluations[m].swap.bins.assign(metric=m) for m in self.metrics
+                          if self.evaluations[m].swap is not None], ignore_index=True)[
+            ["metric", "lower", "upper", "comparisons", "swaps", "swap_rate"]]
+
+
+def collection_seed(seed: int, collection: str) -> np.random.SeedSequence:
+    """Per-collection SeedSequence derived from the global seed and the collection name."""
+    return np.random.SeedSequence(int(seed), spawn_key=(zlib.crc32(collection.encode()),))
+
+
+def analyze_collection(collection: str, metrics: Sequence[MetricInput], *, seed: int, alpha: float = 0.05,
+                       n_resamples: int = 1000, fuzziness: Sequence[float] = DEFAULT_FUZZINESS,
+                       bin_width: float = 0.01, n_bins: int = 21, swap_threshold: float = 0.05,
+                       tau_variant: str = "b", progress: bool = False) -> CollectionAnalysis:
+    """Meta-evaluate every metric of a collection on shared bootstrap samples.
+
+    All metrics must have the same topics and systems (aligned by label).
+    The same topic samples Q*b (from :func:`collection_seed`) serve every
+    metric, so Kendall's tau SEs use identical samples for both metrics.
+    """
+    if not metrics:
+        raise InputError("metrics", "at least one metric is required")
+    names = [m.name for m in metrics]
+    if len(set(names)) != len(names):
+        raise InputError("metrics", f"duplicate metric names {names}")
+    ref = check_scores(metrics[0].scores, parameter=f"scores[{names[0]}]")
+    mats = {metrics[0].name: ref}
+    for m in metrics[1:]:
+        mats[m.name] = align_scores(ref, check_scores(m.scores, parameter=f"scores[{m.name}]"),
+                                    names=(f"scores[{names[0]}]", f"scores[{m.name}]"))
+    stats_ = {m.name: m.statistic for m in metrics}
+    ss = collection_seed(seed, collection)
+    it = names
+    if progress:
+        from tqdm import tqdm
+        it = tqdm(names, desc=f"{collection}: metrics", leave=False)
+    evs = {}
+    for name in it:
+        evs[name] = meta_evaluate(mats[name], alpha=alpha, n_resamples=n_resamples, rng=ss,
+                                  statistic=stats_[name], fuzziness=fuzziness, bin_width=bin_width,
+                                  n_bins=n_bins, swap_threshold=swap_threshold)
+    rows = []
+    for a, b in itertools.combinations(names, 2):
+        r = rank_correlation_se(mats[a], mats[b], rng=ss, n_resamples=n_resamples, statistic=stats_[a],
+                                statistic_b=stats_[b], variant=tau_variant)
+        rows.append({"metric_a": a, "metric_b": b, "tau": r.correlation, "se": r.standard_error,
+                     "bootstrap_mean": r.bootstrap_mean, "z0": r.test_statistic, "pvalue": r.pvalue})
+    corr = pd.DataFrame(rows, columns=["metric_a", "metric_b", "tau", "se", "bootstrap_mean", "z0", "pvalue"])
+    return CollectionAnalysis(collection=collection, metrics=names, statistics=stats_, evaluations=evs,
+                              correlations=corr, n_topics=int(ref.shape[0]), n_systems=int(ref.shape[1]))
+
+
+# --------------------------------------------------------------------------- tables
+
+
+def _pct(count: int, total: int) -> str:
+    return f"{count}/{total}={round(100 * count / total)}%"
+
+
+def table2(summaries: Sequence[Mapping], *, decimals: int = 2) -> pd.DataFrame:
+    """Table 2 style: sensitivity (ASL < alpha) and estimated difference, paired and unpaired.
+
+    One row per (collection, metric), sorted within a collection by paired
+    sensitivity.  For geometric-mean metrics the paired columns are the AG
+    test (differences of mean logs).
+    """
+    rows = []
+    for s in summaries:
+        for metric, m in s["metrics"].items():
+            p, u = m.get("paired"), m.get("unpaired")
+            rows.append({
+                "collection": s["collection"], "metric": metric, "statistic": m["statistic"],
+                "paired_metric": ("AG_" + metric[2:] if metric.startswith("G_") else f"AG({metric})")
+                if m["statistic"] == "gmean" else metric,
+                "n_pairs": p["n_pairs"] if p else u["n_pairs"],
+                "paired_significant": p["n_significant"] if p else None,
+                "paired_sensitivity": _pct(p["n_significant"], p["n_pairs"]) if p else "",
+                "paired_proportion": p["proportion"] if p else None,
+                "paired_estimated_diff": p["estimated_difference"] if p else None,
+                "paired_estimated_diff_2dp": format_difference(p["estimated_difference"], decimals=decimals)
+                if p else "",
+                "unpaired_significant": u["n_significant"] if u else None,
+                "unpaired_sensitivity": _pct(u["n_significant"], u["n_pairs"]) if u else "",
+                "unpaired_proportion": u["proportion"] if u else None,
+                "unpaired_estimated_diff": u["estimated_difference"] if u else None,
+                "unpaired_estimated_diff_2dp": format_difference(u["estimated_difference"], decimals=decimals)
+                if u else "",
+            })
+    df = pd.DataFrame(rows)
+    order = {c: i for i, c in enumerate(dict.fromkeys(df["collection"]))}
+    df = df.assign(_c=df["collection"].map(order)).sort_values(
+        ["_c", "paired_significant", "metric"], ascending=[True, False, True], kind="mergesort")
+    return df.drop(columns="_c").reset_index(drop=True)
+
+
+def table3(summaries: Sequence[Mapping]) -> pd.DataFrame:
+    """Table 3 style: swap-method abs / max / rel / sensitivity per (collection, metric)."""
+    rows = []
+    for s in summaries:
+        for metric, m in s["metrics"].items():
+            w = m["swap"]
+            rows.append({"collection": s["collection"], "metric": metric, "abs": w["abs"], "max": w["max"],
+                         "rel": w["rel"], "sensitivity": w["sensitivity"],
+                         "abs_2dp": format_difference(w["abs"]), "max_4dp": f"{w['max']:.4f}",
+                         "rel_pct": "nan" if w["rel"] is None or not np.isfinite(w["rel"])
+                         else f"{round(100 * w['rel'])}%",
+                         "sensitivity_pct": f"{round(100 * w['sensitivity'])}%"})
+    df = pd.DataFrame(rows)
+    order = {c: i for i, c in enumerate(dict.fromkeys(df["collection"]))}
+    df = df.assign(_c=df["collection"].map(order)).sort_values(
+        ["_c", "sensitivity", "metric"], ascending=[True, False, True], kind="mergesort")
+    return df.drop(columns="_c").reset_index(drop=True)
+
+
+def correlation_table(summaries: Sequence[Mapping]) -> pd.DataFrame:
+    """Kendall's tau between metrics with bootstrap SE (Figs. 12-13), all collections."""
+    return pd.DataFrame([{"collection": s["collection"], **r} for s in summaries for r in s["correlations"]])
+
+
+def to_markdown(df: pd.DataFrame, *, floatfmt: str = ".4f") -> str:
+    """GitHub-style Markdown table (no extra dependency)."""
+    def fmt(v, col):
+        if isinstance(v, (float, np.floating)):
+            if not np.isfinite(v):
+                return "nan"
+            return format(v, ".2e" if "pvalue" in col else floatfmt)
+        return str(v)
+    cols = [str(c) for c in df.columns]
+    lines = ["| " + " | ".join(cols) + " |", "|" + "|".join("---" for _ in cols) + "|"]
+    for row in df.itertuples(index=False):
+        lines.append("| " + " | ".join(fmt(v, c) for v, c in zip(row, cols)) + " |")
+    return "\n".join(lines) + "\n"
+
+
+#: columns shown in the Markdown versions (the CSVs keep every column)
+MARKDOWN_COLUMNS = {
+    "table2": ["collection", "metric", "paired_metric", "paired_sensitivity", "paired_estimated_diff_2dp",
+               "unpaired_sensitivity", "unpaired_estimated_diff_2dp"],
+    "table3": ["collection", "metric", "abs_2dp", "max_4dp", "rel_pct", "sensitivity_pct"],
+}
+
+
+def write_table(df: pd.DataFrame, stem: str | Path, *, title: str = "",
+                markdown_columns: Sequence[str] | None = None) -> None:
+    """Write ``stem``.csv (all columns) and ``stem``.md (``markdown_columns``) atomically."""
+    stem = Path(stem)
+    with atomic_write(stem.with_suffix(".csv")) as fh:
+        df.to_csv(fh, index=False, float_format="%.6g", lineterminator="\n")
+    md = df if markdown_columns is None else df[list(markdown_columns)]
+    with atomic_write(stem.with_suffix(".md")) as fh:
+        fh.write((f"# {title}\n\n" if title else "") + to_markdown(md))
+
+
+def write_collection(analysis: CollectionAnalysis, outdir: str | Path) -> dict[str, Path]:
+    """Write summary.json, pairs.csv, stability.csv, swap.csv, correlations.csv into ``outdir``."""
+    outdir = Path(outdir)
+    paths = {k: outdir / f"{k}.{'json' if k == 'summary' else 'csv'}"
+             for k in ("summary", "pairs", "stability", "swap", "correlations")}
+    write_json(paths["summary"], analysis.summary())
+    for key, df in (("pairs", analysis.pairs_frame()), ("stability", analysis.stability_frame()),
+                    ("swap", analysis.swap_frame()), ("correlations", analysis.correlations)):
+        with atomic_write(paths[key]) as fh:
+            df.to_csv(fh, index=False, float_format="%.10g", lineterminator="\n")
+    return paths
+
+
+# --------------------------------------------------------------------------- figures
+
+
+def _save(fig, stem: str | Path) -> None:
+    stem = Path(stem)
+    stem.parent.mkdir(parents=True, exist_ok=True)
+    for ext, kw in ((".png", {"dpi": 150}), (".pdf", {"metadata": {"CreationDate": None}})):
+        tmp = stem.parent / f".{stem.name}.tmp{ext}"
+        fig.savefig(tmp, bbox_inches="tight", **kw)
+        tmp.replace(stem.with_suffix(ext))
+
+
+def _plt():
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    return plt
+
+
+def plot_asl_curves(pairs: pd.DataFrame, test: str, stem: str | Path, *, alpha: float = 0.05,
+                    title: str = "") -> None:
+    """Figs. 7-8: per metric, the pairs' ASLs sorted ascending (y-axis 0-0.1)."""
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(6, 4))
+    for metric, grp in pairs[pairs["test"] == test].groupby("metric", sort=False):
+        asl = np.sort(grp["asl"].to_numpy())
+        label = ("AG_" + metric[2:] if metric.startswith("G_") and test == "paired" else metric)
+        ax.plot(np.arange(1, asl.size + 1), asl, label=label, lw=1.2)
+    ax.axhline(alpha, color="grey", ls=":", lw=0.8)
+    ax.set_ylim(0, 0.1)
+    ax.set_xlabel("system pair sorted by ASL")
+    ax.set_ylabel("achieved significance level (ASL)")
+    ax.set_title(title or f"{test} bootstrap test")
+    ax.legend(fontsize=8)
+    _save(fig, stem)
+    plt.close(fig)
+
+
+def plot_mr_pt(stab: pd.DataFrame, stem: str | Path, *, title: str = "") -> None:
+    """Fig. 10: MR (%) against PT (%) for f = 0.01..0.20."""
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(6, 4))
+    for metric, grp in stab.groupby("metric", sort=False):
+        ax.plot(100 * grp["proportion_of_ties"], 100 * grp["minority_rate"], marker=".", label=metric, lw=1.2)
+    ax.set_xlim(0, 100)
+    ax.set_xlabel("proportion of ties (%)")
+    ax.set_ylabel("minority rate (%)")
+    ax.set_title(title or "MR-PT curves (stability method)")
+    ax.legend(fontsize=8)
+    _save(fig, stem)
+    plt.close(fig)
+
+
+def plot_swap_rates(swap: pd.DataFrame, stem: str | Path, *, threshold: float = 0.05, title: str = "") -> None:
+    """Swap rate against difference bin (Fig. 11 algorithm)."""
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(6, 4))
+    for metric, grp in swap.groupby("metric", sort=False):
+        ax.plot(grp["lower"], 100 * grp["swap_rate"], marker=".", label=metric, lw=1.2)
+    ax.axhline(100 * threshold, color="grey", ls=":", lw=0.8)
+    ax.set_xlabel("performance difference bin (lower edge)")
+    ax.set_ylabel("swap rate (%)")
+    ax.set_title(title or "swap rates")
+    ax.legend(fontsize=8)
+    _save(fig, stem)
+    plt.close(fig)
+
+
+def plot_rank_correlations(corr: pd.DataFrame, stem: str | Path, *, n_systems: int | None = None,
+                           alpha: float = 0.01, title: str = "") -> None:
+    """Figs. 12-13: Kendall's tau per metric pair with bootstrap-SE error bars."""
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(max(5, 0.45 * len(corr) + 2), 4))
+    x = np.arange(len(corr))
+    ax.bar(x, corr["tau"], yerr=corr["se"], capsize=3, color="#6a8fbf")
+    if n_systems is not None:
+        from agreekit.bootstrap import kendall_critical_value
+        ax.axhline(kendall_critical_value(n_systems, alpha), color="grey", ls=":", lw=0.8,
+                   label=f"|tau| significant at alpha={alpha} (Eq. 11)")
+        ax.legend(fontsize=8)
+    ax.set_xticks(x, [f"{a} / {b}" for a, b in zip(corr["metric_a"], corr["metric_b"])], rotation=60,
+                  ha="right", fontsize=7)
+    ax.set_ylim(0, 1)
+    ax.set_ylabel("Kendall's tau (error bar: bootstrap SE)")
+    ax.set_title(title or "rank correlations between metrics")
+    _save(fig, stem)
+    plt.close(fig)

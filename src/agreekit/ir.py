@@ -1,0 +1,589 @@
+"""IR effectiveness metrics from TREC qrels and runs, and topic x system score matrices.
+
+This module turns TREC-format relevance judgements ("qrels") and ranked runs
+into per-topic score matrices (topics x systems), the input of the bootstrap
+meta-evaluation in :mod:`agreekit.bootstrap`.  The metrics are those of
+Sakai (2006), Eqs. 1-7, in the paper's original form:
+
+============  ==============================================================
+name          definition (R = number of relevant documents of the topic)
+============  ==============================================================
+``AveP``      (1/R) sum_r isrel(r) P(r)                               (Eq. 1)
+``P@l``       count(l) / l, the denominator stays l for short lists    (Eq. 2)
+``nCG@l``     cg(l) / cgI(l)                                           (Eq. 3)
+``nDCG@l``    dcg(l) / dcgI(l), gain g(i)/log_a(i) for i > a, a = 2    (Eq. 4)
+``Q-measure`` (1/R) sum_r isrel(r) (beta cg(r) + count(r)) / (beta cgI(r) + r)
+              with beta = 1                                        (Eqs. 5-6)
+============  ==============================================================
+
+``AveP@l`` / ``Q-measure@l`` evaluate only the top l documents; ``PDoc@l`` is
+an alias of ``P@l``, ``AP`` of ``AveP`` and ``Q`` of ``Q-measure``.  The
+geometric-mean variants (G_AveP, G_Q-measure) use the same per-topic values
+and differ only in the summary statistic, :func:`geometric_mean` (Eq. 7).
+
+nDCG here is **not** trec_eval's / ir_measures' ``ndcg`` (discount
+1/log2(r+1) from rank 1) nor gdeval's (exponential gain): ranks 1 and 2 are
+undiscounted and rank i > 2 is divided by log2(i), as in Jarvelin and
+Kekalainen (2002) and Sakai (2006).
+
+Conventions (decisions documented in the README):
+
+* a document is relevant iff its gain is > 0; unjudged documents are
+  non-relevant; by default the gain of a judged document is its (integer)
+  grade, so TREC grades 1/2 give gains 1/2; ``gains={...}`` overrides the
+  gain of the grades it names;
+* runs are ranked as trec_eval does: by score descending, ties by docno
+  descending (byte order); a docno repeated within a topic is kept at its
+  first (best) position only; the list is cut at ``depth``;
+* a topic of the qrels that a run does not answer scores 0 for that run
+  (trec_eval ``-c`` semantics); topics of the run absent from the qrels are
+  ignored;
+* topics without any relevant document make every metric undefined: they
+  raise an error unless ``empty_topics="drop"``.
+
+References
+----------
+T. Sakai, "Evaluating evaluation metrics based on the bootstrap", SIGIR 2006.
+K. Jarvelin and J. Kekalainen, "Cumulated gain-based evaluation of IR
+techniques", ACM TOIS 20(4), 2002.
+"""
+from __future__ import annotations
+
+import gzip
+import io
+import math
+import os
+import re
+import warnings
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from agreekit._validation import InputError
+
+__all__ = [
+    "GM_OFFSET",
+    "read_qrels",
+    "read_run",
+    "evaluate",
+    "parse_metric",
+    "load_scores",
+    "check_scores",
+    "align_scores",
+    "geometric_mean",
+    "arithmetic_mean",
+    "round_significant",
+    "topic_metrics",
+]
+
+#: offset of the geometric mean, Sakai (2006) Eq. 7
+GM_OFFSET = 1e-5
+
+_METRIC_RE = re.compile(r"^(AveP|AP|Q-measure|Q|P|PDoc|nCG|nDCG)(?:@(\d+))?$")
+_CANONICAL = {"AveP": "AveP", "AP": "AveP", "Q-measure": "Q-measure", "Q": "Q-measure",
+              "P": "P", "PDoc": "P", "nCG": "nCG", "nDCG": "nDCG"}
+
+
+@dataclass(frozen=True)
+class MetricSpec:
+    """A parsed metric name: ``kind`` in {AveP, P, Q-measure, nCG, nDCG}, ``cutoff`` or None."""
+
+    name: str
+    kind: str
+    cutoff: int | None
+
+
+def parse_metric(name: str) -> MetricSpec:
+    """Parse a metric name such as ``"AveP"``, ``"P@10"``, ``"nDCG@1000"``, ``"Q-measure"``.
+
+    Examples
+    --------
+    >>> parse_metric("nDCG@100")
+    MetricSpec(name='nDCG@100', kind='nDCG', cutoff=100)
+    """
+    if not isinstance(name, str):
+        raise InputError("metrics", f"entries must be strings; got {name!r}")
+    m = _METRIC_RE.match(name.strip())
+    if m is None:
+        raise InputError("metrics", f"unknown metric {name!r}; use AveP, P@l (PDoc@l), Q-measure, "
+                                    "nCG@l or nDCG@l (optionally AveP@l, Q-measure@l)")
+    cutoff = None if m.group(2) is None else int(m.group(2))
+    if cutoff is not None and cutoff < 1:
+        raise InputError("metrics", f"cut-off of {name!r} must be >= 1")
+    return MetricSpec(name=name, kind=_CANONICAL[m.group(1)], cutoff=cutoff)
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def _open_text(path: str | os.PathLike) -> io.TextIOBase:
+    path = Path(path)
+    if path.suffix == ".gz":
+        return io.TextIOWrapper(gzip.open(path, "rb"), encoding="utf-8")
+    return open(path, encoding="utf-8")
+
+
+def _read_lines(param: str, path) -> list[list[str]]:
+    rows = []
+    with _open_text(path) as fh:
+        for lineno, line in enumerate(fh, 1):
+            if not line.strip() or line.lstrip().startswith("#"):
+                continue
+            rows.append((lineno, line.split()))
+    return rows
+
+
+def read_qrels(source: Any) -> pd.DataFrame:
+    """Read TREC qrels (``topic iter docno grade``) into a DataFrame.
+
+    ``source`` is a path (plain or ``.gz``), a DataFrame with columns
+    ``topic, docno, relevance`` or a mapping ``{topic: {docno: grade}}``.
+    Returns columns ``topic`` (str), ``docno`` (str), ``relevance`` (int64).
+    A document judged twice for a topic keeps its last judgement.
+    """
+    if isinstance(source, pd.DataFrame):
+        missing = {"topic", "docno", "relevance"} - set(source.columns)
+        if missing:
+            raise InputError("qrels", f"DataFrame lacks columns {sorted(missing)}")
+        df = source[["topic", "docno", "relevance"]].copy()
+        df["topic"] = df["topic"].astype(str)
+        df["docno"] = df["docno"].astype(str)
+        try:
+            rel = pd.to_numeric(df["relevance"], errors="raise")
+        except (TypeError, ValueError):
+            raise InputError("qrels", "relevance values must be integers") from None
+        if not np.all(np.isfinite(rel)) or not np.all(rel == np.round(rel)):
+            raise InputError("qrels", "relevance values must be integers")
+        df["relevance"] = rel.astype(np.int64)
+    elif isinstance(source, Mapping):
+        rows = [(str(t), str(d), g) for t, docs in source.items() for d, g in docs.items()]
+        return read_qrels(pd.DataFrame(rows, columns=["topic", "docno", "relevance"]))
+    else:
+        topics, docs, rels = [], [], []
+        for lineno, parts in _read_lines("qrels", source):
+            if len(parts) != 4:
+                raise InputError("qrels", f"{source}: line {lineno}: expected 4 fields "
+                                          f"'topic iter docno grade'; got {len(parts)}")
+            try:
+                grade = int(parts[3])
+            except ValueError:
+                raise InputError("qrels", f"{source}: line {lineno}: grade {parts[3]!r} "
+                                          "is not an integer") from None
+            topics.append(parts[0])
+            docs.append(parts[2])
+            rels.append(grade)
+        if not topics:
+            raise InputError("qrels", f"{source}: no judgements found")
+        df = pd.DataFrame({"topic": topics, "docno": docs,
+                           "relevance": np.asarray(rels, dtype=np.int64)})
+    return df.drop_duplicates(["topic", "docno"], keep="last").reset_index(drop=True)
+
+
+def read_run(source: Any, *, name: str | None = None) -> tuple[str, pd.DataFrame]:
+    """Read a TREC run (``topic Q0 docno rank score tag``).
+
+    Returns ``(system_name, frame)``, the frame having columns ``topic``,
+    ``docno``, ``score``.  The name is ``name`` if given, else the run's tag
+    (6th column), else the file name.  ``source`` may also be a DataFrame with
+    columns ``topic, docno, score``.  The rank column is ignored (trec_eval
+    ranks by score).
+    """
+    if isinstance(source, pd.DataFrame):
+        missing = {"topic", "docno", "score"} - set(source.columns)
+        if missing:
+            raise InputError("run", f"DataFrame lacks columns {sorted(missing)}")
+        df = source[["topic", "docno", "score"]].copy()
+        df["topic"] = df["topic"].astype(str)
+        df["docno"] = df["docno"].astype(str)
+        try:
+            df["score"] = pd.to_numeric(df["score"], errors="raise").astype(np.float64)
+        except (TypeError, ValueError):
+            raise InputError("run", "scores must be numbers") from None
+        if not np.all(np.isfinite(df["score"].to_numpy())):
+            raise InputError("run", "scores must be finite")
+        tag = None
+        if "tag" in source.columns and len(source):
+            tag = str(source["tag"].iloc[0])
+        return (name or tag or "run"), df
+    topics, docs, scores = [], [], []
+    tag = None
+    for lineno, parts in _read_lines("run", source):
+        if len(parts) != 6:
+            raise InputError("run", f"{source}: line {lineno}: expected 6 fields "
+                                    f"'topic Q0 docno rank score tag'; got {len(parts)}")
+        try:
+            score = float(parts[4])
+        except ValueError:
+            raise InputError("run", f"{source}: line {lineno}: score {parts[4]!r} is not a number") from None
+        if not math.isfinite(score):
+            raise InputError("run", f"{source}: line {lineno}: score must be finite")
+        topics.append(parts[0])
+        docs.append(parts[2])
+        scores.append(score)
+        if tag is None:
+            tag = parts[5]
+    if not topics:
+        raise InputError("run", f"{source}: no ranked documents found")
+    if name is None:
+        name = tag or Path(source).name
+    return name, pd.DataFrame({"topic": topics, "docno": docs, "score": np.asarray(scores)})
+
+
+def _rank_run(run: pd.DataFrame, depth: int) -> pd.DataFrame:
+    """trec_eval ranking: score desc, docno desc; drop repeated docnos; cut at depth."""
+    df = run.sort_values(["topic", "score", "docno"], ascending=[True, False, False], kind="mergesort")
+    df = df.drop_duplicates(["topic", "docno"], keep="first")
+    df = df.assign(rank=df.groupby("topic", sort=False).cumcount() + 1)
+    return df[df["rank"] <= depth]
+
+
+# --------------------------------------------------------------------------- metrics
+
+
+def _discount(ranks: np.ndarray, log_base: float) -> np.ndarray:
+    """Original nDCG discount: 1 for i <= a, log_a(i) for i > a."""
+    return np.where(ranks <= log_base, 1.0, np.log(np.maximum(ranks, 1)) / math.log(log_base))
+
+
+def topic_metrics(ranked_gains: Sequence[float], ideal_gains: Sequence[float],
+                  specs: Sequence[MetricSpec], *, depth: int = 1000, beta: float = 1.0,
+                  log_base: float = 2.0) -> list[float]:
+    """Metric values of one ranked list for one topic.
+
+    ``ranked_gains`` are the gains of the retrieved documents in rank order (0
+    for non-relevant), already cut at ``depth``; ``ideal_gains`` the gains of
+    all R relevant documents (any order).  Used by :func:`evaluate`; public so
+    that the definitions can be checked by hand.
+
+    Examples
+    --------
+    >>> from agreekit.ir import topic_metrics, parse_metric
+    >>> topic_metrics([1, 0, 1], [1, 1], [parse_metric("AveP")])  # (1/1 + 2/3) / 2
+    [0.8333333333333333]
+    """
+    g_all = np.asarray(ranked_gains, dtype=np.float64)
+    gi_all = np.sort(np.asarray(ideal_gains, dtype=np.float64))[::-1]
+    gi_all = gi_all[gi_all > 0]
+    R = gi_all.size
+    if R == 0:
+        raise InputError("qrels", "topic has no relevant document; every metric is undefined")
+    out = []
+    for spec in specs:
+        L = depth if spec.cutoff is None else min(depth, spec.cutoff)
+        g = g_all[:L]
+        n = g.size
+        if spec.kind in ("AveP", "Q-measure"):
+            if n == 0:
+                out.append(0.0)
+                continue
+            rel = g > 0
+            ranks = np.arange(1, n + 1, dtype=np.float64)
+            count = np.cumsum(rel)
+            if spec.kind == "AveP":
+                out.append(float(np.sum(count[rel] / ranks[rel]) / R))
+            else:
+                cg = np.cumsum(g)
+                gi = np.zeros(n)
+                gi[:min(n, R)] = gi_all[:n]
+                cgi = np.cumsum(gi)
+                br = (beta * cg + count) / (beta * cgi + ranks)
+                out.append(float(np.sum(br[rel]) / R))
+            continue
+        ell = depth if spec.cutoff is None else spec.cutoff
+        g = g_all[:ell]
+        if spec.kind == "P":
+            out.append(float(np.count_nonzero(g > 0) / ell))
+        elif spec.kind == "nCG":
+            out.append(float(g.sum() / gi_all[:ell].sum()))
+        else:  # nDCG
+            ranks = np.arange(1, g.size + 1, dtype=np.float64)
+            ranks_i = np.arange(1, min(ell, R) + 1, dtype=np.float64)
+            dcg = float(np.sum(g / _discount(ranks, log_base)))
+            dcgi = float(np.sum(gi_all[:ell] / _discount(ranks_i, log_base)))
+            out.append(dcg / dcgi)
+    return out
+
+
+def _gain_map(gains) -> Any:
+    if gains is None:
+        return None
+    if not isinstance(gains, Mapping):
+        raise InputError("gains", "must be a mapping grade -> gain (e.g. {1: 1, 2: 2})")
+    out = {}
+    for k, v in gains.items():
+        try:
+            out[int(k)] = float(v)
+        except (TypeError, ValueError):
+            raise InputError("gains", f"entry {k!r}: {v!r} must map an integer grade to a number") from None
+        if not math.isfinite(out[int(k)]) or out[int(k)] < 0:
+            raise InputError("gains", f"gain of grade {k!r} must be finite and >= 0")
+    return out
+
+
+def _as_runs(run) -> list[tuple[str, pd.DataFrame]]:
+    if isinstance(run, (str, os.PathLike, pd.DataFrame)):
+        return [read_run(run)]
+    if isinstance(run, Mapping):
+        return [read_run(src, name=str(nm)) for nm, src in run.items()]
+    if isinstance(run, Sequence):
+        if len(run) == 0:
+            raise InputError("run", "no run given")
+        return [read_run(src) for src in run]
+    raise InputError("run", f"must be a path, a DataFrame, or a list/dict of them; got {type(run).__name__}")
+
+
+def evaluate(qrels: Any, run: Any, metrics: str | Sequence[str] = ("AveP",), *,
+             depth: int = 1000, gains: Mapping | None = None, beta: float = 1.0,
+             log_base: float = 2.0, empty_topics: str = "error"):
+    """Per-topic IR metrics of one or more runs: topics x systems matrices.
+
+    Parameters
+    ----------
+    qrels : path, DataFrame or mapping
+        TREC qrels (see :func:`read_qrels`).  The evaluated topics are the
+        qrels topics (sorted as strings, numerically when all are integers).
+    run : path, DataFrame, or a list / dict (name -> run) of them
+        TREC runs; one system per run.
+    metrics : str or sequence of str
+        Metric names (see module docstring): ``"AveP"``, ``"P@10"``,
+        ``"Q-measure"``, ``"nCG@1000"``, ``"nDCG@1000"``, ...
+    depth : int, default 1000
+        Each ranked list is cut at this many documents (the paper's L).
+        P@l, nCG@l, nDCG@l without ``@l`` use l = depth.
+    gains : mapping, optional
+        Grade -> gain, overriding the default gain = grade (grades <= 0 and
+        grades mapped to 0 are non-relevant), e.g. ``{2: 3}`` or ``{1: 0}``.
+    beta : float, default 1
+        Q-measure's beta (1 = Sakai 2006; 0 gives AveP).
+    log_base : float, default 2
+        nDCG's a.
+    empty_topics : {"error", "drop"}
+        What to do with qrels topics without relevant documents.
+
+    Returns
+    -------
+    DataFrame or dict of DataFrame
+        If ``metrics`` is a string, one topics x systems DataFrame; else a dict
+        metric name -> DataFrame (index ``topic``, columns = system names).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from agreekit.ir import evaluate
+    >>> qrels = {"1": {"a": 1, "b": 2}, "2": {"c": 1}}
+    >>> run = pd.DataFrame({"topic": ["1", "1", "2"], "docno": ["a", "x", "y"],
+    ...                     "score": [2.0, 1.0, 1.0]})
+    >>> evaluate(qrels, {"sys": run}, "AveP")["sys"].tolist()
+    [0.5, 0.0]
+    """
+    single = isinstance(metrics, str)
+    names = [metrics] if single else list(metrics)
+    if not names:
+        raise InputError("metrics", "at least one metric is required")
+    specs = [parse_metric(m) for m in names]
+    if len(set(names)) != len(names):
+        raise InputError("metrics", "contains duplicates")
+    from agreekit._validation import check_choice, check_float, check_int
+    depth = check_int("depth", depth, minimum=1)
+    beta = check_float("beta", beta, minimum=0.0)
+    log_base = check_float("log_base", log_base, minimum=1.0, inclusive=False)
+    check_choice("empty_topics", empty_topics, ("error", "drop"))
+    gmap = _gain_map(gains)
+
+    q = read_qrels(qrels)
+    if gmap is None:
+        q = q.assign(gain=np.where(q["relevance"] > 0, q["relevance"], 0).astype(np.float64))
+    else:
+        default = np.where(q["relevance"] > 0, q["relevance"], 0).astype(np.float64)
+        q = q.assign(gain=q["relevance"].map(gmap).fillna(pd.Series(default, index=q.index))
+                     .astype(np.float64))
+    ideal = {t: grp["gain"].to_numpy()[grp["gain"].to_numpy() > 0] for t, grp in q.groupby("topic")}
+    empty = sorted(t for t, g in ideal.items() if g.size == 0)
+    if empty:
+        if empty_topics == "error":
+            raise InputError("qrels", f"{len(empty)} topic(s) have no relevant document (gain > 0), so "
+                                      f"every metric is undefined for them: {empty[:5]}"
+                                      f"{' ...' if len(empty) > 5 else ''}; pass empty_topics='drop' "
+                                      "to drop them")
+        warnings.warn(f"dropping {len(empty)} topic(s) without relevant documents: {empty[:5]}",
+                      stacklevel=2)
+    topics = [t for t in ideal if ideal[t].size > 0]
+    if all(t.lstrip("-").isdigit() for t in topics):
+        topics.sort(key=int)
+    else:
+        topics.sort()
+    gain_lookup = q[q["gain"] > 0].set_index(["topic", "docno"])["gain"]
+
+    runs = _as_runs(run)
+    sys_names = [nm for nm, _ in runs]
+    if len(set(sys_names)) != len(sys_names):
+        dup = sorted({n for n in sys_names if sys_names.count(n) > 1})
+        raise InputError("run", f"duplicate system names {dup}; pass a dict name -> run")
+    values = np.zeros((len(specs), len(topics), len(runs)))
+    topic_pos = {t: i for i, t in enumerate(topics)}
+    for j, (_, df) in enumerate(runs):
+        ranked = _rank_run(df[df["topic"].isin(topic_pos)], depth)
+        g = gain_lookup.reindex(pd.MultiIndex.from_arrays([ranked["topic"], ranked["docno"]]))
+        ranked = ranked.assign(gain=g.fillna(0.0).to_numpy())
+        answered = set()
+        for t, grp in ranked.groupby("topic", sort=False):
+            answered.add(t)
+            values[:, topic_pos[t], j] = topic_metrics(grp["gain"].to_numpy(), ideal[t], specs,
+                                                       depth=depth, beta=beta, log_base=log_base)
+        # topics the run did not answer keep the value 0 (trec_eval -c)
+    index = pd.Index(topics, name="topic")
+    out = {spec.name: pd.DataFrame(values[k], index=index, columns=pd.Index(sys_names, name="system"))
+           for k, spec in enumerate(specs)}
+    return out[names[0]] if single else out
+
+
+# --------------------------------------------------------------------------- score matrices
+
+_TOPIC_HEADERS = {"topic", "topics", "qid", "query", "query_id", "topic_id", "id", ""}
+
+
+def check_scores(scores: Any, *, parameter: str = "scores", min_topics: int = 2,
+                 min_systems: int = 2) -> pd.DataFrame:
+    """Validate a topics x systems score matrix and return it as a float DataFrame.
+
+    Accepts a DataFrame (index = topics, columns = systems) or a 2-D array
+    (topics and systems numbered from 1).  Rejects NaN/inf, non-numeric
+    values, duplicate topic or system labels and fewer than ``min_topics``
+    topics or ``min_systems`` systems, naming ``parameter``.
+    """
+    if isinstance(scores, pd.DataFrame):
+        df = scores
+    else:
+        try:
+            arr = np.asarray(scores, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise InputError(parameter, "must be a numeric topics x systems matrix") from None
+        if arr.ndim != 2:
+            raise InputError(parameter, f"must be 2-D (topics x systems); got shape {arr.shape}")
+        df = pd.DataFrame(arr, index=pd.RangeIndex(1, arr.shape[0] + 1, name="topic"),
+                          columns=[f"sys{j + 1}" for j in range(arr.shape[1])])
+    try:
+        values = df.to_numpy(dtype=np.float64)
+    except (TypeError, ValueError):
+        raise InputError(parameter, "must contain only numbers") from None
+    if values.ndim != 2:
+        raise InputError(parameter, "must be 2-D (topics x systems)")
+    n, s = values.shape
+    if n < min_topics:
+        raise InputError(parameter, f"must have at least {min_topics} topics (rows); got {n}")
+    if s < min_systems:
+        raise InputError(parameter, f"must have at least {min_systems} systems (columns); got {s}")
+    if not np.all(np.isfinite(values)):
+        bad = np.argwhere(~np.isfinite(values))[0]
+        raise InputError(parameter, f"contains NaN or infinite values (first at topic {df.index[bad[0]]!r}, "
+                                    f"system {df.columns[bad[1]]!r})")
+    if df.index.has_duplicates:
+        raise InputError(parameter, "has duplicate topic labels")
+    if df.columns.has_duplicates:
+        raise InputError(parameter, "has duplicate system labels")
+    return pd.DataFrame(values, index=df.index.copy(), columns=df.columns.copy())
+
+
+def align_scores(reference: pd.DataFrame, other: pd.DataFrame, *, names=("scores_a", "scores_b")) -> pd.DataFrame:
+    """Return ``other`` reordered to ``reference``'s topics and systems (by label), or raise.
+
+    Aligning by label, never by position, avoids silently pairing the wrong
+    topics or systems; differing topic or system *sets* are an error.
+    """
+    for axis, what in ((0, "topics"), (1, "systems")):
+        a = reference.axes[axis]
+        b = other.axes[axis]
+        if set(map(str, a)) != set(map(str, b)) or len(a) != len(b):
+            only_a = sorted(set(map(str, a)) - set(map(str, b)))[:5]
+            only_b = sorted(set(map(str, b)) - set(map(str, a)))[:5]
+            raise InputError(names[1], f"has different {what} than `{names[0]}` "
+                                       f"(only in {names[0]}: {only_a}; only in {names[1]}: {only_b})")
+    o = other.copy()
+    o.index = o.index.map(str)
+    o.columns = o.columns.map(str)
+    o = o.loc[[str(t) for t in reference.index], [str(c) for c in reference.columns]]
+    o.index = reference.index
+    o.columns = reference.columns
+    return o
+
+
+def load_scores(path: str | os.PathLike, *, parameter: str = "scores") -> pd.DataFrame:
+    """Load a topics x systems score matrix from CSV.
+
+    The header row names the systems.  If the first column is named like a
+    topic id (``topic``, ``qid``, ``query_id``, empty, ...) or holds
+    non-numeric values it becomes the index; otherwise rows are topics
+    numbered 1..n (the layout of Urbano et al.'s TREC matrices).
+
+    Examples
+    --------
+    >>> import io
+    >>> from agreekit.ir import load_scores
+    >>> load_scores(io.StringIO("topic,A,B\\n301,0.1,0.2\\n302,0.3,0.0\\n")).shape
+    (2, 2)
+    """
+    try:
+        df = pd.read_csv(path, dtype=str, keep_default_na=False, skipinitialspace=True)
+    except FileNotFoundError:
+        raise
+    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
+        raise InputError(parameter, f"cannot parse CSV {path}: {str(exc).splitlines()[0]}") from None
+    if df.shape[1] == 0:
+        raise InputError(parameter, f"{path}: no columns")
+    first = str(df.columns[0])
+    use_index = first.strip().lower() in _TOPIC_HEADERS or first.startswith("Unnamed")
+    if not use_index and len(df):
+        col = pd.to_numeric(df.iloc[:, 0].replace("", np.nan), errors="coerce")
+        use_index = bool(col.isna().any() and df.iloc[:, 0].ne("").all())
+    if use_index:
+        df = df.set_index(df.columns[0])
+        df.index.name = "topic"
+    else:
+        df.index = pd.RangeIndex(1, len(df) + 1, name="topic")
+    df.columns = pd.Index([str(c) for c in df.columns], name="system")
+    num = df.apply(lambda c: pd.to_numeric(c.replace("", np.nan), errors="coerce"))
+    bad = num.isna() & df.ne("").to_numpy() & ~df.isin(["nan", "NaN", "NA"]).to_numpy()
+    if bad.to_numpy().any():
+        r, c = np.argwhere(bad.to_numpy())[0]
+        raise InputError(parameter, f"{path}: non-numeric value {df.iat[r, c]!r} at topic "
+                                    f"{df.index[r]!r}, system {df.columns[c]!r}")
+    return check_scores(num, parameter=parameter)
+
+
+# --------------------------------------------------------------------------- summaries
+
+
+def round_significant(x: Any, digits: int = 4) -> np.ndarray:
+    """Round to ``digits`` significant figures (Sakai's per-topic values before a GM)."""
+    x = np.asarray(x, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        mag = np.where(x == 0, 0, np.floor(np.log10(np.abs(np.where(x == 0, 1, x)))))
+    factor = 10.0 ** (digits - 1 - mag)
+    return np.round(x * factor) / factor
+
+
+def arithmetic_mean(x: Any, axis: int = 0) -> np.ndarray:
+    """Arithmetic mean (the default summary statistic)."""
+    return np.mean(np.asarray(x, dtype=np.float64), axis=axis)
+
+
+def geometric_mean(x: Any, axis: int = 0, *, offset: float = GM_OFFSET) -> np.ndarray:
+    """Sakai's geometric mean, Eq. 7: ``exp(mean(ln(x + offset))) - offset``.
+
+    Natural log; the offset lets zero values in.  This is *not* trec_eval's
+    ``gm_map`` (which floors at 1e-5 and does not subtract the offset).
+
+    Examples
+    --------
+    >>> from agreekit.ir import geometric_mean
+    >>> round(float(geometric_mean([0.25, 1.0])), 6)
+    0.500002
+    """
+    x = np.asarray(x, dtype=np.float64)
+    if np.any(x + offset <= 0):
+        raise InputError("x", f"geometric mean needs values > -offset ({-offset})")
+    return np.exp(np.mean(np.log(x + offset), axis=axis)) - offset

@@ -1,0 +1,315 @@
+"""Runtime side of the coefficient tables: load a table, get moments for any n, standardize Γ.
+
+A *coefficient table* (JSON, schema ``agreekit/schemas/table.schema.json``) holds, for one
+(coefficient, combination scheme, weigher) configuration, the exact moments Γ̄, V, V^ℓ
+for n = 2..n_exact and polynomial fits in x(n) for larger n (Sections 4–6 of [1]_).
+Tables for the paper's 16 configurations ship with the package (``agreekit/data/tables``);
+the pipeline (``make results``) regenerates them and can add new schemes.
+
+The moments follow ``scipy.stats.kendalltau``'s ``method='auto'`` pattern: exact for
+n ≤ n_exact (``source="exact"``), the fitted polynomials above (``source="fit"``), and an
+error above the table's ``n_max`` unless ``extrapolate=True`` (then a warning).
+
+References
+----------
+.. [1] P. Lombardo et al., "Standardization of Weighted Ranking Correlation
+   Coefficients", Section 6.1.
+
+Examples
+--------
+>>> import agreekit.tables as T
+>>> tab = T.load_table("kendall_additive_harmonic")
+>>> m = tab.moments(10)
+>>> m.source, round(m.mean, 7)
+('exact', -0.1076337)
+>>> float(T.standardize(1.0, coefficient="kendall", scheme="additive", weigher="harmonic", n=30))
+1.0
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import warnings
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from agreekit._validation import InputError, check_choice, check_int
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "TableMoments",
+    "CoefficientTable",
+    "load_table",
+    "available_tables",
+    "find_table",
+    "table_checksum",
+    "standardize",
+    "standardization_function",
+]
+
+#: version written by this package; readers accept any 1.x
+SCHEMA_VERSION = "1.0"
+_SCHEMA_MAJOR = 1
+FORMS = ("corrected", "paper")
+
+
+def table_checksum(table: dict) -> str:
+    """``"sha256:<hex>"`` of the canonical JSON of ``table`` without its ``checksum`` member."""
+    body = {k: v for k, v in table.items() if k != "checksum"}
+    text = json.dumps(body, sort_keys=True, separators=(",", ":"), allow_nan=False)
+    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+@lru_cache(maxsize=1)
+def _schema() -> dict:
+    return json.loads(resources.files("agreekit").joinpath("schemas/table.schema.json").read_text("utf-8"))
+
+
+def _tables_dir():
+    return resources.files("agreekit").joinpath("data/tables")
+
+
+def available_tables() -> list[str]:
+    """Scheme ids of the tables shipped with the package."""
+    d = _tables_dir()
+    return sorted(p.name[:-5] for p in d.iterdir() if p.name.endswith(".json"))
+
+
+@dataclass(frozen=True)
+class TableMoments:
+    """Γ̄, V, V^ℓ at ranking length ``n`` and where they came from (``"exact"`` or ``"fit"``)."""
+
+    n: int
+    mean: float
+    var: float
+    left_var: float
+    source: str
+
+
+@dataclass(frozen=True, eq=False)
+class CoefficientTable:
+    """A validated coefficient table.  ``data`` is the parsed JSON; ``path`` where it was read."""
+
+    data: dict
+    path: str | None = None
+
+    coefficient = property(lambda self: self.data["coefficient"])
+    scheme = property(lambda self: self.data["scheme"])
+    weigher = property(lambda self: self.data["weigher"])
+    scheme_id = property(lambda self: self.data["scheme_id"])
+    n_exact = property(lambda self: int(self.data["n_exact"]))
+    n_max = property(lambda self: int(self.data["n_max"]))
+    config_hash = property(lambda self: self.data["provenance"]["config_hash"])
+
+    def moments(self, n: int, *, extrapolate: bool = False) -> TableMoments:
+        """Moments at ranking length ``n`` (exact for n ≤ n_exact, else the fitted polynomials).
+
+        Raises
+        ------
+        InputError
+            ``n < 2``, or ``n > n_max`` without ``extrapolate=True``.
+        """
+        n = check_int("n", n, minimum=2)
+        ex = self.data["exact"]
+        if n <= self.n_exact and n in ex["n"]:
+            i = ex["n"].index(n)
+            return TableMoments(n, float(ex["mean"][i]), float(ex["var"][i]), float(ex["left_var"][i]), "exact")
+        if n > self.n_max:
+            where = f"is above the range of table {self.scheme_id!r} (n <= {self.n_max})"
+            if not extrapolate:
+                raise InputError("n", f"= {n} {where}; pass extrapolate=True to evaluate the fits beyond it")
+            warnings.warn(f"n = {n} {where}: extrapolating the fitted polynomials (less reliable)",
+                          RuntimeWarning, stacklevel=2)
+        from agreekit.fitting import x_of_n
+
+        vals = []
+        for q in ("mean", "var", "left_var"):
+            f = self.data["fits"][q]
+            x = x_of_n(n, f["transform"])
+            vals.append(float(np.polynomial.polynomial.polyval(x, np.asarray(f["coefficients"], dtype=float))))
+        return TableMoments(n, vals[0], vals[1], vals[2], "fit")
+
+    def standardization_function(self, n: int, *, form: str = "corrected", extrapolate: bool = False):
+        """The :class:`agreekit.standardization.StandardizationFunction` g for ranking length ``n``."""
+        from agreekit.standardization import StandardizationFunction
+
+        check_choice("form", form, FORMS)
+        m = self.moments(n, extrapolate=extrapolate)
+        return StandardizationFunction.from_moments(m.mean, m.var, m.left_var, form=form)
+
+    def __repr__(self) -> str:
+        return (f"CoefficientTable({self.scheme_id!r}, n_exact={self.n_exact}, n_max={self.n_max}, "
+                f"path={self.path!r})")
+
+
+def _validate_table(data: Any, where: str) -> dict:
+    import jsonschema
+
+    if not isinstance(data, dict):
+        raise InputError("table", f"{where}: not a JSON object")
+    version = data.get("schema_version")
+    if not isinstance(version, str) or version.split(".")[0] != str(_SCHEMA_MAJOR):
+        raise InputError("table", f"{where}: unsupported schema_version {version!r} (this agreekit reads "
+                                  f"{_SCHEMA_MAJOR}.x)")
+    try:
+        jsonschema.validate(data, _schema())
+    except jsonschema.ValidationError as exc:
+        loc = "/".join(str(p) for p in exc.absolute_path) or "(top level)"
+        raise InputError("table", f"{where}: does not match the table schema at {loc}: {exc.message}") from None
+    if table_checksum(data) != data["checksum"]:
+        raise InputError("table", f"{where}: checksum mismatch (the file was modified or corrupted)")
+    ex = data["exact"]
+    if not (len(ex["n"]) == len(ex["mean"]) == len(ex["var"]) == len(ex["left_var"])):
+        raise InputError("table", f"{where}: exact columns differ in length")
+    return data
+
+
+@lru_cache(maxsize=64)
+def _load_cached(path: str, mtime_ns: int, size: int) -> CoefficientTable:
+    try:
+        text = Path(path).read_text("utf-8")
+    except OSError as exc:
+        raise InputError("table", f"cannot read {path}: {exc.strerror}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError("table", f"{path}: not valid JSON ({exc.msg}, line {exc.lineno})") from None
+    return CoefficientTable(_validate_table(data, path), path)
+
+
+def load_table(path_or_scheme_id: str | os.PathLike | CoefficientTable) -> CoefficientTable:
+    """Load and validate a coefficient table.
+
+    Parameters
+    ----------
+    path_or_scheme_id : str or path-like
+        A JSON file, or the id of a shipped table such as ``"spearman_additive_harmonic"`` or
+        ``"kendall_multiplicative_inverse_square-n0=1"`` (see :func:`available_tables`).
+
+    Raises
+    ------
+    InputError
+        Unreadable file, invalid JSON, wrong schema version, schema violation, checksum
+        mismatch, or no shipped table with that id.
+    """
+    if isinstance(path_or_scheme_id, CoefficientTable):
+        return path_or_scheme_id
+    arg = os.fspath(path_or_scheme_id)
+    p = Path(arg)
+    if not (p.suffix == ".json" or os.sep in arg or p.exists()):
+        cand = _tables_dir().joinpath(arg + ".json")
+        if not cand.is_file():
+            raise InputError("path_or_scheme_id", f"no table for scheme {arg!r}; shipped tables: "
+                                                  f"{', '.join(available_tables())}")
+        p = Path(str(cand))
+    if not p.is_file():
+        raise InputError("table", f"no such table file: {arg}")
+    st = p.stat()
+    return _load_cached(str(p.resolve()), st.st_mtime_ns, st.st_size)
+
+
+def find_table(coefficient: str, scheme: str, weigher) -> CoefficientTable:
+    """The shipped table of (coefficient, scheme, weigher spec), or a clear error."""
+    from agreekit.tablegen import scheme_id
+    from agreekit.weighting import COEFFICIENTS, SCHEMES
+
+    check_choice("coefficient", coefficient, COEFFICIENTS)
+    check_choice("scheme", scheme, SCHEMES)
+    if callable(weigher) and not hasattr(weigher, "spec"):
+        raise InputError("weigher", "is a Python callable: there is no shipped table for it; build one with the "
+                                    "pipeline and pass table=")
+    spec = weigher.spec if hasattr(weigher, "spec") else weigher
+    sid = scheme_id(coefficient, scheme, spec)
+    if not _tables_dir().joinpath(sid + ".json").is_file():
+        raise InputError("weigher", f"no table for scheme {sid!r}; shipped tables: {', '.join(available_tables())}. "
+                                    "Add the scheme to config/config.yaml, run the pipeline and pass table=")
+    return load_table(sid)
+
+
+def _resolve_table(table, coefficient, scheme, weigher) -> CoefficientTable:
+    if table is None:
+        return find_table(coefficient, scheme, weigher)
+    tab = load_table(table)
+    from agreekit.weighting import parse_weigher
+
+    if callable(weigher) and not hasattr(weigher, "spec"):
+        spec = None  # a custom callable: trust the table the caller passed
+    else:
+        spec = parse_weigher(weigher).spec
+    for name, want, have in (("coefficient", coefficient, tab.coefficient), ("scheme", scheme, tab.scheme),
+                             ("weigher", spec, tab.weigher)):
+        if want is not None and want != have:
+            raise InputError(name, f"is {want!r} but the table {tab.scheme_id!r} is for {have!r}")
+    return tab
+
+
+def standardization_function(*, coefficient: str, scheme: str, weigher, n: int, form: str = "corrected",
+                             table=None, extrapolate: bool = False):
+    """The standardization function g for a configuration and ranking length (see :func:`standardize`)."""
+    tab = _resolve_table(table, coefficient, scheme, weigher)
+    return tab.standardization_function(n, form=form, extrapolate=extrapolate)
+
+
+def standardize(gamma, *, coefficient: str, scheme: str, weigher, n: int, form: str = "corrected",
+                table=None, extrapolate: bool = False):
+    """Standardized coefficient g(Γ) with zero expected value under uniform random rankings.
+
+    Parameters
+    ----------
+    gamma : float or array_like
+        Raw weighted coefficient(s) Γ in [-1, 1] computed on rankings of length ``n``.
+    coefficient : {'spearman', 'kendall'}
+    scheme : {'additive', 'multiplicative'}
+    weigher : str or Weigher
+        Weigher spec (``"harmonic"``, ``"inverse_square:n0=1"``, ...).  A Python callable is
+        accepted only together with ``table=``.
+    n : int
+        Ranking length (>= 2).
+    form : {'corrected', 'paper'}, optional
+        ``'corrected'`` (default) uses B, C with (1+Γ̄)²V, which gives E[g(Γ)] = 0;
+        ``'paper'`` uses the printed Eq. 30/32 (biased, for comparison).
+    table : CoefficientTable, path or scheme id, optional
+        Table to read the moments from; default: the shipped table of the configuration.
+    extrapolate : bool, optional
+        Allow n above the table's ``n_max`` (with a :class:`RuntimeWarning`).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        g(Γ), same shape as ``gamma``.
+
+    Raises
+    ------
+    InputError
+        Unknown coefficient/scheme/weigher, no table for the scheme, n out of range,
+        Γ outside [-1, 1] or not finite, corrupt table.
+
+    Examples
+    --------
+    >>> from agreekit.tables import standardize
+    >>> g = standardize([-1.0, 0.0, 1.0], coefficient="spearman", scheme="additive",
+    ...                 weigher="harmonic", n=8)
+    >>> [round(float(v), 6) for v in g][0], [round(float(v), 6) for v in g][2]
+    (-1.0, 1.0)
+    """
+    try:
+        if isinstance(gamma, (str, bytes)):
+            raise TypeError
+        arr = np.asarray(gamma, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise InputError("gamma", f"must be a real number or an array of them; got {gamma!r}") from None
+    if not np.all(np.isfinite(arr)):
+        raise InputError("gamma", "must be finite (no NaN or infinite values)")
+    if np.any(np.abs(arr) > 1 + 1e-12):
+        raise InputError("gamma", "must lie in [-1, 1]")
+    arr = np.clip(arr, -1.0, 1.0)
+    g = standardization_function(coefficient=coefficient, scheme=scheme, weigher=weigher, n=n, form=form,
+                                 table=table, extrapolate=extrapolate)
+    out = np.asarray(g(arr), dtype=np.float64)
+    return float(out) if out.ndim == 0 else out

@@ -1,0 +1,220 @@
+"""Weighting functions f(i) of the 1-based rank i, and how per-item weights combine.
+
+A *weigher* is a named family with parameters, written with one spec grammar used
+everywhere (library, CLI, config, table names)::
+
+    spec   := family [":" param ("," param)*]
+    param  := name "=" number
+
+=================  ===========================  ==================
+family             f(i), i = 1, 2, ...          parameters
+=================  ===========================  ==================
+``harmonic``       1 / i                        none
+``inverse_square`` 1 / (i + n0)^2               ``n0`` (default 0)
+``power``          1 / (i + n0)^p               ``p`` (default 1), ``n0`` (default 0)
+``dcg``            1 / log2(i + 1)              none
+=================  ===========================  ==================
+
+User strings are parsed, never evaluated.  In the Python API any callable
+``f(i)`` (vectorised over a numpy array of 1-based ranks) is accepted too.
+
+Combination schemes (seed 000, Eqs. 12-13) for item i with ranks a_i, b_i:
+
+* ``additive``:       w_i ∝ f(a_i) + f(b_i)
+* ``multiplicative``: w_i ∝ f(a_i) · f(b_i)
+
+Both coefficients are invariant to the scale of w, so the normalisations of
+Eqs. 12-13 are immaterial and not applied.
+"""
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from agreekit._validation import InputError, check_choice
+
+__all__ = [
+    "Weigher",
+    "parse_weigher",
+    "weigher_table",
+    "WEIGHER_FAMILIES",
+    "SCHEMES",
+    "COEFFICIENTS",
+    "check_scheme",
+    "check_coefficient",
+    "scheme_id",
+]
+
+SCHEMES = ("additive", "multiplicative")
+COEFFICIENTS = ("spearman", "kendall")
+
+
+def _harmonic(i, *, _params):
+    return 1.0 / i
+
+
+def _inverse_square(i, *, _params):
+    return 1.0 / (i + _params["n0"]) ** 2
+
+
+def _power(i, *, _params):
+    return 1.0 / (i + _params["n0"]) ** _params["p"]
+
+
+def _dcg(i, *, _params):
+    return 1.0 / np.log2(i + 1.0)
+
+
+@dataclass(frozen=True)
+class _Family:
+    func: Callable
+    defaults: dict
+    doc: str
+
+
+#: registry of named weigher families: name -> (f, default parameters)
+WEIGHER_FAMILIES: dict[str, _Family] = {
+    "harmonic": _Family(_harmonic, {}, "1/i"),
+    "inverse_square": _Family(_inverse_square, {"n0": 0.0}, "1/(i+n0)^2"),
+    "power": _Family(_power, {"p": 1.0, "n0": 0.0}, "1/(i+n0)^p"),
+    "dcg": _Family(_dcg, {}, "1/log2(i+1)"),
+}
+
+_NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
+_NAME = re.compile(r"^[a-z_][a-z0-9_]*$")
+
+
+def _fmt(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else repr(float(x))
+
+
+@dataclass(frozen=True)
+class Weigher:
+    """A weighting function f of the 1-based rank.
+
+    Attributes
+    ----------
+    family : str
+        Family name (``"callable"`` for a user function).
+    params : tuple of (str, float)
+        Parameters in canonical order.
+    spec : str
+        Canonical spec string, e.g. ``"inverse_square:n0=1"``.
+    """
+
+    family: str
+    params: tuple = ()
+    func: Callable = field(default=None, repr=False, compare=False)
+
+    @property
+    def spec(self) -> str:
+        if self.family == "callable":
+            name = getattr(self.func, "__name__", "f")
+            return f"callable:{name}"
+        if not self.params:
+            return self.family
+        return self.family + ":" + ",".join(f"{k}={_fmt(v)}" for k, v in self.params)
+
+    @property
+    def slug(self) -> str:
+        """Filesystem-safe id (``inverse_square-n0=1``)."""
+        return self.spec.replace(":", "-").replace(",", "_").replace("<", "").replace(">", "")
+
+    def __call__(self, ranks) -> np.ndarray:
+        """f evaluated on an array of 1-based ranks (float64 array)."""
+        i = np.asarray(ranks, dtype=np.float64)
+        if self.family == "callable":
+            try:
+                out = np.asarray(self.func(i), dtype=np.float64)
+            except (TypeError, ValueError):  # a scalar-only function such as math.log
+                out = None
+            if out is None or out.shape != i.shape:
+                out = np.array([float(self.func(float(v))) for v in i.ravel()]).reshape(i.shape)
+            return out
+        return np.asarray(WEIGHER_FAMILIES[self.family].func(i, _params=dict(self.params)),
+                          dtype=np.float64)
+
+    def table(self, n: int) -> np.ndarray:
+        """Return ``f(1), ..., f(n)`` as a float64 array, checking it is finite and positive."""
+        return weigher_table(self, n)
+
+
+def weigher_table(weigher: Weigher, n: int) -> np.ndarray:
+    """Values f(1..n); raises if any is non-finite or not positive."""
+    vals = weigher(np.arange(1, n + 1))
+    if vals.shape != (n,) or not np.all(np.isfinite(vals)) or np.any(vals <= 0):
+        raise InputError("weigher", f"{weigher.spec!r} must give finite positive weights for ranks 1..{n}")
+    return np.ascontiguousarray(vals, dtype=np.float64)
+
+
+def parse_weigher(spec) -> Weigher:
+    """Parse a weigher spec string (or wrap a callable) into a :class:`Weigher`.
+
+    Parameters
+    ----------
+    spec : str, Weigher or callable
+        ``"harmonic"``, ``"inverse_square:n0=1"``, ``"power:p=1.5,n0=2"``, ``"dcg"``,
+        an existing :class:`Weigher`, or a Python callable f(i) of the 1-based rank.
+
+    Examples
+    --------
+    >>> from agreekit.weighting import parse_weigher
+    >>> w = parse_weigher("inverse_square:n0=1")
+    >>> w.spec, w([1, 2]).round(4).tolist()
+    ('inverse_square:n0=1', [0.25, 0.1111])
+    """
+    if isinstance(spec, Weigher):
+        return spec
+    if callable(spec):
+        return Weigher("callable", (), spec)
+    if not isinstance(spec, str):
+        raise InputError("weigher", f"must be a spec string or a callable; got {type(spec).__name__}")
+    text = spec.strip()
+    family, _, rest = text.partition(":")
+    family = family.strip()
+    if family not in WEIGHER_FAMILIES:
+        raise InputError("weigher", f"unknown family {family!r} in {spec!r}; known families: "
+                                    f"{', '.join(WEIGHER_FAMILIES)}")
+    fam = WEIGHER_FAMILIES[family]
+    params = dict(fam.defaults)
+    if rest.strip():
+        for item in rest.split(","):
+            name, eq, value = (s.strip() for s in item.partition("="))
+            if not eq or not _NAME.match(name) or not _NUMBER.match(value):
+                raise InputError("weigher", f"malformed parameter {item.strip()!r} in {spec!r}; "
+                                            "expected name=number")
+            if name not in fam.defaults:
+                allowed = ", ".join(fam.defaults) or "none"
+                raise InputError("weigher", f"family {family!r} has no parameter {name!r} "
+                                            f"(parameters: {allowed})")
+            params[name] = float(value)
+    elif _ and not rest.strip():
+        raise InputError("weigher", f"malformed spec {spec!r}: nothing after ':'")
+    if "n0" in params and not params["n0"] > -1:
+        raise InputError("weigher", f"n0 must be > -1 so that f(1) is finite; got {_fmt(params['n0'])}")
+    if "p" in params and not (params["p"] > 0 and math.isfinite(params["p"])):
+        raise InputError("weigher", f"p must be a positive number; got {_fmt(params['p'])}")
+    ordered = tuple((k, params[k]) for k in fam.defaults)
+    # canonical form drops nothing: inverse_square always shows n0
+    return Weigher(family, ordered)
+
+
+def check_scheme(scheme) -> str:
+    return check_choice("scheme", scheme, SCHEMES)
+
+
+def check_coefficient(coefficient) -> str:
+    return check_choice("coefficient", coefficient, COEFFICIENTS)
+
+
+def scheme_id(coefficient, scheme, weigher) -> str:
+    """Identifier of a (coefficient, scheme, weigher) configuration, used for table names.
+
+    >>> scheme_id("kendall", "multiplicative", "inverse_square:n0=1")
+    'kendall_multiplicative_inverse_square-n0=1'
+    """
+    return f"{check_coefficient(coefficient)}_{check_scheme(scheme)}_{parse_weigher(weigher).slug}"

@@ -1,0 +1,108 @@
+import json
+import subprocess
+import sys
+
+import pytest
+
+from agreekit import exact_moments, weighted_kendall
+from agreekit.cli import main
+
+
+def run(capsys, *argv):
+    try:
+        code = main(list(argv))
+    except SystemExit as exc:  # argparse usage errors
+        code = exc.code
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_moments_json(capsys):
+    code, out, err = run(capsys, "moments", "--coefficient", "kendall", "--scheme", "multiplicative",
+                         "--weigher", "inverse_square:n0=1", "--n", "6")
+    assert code == 0 and err == ""
+    res = json.loads(out)
+    ref = exact_moments("kendall", n=6, weigher="inverse_square:n0=1", scheme="multiplicative")
+    assert res == {"coefficient": "kendall", "scheme": "multiplicative", "weigher": "inverse_square:n0=1",
+                   "n": 6, "mean": ref.mean, "var": ref.var, "left_var": ref.left_var, "source": "exact"}
+    # Table 4 of the seed, n = 6, Kendall/mult/1/(i+1)^2: -0.1911483, 0.316453, 0.0974049
+    assert round(res["mean"], 7) == -0.1911483 and round(res["var"], 7) == 0.316453
+
+
+def test_correlate_files(tmp_path, capsys):
+    x = tmp_path / "x.txt"
+    y = tmp_path / "y.csv"
+    x.write_text("1\n2\n3\n4\n5\n")
+    y.write_text("item,rank\na,2\nb,1\nc,3\nd,5\ne,4\n")
+    code, out, err = run(capsys, "correlate", "--coefficient", "kendall", "--scheme", "additive",
+                         "--weigher", "harmonic", str(x), str(y), "--column", "rank")
+    assert code == 2  # x has no "rank" column
+    assert "`column`" in err
+    y.write_text("rank\n2\n1\n3\n5\n4\n")
+    code, out, err = run(capsys, "correlate", "--coefficient", "kendall", "--scheme", "additive",
+                         "--weigher", "harmonic", str(x), str(y))
+    assert code == 0, err
+    assert json.loads(out)["value"] == pytest.approx(weighted_kendall([1, 2, 3, 4, 5], [2, 1, 3, 5, 4]), abs=1e-15)
+
+
+@pytest.mark.parametrize(
+    "argv, fragment",
+    [
+        (["moments", "--coefficient", "kendall", "--scheme", "additive", "--weigher", "harmonic", "--n", "1"],
+         "`n`"),
+        (["moments", "--coefficient", "kendall", "--scheme", "additive", "--weigher", "harmonic", "--n", "x"],
+         "`n`"),
+        (["moments", "--coefficient", "tau", "--scheme", "additive", "--weigher", "harmonic", "--n", "4"],
+         "`coefficient`"),
+        (["moments", "--coefficient", "kendall", "--scheme", "sum", "--weigher", "harmonic", "--n", "4"],
+         "`scheme`"),
+        (["moments", "--coefficient", "kendall", "--scheme", "additive", "--weigher", "cubic", "--n", "4"],
+         "`weigher`"),
+        (["moments", "--coefficient", "kendall", "--scheme", "additive", "--weigher", "power:p=", "--n", "4"],
+         "`weigher`"),
+        (["moments", "--coefficient", "kendall", "--scheme", "additive", "--weigher", "harmonic"], "--n"),
+    ],
+)
+def test_bad_moments_args(capsys, argv, fragment):
+    code, out, err = run(capsys, *argv)
+    assert code == 2
+    assert out == ""
+    assert fragment in err
+    assert len(err.strip().splitlines()) == 1
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    "xtext, ytext, fragment",
+    [
+        ("1\n2\n3\n", "1\n2\n", "same length"),
+        ("1\n2\n2\n", "1\n2\n3\n", "ties"),
+        ("1\nnan\n3\n", "1\n2\n3\n", "NaN"),
+        ("1\n2\n5\n", "1\n2\n3\n", "permutation"),
+        ("", "1\n2\n3\n", "empty"),
+    ],
+)
+def test_bad_correlate_files(tmp_path, capsys, xtext, ytext, fragment):
+    x = tmp_path / "x.txt"
+    y = tmp_path / "y.txt"
+    x.write_text(xtext)
+    y.write_text(ytext)
+    code, out, err = run(capsys, "correlate", "--coefficient", "spearman", "--scheme", "additive",
+                         "--weigher", "harmonic", str(x), str(y))
+    assert code == 2 and out == ""
+    assert fragment in err and len(err.strip().splitlines()) == 1
+
+
+def test_missing_file(capsys, tmp_path):
+    code, out, err = run(capsys, "correlate", "--coefficient", "spearman", "--scheme", "additive",
+                         "--weigher", "harmonic", str(tmp_path / "nope"), str(tmp_path / "nope2"))
+    assert code == 2 and "`x`" in err
+
+
+def test_console_script_exit_code_and_no_traceback():
+    proc = subprocess.run([sys.executable, "-m", "agreekit", "moments", "--coefficient", "kendall",
+                           "--scheme", "additive", "--weigher", "harmonic", "--n", "0"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert proc.stdout == ""
+    assert proc.stderr.strip() == "agreekit moments: error: `n` must be >= 2; got 0"

@@ -1,0 +1,223 @@
+"""Shipped coefficient tables and the runtime that consumes them (load_table, standardize, CLI)."""
+import csv
+import itertools
+import json
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+
+import jsonschema
+import numpy as np
+import pytest
+import yaml
+
+import agreekit.tables as T
+from agreekit._validation import InputError
+from agreekit.correlation import batch_coefficient
+from agreekit.tablegen import config_hash, scheme_settings, schemes_from_config
+
+ROOT = Path(__file__).resolve().parents[1]
+SHIPPED = ROOT / "src" / "agreekit" / "data" / "tables"
+PAPER_IDS = [s.id for s in schemes_from_config(yaml.safe_load((ROOT / "config" / "config.yaml").read_text())["ranking"])]
+
+
+def _default_config():
+    return yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
+
+
+def test_all_16_paper_schemes_are_shipped():
+    assert len(PAPER_IDS) == 16
+    assert sorted(T.available_tables()) == sorted(PAPER_IDS)
+
+
+@pytest.mark.parametrize("sid", PAPER_IDS)
+def test_shipped_table_validates_and_carries_default_config_provenance(sid):
+    cfg = _default_config()
+    spec = next(s for s in schemes_from_config(cfg["ranking"]) if s.id == sid)
+    settings = scheme_settings(cfg["ranking"], spec, cfg["seed"])
+    data = json.loads((SHIPPED / f"{sid}.json").read_text())
+    schema = json.loads((ROOT / "src" / "agreekit" / "schemas" / "table.schema.json").read_text())
+    jsonschema.validate(data, schema)
+    assert data["checksum"] == T.table_checksum(data)
+    assert data["provenance"]["config_hash"] == config_hash(settings)
+    assert data["provenance"]["settings"] == json.loads(json.dumps(settings))
+    tab = T.load_table(sid)
+    assert tab.scheme_id == sid and tab.n_exact == 10
+    # paper-scale training grid and sample sizes
+    assert tab.data["samples"]["n"][-1] == (36119 if sid.startswith("spearman") else 2620)
+    assert tab.data["samples"]["size"][0] == (100_000 if sid.startswith("spearman") else 10_000)
+
+
+def _paper_exact():
+    rows = {}
+    with open(ROOT / "resources" / "ranking" / "exact_moments_n3_10.csv") as fh:
+        for r in csv.DictReader(fh):
+            w = "harmonic" if r["f"] == "inv" else f"inverse_square:n0={r['n0']}"
+            sch = {"add": "additive", "mult": "multiplicative"}[r["scheme"]]
+            q = {"G": "mean", "V": "var", "Vl": "left_var"}[r["qty"]]
+            rows[(r["coeff"], sch, w, int(r["n"]), q)] = (float(r["paper"]), float(r["ours"]))
+    return rows
+
+
+def test_shipped_exact_values_match_the_papers_384_printed_values():
+    ref = _paper_exact()
+    assert len(ref) == 384
+    matched = 0
+    for (coef, sch, w, n, q), (printed, brute) in ref.items():
+        m = T.find_table(coef, sch, w).moments(n)
+        assert m.source == "exact"
+        val = getattr(m, q)
+        assert val == pytest.approx(brute, rel=1e-9, abs=1e-11)
+        matched += float(f"{val:.7f}") == printed
+    assert matched == 384
+
+
+def test_moments_exact_fit_and_range():
+    tab = T.load_table("spearman_additive_harmonic")
+    assert tab.moments(2) == T.TableMoments(2, pytest.approx(0.0, abs=1e-12), pytest.approx(1.0), pytest.approx(0.5),
+                                            "exact")
+    assert tab.moments(10).source == "exact"
+    m = tab.moments(11)
+    assert m.source == "fit"
+    # the fitted curve continues the exact values smoothly (Table 2: Γ̄_10 = -0.1156932)
+    assert abs(m.mean - (-0.1156932)) < 0.02
+    assert 0 < m.left_var < m.var < 1
+    with pytest.raises(InputError, match="`n` .*above the range"):
+        tab.moments(40001)
+    with pytest.warns(RuntimeWarning, match="extrapolating"):
+        tab.moments(50000, extrapolate=True)
+    with pytest.raises(InputError, match="`n`"):
+        tab.moments(1)
+
+
+def test_standardize_boundaries_and_shapes():
+    kw = dict(coefficient="kendall", scheme="multiplicative", weigher="inverse_square:n0=1")
+    for n in (5, 30, 2000):
+        out = T.standardize(np.array([[-1.0, 1.0]]), n=n, **kw)
+        assert out.shape == (1, 2)
+        np.testing.assert_allclose(out, [[-1.0, 1.0]], atol=1e-12)
+    assert isinstance(T.standardize(0.1, n=30, **kw), float)
+    xs = np.linspace(-1, 1, 201)
+    assert np.all(np.diff(T.standardize(xs, n=300, **kw)) >= -1e-12)
+
+
+@pytest.mark.parametrize("sid", ["spearman_multiplicative_inverse_square-n0=0", "kendall_additive_harmonic"])
+def test_standardize_has_zero_mean_over_all_permutations(sid):
+    tab = T.load_table(sid)
+    n = 7
+    perms = np.array(list(itertools.permutations(range(1, n + 1))), dtype=np.int64)
+    gam = batch_coefficient(perms, coefficient=tab.coefficient, weigher=tab.weigher, scheme=tab.scheme)
+    g = T.standardize(gam, coefficient=tab.coefficient, scheme=tab.scheme, weigher=tab.weigher, n=n)
+    assert abs(g.mean()) < 1e-12
+    gp = T.standardize(gam, coefficient=tab.coefficient, scheme=tab.scheme, weigher=tab.weigher, n=n, form="paper")
+    assert abs(gp.mean()) > 1e-3  # the printed Eq. 30/32 leave a bias
+
+
+def test_standardize_input_errors():
+    kw = dict(coefficient="spearman", scheme="additive", weigher="harmonic", n=30)
+    with pytest.raises(InputError, match="`gamma`"):
+        T.standardize(1.5, **kw)
+    with pytest.raises(InputError, match="`gamma`"):
+        T.standardize("abc", **kw)
+    with pytest.raises(InputError, match="`gamma`"):
+        T.standardize([0.1, np.nan], **kw)
+    with pytest.raises(InputError, match="`scheme`"):
+        T.standardize(0.1, **{**kw, "scheme": "geometric"})
+    with pytest.raises(InputError, match="`weigher`"):
+        T.standardize(0.1, **{**kw, "weigher": "power:p=3,n0=0"})
+    with pytest.raises(InputError, match="`weigher`.*callable"):
+        T.standardize(0.1, **{**kw, "weigher": lambda i: 1 / i})
+    with pytest.raises(InputError, match="`form`"):
+        T.standardize(0.1, **kw, form="exact")
+    with pytest.raises(InputError, match="`coefficient`"):
+        T.standardize(0.1, **{**kw, "coefficient": "kendall"}, table="spearman_additive_harmonic")
+    with pytest.raises(InputError, match="`path_or_scheme_id`"):
+        T.load_table("spearman_additive_nonexistent")
+
+
+def _write(tmp_path, data, name="t.json"):
+    p = tmp_path / name
+    p.write_text(json.dumps(data) if not isinstance(data, str) else data)
+    return p
+
+
+def test_corrupt_tables_are_rejected(tmp_path):
+    good = json.loads((SHIPPED / "spearman_additive_harmonic.json").read_text())
+    assert T.load_table(_write(tmp_path, good, "ok.json")).scheme_id == "spearman_additive_harmonic"
+    with pytest.raises(InputError, match="not valid JSON"):
+        T.load_table(_write(tmp_path, '{"schema": ', "trunc.json"))
+    bad = json.loads(json.dumps(good))
+    bad["fits"]["mean"]["coefficients"][0] += 1e-9
+    with pytest.raises(InputError, match="checksum mismatch"):
+        T.load_table(_write(tmp_path, bad, "tampered.json"))
+    bad = json.loads(json.dumps(good))
+    bad["schema_version"] = "2.0"
+    with pytest.raises(InputError, match="schema_version"):
+        T.load_table(_write(tmp_path, bad, "v2.json"))
+    bad = json.loads(json.dumps(good))
+    del bad["fits"]["var"]
+    bad["checksum"] = T.table_checksum(bad)
+    with pytest.raises(InputError, match="table schema"):
+        T.load_table(_write(tmp_path, bad, "nofit.json"))
+    with pytest.raises(InputError, match="no such table file"):
+        T.load_table(tmp_path / "missing.json")
+
+
+def _cli(*args, subprocess_run=False):
+    """Run the CLI; in-process (fast) unless ``subprocess_run`` (a real process: exit code, no traceback)."""
+    if subprocess_run:
+        r = subprocess.run([sys.executable, "-m", "agreekit", *args], capture_output=True, text=True)
+        return r.returncode, (json.loads(r.stdout) if r.returncode == 0 else None), r.stderr
+    import contextlib
+    import io
+
+    from agreekit.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            rc = main(list(args))
+        except SystemExit as exc:  # argparse usage errors
+            rc = exc.code
+    return rc, (json.loads(out.getvalue()) if rc == 0 else None), err.getvalue()
+
+
+def test_cli_standardize_and_correlate(tmp_path):
+    rc, out, _ = _cli("standardize", "--coefficient", "spearman", "--scheme", "additive", "--weigher", "harmonic",
+                      "--n", "500", "--gamma", "0.25")
+    assert rc == 0
+    assert set(out) >= {"gamma", "standardized", "g0", "g1", "g2", "h2", "mean", "var", "left_var", "source"}
+    assert out["source"] == "fit" and out["gamma"] == 0.25
+    assert out["standardized"] == pytest.approx(
+        T.standardize(0.25, coefficient="spearman", scheme="additive", weigher="harmonic", n=500), abs=1e-15)
+    rc, out, _ = _cli("standardize", "--coefficient", "spearman", "--scheme", "additive", "--weigher", "harmonic",
+                      "--n", "8", "--gamma", "0.25", "--form", "paper")
+    assert rc == 0 and out["source"] == "exact" and out["form"] == "paper"
+    x = tmp_path / "x.txt"
+    y = tmp_path / "y.txt"
+    x.write_text("\n".join(map(str, range(1, 13))) + "\n")
+    y.write_text("\n".join(map(str, [2, 1, 3, 5, 4, 6, 7, 9, 8, 10, 12, 11])) + "\n")
+    rc, out, _ = _cli("correlate", "--coefficient", "kendall", "--scheme", "additive", "--weigher", "harmonic",
+                      str(x), str(y), "--standardize", subprocess_run=True)
+    assert rc == 0 and {"value", "standardized", "source"} <= set(out)
+    assert out["standardized"] == pytest.approx(
+        T.standardize(out["value"], coefficient="kendall", scheme="additive", weigher="harmonic", n=12), abs=1e-15)
+
+
+def test_cli_errors_exit_2_one_line(tmp_path):
+    base = ["standardize", "--coefficient", "spearman", "--scheme", "additive", "--weigher", "harmonic"]
+    for extra, word in ((["--n", "50000", "--gamma", "0.1"], "`n`"), (["--n", "30", "--gamma", "1.1"], "`gamma`"),
+                        (["--n", "30", "--gamma", "nan"], "`gamma`")):
+        rc, _, err = _cli(*base, *extra)
+        assert rc == 2 and word in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    corrupt = _write(tmp_path, '{"schema": "agreekit-coefficient-table"', "c.json")
+    rc, _, err = _cli(*base, "--n", "30", "--gamma", "0.1", "--table", str(corrupt), subprocess_run=True)
+    assert rc == 2 and "not valid JSON" in err and "Traceback" not in err
+    rc, _, err = _cli("standardize", "--coefficient", "spearman", "--scheme", "additive", "--weigher", "dcg",
+                      "--n", "30", "--gamma", "0.1")
+    assert rc == 2 and "no table for scheme" in err
+    rc, out, _ = _cli(*base, "--n", "50000", "--gamma", "0.1", "--extrapolate")
+    assert rc == 0 and "extrapolating" in out["warning"]
+    rc, out, _ = _cli("table")
+    assert rc == 0 and len(out["tables"]) == 16

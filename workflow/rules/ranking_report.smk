@@ -1,0 +1,125 @@
+# checks and presentation: fresh Monte Carlo E[g] at held-out n, paper Tables 1-5, Figures 1-5,
+# results/reproduction.md, and a summary of stage times from the benchmark files.
+
+
+
+rule ranking_all:
+    input:
+        RANKING_TARGETS,
+
+
+rule ranking_validate:
+    input:
+        table="results/tables/{sid}.json",
+    output:
+        "results/ranking/validation/{sid}.json",
+    params:
+        n=lambda w: config["ranking"]["validation"]["n"][RANKING_SETTINGS[w.sid]["coefficient"]],
+        size=config["ranking"]["validation"]["size"],
+        seed=config["seed"],
+        batch_elements=config["ranking"]["batch_elements"],
+    threads: ranking_threads()
+    resources:
+        mem_mb=1000,
+        runtime=30,
+    log:
+        "logs/ranking/validate/{sid}.log",
+    benchmark:
+        "results/ranking/benchmarks/validate/{sid}.tsv"
+    conda:
+        AGREEKIT_ENV
+    script:
+        "../scripts/ranking_validate.py"
+
+
+rule ranking_paper_tables:
+    input:
+        tables=RANKING_TABLES,
+        paper="resources/ranking/paper_tables2_5.csv",
+        degrees="resources/ranking/paper_table1_degrees.csv",
+    output:
+        report(
+            RANKING_PAPER_TABLES,
+            caption="../report/ranking/paper_tables.rst",
+            category="Ranking - paper tables",
+        ),
+    threads: 1
+    log:
+        "logs/ranking/paper_tables.log",
+    benchmark:
+        "results/ranking/benchmarks/render/paper_tables.tsv"
+    conda:
+        AGREEKIT_ENV
+    script:
+        "../scripts/ranking_paper_tables.py"
+
+
+rule ranking_figures:
+    input:
+        tables=RANKING_TABLES,
+    output:
+        report(
+            RANKING_FIGURES,
+            caption="../report/ranking/figures.rst",
+            category="Ranking - figures",
+        ),
+    params:
+        figures=config["ranking"]["figures"],
+        seed=config["seed"],
+    threads: ranking_threads()
+    log:
+        "logs/ranking/figures.log",
+    benchmark:
+        "results/ranking/benchmarks/figures/figures.tsv"
+    conda:
+        AGREEKIT_ENV
+    script:
+        "../scripts/ranking_figures.py"
+
+
+rule ranking_reproduction:
+    input:
+        tables=RANKING_TABLES,
+        validation=RANKING_VALIDATION,
+        paper="resources/ranking/paper_tables2_5.csv",
+        degrees="resources/ranking/paper_table1_degrees.csv",
+    output:
+        report(
+            "results/reproduction.md",
+            caption="../report/ranking/reproduction.rst",
+            category="Ranking - reproduction",
+        ),
+    threads: 1
+    log:
+        "logs/ranking/reproduction.log",
+    benchmark:
+        "results/ranking/benchmarks/render/reproduction.tsv"
+    conda:
+        AGREEKIT_ENV
+    script:
+        "../scripts/ranking_reproduction.py"
+
+
+rule ranking_stage_times:
+    input:
+        expand(
+            "results/ranking/benchmarks/{stage}/{sid}.tsv",
+            stage=["exact", "sample", "fit", "validate"],
+            sid=RANKING_IDS,
+        ),
+        "results/ranking/benchmarks/render/paper_tables.tsv",
+        "results/ranking/benchmarks/render/reproduction.tsv",
+        "results/ranking/benchmarks/figures/figures.tsv",
+    output:
+        report(
+            "results/ranking/stage_times.md",
+            caption="../report/ranking/stage_times.rst",
+            category="Ranking - reproduction",
+        ),
+    threads: 1
+    log:
+        "logs/ranking/stage_times.log",
+    conda:
+        AGREEKIT_ENV
+    script:
+        "../scripts/ranking_stage_times.py"

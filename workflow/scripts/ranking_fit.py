@@ -1,0 +1,25 @@
+"""Adapter: fits of one scheme (agreekit.tablegen.fit_stage) and its table (assemble_table)."""
+import json
+
+from ranking_common import setup
+
+log = setup(snakemake, numba_threads=False)  # noqa: F821
+import numpy as np  # noqa: E402
+
+from agreekit._io import write_json  # noqa: E402
+from agreekit.tablegen import assemble_table, fit_stage  # noqa: E402
+from agreekit.tables import load_table  # noqa: E402
+
+settings = snakemake.params.settings  # noqa: F821
+with np.load(snakemake.input.samples) as z:  # noqa: F821
+    samples = {k: z[k] for k in z.files}
+fitted = fit_stage(settings, samples)
+for q, f in fitted["fits"].items():
+    log.info("%s: x=%s degree=%d coefficients=%s", q, f["transform"], f["degree"], f["coefficients"])
+write_json(snakemake.output.fit, fitted)  # noqa: F821
+with open(snakemake.input.exact) as fh:  # noqa: F821
+    exact = json.load(fh)
+table = assemble_table(settings, exact, json.loads(json.dumps(fitted)))
+write_json(snakemake.output.table, table)  # noqa: F821
+load_table(snakemake.output.table)  # noqa: F821  (validates schema + checksum)
+log.info("table %s: checksum %s", table["scheme_id"], table["checksum"])
