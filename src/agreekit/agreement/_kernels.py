@@ -124,6 +124,27 @@ def group_signatures(order, h, u_ptr, u_idx, v_ptr, v_idx):  # pragma: no cover 
     return reps[:g + 1], size[:g + 1], True
 
 
+
+@njit(cache=True, inline="always")
+def _count_shared(g, ptr, idx, c_ptr, c_idx, mark, cnt, seen, touched, nt):
+    """For group g, count its shared clusters with every later group j (cnt[j], valid where
+    mark[j] == g) and append newly met groups to ``touched``; returns the new length of ``touched``."""
+    for p in range(ptr[g], ptr[g + 1]):
+        c = idx[p]
+        for q in range(c_ptr[c], c_ptr[c + 1]):
+            j = c_idx[q]
+            if j <= g:
+                continue
+            if mark[j] != g:
+                mark[j] = g
+                cnt[j] = 0
+            cnt[j] += 1
+            if seen[j] != g:
+                seen[j] = g
+                touched[nt] = j
+                nt += 1
+    return nt
+
 @njit(cache=True, nogil=True)
 def weighted_pair_counts(G, w, u_ptr, u_idx, uc_ptr, uc_idx, v_ptr, v_idx, vc_ptr, vc_idx,
                          max_mult):  # pragma: no cover - compiled
@@ -155,35 +176,8 @@ def weighted_pair_counts(G, w, u_ptr, u_idx, uc_ptr, uc_idx, v_ptr, v_idx, vc_pt
             if a == b:
                 agree_pos += cp
             union += cp
-        nt = 0
-        for p in range(u_ptr[g], u_ptr[g + 1]):
-            c = u_idx[p]
-            for q in range(uc_ptr[c], uc_ptr[c + 1]):
-                j = uc_idx[q]
-                if j <= g:
-                    continue
-                if mark_u[j] != g:
-                    mark_u[j] = g
-                    cnt_u[j] = 0
-                cnt_u[j] += 1
-                if seen[j] != g:
-                    seen[j] = g
-                    touched[nt] = j
-                    nt += 1
-        for p in range(v_ptr[g], v_ptr[g + 1]):
-            c = v_idx[p]
-            for q in range(vc_ptr[c], vc_ptr[c + 1]):
-                j = vc_idx[q]
-                if j <= g:
-                    continue
-                if mark_v[j] != g:
-                    mark_v[j] = g
-                    cnt_v[j] = 0
-                cnt_v[j] += 1
-                if seen[j] != g:
-                    seen[j] = g
-                    touched[nt] = j
-                    nt += 1
+        nt = _count_shared(g, u_ptr, u_idx, uc_ptr, uc_idx, mark_u, cnt_u, seen, touched, 0)
+        nt = _count_shared(g, v_ptr, v_idx, vc_ptr, vc_idx, mark_v, cnt_v, seen, touched, nt)
         for t in range(nt):
             j = touched[t]
             pairs = wg * w[j]
