@@ -137,6 +137,17 @@ def _read_lines(param: str, path) -> list[list[str]]:
     return rows
 
 
+def _topic_doc_frame(parameter: str, source: pd.DataFrame, value: str) -> pd.DataFrame:
+    """Copy of ``source[[topic, docno, value]]`` with string ids, or an error naming ``parameter``."""
+    missing = {"topic", "docno", value} - set(source.columns)
+    if missing:
+        raise InputError(parameter, f"DataFrame lacks columns {sorted(missing)}")
+    df = source[["topic", "docno", value]].copy()
+    df["topic"] = df["topic"].astype(str)
+    df["docno"] = df["docno"].astype(str)
+    return df
+
+
 def read_qrels(source: Any) -> pd.DataFrame:
     """Read TREC qrels (``topic iter docno grade``) into a DataFrame.
 
@@ -146,12 +157,7 @@ def read_qrels(source: Any) -> pd.DataFrame:
     A document judged twice for a topic keeps its last judgement.
     """
     if isinstance(source, pd.DataFrame):
-        missing = {"topic", "docno", "relevance"} - set(source.columns)
-        if missing:
-            raise InputError("qrels", f"DataFrame lacks columns {sorted(missing)}")
-        df = source[["topic", "docno", "relevance"]].copy()
-        df["topic"] = df["topic"].astype(str)
-        df["docno"] = df["docno"].astype(str)
+        df = _topic_doc_frame("qrels", source, "relevance")
         try:
             rel = pd.to_numeric(df["relevance"], errors="raise")
         except (TypeError, ValueError):
@@ -193,12 +199,7 @@ def read_run(source: Any, *, name: str | None = None) -> tuple[str, pd.DataFrame
     ranks by score).
     """
     if isinstance(source, pd.DataFrame):
-        missing = {"topic", "docno", "score"} - set(source.columns)
-        if missing:
-            raise InputError("run", f"DataFrame lacks columns {sorted(missing)}")
-        df = source[["topic", "docno", "score"]].copy()
-        df["topic"] = df["topic"].astype(str)
-        df["docno"] = df["docno"].astype(str)
+        df = _topic_doc_frame("run", source, "score")
         try:
             df["score"] = pd.to_numeric(df["score"], errors="raise").astype(np.float64)
         except (TypeError, ValueError):
