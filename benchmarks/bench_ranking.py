@@ -25,8 +25,8 @@ import numpy as np
 from scipy import stats
 
 from agreekit import exact_moments, weighted_kendall
-from agreekit._correlation_kernels import kendall_weighted_quadratic
-from agreekit.weighting import parse_weigher
+from agreekit.ranking._kernels import kendall_weighted_quadratic
+from agreekit.ranking.weighting import parse_weigher
 
 OUT = Path(__file__).parent / "output" / "bench_ranking.txt"
 QUICK = "--quick" in sys.argv  # smaller sizes for a smoke run

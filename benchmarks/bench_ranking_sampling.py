@@ -2,7 +2,7 @@
 
 Measured in one process (ratios, not absolute timings, are the result):
 
-* Spearman ρ_w at n = 36119 (the top of the paper's grid): ``agreekit.sampling.sample_coefficient``
+* Spearman ρ_w at n = 36119 (the top of the paper's grid): ``agreekit.ranking.tablegen.sampling.sample_coefficient``
   vs a numpy loop (``Generator.permutation`` + weighted Pearson in numpy) per permutation.
 * Kendall τ_w at n = 2620: ours vs ``scipy.stats.weightedtau(..., rank=arange(n), additive=False)``
   with a lookup weigher per permutation (the O(n log n) reference of the notes).
@@ -22,9 +22,9 @@ import numpy as np
 import yaml
 from scipy import stats
 
-from agreekit.sampling import sample_coefficient, seed_sequence
-from agreekit.tablegen import scheme_settings, schemes_from_config
-from agreekit.weighting import parse_weigher
+from agreekit.ranking.tablegen.sampling import sample_coefficient, seed_sequence
+from agreekit.ranking.tablegen.generation import scheme_settings, schemes_from_config
+from agreekit.ranking.weighting import parse_weigher
 
 ROOT = Path(__file__).resolve().parents[1]
 

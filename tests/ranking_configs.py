@@ -1,7 +1,7 @@
 """The 16 configurations of the seed paper's Tables 2-5, shared by the ranking tests."""
 import functools
 
-from agreekit.moments import exact_moments
+from agreekit.ranking.moments import exact_moments
 
 PAPER_CONFIGS = [
     (coef, scheme, weigher)

@@ -23,7 +23,7 @@ def test_quick_scheme_runs_through_cluster_generic_executor(tmp_path):
            f"results/tables/{sid}.json"]
     r = subprocess.run(cmd, capture_output=True, text=True, cwd=tmp_path, timeout=600)
     assert r.returncode == 0, r.stderr[-4000:]
-    from agreekit.tables import load_table
+    from agreekit.ranking.tables import load_table
 
     tab = load_table(tmp_path / "results" / "tables" / f"{sid}.json")
     assert tab.scheme_id == sid

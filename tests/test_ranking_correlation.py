@@ -3,10 +3,10 @@ import pytest
 from scipy import stats
 
 from agreekit import weighted_kendall, weighted_spearman
-from agreekit._correlation_kernels import kendall_weighted_quadratic
+from agreekit.ranking._kernels import kendall_weighted_quadratic
 from agreekit._validation import InputError
-from agreekit.correlation import batch_coefficient, weighted_correlation
-from agreekit.weighting import parse_weigher
+from agreekit.ranking.correlation import batch_coefficient, weighted_correlation
+from agreekit.ranking.weighting import parse_weigher
 
 WEIGHERS = ["harmonic", "inverse_square:n0=0", "inverse_square:n0=2", "power:p=1.5,n0=1", "dcg"]
 SCHEMES = ["additive", "multiplicative"]

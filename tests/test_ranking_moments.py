@@ -8,7 +8,7 @@ import pytest
 
 from agreekit import exact_moments
 from agreekit._validation import InputError
-from agreekit.weighting import parse_weigher
+from agreekit.ranking.weighting import parse_weigher
 from ranking_configs import PAPER_CONFIGS, cached_exact, csv_key
 
 DATA = Path(__file__).parent / "data" / "ranking" / "exact_moments_n3_10.csv"

@@ -6,7 +6,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from agreekit.reproduction import (exact_comparison, fit_comparison, held_out_check, read_paper_degrees,
+from agreekit.ranking.tablegen.reproduction import (exact_comparison, fit_comparison, held_out_check, read_paper_degrees,
                                    read_paper_values, render_paper_tables, reproduction_report)
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -8,9 +8,9 @@ import pytest
 from scipy import stats
 
 from agreekit._validation import InputError
-from agreekit.fitting import choose_degree, fit_polynomial, select_degree, x_of_n
-from agreekit.moments import exact_moments
-from agreekit.sampling import (random_permutations, sample_coefficient, sample_size, seed_sequence,
+from agreekit.ranking.tablegen.fitting import choose_degree, fit_polynomial, select_degree, x_of_n
+from agreekit.ranking.moments import exact_moments
+from agreekit.ranking.tablegen.sampling import (random_permutations, sample_coefficient, sample_size, seed_sequence,
                                summarize_sample, training_grid)
 
 

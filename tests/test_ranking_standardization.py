@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from agreekit import BoundConsistencyError, StandardizationFunction
 from agreekit._validation import InputError
-from agreekit.correlation import batch_coefficient
+from agreekit.ranking.correlation import batch_coefficient
 from ranking_configs import PAPER_CONFIGS, cached_exact
 
 

@@ -12,10 +12,10 @@ import numpy as np
 import pytest
 import yaml
 
-import agreekit.tables as T
+import agreekit.ranking.tables as T
 from agreekit._validation import InputError
-from agreekit.correlation import batch_coefficient
-from agreekit.tablegen import config_hash, scheme_settings, schemes_from_config
+from agreekit.ranking.correlation import batch_coefficient
+from agreekit.ranking.tablegen.generation import config_hash, scheme_settings, schemes_from_config
 
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = ROOT / "src" / "agreekit" / "data" / "tables"

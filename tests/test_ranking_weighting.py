@@ -2,7 +2,7 @@ import numpy as np
 import pytest
 
 from agreekit._validation import InputError
-from agreekit.weighting import Weigher, parse_weigher
+from agreekit.ranking.weighting import Weigher, parse_weigher
 
 
 @pytest.mark.parametrize(

@@ -41,7 +41,7 @@ def _run(wd, *args, cores=2, extra=False, check=True):
 
 
 def _ids():
-    from agreekit.tablegen import schemes_from_config
+    from agreekit.ranking.tablegen.generation import schemes_from_config
 
     cfg = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())["ranking"]
     cfg.update(QUICK["ranking"])
@@ -63,7 +63,7 @@ def test_quick_workflow_end_to_end_deterministic_resumable(tmp_path):
     _run(a, "ranking_all", cores=2)
     res = a / "results"
     for sid in ids:
-        from agreekit.tables import load_table
+        from agreekit.ranking.tables import load_table
 
         tab = load_table(res / "tables" / f"{sid}.json")
         assert tab.data["samples"]["n"][0] == round(1.3 ** QUICK["ranking"]["grid"]["a_min"])

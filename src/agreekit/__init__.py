@@ -2,8 +2,8 @@
 
 Areas (one module per concept):
 
-* weighted rank correlations and their standardization — :mod:`agreekit.weighting`,
-  :mod:`agreekit.correlation`, :mod:`agreekit.moments`, :mod:`agreekit.standardization`
+* weighted rank correlations and their standardization — :mod:`agreekit.ranking`
+  (table generation in :mod:`agreekit.ranking.tablegen`)
 * Kemeny consensus rankings — :mod:`agreekit.consensus`
 * clustering agreement — :mod:`agreekit.agreement`
 * bootstrap meta-evaluation of IR metrics — :mod:`agreekit.bootstrap`, :mod:`agreekit.ir`
@@ -11,11 +11,11 @@ Areas (one module per concept):
 __version__ = "0.1.0"
 
 from agreekit._validation import InputError
-from agreekit.correlation import weighted_correlation, weighted_kendall, weighted_spearman
-from agreekit.moments import ExactMoments, exact_moments
-from agreekit.standardization import BoundConsistencyError, StandardizationFunction
-from agreekit.tables import load_table, standardize
-from agreekit.weighting import Weigher, parse_weigher
+from agreekit.ranking.correlation import weighted_correlation, weighted_kendall, weighted_spearman
+from agreekit.ranking.moments import ExactMoments, exact_moments
+from agreekit.ranking.standardization import BoundConsistencyError, StandardizationFunction
+from agreekit.ranking.tables import load_table, standardize
+from agreekit.ranking.weighting import Weigher, parse_weigher
 
 __all__ = [
     "__version__",

@@ -2,13 +2,13 @@
 #   exact (n <= n_exact) -> sample (Monte Carlo on the training grid) -> fit -> table
 #   -> validate (fresh Monte Carlo E[g] at held-out n) -> paper tables, figures, reproduction.md
 # This file holds the helpers and targets; the rules are in ranking_<stage>.smk.
-# All logic lives in agreekit.tablegen / agreekit.reproduction / agreekit.figures.
+# All logic lives in agreekit.ranking.tablegen.generation / agreekit.ranking.tablegen.reproduction / agreekit.ranking.tablegen.figures.
 import re
 
 from snakemake.exceptions import WorkflowError
 
 from agreekit._validation import InputError
-from agreekit.tablegen import check_ranking_config, scheme_settings, schemes_from_config
+from agreekit.ranking.tablegen.generation import check_ranking_config, scheme_settings, schemes_from_config
 
 try:
     check_ranking_config(config["ranking"])

@@ -1,4 +1,4 @@
-"""Adapter: Figures 1-5 (agreekit.figures.make_figures)."""
+"""Adapter: Figures 1-5 (agreekit.ranking.tablegen.figures.make_figures)."""
 import json
 import re
 from pathlib import Path
@@ -6,7 +6,7 @@ from pathlib import Path
 from ranking_common import setup
 
 setup(snakemake)  # noqa: F821
-from agreekit.figures import make_figures  # noqa: E402
+from agreekit.ranking.tablegen.figures import make_figures  # noqa: E402
 
 tables = [json.loads(Path(f).read_text()) for f in snakemake.input.tables]  # noqa: F821
 stems = {}

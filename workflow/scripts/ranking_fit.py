@@ -1,4 +1,4 @@
-"""Adapter: fits of one scheme (agreekit.tablegen.fit_stage) and its table (assemble_table)."""
+"""Adapter: fits of one scheme (agreekit.ranking.tablegen.generation.fit_stage) and its table (assemble_table)."""
 import json
 
 from ranking_common import setup
@@ -7,8 +7,8 @@ log = setup(snakemake, numba_threads=False)  # noqa: F821
 import numpy as np  # noqa: E402
 
 from agreekit._io import write_json  # noqa: E402
-from agreekit.tablegen import assemble_table, fit_stage  # noqa: E402
-from agreekit.tables import load_table  # noqa: E402
+from agreekit.ranking.tablegen.generation import assemble_table, fit_stage  # noqa: E402
+from agreekit.ranking.tables import load_table  # noqa: E402
 
 settings = snakemake.params.settings  # noqa: F821
 with np.load(snakemake.input.samples) as z:  # noqa: F821

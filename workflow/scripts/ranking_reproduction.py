@@ -1,4 +1,4 @@
-"""Adapter: results/reproduction.md (agreekit.reproduction.reproduction_report)."""
+"""Adapter: results/reproduction.md (agreekit.ranking.tablegen.reproduction.reproduction_report)."""
 import json
 from pathlib import Path
 
@@ -6,7 +6,7 @@ from ranking_common import setup
 
 setup(snakemake, numba_threads=False)  # noqa: F821
 from agreekit._io import atomic_write  # noqa: E402
-from agreekit.reproduction import read_paper_degrees, read_paper_values, reproduction_report  # noqa: E402
+from agreekit.ranking.tablegen.reproduction import read_paper_degrees, read_paper_values, reproduction_report  # noqa: E402
 
 tables = [json.loads(Path(f).read_text()) for f in snakemake.input.tables]  # noqa: F821
 validation = {Path(f).stem: json.loads(Path(f).read_text()) for f in snakemake.input.validation}  # noqa: F821

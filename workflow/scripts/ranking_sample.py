@@ -1,4 +1,4 @@
-"""Adapter: Monte Carlo samples of one scheme on the training grid (agreekit.tablegen.sample_stage)."""
+"""Adapter: Monte Carlo samples of one scheme on the training grid (agreekit.ranking.tablegen.generation.sample_stage)."""
 import os
 
 from ranking_common import setup
@@ -7,7 +7,7 @@ log = setup(snakemake)  # noqa: F821
 import numpy as np  # noqa: E402
 
 from agreekit._io import atomic_write  # noqa: E402
-from agreekit.tablegen import sample_stage  # noqa: E402
+from agreekit.ranking.tablegen.generation import sample_stage  # noqa: E402
 
 settings = snakemake.params.settings  # noqa: F821
 log.info("sampling %s: n = %s, sizes = %s", snakemake.wildcards.sid, settings["grid"]["n"],  # noqa: F821

@@ -3,7 +3,7 @@ from ranking_common import setup
 
 setup(snakemake, numba_threads=False)  # noqa: F821
 from agreekit._io import atomic_write  # noqa: E402
-from agreekit.reproduction import stage_times  # noqa: E402
+from agreekit.ranking.tablegen.reproduction import stage_times  # noqa: E402
 
 rows = stage_times(list(snakemake.input))  # noqa: F821
 lines = ["# Stage times of the ranking pipeline (Snakemake `benchmark:` files, wall seconds)", "",

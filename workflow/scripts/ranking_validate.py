@@ -1,11 +1,11 @@
-"""Adapter: fresh Monte Carlo E[g(Gamma)] at held-out n (agreekit.reproduction.held_out_check)."""
+"""Adapter: fresh Monte Carlo E[g(Gamma)] at held-out n (agreekit.ranking.tablegen.reproduction.held_out_check)."""
 import json
 
 from ranking_common import setup
 
 log = setup(snakemake)  # noqa: F821
 from agreekit._io import write_json  # noqa: E402
-from agreekit.reproduction import held_out_check  # noqa: E402
+from agreekit.ranking.tablegen.reproduction import held_out_check  # noqa: E402
 
 with open(snakemake.input.table) as fh:  # noqa: F821
     table = json.load(fh)

@@ -50,7 +50,7 @@ def _parse_int(parameter: str, text: str) -> int:
 
 
 def _moments(args):
-    from agreekit.moments import exact_moments
+    from agreekit.ranking.moments import exact_moments
 
     n = _parse_int("n", args.n)
     m = exact_moments(args.coefficient, n=n, weigher=args.weigher, scheme=args.scheme)
@@ -94,13 +94,13 @@ def _is_number(tok: str) -> bool:
 
 
 def _correlate(args):
-    from agreekit.correlation import weighted_correlation
+    from agreekit.ranking.correlation import weighted_correlation
 
     x = read_rank_file(args.x, parameter="x", column=args.column)
     y = read_rank_file(args.y, parameter="y", column=args.column)
     value = weighted_correlation(x, y, coefficient=args.coefficient, weigher=args.weigher,
                                  scheme=args.scheme)
-    from agreekit.weighting import parse_weigher
+    from agreekit.ranking.weighting import parse_weigher
 
     out = {"coefficient": args.coefficient, "scheme": args.scheme,
            "weigher": parse_weigher(args.weigher).spec, "n": int(len(x)), "value": value}

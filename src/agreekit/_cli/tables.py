@@ -13,7 +13,7 @@ def standardize_handler(args):
 
     from agreekit._validation import check_float, check_int
     from agreekit._validation import check_choice
-    from agreekit.tables import _resolve_table
+    from agreekit.ranking.tables import _resolve_table
 
     check_choice("form", args.form, ("corrected", "paper"))
     n = check_int("n", args.n, minimum=2)
@@ -56,7 +56,7 @@ def standardized_fields(args, gamma: float, n: int) -> dict:
 
 
 def table_handler(args):
-    from agreekit.tables import available_tables, load_table
+    from agreekit.ranking.tables import available_tables, load_table
 
     if args.list or args.table is None:
         return {"tables": available_tables()}

@@ -101,7 +101,7 @@ def figure2(tables, out: Path):
 
 
 def figure3(tables, out: Path):
-    from agreekit.tables import CoefficientTable
+    from agreekit.ranking.tables import CoefficientTable
 
     plt = _plt()
     fig, axes = plt.subplots(1, 2, figsize=(9, 4), squeeze=False)
@@ -143,7 +143,7 @@ def _examples(tables, examples):
 
 
 def figure4(tables, examples, out: Path):
-    from agreekit.tables import CoefficientTable
+    from agreekit.ranking.tables import CoefficientTable
 
     plt = _plt()
     fig, ax = plt.subplots(figsize=(5, 4.5))
@@ -164,8 +164,8 @@ def figure4(tables, examples, out: Path):
 def figure5(tables, examples, out: Path, *, size: int, bw_factor: float, seed: int):
     from scipy.stats import gaussian_kde
 
-    from agreekit.sampling import sample_coefficient, seed_sequence
-    from agreekit.tables import CoefficientTable
+    from agreekit.ranking.tablegen.sampling import sample_coefficient, seed_sequence
+    from agreekit.ranking.tables import CoefficientTable
 
     plt = _plt()
     ex = _examples(tables, examples)

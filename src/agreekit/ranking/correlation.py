@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from agreekit import _correlation_kernels as _k
+from agreekit.ranking import _kernels as _k
 from agreekit._validation import InputError, check_rank_vector, check_same_length
-from agreekit.weighting import check_coefficient, check_scheme, parse_weigher
+from agreekit.ranking.weighting import check_coefficient, check_scheme, parse_weigher
 
 __all__ = ["weighted_spearman", "weighted_kendall", "weighted_correlation", "batch_coefficient"]
 
@@ -143,7 +143,7 @@ def batch_coefficient(perms, *, coefficient, weigher, scheme) -> np.ndarray:
     Examples
     --------
     >>> import numpy as np
-    >>> from agreekit.correlation import batch_coefficient
+    >>> from agreekit.ranking.correlation import batch_coefficient
     >>> batch_coefficient(np.array([[1, 2, 3], [3, 2, 1]]), coefficient="kendall",
     ...                   weigher="harmonic", scheme="additive").tolist()
     [1.0, -1.0]

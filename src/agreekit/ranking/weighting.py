@@ -162,7 +162,7 @@ def parse_weigher(spec) -> Weigher:
 
     Examples
     --------
-    >>> from agreekit.weighting import parse_weigher
+    >>> from agreekit.ranking.weighting import parse_weigher
     >>> w = parse_weigher("inverse_square:n0=1")
     >>> w.spec, w([1, 2]).round(4).tolist()
     ('inverse_square:n0=1', [0.25, 0.1111])

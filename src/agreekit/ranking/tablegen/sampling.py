@@ -125,14 +125,14 @@ def sample_coefficient(coefficient: str, *, n: int, size: int, weigher, scheme: 
     n, size : int
         Ranking length and number of sampled permutations.
     weigher, scheme
-        As in :func:`agreekit.correlation.batch_coefficient`.
+        As in :func:`agreekit.ranking.correlation.batch_coefficient`.
     rng : numpy.random.Generator
         The stream (see :func:`seed_sequence`).
     batch_elements : int
         Memory bound: permutations are drawn in batches of ``max(1, batch_elements // n)`` rows.
         The result does not depend on it.
     """
-    from agreekit.correlation import batch_coefficient
+    from agreekit.ranking.correlation import batch_coefficient
 
     n = check_int("n", n, minimum=2)
     size = check_int("size", size, minimum=1)

@@ -17,7 +17,7 @@ References
 
 Examples
 --------
->>> import agreekit.tables as T
+>>> import agreekit.ranking.tables as T
 >>> tab = T.load_table("kendall_additive_harmonic")
 >>> m = tab.moments(10)
 >>> m.source, round(m.mean, 7)
@@ -126,7 +126,7 @@ class CoefficientTable:
                 raise InputError("n", f"= {n} {where}; pass extrapolate=True to evaluate the fits beyond it")
             warnings.warn(f"n = {n} {where}: extrapolating the fitted polynomials (less reliable)",
                           RuntimeWarning, stacklevel=2)
-        from agreekit.fitting import x_of_n
+        from agreekit.ranking.tablegen.fitting import x_of_n
 
         vals = []
         for q in ("mean", "var", "left_var"):
@@ -136,8 +136,8 @@ class CoefficientTable:
         return TableMoments(n, vals[0], vals[1], vals[2], "fit")
 
     def standardization_function(self, n: int, *, form: str = "corrected", extrapolate: bool = False):
-        """The :class:`agreekit.standardization.StandardizationFunction` g for ranking length ``n``."""
-        from agreekit.standardization import StandardizationFunction
+        """The :class:`agreekit.ranking.standardization.StandardizationFunction` g for ranking length ``n``."""
+        from agreekit.ranking.standardization import StandardizationFunction
 
         check_choice("form", form, FORMS)
         m = self.moments(n, extrapolate=extrapolate)
@@ -216,8 +216,8 @@ def load_table(path_or_scheme_id: str | os.PathLike | CoefficientTable) -> Coeff
 
 def find_table(coefficient: str, scheme: str, weigher) -> CoefficientTable:
     """The shipped table of (coefficient, scheme, weigher spec), or a clear error."""
-    from agreekit.tablegen import scheme_id
-    from agreekit.weighting import COEFFICIENTS, SCHEMES
+    from agreekit.ranking.tablegen.generation import scheme_id
+    from agreekit.ranking.weighting import COEFFICIENTS, SCHEMES
 
     check_choice("coefficient", coefficient, COEFFICIENTS)
     check_choice("scheme", scheme, SCHEMES)
@@ -236,7 +236,7 @@ def _resolve_table(table, coefficient, scheme, weigher) -> CoefficientTable:
     if table is None:
         return find_table(coefficient, scheme, weigher)
     tab = load_table(table)
-    from agreekit.weighting import parse_weigher
+    from agreekit.ranking.weighting import parse_weigher
 
     if callable(weigher) and not hasattr(weigher, "spec"):
         spec = None  # a custom callable: trust the table the caller passed
@@ -292,7 +292,7 @@ def standardize(gamma, *, coefficient: str, scheme: str, weigher, n: int, form: 
 
     Examples
     --------
-    >>> from agreekit.tables import standardize
+    >>> from agreekit.ranking.tables import standardize
     >>> g = standardize([-1.0, 0.0, 1.0], coefficient="spearman", scheme="additive",
     ...                 weigher="harmonic", n=8)
     >>> [round(float(v), 6) for v in g][0], [round(float(v), 6) for v in g][2]

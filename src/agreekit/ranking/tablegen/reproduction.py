@@ -1,7 +1,7 @@
 """Comparison of generated coefficient tables with the paper: Tables 1–5, reproduction report.
 
 Used by the pipeline's render / validate / reproduction rules.  Inputs are table dicts
-(as written by :func:`agreekit.tablegen.assemble_table`) and the paper's printed values
+(as written by :func:`agreekit.ranking.tablegen.generation.assemble_table`) and the paper's printed values
 (``resources/ranking/*.csv``, see the README there).
 
 * :func:`render_paper_tables` — Tables 1–5 with our values beside the paper's, as
@@ -211,7 +211,7 @@ def _paper_poly(pq: Mapping, n):
 
 def fit_comparison(tables: Sequence[Mapping], paper_values: Mapping, *, n_points: int = 400) -> list[dict]:
     """Max |ours − paper| of the fitted curves over n ∈ [n_exact+1, n_max] per scheme and quantity."""
-    from agreekit.tables import CoefficientTable
+    from agreekit.ranking.tables import CoefficientTable
 
     out = []
     for t in tables:
@@ -241,8 +241,8 @@ def held_out_check(table: Mapping, n_values: Sequence[int], *, size: int, seed: 
     of the training samples.  Returns one dict per n with the raw mean, the means of g for
     ``form="corrected"`` and ``form="paper"``, and their standard errors.
     """
-    from agreekit.sampling import sample_coefficient, seed_sequence
-    from agreekit.tables import CoefficientTable
+    from agreekit.ranking.tablegen.sampling import sample_coefficient, seed_sequence
+    from agreekit.ranking.tables import CoefficientTable
 
     tab = CoefficientTable(table)
     out = []

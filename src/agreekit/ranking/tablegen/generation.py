@@ -11,7 +11,7 @@ tables (and their config hashes) unchanged.
 Stages (Sections 4–5 of the paper):
 
 1. :func:`exact_stage` — Γ̄, V, V^ℓ for n = 2..n_exact by enumeration
-   (:func:`agreekit.moments.exact_moments`).
+   (:func:`agreekit.ranking.moments.exact_moments`).
 2. :func:`sample_stage` — Γ(id, π) for ``N_sample(n)`` random π at every training n.
 3. :func:`fit_stage` — mean: inverse-variance WLS + degree selection; V, V^ℓ: Eq. 38
    around the *fitted* mean, unweighted fits + degree selection.
@@ -28,8 +28,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from agreekit._validation import InputError
-from agreekit.fitting import select_degree
-from agreekit.sampling import sample_coefficient, sample_size, seed_sequence, summarize_sample, training_grid
+from agreekit.ranking.tablegen.fitting import select_degree
+from agreekit.ranking.tablegen.sampling import sample_coefficient, sample_size, seed_sequence, summarize_sample, training_grid
 
 __all__ = [
     "QUANTITIES",
@@ -48,11 +48,11 @@ __all__ = [
 QUANTITIES = ("mean", "var", "left_var")
 
 
-from agreekit.weighting import scheme_id  # noqa: E402  (the project-wide id: coef_scheme_weigher-slug)
+from agreekit.ranking.weighting import scheme_id  # noqa: E402  (the project-wide id: coef_scheme_weigher-slug)
 
 
 def _parse(weigher):
-    from agreekit.weighting import parse_weigher
+    from agreekit.ranking.weighting import parse_weigher
 
     return parse_weigher(weigher)
 
@@ -170,7 +170,7 @@ def config_hash(settings: Mapping) -> str:
 
 def exact_stage(settings: Mapping) -> dict:
     """Exact Γ̄, V, V^ℓ for n = 2..n_exact (JSON-able dict of lists)."""
-    from agreekit.moments import exact_moments
+    from agreekit.ranking.moments import exact_moments
 
     ns = list(range(2, settings["n_exact"] + 1))
     res = {"n": ns, "mean": [], "var": [], "left_var": []}
@@ -248,7 +248,7 @@ def fit_stage(settings: Mapping, samples: Mapping[str, np.ndarray]) -> dict:
 def assemble_table(settings: Mapping, exact: Mapping, fitted: Mapping) -> dict:
     """The final table (see ``agreekit/schemas/table.schema.json``) with config hash and checksum."""
     from agreekit import __version__
-    from agreekit.tables import SCHEMA_VERSION, table_checksum
+    from agreekit.ranking.tables import SCHEMA_VERSION, table_checksum
 
     sid = scheme_id(settings["coefficient"], settings["scheme"], settings["weigher"])
     table = {

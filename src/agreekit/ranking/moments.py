@@ -21,9 +21,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from agreekit import _correlation_kernels as _k
+from agreekit.ranking import _kernels as _k
 from agreekit._validation import InputError, check_int
-from agreekit.weighting import check_coefficient, check_scheme, parse_weigher
+from agreekit.ranking.weighting import check_coefficient, check_scheme, parse_weigher
 
 __all__ = ["ExactMoments", "exact_moments", "MAX_EXACT_N"]
 
@@ -108,7 +108,7 @@ def exact_moments(coefficient, *, n, weigher, scheme, progress=None) -> ExactMom
     n : int
         Ranking length, 2 <= n <= 12.  n = 2 gives (0, 1, 1/2).
     weigher : str, Weigher or callable
-        Weighting function of the 1-based rank (spec grammar of :mod:`agreekit.weighting`).
+        Weighting function of the 1-based rank (spec grammar of :mod:`agreekit.ranking.weighting`).
     scheme : {'additive', 'multiplicative'}
     progress : bool, optional
         Show a tqdm bar; default: only for n >= 11.
