@@ -19,8 +19,8 @@ from pathlib import Path
 
 import numpy as np
 
-from agreekit.bootstrap import DEFAULT_FUZZINESS, bootstrap_indices, meta_evaluate
-from agreekit.ir import load_scores
+from agreekit.ireval.bootstrap import DEFAULT_FUZZINESS, bootstrap_indices, meta_evaluate
+from agreekit.ireval.metrics import load_scores
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "benchmarks" / "output" / "bench_bootstrap.json"

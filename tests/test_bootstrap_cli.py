@@ -8,9 +8,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from agreekit.bootstrap import discriminative_power
+from agreekit.ireval.bootstrap import discriminative_power
 from agreekit.cli import main
-from agreekit.ir import load_scores
+from agreekit.ireval.metrics import load_scores
 
 ROOT = Path(__file__).resolve().parents[1]
 SCORES = ROOT / "resources" / "bootstrap" / "trec_topic_by_run_scores"

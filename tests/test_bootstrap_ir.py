@@ -1,4 +1,4 @@
-"""agreekit.ir: hand-computed metrics, ir_measures cross-checks, TREC parsing errors."""
+"""agreekit.ireval.metrics: hand-computed metrics, ir_measures cross-checks, TREC parsing errors."""
 import gzip
 import math
 from pathlib import Path
@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from agreekit._validation import InputError
-from agreekit.ir import (evaluate, geometric_mean, load_scores, parse_metric, read_qrels, read_run,
+from agreekit.ireval.metrics import (evaluate, geometric_mean, load_scores, parse_metric, read_qrels, read_run,
                          round_significant, topic_metrics)
 
 ROBUST = Path(__file__).resolve().parents[1] / "resources" / "bootstrap" / "robust03_top100"

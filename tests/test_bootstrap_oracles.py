@@ -1,4 +1,4 @@
-"""Deterministic oracles for agreekit.bootstrap (notes section 13), with injected resamples."""
+"""Deterministic oracles for agreekit.ireval.bootstrap (notes section 13), with injected resamples."""
 import math
 from pathlib import Path
 
@@ -8,11 +8,11 @@ import pytest
 from scipy import stats
 
 from agreekit._validation import InputError
-from agreekit.bootstrap import (
+from agreekit.ireval.bootstrap import (
     bootstrap_indices, critical_rank, difference_bin, difference_se, discriminative_power,
     format_difference, kendall_critical_value, kendall_normal_test, meta_evaluate, paired_test,
     rank_correlation_se, spearman_t_test, stability, swap_rates, unpaired_test)
-from agreekit.ir import load_scores
+from agreekit.ireval.metrics import load_scores
 
 ROOT = Path(__file__).resolve().parents[1]
 SCORES = ROOT / "resources" / "bootstrap" / "trec_topic_by_run_scores"

@@ -3,7 +3,7 @@ import numpy as np
 from hypothesis import given, settings, strategies as st
 from hypothesis.extra.numpy import arrays
 
-from agreekit.bootstrap import bootstrap_indices, discriminative_power, stability, swap_rates
+from agreekit.ireval.bootstrap import bootstrap_indices, discriminative_power, stability, swap_rates
 
 # values on a coarse grid so that ties, identical systems and constant differences occur
 matrices = st.integers(3, 9).flatmap(lambda n: st.integers(2, 5).flatmap(

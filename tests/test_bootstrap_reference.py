@@ -1,4 +1,4 @@
-"""agreekit.bootstrap against a straightforward per-pair numpy implementation (independent code).
+"""agreekit.ireval.bootstrap against a straightforward per-pair numpy implementation (independent code).
 
 The naive functions below follow Sakai's Figs. 2, 4, 5, 6, 9 and 11 literally,
 one pair at a time, on the gathered resampled values.
@@ -8,9 +8,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from agreekit.bootstrap import (bootstrap_indices, discriminative_power, meta_evaluate,
+from agreekit.ireval.bootstrap import (bootstrap_indices, discriminative_power, meta_evaluate,
                                 rank_correlation_se, stability, swap_rates)
-from agreekit.ir import load_scores
+from agreekit.ireval.metrics import load_scores
 
 SCORES = Path(__file__).resolve().parents[1] / "resources" / "bootstrap" / "trec_topic_by_run_scores"
 TOL = 1e-12

@@ -10,8 +10,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from agreekit import bootstrap_report as rep
-from agreekit.ir import load_scores
+from agreekit.ireval import report as rep
+from agreekit.ireval.metrics import load_scores
 
 ROOT = Path(__file__).resolve().parents[1]
 SCORES = ROOT / "resources" / "bootstrap" / "trec_topic_by_run_scores"
@@ -60,7 +60,7 @@ import hashlib, sys
 from pathlib import Path
 sys.path.insert(0, {tests!r})
 from test_bootstrap_report import _metrics
-from agreekit import bootstrap_report as rep
+from agreekit.ireval import report as rep
 an = rep.analyze_collection("web2013", _metrics(14), seed=5, n_resamples=200)
 paths = rep.write_collection(an, Path({out!r}))
 print(";".join(hashlib.sha256(p.read_bytes()).hexdigest() for p in paths.values()))

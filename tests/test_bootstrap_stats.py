@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from agreekit.bootstrap import discriminative_power, meta_evaluate, paired_test, unpaired_test
-from agreekit.ir import load_scores
+from agreekit.ireval.bootstrap import discriminative_power, meta_evaluate, paired_test, unpaired_test
+from agreekit.ireval.metrics import load_scores
 
 SCORES = Path(__file__).resolve().parents[1] / "resources" / "bootstrap" / "trec_topic_by_run_scores"
 

@@ -6,7 +6,7 @@ Areas (one module per concept):
   (table generation in :mod:`agreekit.ranking.tablegen`)
 * Kemeny consensus rankings — :mod:`agreekit.consensus`
 * clustering agreement — :mod:`agreekit.agreement`
-* bootstrap meta-evaluation of IR metrics — :mod:`agreekit.bootstrap`, :mod:`agreekit.ir`
+* IR evaluation: metrics and the bootstrap — :mod:`agreekit.ireval`
 """
 __version__ = "0.1.0"
 

@@ -1,11 +1,11 @@
-"""Thin adapter: all metrics of one collection -> agreekit.bootstrap_report.analyze_collection."""
+"""Thin adapter: all metrics of one collection -> agreekit.ireval.report.analyze_collection."""
 import sys
 import time
 
 sys.stderr = open(snakemake.log[0], "w")  # noqa: F821
 
-from agreekit.bootstrap_report import MetricInput, analyze_collection, write_collection  # noqa: E402
-from agreekit.ir import load_scores  # noqa: E402
+from agreekit.ireval.report import MetricInput, analyze_collection, write_collection  # noqa: E402
+from agreekit.ireval.metrics import load_scores  # noqa: E402
 
 p = snakemake.params  # noqa: F821
 s = p.settings

@@ -1,11 +1,11 @@
-"""Thin adapter: TREC qrels + runs -> one topics x systems CSV per measure (agreekit.ir.evaluate)."""
+"""Thin adapter: TREC qrels + runs -> one topics x systems CSV per measure (agreekit.ireval.metrics.evaluate)."""
 import sys
 from pathlib import Path
 
 sys.stderr = open(snakemake.log[0], "w")  # noqa: F821
 
 from agreekit._io import atomic_write  # noqa: E402
-from agreekit.ir import evaluate  # noqa: E402
+from agreekit.ireval.metrics import evaluate  # noqa: E402
 
 p = snakemake.params  # noqa: F821
 gains = {int(k): float(v) for k, v in p.gains.items()} if p.gains else None

@@ -6,7 +6,7 @@ sys.stderr = open(snakemake.log[0], "w")  # noqa: F821
 
 import pandas as pd  # noqa: E402
 
-from agreekit import bootstrap_report as rep  # noqa: E402
+from agreekit.ireval import report as rep  # noqa: E402
 
 i, p = snakemake.input, snakemake.params  # noqa: F821
 summary = json.loads(open(i.summary).read())

@@ -4,7 +4,7 @@ import sys
 
 sys.stderr = open(snakemake.log[0], "w")  # noqa: F821
 
-from agreekit import bootstrap_report as rep  # noqa: E402
+from agreekit.ireval import report as rep  # noqa: E402
 
 p = snakemake.params  # noqa: F821
 summaries = [json.loads(open(f).read()) for f in snakemake.input]  # noqa: F821

@@ -47,8 +47,8 @@ def _emit(text: str, output: str | None) -> None:
 
 
 def _run_bootstrap(args: argparse.Namespace):
-    from agreekit.bootstrap import discriminative_power, rank_correlation_se
-    from agreekit.ir import align_scores, load_scores
+    from agreekit.ireval.bootstrap import discriminative_power, rank_correlation_se
+    from agreekit.ireval.metrics import align_scores, load_scores
 
     scores = load_scores(args.scores, parameter="SCORES")
     res = discriminative_power(scores, alpha=args.alpha, test=args.test, n_resamples=args.resamples,
@@ -76,7 +76,7 @@ def _run_bootstrap(args: argparse.Namespace):
 def _run_evaluate(args: argparse.Namespace):
     from pathlib import Path
 
-    from agreekit.ir import evaluate
+    from agreekit.ireval.metrics import evaluate
 
     metrics = _metric_list(args.metric)
     if not metrics:

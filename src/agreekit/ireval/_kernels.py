@@ -1,4 +1,4 @@
-"""Numba kernels behind :mod:`agreekit.bootstrap` (serial, deterministic summation order)."""
+"""Numba kernels behind :mod:`agreekit.ireval.bootstrap` (serial, deterministic summation order)."""
 from __future__ import annotations
 
 import numpy as np

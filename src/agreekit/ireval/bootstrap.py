@@ -61,9 +61,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from agreekit import _bootstrap_kernels as _k
+from agreekit.ireval import _kernels as _k
 from agreekit._validation import InputError, check_choice, check_float, check_int
-from agreekit.ir import GM_OFFSET, align_scores, check_scores
+from agreekit.ireval.metrics import GM_OFFSET, align_scores, check_scores
 
 __all__ = [
     "DEFAULT_FUZZINESS",
@@ -132,7 +132,7 @@ def bootstrap_indices(n: int, *, n_resamples: int = 1000, rng: Any = None,
 
     Examples
     --------
-    >>> from agreekit.bootstrap import bootstrap_indices
+    >>> from agreekit.ireval.bootstrap import bootstrap_indices
     >>> bootstrap_indices(5, n_resamples=3, rng=1).shape
     (3, 5)
     """
@@ -172,7 +172,7 @@ def critical_rank(n_resamples: int, alpha: float) -> int:
 
     Examples
     --------
-    >>> from agreekit.bootstrap import critical_rank
+    >>> from agreekit.ireval.bootstrap import critical_rank
     >>> critical_rank(1000, 0.05)
     50
     """
@@ -192,7 +192,7 @@ def difference_bin(d: Any, *, width: float = 0.01, n_bins: int = 21) -> np.ndarr
 
     Examples
     --------
-    >>> from agreekit.bootstrap import difference_bin
+    >>> from agreekit.ireval.bootstrap import difference_bin
     >>> difference_bin([0.031 - 0.021, 0.2, 0.57]).tolist()
     [1, 20, 20]
     """
@@ -362,7 +362,7 @@ def paired_test(x: Any, y: Any, *, n_resamples: int = 1000, rng: Any = None,
     Examples
     --------
     >>> import numpy as np
-    >>> from agreekit.bootstrap import paired_test
+    >>> from agreekit.ireval.bootstrap import paired_test
     >>> x = np.array([0.5, 0.4, 0.6, 0.3, 0.7, 0.45, 0.55, 0.62])
     >>> y = x - np.array([0.02, 0.06, 0.04, 0.01, 0.07, 0.03, 0.05, 0.0])
     >>> res = paired_test(x, y, rng=1)
@@ -459,7 +459,7 @@ def unpaired_test(x: Any, y: Any, *, statistic: str | Callable = "mean", n_resam
 
     Examples
     --------
-    >>> from agreekit.bootstrap import unpaired_test
+    >>> from agreekit.ireval.bootstrap import unpaired_test
     >>> res = unpaired_test([0.1, 0.3], [0.2, 0.0], resamples=[[0, 3, 0, 1]])
     >>> float(round(res.null_distribution[0], 10))   # x* = (0.1, 0.0), y* = (0.1, 0.3)
     -0.15
@@ -599,7 +599,7 @@ def discriminative_power(scores: Any, *, alpha: float = 0.05, test: str = "paire
     Parameters
     ----------
     scores : DataFrame or array_like, shape (n topics, s systems)
-        Per-topic values of one metric (see :func:`agreekit.ir.load_scores`).
+        Per-topic values of one metric (see :func:`agreekit.ireval.metrics.load_scores`).
     alpha : float, default 0.05
         Significance level; a pair is significant iff ASL < alpha.
         ``n_resamples * alpha`` must be an integer (k of Figs. 5-6).
@@ -623,7 +623,7 @@ def discriminative_power(scores: Any, *, alpha: float = 0.05, test: str = "paire
     Examples
     --------
     >>> import numpy as np
-    >>> from agreekit.bootstrap import discriminative_power
+    >>> from agreekit.ireval.bootstrap import discriminative_power
     >>> rng = np.random.default_rng(0)
     >>> X = rng.uniform(size=(30, 1)) + np.linspace(0, 0.5, 6) + rng.normal(0, .1, (30, 6))
     >>> res = discriminative_power(X, rng=1)
@@ -713,7 +713,7 @@ def stability(scores: Any, *, fuzziness: Sequence[float] = DEFAULT_FUZZINESS, st
     Examples
     --------
     >>> import numpy as np
-    >>> from agreekit.bootstrap import stability
+    >>> from agreekit.ireval.bootstrap import stability
     >>> X = np.array([[0.1, 0.2, 0.4], [0.3, 0.3, 0.5], [0.2, 0.4, 0.6]])
     >>> res = stability(X, fuzziness=[0.0, 0.5], resamples=[[0, 1, 2], [0, 0, 0]])
     >>> res.minority_rate.tolist(), res.proportion_of_ties.tolist()
@@ -791,7 +791,7 @@ def swap_rates(scores: Any, *, statistic: str = "mean", bin_width: float = 0.01,
     Examples
     --------
     >>> import numpy as np
-    >>> from agreekit.bootstrap import swap_rates
+    >>> from agreekit.ireval.bootstrap import swap_rates
     >>> rng = np.random.default_rng(0)
     >>> X = rng.uniform(size=(20, 1)) + np.linspace(0, 0.3, 5) + rng.normal(0, .1, (20, 5))
     >>> res = swap_rates(X, rng=3)
@@ -860,7 +860,7 @@ def kendall_critical_value(n_systems: int, alpha: float = 0.01) -> float:
 
     Examples
     --------
-    >>> from agreekit.bootstrap import kendall_critical_value
+    >>> from agreekit.ireval.bootstrap import kendall_critical_value
     >>> round(kendall_critical_value(30, 0.01), 3)   # Sakai rounds this up to "0.34"
     0.332
     """
@@ -950,7 +950,7 @@ def rank_correlation_se(scores_a: Any, scores_b: Any, *, method: str = "kendall"
     Examples
     --------
     >>> import numpy as np
-    >>> from agreekit.bootstrap import rank_correlation_se
+    >>> from agreekit.ireval.bootstrap import rank_correlation_se
     >>> rng = np.random.default_rng(0)
     >>> A = rng.uniform(size=(25, 8)) + np.linspace(0, 1, 8)
     >>> res = rank_correlation_se(A, A + rng.normal(0, .2, A.shape), rng=1)
@@ -1004,7 +1004,7 @@ def difference_se(x: Any, y: Any, *, statistic: str = "mean", n_resamples: int =
 
     Examples
     --------
-    >>> from agreekit.bootstrap import difference_se
+    >>> from agreekit.ireval.bootstrap import difference_se
     >>> res = difference_se([0.2, 0.4, 0.6], [0.1, 0.1, 0.4], resamples=[[0, 1, 2], [0, 0, 0]])
     >>> round(res.difference, 4), round(res.standard_error, 4)
     (0.2, 0.0707)
@@ -1072,7 +1072,7 @@ def meta_evaluate(scores: Any, *, alpha: float = 0.05, n_resamples: int = 1000, 
     Examples
     --------
     >>> import numpy as np
-    >>> from agreekit.bootstrap import meta_evaluate
+    >>> from agreekit.ireval.bootstrap import meta_evaluate
     >>> rng = np.random.default_rng(0)
     >>> X = rng.uniform(size=(20, 1)) + np.linspace(0, 0.3, 5) + rng.normal(0, .1, (20, 5))
     >>> ev = meta_evaluate(X, rng=7)

@@ -1,6 +1,6 @@
 """Collection-level meta-evaluation reports (Sakai 2006, Tables 2-3, Figs. 7-13).
 
-Runs :func:`agreekit.bootstrap.meta_evaluate` for every metric of one test
+Runs :func:`agreekit.ireval.bootstrap.meta_evaluate` for every metric of one test
 collection on *shared* bootstrap samples, plus Kendall's tau between every
 pair of metrics with its bootstrap SE, and turns the results into tables
 (CSV + Markdown) and figures (PNG + PDF).  The Snakemake stage
@@ -19,9 +19,9 @@ import pandas as pd
 
 from agreekit._io import atomic_write, write_json
 from agreekit._validation import InputError
-from agreekit.bootstrap import (DEFAULT_FUZZINESS, MetaEvaluation, format_difference, meta_evaluate,
+from agreekit.ireval.bootstrap import (DEFAULT_FUZZINESS, MetaEvaluation, format_difference, meta_evaluate,
                                 rank_correlation_se)
-from agreekit.ir import align_scores, check_scores
+from agreekit.ireval.metrics import align_scores, check_scores
 
 __all__ = ["MetricInput", "CollectionAnalysis", "collection_seed", "analyze_collection",
            "table2", "table3", "correlation_table", "to_markdown", "plot_asl_curves", "plot_mr_pt",
@@ -313,7 +313,7 @@ def plot_rank_correlations(corr: pd.DataFrame, stem: str | Path, *, n_systems: i
     x = np.arange(len(corr))
     ax.bar(x, corr["tau"], yerr=corr["se"], capsize=3, color="#6a8fbf")
     if n_systems is not None:
-        from agreekit.bootstrap import kendall_critical_value
+        from agreekit.ireval.bootstrap import kendall_critical_value
         ax.axhline(kendall_critical_value(n_systems, alpha), color="grey", ls=":", lw=0.8,
                    label=f"|tau| significant at alpha={alpha} (Eq. 11)")
         ax.legend(fontsize=8)

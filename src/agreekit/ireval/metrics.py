@@ -2,7 +2,7 @@
 
 This module turns TREC-format relevance judgements ("qrels") and ranked runs
 into per-topic score matrices (topics x systems), the input of the bootstrap
-meta-evaluation in :mod:`agreekit.bootstrap`.  The metrics are those of
+meta-evaluation in :mod:`agreekit.ireval.bootstrap`.  The metrics are those of
 Sakai (2006), Eqs. 1-7, in the paper's original form:
 
 ============  ==============================================================
@@ -262,7 +262,7 @@ def topic_metrics(ranked_gains: Sequence[float], ideal_gains: Sequence[float],
 
     Examples
     --------
-    >>> from agreekit.ir import topic_metrics, parse_metric
+    >>> from agreekit.ireval.metrics import topic_metrics, parse_metric
     >>> topic_metrics([1, 0, 1], [1, 1], [parse_metric("AveP")])  # (1/1 + 2/3) / 2
     [0.8333333333333333]
     """
@@ -374,7 +374,7 @@ def evaluate(qrels: Any, run: Any, metrics: str | Sequence[str] = ("AveP",), *,
     Examples
     --------
     >>> import pandas as pd
-    >>> from agreekit.ir import evaluate
+    >>> from agreekit.ireval.metrics import evaluate
     >>> qrels = {"1": {"a": 1, "b": 2}, "2": {"c": 1}}
     >>> run = pd.DataFrame({"topic": ["1", "1", "2"], "docno": ["a", "x", "y"],
     ...                     "score": [2.0, 1.0, 1.0]})
@@ -523,7 +523,7 @@ def load_scores(path: str | os.PathLike, *, parameter: str = "scores") -> pd.Dat
     Examples
     --------
     >>> import io
-    >>> from agreekit.ir import load_scores
+    >>> from agreekit.ireval.metrics import load_scores
     >>> load_scores(io.StringIO("topic,A,B\\n301,0.1,0.2\\n302,0.3,0.0\\n")).shape
     (2, 2)
     """
@@ -580,7 +580,7 @@ def geometric_mean(x: Any, axis: int = 0, *, offset: float = GM_OFFSET) -> np.nd
 
     Examples
     --------
-    >>> from agreekit.ir import geometric_mean
+    >>> from agreekit.ireval.metrics import geometric_mean
     >>> round(float(geometric_mean([0.25, 1.0])), 6)
     0.500002
     """
