@@ -1,4 +1,4 @@
-"""Benchmark of agreekit.agreement against scikit-learn and clusim (ratios measured in one process).
+"""Benchmark of agreekit.clustering against scikit-learn and clusim (ratios measured in one process).
 
 Targets (issue 5):
 * ARI and NMI at n = 10^7 with 100 and 10^4 clusters: >= 3x faster than scikit-learn;
@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 import scipy.sparse as sp
 
-from agreekit.agreement import adjusted_omega, adjusted_rand_index, ari_delta, normalized_mutual_info
+from agreekit.clustering import adjusted_omega, adjusted_rand_index, ari_delta, normalized_mutual_info
 
 OUT = Path(__file__).parent / "output"
 REPS = 2

@@ -1,11 +1,11 @@
-"""`agreekit agreement` CLI."""
+"""`agreekit clustering` CLI (alias `agreekit agreement`)."""
 import json
 import subprocess
 import sys
 
 import pytest
 
-from agreekit.agreement import adjusted_rand_index, agreement_with_graph, ari_delta, normalized_mutual_info, ri_delta
+from agreekit.clustering import adjusted_rand_index, agreement_with_graph, ari_delta, normalized_mutual_info, ri_delta
 from agreekit.cli import main
 
 
@@ -20,7 +20,7 @@ def files(tmp_path):
 
 
 def run(capsys, *argv):
-    code = main(["agreement", *map(str, argv)])
+    code = main(["clustering", *map(str, argv)])
     out = capsys.readouterr()
     return code, out.out, out.err
 

@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from agreekit.agreement import (adjusted_omega, adjusted_rand_index, adjusted_rand_index_approx,
+from agreekit.clustering import (adjusted_omega, adjusted_rand_index, adjusted_rand_index_approx,
                                 agreement_with_graph, ari_delta, comembership_stats, i_norm, i_sqrt_tr, omega,
                                 rand_index, ri_delta)
 
@@ -184,7 +184,7 @@ def test_exact_ri_uses_max_offdiagonal_squared():
 @pytest.mark.parametrize("seed", range(3))
 def test_omega_with_many_identical_nodes_and_forced_hash_collisions(seed):
     """Grouping of identical nodes is exact, and a hash collision falls back to single nodes."""
-    from agreekit.agreement._comembership import _cover_pair_counts
+    from agreekit.clustering._comembership import _cover_pair_counts
     rng = np.random.default_rng(600 + seed)
     n = [30, 200, 500][seed]
     U = random_cover(rng, n, 3, max_memb=2)   # few distinct rows: large groups

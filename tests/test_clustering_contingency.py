@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from sklearn import metrics as skm
 
-from agreekit.agreement import (adjusted_omega, adjusted_rand_index, adjusted_rand_index_approx, ari_delta,
+from agreekit.clustering import (adjusted_omega, adjusted_rand_index, adjusted_rand_index_approx, ari_delta,
                                 f_measure, generalized_distance, jaccard_index, mirkin_index,
                                 normalized_mutual_info, omega, rand_index, ri_delta, variation_of_information)
 

@@ -7,7 +7,7 @@ import pytest
 from clusim.clustering import Clustering as ClusimClustering
 from clusim.sim import omega_index
 
-from agreekit.agreement import adjusted_omega
+from agreekit.clustering import adjusted_omega
 
 DATA = Path(__file__).parent / "data" / "clustering"
 

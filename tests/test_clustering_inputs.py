@@ -5,7 +5,7 @@ import pytest
 import scipy.sparse as sp
 
 from agreekit._validation import InputError
-from agreekit.agreement import (adjusted_omega, adjusted_rand_index, ari_delta, as_clustering, as_graph,
+from agreekit.clustering import (adjusted_omega, adjusted_rand_index, ari_delta, as_clustering, as_graph,
                                 generalized_distance, i_sqrt_tr, normalized_mutual_info, omega, ri_delta)
 
 
@@ -129,7 +129,7 @@ def test_networkx_is_optional_for_the_library():
     import subprocess
     import sys
     code = ("import sys; sys.modules['networkx'] = None\n"
-            "from agreekit.agreement import ari_delta\n"
+            "from agreekit.clustering import ari_delta\n"
             "print(ari_delta([0, 0, 1, 1], [0, 1, 1, 1], graph=[(0, 1), (1, 2), (2, 3)]))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert float(out.stdout) == pytest.approx(ari_delta([0, 0, 1, 1], [0, 1, 1, 1], graph=[(0, 1), (1, 2), (2, 3)]))

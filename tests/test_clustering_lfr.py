@@ -5,8 +5,8 @@ import pytest
 pytest.importorskip("igraph")
 pytest.importorskip("networkx")
 
-from agreekit.agreement import adjusted_rand_index  # noqa: E402
-from agreekit.agreement.lfr import (LFRParameters, detect_communities, lfr_graph, lfr_trial,  # noqa: E402
+from agreekit.clustering import adjusted_rand_index  # noqa: E402
+from agreekit.clustering.lfr import (LFRParameters, detect_communities, lfr_graph, lfr_trial,  # noqa: E402
                                     min_degree_for, summarize_trials, trials_frame)
 from agreekit._validation import InputError  # noqa: E402
 

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from agreekit.agreement import MEASURES, get_measure, list_measures
+from agreekit.clustering import MEASURES, get_measure, list_measures
 from agreekit._validation import InputError
 
 

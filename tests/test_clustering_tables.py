@@ -5,7 +5,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from agreekit.agreement import (SEED_TABLE_COLUMNS, adjusted_omega, adjusted_rand_index,
+from agreekit.clustering import (SEED_TABLE_COLUMNS, adjusted_omega, adjusted_rand_index,
                                 adjusted_rand_index_approx, ari_delta, contingency_table, f_measure,
                                 generalized_distance, i_norm, i_sqrt_tr, jaccard_index, normalized_mutual_info,
                                 omega, rand_index, ri_delta, seed_table, variation_of_information)

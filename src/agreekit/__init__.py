@@ -5,7 +5,7 @@ Areas (one module per concept):
 * weighted rank correlations and their standardization — :mod:`agreekit.ranking`
   (table generation in :mod:`agreekit.ranking.tablegen`)
 * Kemeny consensus rankings — :mod:`agreekit.consensus`
-* clustering agreement — :mod:`agreekit.agreement`
+* clustering agreement — :mod:`agreekit.clustering`
 * IR evaluation: metrics and the bootstrap — :mod:`agreekit.ireval`
 """
 __version__ = "0.1.0"

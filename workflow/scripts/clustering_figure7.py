@@ -3,7 +3,7 @@ import json
 import sys
 
 from agreekit._io import atomic_write
-from agreekit.agreement.lfr import FIGURE7_MEASURES, plot_figure7, summarize_trials, trials_frame
+from agreekit.clustering.lfr import FIGURE7_MEASURES, plot_figure7, summarize_trials, trials_frame
 
 sm = snakemake  # noqa: F821 (injected by Snakemake)
 with open(sm.log[0], "w") as log:

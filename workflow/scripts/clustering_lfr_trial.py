@@ -4,7 +4,7 @@ import sys
 import numpy as np
 
 from agreekit._io import write_json
-from agreekit.agreement.lfr import LFRParameters, lfr_trial
+from agreekit.clustering.lfr import LFRParameters, lfr_trial
 
 sm = snakemake  # noqa: F821 (injected by Snakemake)
 with open(sm.log[0], "w") as log:

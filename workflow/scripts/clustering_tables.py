@@ -3,7 +3,7 @@ import json
 import sys
 
 from agreekit._io import atomic_write
-from agreekit.agreement import seed_table_frame, seed_table_markdown
+from agreekit.clustering import seed_table_frame, seed_table_markdown
 
 sm = snakemake  # noqa: F821 (injected by Snakemake)
 with open(sm.log[0], "w") as log:

@@ -1,4 +1,4 @@
-"""CLI subcommands for the clustering area: ``agreekit agreement``."""
+"""CLI subcommands for the clustering area: ``agreekit clustering`` (alias ``agreekit agreement``)."""
 from __future__ import annotations
 
 import argparse
@@ -12,14 +12,14 @@ from agreekit._validation import InputError
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
-        "agreement",
+        "clustering", aliases=["agreement"],
         help="agreement between two clusterings (partitions, overlapping covers, soft memberships)",
         description=(
             "Agreement between clusterings U and V. Files: a label per line (node i = line i), one "
             "cluster per line (node ids separated by spaces/commas; overlapping covers), or CSV "
             "membership matrices (*.csv, one row per node). With --graph (edge list 'a b [w]' per "
             "line) the structure-aware forms are computed; with --graph and no V, the agreement of U "
-            "with the graph's edges. `agreekit agreement --list` shows the measures."),
+            "with the graph's edges. `agreekit clustering --list` shows the measures."),
     )
     p.add_argument("U", nargs="?", help="clustering file")
     p.add_argument("V", nargs="?", help="clustering file (omit with --graph for the (N, U) agreement)")
@@ -52,8 +52,8 @@ def _emit(args, obj, rows: list[list]) -> None:
 
 
 def _agreement(args: argparse.Namespace):
-    from agreekit.agreement import agreement_with_graph, get_measure, list_measures
-    from agreekit.agreement._files import read_clustering, read_graph
+    from agreekit.clustering import agreement_with_graph, get_measure, list_measures
+    from agreekit.clustering._files import read_clustering, read_graph
 
     if args.list:
         reg = list_measures()

@@ -5,8 +5,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from agreekit._validation import InputError
-from agreekit.agreement._comembership import agreement_with_graph, ari_delta, i_norm, i_sqrt_tr, ri_delta
-from agreekit.agreement._inputs import as_clustering
+from agreekit.clustering._comembership import agreement_with_graph, ari_delta, i_norm, i_sqrt_tr, ri_delta
+from agreekit.clustering._inputs import as_clustering
 
 __all__ = ["SEED_TABLE_COLUMNS", "seed_table", "seed_table_frame", "seed_table_markdown"]
 

@@ -6,8 +6,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from agreekit._validation import InputError
-from agreekit.agreement import _comembership as cm
-from agreekit.agreement import _contingency as ct
+from agreekit.clustering import _comembership as cm
+from agreekit.clustering import _contingency as ct
 
 __all__ = ["MeasureSpec", "MEASURES", "get_measure", "list_measures"]
 

@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from agreekit._validation import InputError, check_choice
-from agreekit.agreement._inputs import Clustering, as_clustering
+from agreekit.clustering._inputs import Clustering, as_clustering
 
 __all__ = ["read_clustering", "read_graph"]
 

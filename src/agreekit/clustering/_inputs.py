@@ -246,7 +246,7 @@ def as_clustering(clustering: Any, *, nodes: Iterable | None = None, uncovered: 
 
     Examples
     --------
-    >>> from agreekit.agreement import as_clustering
+    >>> from agreekit.clustering import as_clustering
     >>> as_clustering([0, 0, 1, 1, 2])
     Clustering(partition, n=5, k=3)
     >>> as_clustering([["a", "b", "c"], ["c", "d"]])

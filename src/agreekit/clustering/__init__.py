@@ -18,17 +18,17 @@ Inputs are normalized by :func:`as_clustering` (label vectors, covers, membershi
 and graphs by :func:`as_graph`; all results are Python floats.  :data:`MEASURES` is the
 registry of named measures.
 """
-from agreekit.agreement._comembership import (CoMembershipStats, adjusted_omega, agreement_with_graph,
+from agreekit.clustering._comembership import (CoMembershipStats, adjusted_omega, agreement_with_graph,
                                               ari_delta, comembership_stats, i_norm, i_sqrt_tr, omega,
                                               ri_delta)
-from agreekit.agreement._contingency import (PHI_FUNCTIONS, ContingencyTable, adjusted_rand_index,
+from agreekit.clustering._contingency import (PHI_FUNCTIONS, ContingencyTable, adjusted_rand_index,
                                              adjusted_rand_index_approx, contingency_table, f_measure,
                                              generalized_distance, jaccard_index, mirkin_index,
                                              normalized_mutual_info, rand_index, variation_of_information)
-from agreekit.agreement._files import read_clustering, read_graph
-from agreekit.agreement._inputs import Clustering, Graph, as_clustering, as_graph
-from agreekit.agreement._registry import MEASURES, MeasureSpec, get_measure, list_measures
-from agreekit.agreement._tables import SEED_TABLE_COLUMNS, seed_table, seed_table_frame, seed_table_markdown
+from agreekit.clustering._files import read_clustering, read_graph
+from agreekit.clustering._inputs import Clustering, Graph, as_clustering, as_graph
+from agreekit.clustering._registry import MEASURES, MeasureSpec, get_measure, list_measures
+from agreekit.clustering._tables import SEED_TABLE_COLUMNS, seed_table, seed_table_frame, seed_table_markdown
 
 __all__ = [
     "as_clustering", "Clustering", "as_graph", "Graph", "read_clustering", "read_graph",

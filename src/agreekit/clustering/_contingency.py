@@ -15,8 +15,8 @@ import scipy.sparse as sp
 from scipy.special import xlogy
 
 from agreekit._validation import InputError, check_choice, check_float
-from agreekit.agreement._inputs import Clustering, Graph, align_pair, as_graph
-from agreekit.agreement._kernels import contingency_codes
+from agreekit.clustering._inputs import Clustering, Graph, align_pair, as_graph
+from agreekit.clustering._kernels import contingency_codes
 
 __all__ = [
     "ContingencyTable", "contingency_table", "generalized_distance", "PHI_FUNCTIONS",
@@ -155,7 +155,7 @@ def contingency_table(U: Any, V: Any, *, eta: str = "overlap", graph: Any = None
     Parameters
     ----------
     U, V : clustering
-        Any form accepted by :func:`~agreekit.agreement.as_clustering`.
+        Any form accepted by :func:`~agreekit.clustering.as_clustering`.
     eta : {"overlap", "degree", "edges"}
         ``"overlap"``: |u ∩ v| (``UᵀV``); ``"degree"``: Σd, the sum of the (weighted) degrees of the
         nodes in u ∩ v (``Uᵀ diag(d) V``); ``"edges"``: ξ, the (weighted) number of edges with both
@@ -249,7 +249,7 @@ def generalized_distance(U: Any, V: Any, *, phi: Any, eta: str = "overlap", norm
     Parameters
     ----------
     U, V : clustering
-        Any form accepted by :func:`~agreekit.agreement.as_clustering` (for overlapping input
+        Any form accepted by :func:`~agreekit.clustering.as_clustering` (for overlapping input
         the contingency form penalizes overlaps — use the co-membership measures instead).
     phi : {"xlogx", "comb2", "x(x-1)", "square"} or callable
         φ applied elementwise (``"comb2"`` is x(x−1)/2; aliases such as ``"x log x"``, ``"x^2"``
@@ -277,7 +277,7 @@ def generalized_distance(U: Any, V: Any, *, phi: Any, eta: str = "overlap", norm
 
     Examples
     --------
-    >>> from agreekit.agreement import generalized_distance, adjusted_rand_index
+    >>> from agreekit.clustering import generalized_distance, adjusted_rand_index
     >>> U, V = [0, 0, 0, 1, 1, 1], [0, 0, 1, 1, 2, 2]
     >>> round(1 - generalized_distance(U, V, phi="comb2", normalization="adjusted",
     ...                                expectation="product"), 6) == round(adjusted_rand_index(U, V), 6)
@@ -318,7 +318,7 @@ def rand_index(U: Any, V: Any) -> float:
 
     Examples
     --------
-    >>> from agreekit.agreement import rand_index
+    >>> from agreekit.clustering import rand_index
     >>> round(rand_index([0, 0, 1, 1], [0, 0, 1, 2]), 4)
     0.8333
     """
@@ -337,7 +337,7 @@ def adjusted_rand_index(U: Any, V: Any) -> float:
 
     Examples
     --------
-    >>> from agreekit.agreement import adjusted_rand_index
+    >>> from agreekit.clustering import adjusted_rand_index
     >>> round(adjusted_rand_index([0, 0, 1, 1], [0, 0, 1, 2]), 4)
     0.5714
     """
@@ -359,7 +359,7 @@ def adjusted_rand_index_approx(U: Any, V: Any) -> float:
 
     Examples
     --------
-    >>> from agreekit.agreement import adjusted_rand_index_approx
+    >>> from agreekit.clustering import adjusted_rand_index_approx
     >>> round(adjusted_rand_index_approx([0, 0, 1, 1], [0, 0, 1, 2]), 4)
     0.75
     """
@@ -395,7 +395,7 @@ def variation_of_information(U: Any, V: Any, *, normalized: bool = False) -> flo
 
     Examples
     --------
-    >>> from agreekit.agreement import variation_of_information
+    >>> from agreekit.clustering import variation_of_information
     >>> round(variation_of_information([0, 0, 1, 1], [0, 0, 1, 2]), 4)
     0.3466
     """
@@ -423,7 +423,7 @@ def normalized_mutual_info(U: Any, V: Any, *, average: str = "sum") -> float:
 
     Examples
     --------
-    >>> from agreekit.agreement import normalized_mutual_info
+    >>> from agreekit.clustering import normalized_mutual_info
     >>> round(normalized_mutual_info([0, 0, 1, 1], [0, 0, 1, 2], average="sqrt"), 4)
     0.8165
     """
@@ -447,7 +447,7 @@ def jaccard_index(U: Any, V: Any) -> float:
 
     Examples
     --------
-    >>> from agreekit.agreement import jaccard_index
+    >>> from agreekit.clustering import jaccard_index
     >>> round(jaccard_index([0, 0, 1, 1], [0, 0, 1, 2]), 4)
     0.5
     """
@@ -465,7 +465,7 @@ def f_measure(U: Any, V: Any, *, beta: float = 1.0) -> float:
 
     Examples
     --------
-    >>> from agreekit.agreement import f_measure
+    >>> from agreekit.clustering import f_measure
     >>> round(f_measure([0, 0, 1, 1], [0, 0, 1, 2]), 4)
     0.6667
     """
@@ -487,7 +487,7 @@ def mirkin_index(U: Any, V: Any) -> float:
 
     Examples
     --------
-    >>> from agreekit.agreement import mirkin_index
+    >>> from agreekit.clustering import mirkin_index
     >>> mirkin_index([0, 0, 1, 1], [0, 0, 1, 2])
     2.0
     """

@@ -1,4 +1,4 @@
-"""Numba kernels of :mod:`agreekit.agreement` (the hot loops; everything else is numpy/scipy).
+"""Numba kernels of :mod:`agreekit.clustering` (the hot loops; everything else is numpy/scipy).
 
 * :func:`contingency_codes` — sparse contingency table of two integer-coded partitions in
   O(n + k_u + k_v) (counting sort on the first labelling, a scratch column per row cluster);

@@ -146,7 +146,7 @@ def lfr_trial(params: LFRParameters, mu: float, *, seed: int, algorithms: Sequen
     Returns a JSON-able dict with the graph's size, the seed used and, per algorithm, the number
     of communities found and the agreement under each measure of :data:`FIGURE7_MEASURES`.
     """
-    from agreekit.agreement._registry import get_measure
+    from agreekit.clustering._registry import get_measure
 
     for m in measures:
         check_choice("measures", m, tuple(FIGURE7_MEASURES))

@@ -20,9 +20,9 @@ import numpy as np
 import scipy.sparse as sp
 
 from agreekit._validation import InputError, check_choice, check_float
-from agreekit.agreement._contingency import _pair_counts, _table_from_codes
-from agreekit.agreement._inputs import Clustering, Graph, align_pair, as_graph
-from agreekit.agreement._kernels import (group_signatures, max_offdiagonal, signature_hashes,
+from agreekit.clustering._contingency import _pair_counts, _table_from_codes
+from agreekit.clustering._inputs import Clustering, Graph, align_pair, as_graph
+from agreekit.clustering._kernels import (group_signatures, max_offdiagonal, signature_hashes,
                                          weighted_pair_counts)
 
 __all__ = ["ri_delta", "ari_delta", "i_norm", "i_sqrt_tr", "omega", "adjusted_omega",
@@ -244,7 +244,7 @@ ri_delta.__doc__ += _GRAPH_DOC + """
 
     Examples
     --------
-    >>> from agreekit.agreement import ri_delta
+    >>> from agreekit.clustering import ri_delta
     >>> V = [[0, 3, 4], [1, 2, 3], [2, 3, 4]]          # overlapping cover (seed Fig. 2a)
     >>> U1 = [[0, 3, 4], [1], [2]]
     >>> round(ri_delta(V, U1), 3), round(ri_delta(V, U1, exact=False), 3)
@@ -275,7 +275,7 @@ ari_delta.__doc__ += _GRAPH_DOC + """
 
     Examples
     --------
-    >>> from agreekit.agreement import ari_delta
+    >>> from agreekit.clustering import ari_delta
     >>> round(ari_delta([0, 0, 1, 1], [0, 0, 1, 2]), 4)    # = ARI on partitions
     0.5714
     >>> round(ari_delta([[0, 3, 4], [1, 2, 3], [2, 3, 4]], [[0, 3, 4], [1], [2, 3]], exact=False), 3)
@@ -301,7 +301,7 @@ i_norm.__doc__ += _GRAPH_DOC + """
 
     Examples
     --------
-    >>> from agreekit.agreement import i_norm
+    >>> from agreekit.clustering import i_norm
     >>> round(i_norm([0, 0, 1, 1], [0, 0, 1, 2]), 4)
     0.7321
     """
@@ -325,7 +325,7 @@ i_sqrt_tr.__doc__ += _GRAPH_DOC + """
 
     Examples
     --------
-    >>> from agreekit.agreement import i_sqrt_tr
+    >>> from agreekit.clustering import i_sqrt_tr
     >>> round(i_sqrt_tr([0, 0, 1, 1], [0, 0, 1, 2]), 4)
     0.866
     """
@@ -410,7 +410,7 @@ def omega(U: Any, V: Any) -> float:
 
     Examples
     --------
-    >>> from agreekit.agreement import omega
+    >>> from agreekit.clustering import omega
     >>> omega([[0, 3, 4], [1, 2, 3], [2, 3, 4]], [[0, 3, 4], [1], [2]])
     0.5
     """
@@ -427,7 +427,7 @@ def adjusted_omega(U: Any, V: Any) -> float:
 
     Examples
     --------
-    >>> from agreekit.agreement import adjusted_omega
+    >>> from agreekit.clustering import adjusted_omega
     >>> adjusted_omega([[0, 3, 4], [1, 2, 3], [2, 3, 4]], [[0, 3, 4], [1], [2]])
     0.21875
     """
@@ -451,7 +451,7 @@ def agreement_with_graph(U: Any, graph: Any, measure: Any = "ari_delta", **optio
     graph : graph
         Adjacency matrix, edge list or networkx graph over U's nodes.
     measure : str or callable
-        A name from :data:`~agreekit.agreement.MEASURES` that accepts overlapping input
+        A name from :data:`~agreekit.clustering.MEASURES` that accepts overlapping input
         (e.g. ``"ri_delta"``, ``"ari_delta_approx"``, ``"i_norm"``, ``"adjusted_omega"``) or a
         callable ``f(U, N, **options)``.
     **options
@@ -459,7 +459,7 @@ def agreement_with_graph(U: Any, graph: Any, measure: Any = "ari_delta", **optio
 
     Examples
     --------
-    >>> from agreekit.agreement import agreement_with_graph
+    >>> from agreekit.clustering import agreement_with_graph
     >>> edges = [(0, 1), (0, 4), (1, 2), (2, 3), (3, 4)]
     >>> round(agreement_with_graph([[0, 3, 4], [1], [2]], edges, "ri_delta"), 3)
     0.6
@@ -471,7 +471,7 @@ def agreement_with_graph(U: Any, graph: Any, measure: Any = "ari_delta", **optio
     en = _edge_clustering(cu, g)
     if callable(measure):
         return float(measure(cu, en, **options))
-    from agreekit.agreement._registry import get_measure
+    from agreekit.clustering._registry import get_measure
     spec = get_measure(measure)
     if spec.input == "partition":
         raise InputError("measure", f"{spec.name!r} needs two partitions; the edge set is an overlapping "
@@ -480,5 +480,5 @@ def agreement_with_graph(U: Any, graph: Any, measure: Any = "ari_delta", **optio
 
 
 def as_clustering_or_raise(U: Any) -> Clustering:
-    from agreekit.agreement._inputs import as_clustering
+    from agreekit.clustering._inputs import as_clustering
     return as_clustering(U, name="U")
