@@ -3,39 +3,11 @@
 # required difference, stability (MR-PT) and swap methods, Kendall tau between metrics with
 # bootstrap SE - for every collection of ready-made TREC score matrices and for metrics computed
 # here from TREC 2003 Robust qrels + runs.  Appends its final outputs to FINAL_TARGETS.
-import os
-
-validate(config["bootstrap"], "../../config/bootstrap.schema.yaml")
-
-BS = config["bootstrap"]
-BS_OUT = "results/bootstrap"
-BS_FIGS = ["asl_paired", "asl_unpaired", "mr_pt", "swap", "tau"]
-BS_TABLES = ["table2", "table3", "correlations"]
+# Settings and helper functions: bootstrap_setup.smk.
 
 
-def _bs_metrics():
-    """collection -> list of {name, path, statistic}."""
-    sm = BS["score_matrices"]
-    out = {}
-    for coll, keys in sm["collections"].items():
-        specs = []
-        for key in keys:
-            path = os.path.join(sm["dir"], f"{coll}_{key}.csv")
-            label = sm["labels"].get(key, key)
-            specs.append({"name": label, "path": path, "statistic": "mean"})
-            if key in sm["geometric"]:
-                specs.append({"name": f"G_{label}", "path": path, "statistic": "gmean"})
-        out[coll] = specs
-    rb = BS["robust03"]
-    if rb["enabled"]:
-        out["robust03"] = [{"name": m["name"], "path": f"{BS_OUT}/scores/robust03/{m['measure']}.csv",
-                            "statistic": m.get("statistic", "mean")} for m in rb["metrics"]]
-    return out
+include: "bootstrap_setup.smk"
 
-
-BS_METRICS = _bs_metrics()
-BS_COLLECTIONS = list(BS_METRICS)
-BS_ROBUST_MEASURES = sorted({m["measure"] for m in BS["robust03"]["metrics"]})
 
 wildcard_constraints:
     bs_collection="[A-Za-z0-9_]+",
@@ -44,18 +16,15 @@ wildcard_constraints:
 rule bootstrap_robust03_scores:
     input:
         qrels=BS["robust03"]["qrels"],
-        runs=sorted(os.path.join(BS["robust03"]["runs_dir"], f) for f in os.listdir(BS["robust03"]["runs_dir"])
-                    if not f.startswith("."))
-        if os.path.isdir(BS["robust03"]["runs_dir"]) else [],
+        runs=bs_robust03_runs(),
     output:
-        expand(BS_OUT + "/scores/robust03/{measure}.csv", measure=BS_ROBUST_MEASURES),
+        expand("results/bootstrap/scores/robust03/{measure}.csv", measure=BS_ROBUST_MEASURES),
     params:
-        runs_dir=BS["robust03"]["runs_dir"],
         measures=BS_ROBUST_MEASURES,
         depth=BS["robust03"]["depth"],
         gains=BS["robust03"].get("gains"),
         beta=BS["robust03"].get("beta", 1.0),
-        outdir=BS_OUT + "/scores/robust03",
+        outdir=bs_output_dir,
     log:
         "logs/bootstrap/robust03_scores.log",
     conda:
@@ -66,13 +35,13 @@ rule bootstrap_robust03_scores:
 
 rule bootstrap_analyze:
     input:
-        lambda wc: sorted({m["path"] for m in BS_METRICS[wc.bs_collection]}),
+        bs_collection_inputs,
     output:
-        summary=BS_OUT + "/{bs_collection}/summary.json",
-        pairs=BS_OUT + "/{bs_collection}/pairs.csv",
-        stability=BS_OUT + "/{bs_collection}/stability.csv",
-        swap=BS_OUT + "/{bs_collection}/swap.csv",
-        correlations=BS_OUT + "/{bs_collection}/correlations.csv",
+        summary="results/bootstrap/{bs_collection}/summary.json",
+        pairs="results/bootstrap/{bs_collection}/pairs.csv",
+        stability="results/bootstrap/{bs_collection}/stability.csv",
+        swap="results/bootstrap/{bs_collection}/swap.csv",
+        correlations="results/bootstrap/{bs_collection}/correlations.csv",
     params:
         metrics=lambda wc: BS_METRICS[wc.bs_collection],
         seed=config["seed"],
@@ -87,17 +56,17 @@ rule bootstrap_analyze:
 
 rule bootstrap_figures:
     input:
-        summary=BS_OUT + "/{bs_collection}/summary.json",
-        pairs=BS_OUT + "/{bs_collection}/pairs.csv",
-        stability=BS_OUT + "/{bs_collection}/stability.csv",
-        swap=BS_OUT + "/{bs_collection}/swap.csv",
-        correlations=BS_OUT + "/{bs_collection}/correlations.csv",
+        summary="results/bootstrap/{bs_collection}/summary.json",
+        pairs="results/bootstrap/{bs_collection}/pairs.csv",
+        stability="results/bootstrap/{bs_collection}/stability.csv",
+        swap="results/bootstrap/{bs_collection}/swap.csv",
+        correlations="results/bootstrap/{bs_collection}/correlations.csv",
     output:
-        expand(BS_OUT + "/{{bs_collection}}/fig_{fig}.{ext}", fig=BS_FIGS, ext=["png", "pdf"]),
+        expand("results/bootstrap/{{bs_collection}}/fig_{fig}.{ext}", fig=BS_FIGS, ext=["png", "pdf"]),
     params:
         alpha=BS["alpha"],
         threshold=BS["swap"]["threshold"],
-        outdir=lambda wc: f"{BS_OUT}/{wc.bs_collection}",
+        outdir=bs_output_dir,
     log:
         "logs/bootstrap/figures_{bs_collection}.log",
     conda:
@@ -108,11 +77,11 @@ rule bootstrap_figures:
 
 rule bootstrap_tables:
     input:
-        expand(BS_OUT + "/{bs_collection}/summary.json", bs_collection=BS_COLLECTIONS),
+        expand("results/bootstrap/{bs_collection}/summary.json", bs_collection=BS_COLLECTIONS),
     output:
-        expand(BS_OUT + "/{table}.{ext}", table=BS_TABLES, ext=["csv", "md"]),
+        expand("results/bootstrap/{table}.{ext}", table=BS_TABLES, ext=["csv", "md"]),
     params:
-        outdir=BS_OUT,
+        outdir=bs_output_dir,
         alpha=BS["alpha"],
         n_resamples=BS["n_resamples"],
     log:
@@ -124,7 +93,9 @@ rule bootstrap_tables:
 
 
 FINAL_TARGETS.extend(
-    expand(BS_OUT + "/{table}.{ext}", table=BS_TABLES, ext=["csv", "md"])
-    + expand(BS_OUT + "/{bs_collection}/fig_{fig}.{ext}", bs_collection=BS_COLLECTIONS, fig=BS_FIGS,
-             ext=["png", "pdf"])
+    expand("results/bootstrap/{table}.{ext}", table=BS_TABLES, ext=["csv", "md"])
+    + expand(
+        "results/bootstrap/{bs_collection}/fig_{fig}.{ext}", bs_collection=BS_COLLECTIONS, fig=BS_FIGS,
+        ext=["png", "pdf"],
+    )
 )
