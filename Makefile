@@ -13,7 +13,7 @@ all: results
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/python -m pip install --quiet --disable-pip-version-check "uv>=0.4,<1"
-	$(VENV)/bin/uv pip install --quiet --python $(PY) -e ".[workflow,test]"
+	$(VENV)/bin/uv pip install --quiet --compile-bytecode --python $(PY) -e ".[workflow,test]"
 	touch $(STAMP)
 
 venv: $(STAMP)

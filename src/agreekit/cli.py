@@ -33,6 +33,64 @@ class CommandError(Exception):
     """Raised by a handler for a user error that is not about one parameter."""
 
 
+#: examples shown at the end of each subcommand's ``--help`` (every line runs from the repository root)
+EXAMPLES = {
+    "moments": [
+        "agreekit moments --coefficient kendall --scheme additive --weigher harmonic --n 8",
+        'agreekit moments --coefficient spearman --scheme multiplicative --weigher "inverse_square:n0=1" --n 10',
+    ],
+    "correlate": [
+        "printf '1\\n2\\n3\\n4\\n5\\n' > x.txt; printf '2\\n1\\n3\\n5\\n4\\n' > y.txt",
+        "agreekit correlate --coefficient spearman --scheme additive --weigher harmonic x.txt y.txt",
+        'agreekit correlate --coefficient kendall --scheme multiplicative --weigher "inverse_square:n0=1" '
+        "x.txt y.txt --standardize",
+    ],
+    "standardize": [
+        "agreekit standardize --coefficient spearman --scheme additive --weigher harmonic --n 500 --gamma -0.12",
+        "agreekit standardize --coefficient kendall --scheme additive --weigher harmonic --n 30 --gamma 0.4 "
+        "--form paper",
+    ],
+    "table": [
+        "agreekit table",
+        "agreekit table kendall_additive_harmonic",
+    ],
+    "consensus": [
+        "agreekit consensus resources/consensus/emond_mason.csv --method exact",
+        "agreekit consensus resources/consensus/usa_ranks.csv --method fast --starts 1000 --seed 1 --format csv",
+    ],
+    "clustering": [
+        "agreekit clustering --list",
+        "printf '0\\n0\\n0\\n1\\n1\\n1\\n' > u.txt; printf '0\\n0\\n1\\n1\\n2\\n2\\n' > v.txt",
+        "agreekit clustering u.txt v.txt -m ari -m nmi_sum -m vi",
+    ],
+    "bootstrap": [
+        "agreekit bootstrap resources/bootstrap/trec_topic_by_run_scores/adhoc8_ap.csv --seed 1",
+        "agreekit bootstrap resources/bootstrap/trec_topic_by_run_scores/adhoc8_ap.csv --test unpaired "
+        "--resamples 200 --format csv -o pairs.csv",
+    ],
+    "evaluate": [
+        "agreekit evaluate resources/bootstrap/robust03_top100/robust03_qrels.txt.gz "
+        "resources/bootstrap/robust03_top100/runs/input.Sel50.gz --metric AveP --depth 100",
+    ],
+}
+
+
+class _HelpFormatter(argparse.HelpFormatter):
+    """Keeps the examples' line breaks and appends "(default: X)" to options that have a real default."""
+
+    def _fill_text(self, text, width, indent):
+        if text.startswith("examples:"):
+            return "".join(indent + line for line in text.splitlines(keepends=True))
+        return super()._fill_text(text, width, indent)
+
+    def _get_help_string(self, action):
+        text = action.help or ""
+        if ("default" not in text and action.default not in (None, False, argparse.SUPPRESS)
+                and action.option_strings and action.nargs != 0):
+            text += " (default: %(default)s)"
+        return text
+
+
 class _Parser(argparse.ArgumentParser):
     """ArgumentParser whose usage errors are one line on stderr (exit code 2)."""
 
@@ -44,18 +102,26 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="agreekit",
         description="Agreement measures between rankings, partitions and evaluation metrics.",
+        epilog="Run `agreekit COMMAND --help` for a command's options and examples.",
+        formatter_class=_HelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"agreekit {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    sub.required = True
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser, title="commands")
     for name in SUBCOMMAND_MODULES:
         importlib.import_module(name).register(sub)
+    for name, p in sub.choices.items():
+        p.formatter_class = _HelpFormatter
+        if name in EXAMPLES and not p.epilog:
+            p.epilog = "examples:\n" + "\n".join(f"  {line}" for line in EXAMPLES[name])
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)  # argparse itself exits 2 on bad usage
+    if args.command is None:  # bare `agreekit`: the command list
+        parser.print_help()
+        return 0
     try:
         result = args.func(args)
     except (ValueError, OSError, CommandError) as exc:

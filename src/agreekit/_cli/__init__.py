@@ -1,1 +1,10 @@
 """Subcommand modules of the ``agreekit`` CLI; one per area, each with ``register(subparsers)``."""
+
+
+def resolve_seed(seed: int | None) -> int:
+    """The seed a command uses: ``--seed`` if given, else fresh OS entropy (printed so a run can be repeated)."""
+    if seed is not None:
+        return int(seed)
+    import secrets
+
+    return secrets.randbits(64)

@@ -50,14 +50,17 @@ def _run_bootstrap(args: argparse.Namespace):
     from agreekit.ireval.bootstrap import discriminative_power, rank_correlation_se
     from agreekit.ireval.metrics import align_scores, load_scores
 
+    from agreekit._cli import resolve_seed
+
+    seed = resolve_seed(args.seed)
     scores = load_scores(args.scores, parameter="SCORES")
     res = discriminative_power(scores, alpha=args.alpha, test=args.test, n_resamples=args.resamples,
-                               rng=args.seed, statistic=args.statistic)
+                               rng=seed, statistic=args.statistic)
     corr = None
     if args.correlate:
         other = align_scores(scores, load_scores(args.correlate, parameter="--correlate"),
                              names=("SCORES", "--correlate"))
-        corr = rank_correlation_se(scores, other, n_resamples=args.resamples, rng=args.seed,
+        corr = rank_correlation_se(scores, other, n_resamples=args.resamples, rng=seed,
                                    statistic=args.statistic).summary()
     if args.format == "csv":
         buf = io.StringIO()
@@ -65,7 +68,7 @@ def _run_bootstrap(args: argparse.Namespace):
         _emit(buf.getvalue(), args.output)
         return None
     out = {"scores": str(args.scores), "n_topics": int(scores.shape[0]), "n_systems": int(scores.shape[1]),
-           "seed": args.seed, **res.summary()}
+           "seed": seed, **res.summary()}
     if corr is not None:
         out["rank_correlation"] = corr
     out["pairs"] = res.table.to_dict(orient="records")
@@ -110,7 +113,7 @@ def register(subparsers) -> None:
     p.add_argument("--test", choices=("paired", "unpaired"), default="paired")
     p.add_argument("--alpha", type=float, default=0.05, help="significance level (default 0.05)")
     p.add_argument("--resamples", type=int, default=1000, help="B, bootstrap samples (default 1000)")
-    p.add_argument("--seed", type=int, default=None, help="random seed (default: fresh entropy)")
+    p.add_argument("--seed", type=int, default=None, help="random seed (default: drawn from OS entropy; the JSON output reports the seed used)")
     p.add_argument("--format", choices=("json", "csv"), default="json",
                    help="json: summary + pairs; csv: the per-pair table")
     p.add_argument("--statistic", choices=("mean", "gmean"), default="mean",

@@ -15,12 +15,15 @@ def _handler(args):
     wc = args.weights_column
     if args.no_weights:
         wc = None
+    from agreekit._cli import resolve_seed
+
+    seed = resolve_seed(args.seed)
     data = read_rankings(args.file, weights_column=wc)
-    res = kemeny(data, method=args.method, n_starts=args.starts, rng=args.seed,
+    res = kemeny(data, method=args.method, n_starts=args.starts, rng=seed,
                  ties=not args.no_ties, time_limit=args.time_limit, solver=args.solver,
                  max_solutions=args.max_solutions)
     if args.format == "json":
-        text = dumps_json(res.to_dict()) + "\n"
+        text = dumps_json({**res.to_dict(), "seed": seed}) + "\n"
     else:
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
@@ -53,7 +56,9 @@ def register(subparsers) -> None:
     p.add_argument("--method", choices=("auto", "quick", "fast", "exact"), default="auto",
                    help="algorithm (default auto: exact when cheap, else fast)")
     p.add_argument("--starts", type=int, default=None, metavar="K", help="FAST starts (default 100)")
-    p.add_argument("--seed", type=int, default=None, metavar="S", help="seed for FAST's random starts")
+    p.add_argument("--seed", type=int, default=None, metavar="S",
+                   help="seed for FAST's random starts (default: drawn from OS entropy; the JSON output "
+                        "reports the seed used)")
     p.add_argument("--format", choices=("json", "csv"), default="json", help="output format")
     p.add_argument("--no-ties", action="store_true", help="search permutations only")
     p.add_argument("--time-limit", type=float, default=None, metavar="SEC", help="time limit in seconds")

@@ -10,9 +10,9 @@ from agreekit._validation import InputError
 
 
 def _add_config_args(p: argparse.ArgumentParser) -> None:
-    # validated by the library (one-line errors naming the parameter), not by argparse choices
-    p.add_argument("--coefficient", required=True, help="spearman or kendall")
-    p.add_argument("--scheme", required=True, help="additive or multiplicative")
+    p.add_argument("--coefficient", required=True, choices=("spearman", "kendall"), help="the coefficient")
+    p.add_argument("--scheme", required=True, choices=("additive", "multiplicative"),
+                   help="pair weight f(a_i)+f(b_i) or f(a_i)*f(b_i)")
     p.add_argument("--weigher", required=True,
                    help='weighting function spec, e.g. "harmonic", "inverse_square:n0=1", '
                         '"power:p=1.5,n0=0", "dcg"')

@@ -73,11 +73,12 @@ def table_handler(args):
 
 def add_standardize_options(p, *, with_scheme_args: bool = True):
     if with_scheme_args:
-        p.add_argument("--coefficient", required=True, help="spearman or kendall")
-        p.add_argument("--scheme", required=True, help="additive or multiplicative")
+        p.add_argument("--coefficient", required=True, choices=("spearman", "kendall"), help="the coefficient")
+        p.add_argument("--scheme", required=True, choices=("additive", "multiplicative"),
+                       help="pair weight f(a_i)+f(b_i) or f(a_i)*f(b_i)")
         p.add_argument("--weigher", required=True, help="weigher spec, e.g. harmonic, inverse_square:n0=1")
-    p.add_argument("--form", default="corrected",
-                   help="g with the corrected B, C (default; E[g]=0) or the paper's printed Eq. 30/32")
+    p.add_argument("--form", default="corrected", choices=("corrected", "paper"),
+                   help="g with the corrected B, C (E[g]=0) or the paper's printed Eq. 30/32")
     p.add_argument("--table", default=None, help="coefficient table JSON (default: the shipped table)")
     p.add_argument("--extrapolate", action="store_true", help="allow n above the table's n_max (warns)")
 
