@@ -39,3 +39,32 @@ def test_ci_runs_make_test():
     assert "make test" in (ROOT / ".ci" / "run").read_text()
     readme = (ROOT / "README.md").read_text()
     assert readme.index("make results") < 400 and readme.index("make test") < 400
+
+
+def test_license_in_repo_and_wheel(tmp_path):
+    """BSD-3-Clause as pyproject.toml says, shipped in the wheel's dist-info; no data files in the wheel."""
+    import shutil
+    import subprocess
+    import sys
+    import zipfile
+
+    text = (ROOT / "LICENSE").read_text()
+    assert "BSD 3-Clause License" in text and "Neither the name of the copyright holder" in text
+    assert _pyproject()["project"]["license"] == {"text": "BSD-3-Clause"}
+    uv = shutil.which("uv", path=str(Path(sys.executable).parent)) or shutil.which("uv")
+    if uv is None:
+        import pytest
+
+        pytest.skip("uv not found (make venv installs it)")
+    src = tmp_path / "src"
+    shutil.copytree(ROOT, src, ignore=shutil.ignore_patterns(".git", ".venv", "results", "logs", ".snakemake",
+                                                             "build", "*.egg-info", "__pycache__"))
+    r = subprocess.run([uv, "build", "--wheel", "--out-dir", str(tmp_path / "dist"), str(src)],
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr[-3000:]
+    (wheel,) = (tmp_path / "dist").glob("agreekit-*.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    lic = [n for n in names if n.endswith("/LICENSE") and ".dist-info/" in n]
+    assert lic, names
+    assert zipfile.ZipFile(wheel).read(lic[0]).decode() == text
+    assert not any(n.startswith(("resources/", "tests/", "workflow/")) for n in names)

@@ -18,14 +18,15 @@ README block rules (for everyone who edits README.md)
   - python: ``weighted_spearman(x, y, weigher="harmonic")   # -> 0.7426``. The statement must be an
     expression; its value is compared with the literal after ``->`` (numbers, strings, True/False/None,
     lists/tuples/dicts of them; numpy arrays and scalars compare like lists and numbers). A number is
-    checked to the decimals it shows: ``0.7426`` means ``|value - 0.7426| <= 0.5e-4``; a trailing
-    ``...`` (``0.74262...``) means "these digits, truncated": ``|value - 0.74262| < 1e-5``. Integers
+    checked to the decimals it shows: ``0.7426`` means ``|value - 0.7426| <= 0.5e-4``; a number
+    followed by ``...`` (``0.74262...``) means "these digits, truncated": ``|value - 0.74262| <= 1e-5``. Integers
     written without a decimal point compare exactly when the value is an integer type.
   - bash: ``agreekit consensus FILE --method exact   # -> "tau_x": 0.165561, "optimal": true``. The
     command's stdout is parsed as JSON and every key given must be present at the top level with the
     given value (compared as above); if stdout is not JSON, the text after ``->`` must occur in it.
     The ``# ->`` line must end a command (no trailing backslash).
 
+  Free text may follow the value after a second ``#``: ``m.mean  # -> -0.0973  # Table 4, n = 8``.
   Comments without ``->`` are free text and not checked.
 * A failure names the block (README line of the opening fence), the README line that failed, and why
   (the exception and its README-line traceback, or expected vs. actual value).
@@ -82,37 +83,36 @@ def _where(block: dict) -> str:
 
 
 # ----------------------------------------------------------------------------------------- values
-_ARROW = re.compile(r"#\s*->\s*(.*?)\s*$")
+_ARROW = re.compile(r"#\s*->\s*(.*?)\s*(?:\s#.*)?$")
 
 
-def _expect_node(node, trunc=False):
+_TRUNC = re.compile(r"(?<![\w.])(\d+\.\d+|\d+)\.\.\.")
+
+
+def _expect_node(node, src, trunc=False):
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "__trunc__":
+        return _expect_node(node.args[0], src, True)
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-        kind, val, tol = _expect_node(node.operand, trunc)
+        kind, val, tol = _expect_node(node.operand, src, trunc)
         return kind, -val, tol
     if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
-        seg = ast.get_source_segment(_expect_node.src, node) if hasattr(_expect_node, "src") else None
-        text = seg if seg is not None else repr(node.value)
-        text = text.lstrip("-")
+        text = ast.get_source_segment(src, node) or repr(node.value)
         if isinstance(node.value, int) and "." not in text and "e" not in text.lower():
-            return ("int", node.value, 0.0) if not trunc else ("num", float(node.value), 1.0)
+            return ("int", node.value, 0.0) if not trunc else ("trunc", float(node.value), 1.0)
         dec = len(text.split(".")[1]) if "." in text and "e" not in text.lower() else 12
-        return ("num", float(node.value), (10.0 ** -dec) if trunc else 0.5 * 10.0 ** -dec)
+        return ("trunc", float(node.value), 10.0 ** -dec) if trunc else ("num", float(node.value), 0.5 * 10.0 ** -dec)
     if isinstance(node, (ast.List, ast.Tuple)):
-        return ("seq", [_expect_node(e, trunc) for e in node.elts], None)
+        return ("seq", [_expect_node(e, src) for e in node.elts], None)
     if isinstance(node, ast.Dict):
-        return ("map", {ast.literal_eval(k): _expect_node(v, trunc) for k, v in zip(node.keys, node.values)}, None)
+        return ("map", {ast.literal_eval(k): _expect_node(v, src) for k, v in zip(node.keys, node.values)}, None)
     return ("lit", ast.literal_eval(node), None)
 
 
 def _compile_expected(text: str):
-    trunc = text.rstrip().endswith("...")
-    src = text.rstrip()[:-3] if trunc else text
-    src = re.sub(r"\btrue\b", "True", re.sub(r"\bfalse\b", "False", re.sub(r"\bnull\b", "None", src))).strip()
-    _expect_node.src = src
-    try:
-        return _expect_node(ast.parse(src, mode="eval").body, trunc)
-    finally:
-        del _expect_node.src
+    """The expectation written after `# ->`: a literal; `0.123...` marks a truncated number."""
+    src = _TRUNC.sub(r"__trunc__(\1)", text.strip())
+    src = re.sub(r"\btrue\b", "True", re.sub(r"\bfalse\b", "False", re.sub(r"\bnull\b", "None", src)))
+    return _expect_node(ast.parse(src, mode="eval").body, src)
 
 
 def _plain(value):
@@ -131,9 +131,13 @@ def mismatch(expected, actual, path="value") -> str | None:
     """None if `actual` matches the compiled expectation, else a one-line reason."""
     kind, exp, tol = expected
     actual = _plain(actual)
-    if kind in ("num", "int"):
+    if kind in ("num", "int", "trunc"):
         if isinstance(actual, bool) or not isinstance(actual, (int, float)):
             return f"{path}: expected a number {exp!r}, got {actual!r}"
+        if kind == "trunc":  # the digits shown, then anything: exp <= |value| < exp + step (sign-aware)
+            lo, hi = (exp, exp + tol) if exp > 0 or (exp == 0 and actual >= 0) else (exp - tol, exp)
+            ok = (lo - 1e-12 <= actual < hi) if exp >= 0 else (lo < actual <= hi + 1e-12)
+            return None if ok else f"{path}: expected {exp!r}... (truncated), got {actual!r}"
         if kind == "int" and isinstance(actual, int):
             return None if actual == exp else f"{path}: expected {exp}, got {actual}"
         if not (math.isfinite(actual) and abs(actual - exp) <= tol * (1 + 1e-9) + 1e-15):
@@ -186,13 +190,13 @@ for stmt in tree.body:
         line = hit[-1]
         call = ast.Call(func=ast.Name("__readme_check__", ast.Load()),
                         args=[stmt.value, ast.Constant(line), ast.Constant(checks[str(line)])], keywords=[])
-        stmt = ast.Expr(call)
+        stmt = ast.copy_location(ast.Expr(ast.copy_location(call, stmt.value)), stmt)
     elif hit:
         failures.append(f"README.md line {{hit[-1]}}: `# ->` on a statement that is not an expression")
     body.append(stmt)
 tree.body = body
 ast.fix_missing_locations(tree)
-ns = {{"__name__": "__main__"}}
+ns = {{"__name__": "__main__", "__readme_check__": __readme_check__}}
 try:
     exec(compile(tree, "README.md", "exec"), ns)
 except BaseException:
@@ -337,6 +341,8 @@ def test_value_convention_is_strict():
     assert mismatch(_compile_expected("0.7426..."), 0.74271) is not None
     assert mismatch(_compile_expected("3"), 3) is None and mismatch(_compile_expected("3"), 4) is not None
     assert mismatch(_compile_expected("(-0.0973, [1, 2])"), (-0.09728, [1, 2])) is None
+    assert mismatch(_compile_expected("(-0.0972844812..., 0.13...)"), (-0.09728448129, 0.139)) is None
+    assert mismatch(_compile_expected("(-0.0972844812..., 0.13...)"), (-0.0972844811, 0.139)) is not None
     assert mismatch(_compile_expected("['a b', 'c']"), ["a b", "c"]) is None
     assert mismatch(_compile_expected("['a b', 'c']"), ["a b"]) is not None
     assert _check_bash_output('{"tau_x": 0.1655614, "optimal": true}', '"tau_x": 0.165561, "optimal": true') is None

@@ -110,7 +110,8 @@ def register(subparsers) -> None:
                     "power (pairs with ASL < alpha) and the estimated difference required for "
                     "ASL < alpha.")
     p.add_argument("scores", metavar="SCORES.csv", help="topics x systems CSV (header = system names)")
-    p.add_argument("--test", choices=("paired", "unpaired"), default="paired")
+    p.add_argument("--test", choices=("paired", "unpaired"), default="paired",
+                   help="paired or unpaired bootstrap test (Sakai 2006)")
     p.add_argument("--alpha", type=float, default=0.05, help="significance level (default 0.05)")
     p.add_argument("--resamples", type=int, default=1000, help="B, bootstrap samples (default 1000)")
     p.add_argument("--seed", type=int, default=None, help="random seed (default: drawn from OS entropy; the JSON output reports the seed used)")
