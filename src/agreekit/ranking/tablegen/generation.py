@@ -104,6 +104,17 @@ def check_ranking_config(cfg: Mapping) -> None:
         for i, rule in enumerate(cfg["sample_size"][coef]):
             if rule["size"] < 2:
                 raise InputError(f"ranking.sample_size.{coef}[{i}].size", "must be >= 2")
+    configured = {(s.coefficient, s.scheme, s.weigher) for s in schemes_from_config(cfg)}
+    for i, ex in enumerate(cfg["figures"]["examples"]):
+        key = f"ranking.figures.examples[{i}].weigher"
+        try:
+            spec = _parse(ex["weigher"]).spec
+        except (ValueError, TypeError) as exc:
+            raise InputError(key, f"is invalid: {exc}") from None
+        if spec != ex["weigher"]:
+            raise InputError(key, f"must be written in canonical form {spec!r} (as in ranking.schemes)")
+        if (ex["coefficient"], ex["scheme"], spec) not in configured:
+            raise InputError(key, f"({ex['coefficient']}, {ex['scheme']}, {spec}) is not one of ranking.schemes")
 
 
 def schemes_from_config(cfg: Mapping) -> list[SchemeSpec]:
