@@ -20,6 +20,7 @@ __all__ = [
     "check_float",
     "check_finite_1d",
     "check_rank_vector",
+    "check_positive_ranks",
     "check_same_length",
 ]
 
@@ -119,6 +120,45 @@ def check_rank_vector(parameter: str, values: Any, *, min_length: int = 2) -> np
     if not seen[1:].all():
         raise InputError(parameter, f"must be a permutation of 1..{n}; it has ties (repeated ranks)")
     return ranks
+
+
+def check_positive_ranks(parameter: str, values: Any, *, labels: Sequence[str] | None = None,
+                         min_length: int = 1) -> np.ndarray:
+    """Return ``values`` as int64 ranks if every value is a positive integer, or raise.
+
+    The value rule of agreekit's rankings: rank values are positive integers, 1 = top;
+    a repeated value is a tie (allowed here; whether a measure accepts ties is its own
+    check).  0, negative, non-integral (2.5), NaN/inf and non-numeric values raise
+    :class:`InputError` naming ``parameter`` and, if ``labels`` is given (one per value,
+    e.g. ``"line 3"``), where the first bad value is.
+
+    >>> check_positive_ranks("x", [1, 2, 2, 4]).tolist()
+    [1, 2, 2, 4]
+    >>> check_positive_ranks("x", [1, 0, 3], labels=["line 1", "line 2", "line 3"])
+    Traceback (most recent call last):
+    ...
+    agreekit._validation.InputError: `x` line 2: rank 0 is not a positive integer (ranks are 1, 2, ... with 1 = top; repeated values are ties)
+    """
+    arr = np.asarray(values, dtype=object if not isinstance(values, np.ndarray) else None)
+    if arr.ndim != 1:
+        raise InputError(parameter, f"must be a 1-D rank vector; got shape {arr.shape}")
+    if arr.size < min_length:
+        raise InputError(parameter, f"must have at least {min_length} ranks; got {arr.size}")
+    out = np.empty(arr.size, dtype=np.int64)
+    for i, v in enumerate(arr.tolist()):
+        ok = False
+        if not isinstance(v, (bool, np.bool_)):
+            try:
+                f = float(v)
+                ok = np.isfinite(f) and f >= 1 and f == int(f)
+            except (TypeError, ValueError, OverflowError):
+                ok = False
+        if not ok:
+            where = f"{labels[i]}: rank {v!r}" if labels is not None else f"value {v!r} at position {i}"
+            raise InputError(parameter, f"{where} is not a positive integer (ranks are 1, 2, ... with "
+                                        "1 = top; repeated values are ties)")
+        out[i] = int(f)
+    return out
 
 
 def check_same_length(names: Sequence[str], *arrays: np.ndarray) -> None:
