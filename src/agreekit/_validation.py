@@ -19,6 +19,7 @@ __all__ = [
     "check_int",
     "check_float",
     "check_finite_1d",
+    "as_float_array",
     "check_rank_vector",
     "check_positive_ranks",
     "check_same_length",
@@ -72,6 +73,41 @@ def check_float(parameter: str, value: Any, *, minimum: float | None = None,
     if maximum is not None and (out > maximum if inclusive else out >= maximum):
         raise InputError(parameter, f"must be {'<=' if inclusive else '<'} {maximum}; got {out}")
     return out
+
+
+def _ragged_row(values: Any) -> str | None:
+    """Describe the first row of a nested sequence whose length differs from row 0, if any."""
+    try:
+        rows = list(values)
+        lengths = [len(r) if hasattr(r, "__len__") and not isinstance(r, (str, bytes)) else None for r in rows]
+    except TypeError:
+        return None
+    for i, k in enumerate(lengths[1:], start=1):
+        if k != lengths[0]:
+            def show(k):
+                return "a scalar" if k is None else f"{k} entr{'y' if k == 1 else 'ies'}"
+            return f"row {i} has {show(k)} but row 0 has {show(lengths[0])}"
+    return None
+
+
+def as_float_array(parameter: str, values: Any, *, what: str = "numbers") -> np.ndarray:
+    """``np.asarray(values, dtype=float64)``, or :class:`InputError` naming ``parameter``.
+
+    A ragged nested sequence is reported with the first row whose length differs; a
+    non-numeric entry (a string, None, an object) as such.  NaN/inf are left to the caller.
+
+    >>> as_float_array("rankings", [[1, 2, 3], [2, 1]])
+    Traceback (most recent call last):
+    ...
+    agreekit._validation.InputError: `rankings` is ragged: row 1 has 2 entries but row 0 has 3 entries
+    """
+    try:
+        return np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError):
+        ragged = _ragged_row(values) if not isinstance(values, np.ndarray) else None
+        if ragged is not None:
+            raise InputError(parameter, f"is ragged: {ragged}") from None
+        raise InputError(parameter, f"must contain only {what}") from None
 
 
 def check_finite_1d(parameter: str, values: Any, *, dtype=np.float64, min_length: int = 0) -> np.ndarray:

@@ -48,7 +48,11 @@ class RankingData:
 
 
 def _as_float_matrix(parameter: str, values, *, ndim: int) -> np.ndarray:
-    arr = np.asarray(values)
+    try:
+        arr = np.asarray(values)
+    except ValueError:  # ragged rows
+        from agreekit._validation import as_float_array
+        arr = as_float_array(parameter, values, what="numeric ranks (NaN for unranked items)")
     if arr.dtype.kind not in "iufb":
         try:
             arr = arr.astype(np.float64)
