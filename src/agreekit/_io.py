@@ -112,7 +112,8 @@ def _decode_error(parameter: str, shown: str, exc: Exception, gz: bool, lineno: 
         return InputError(parameter, f"{shown} is not UTF-8 text (undecodable byte 0x{byte.hex()}{where}); "
                                      "is it a binary or UTF-16 file?")
     if isinstance(exc, EOFError):
-        return InputError(parameter, f"{shown} is a truncated gzip file (compressed stream ended early{where})")
+        return InputError(parameter, f"{shown} is a truncated or corrupted gzip file (the compressed data "
+                                     f"ended early{where})")
     if isinstance(exc, (zlib.error, gzip.BadGzipFile)) or gz:
         return InputError(parameter, f"{shown} is a corrupted gzip file ({exc}{where})")
     return InputError(parameter, f"cannot read {shown}: {getattr(exc, 'strerror', None) or exc}")
@@ -152,6 +153,13 @@ def iter_lines(source: Any, *, parameter: str) -> Iterator[tuple[int, str]]:
                                             "is it a binary or UTF-16 file?")
             yield lineno, line.rstrip("\n")
     except (UnicodeDecodeError, EOFError, zlib.error, OSError) as exc:
+        if gz and isinstance(exc, UnicodeDecodeError):
+            # undecodable bytes inside a gzip stream: corruption (the CRC will say so) or binary content
+            try:
+                while stream.read(1 << 20):
+                    pass
+            except (EOFError, zlib.error, OSError) as gz_exc:
+                exc = gz_exc
         raise _decode_error(parameter, shown, exc, gz, lineno) from None
     finally:
         text.close()
@@ -179,8 +187,8 @@ def read_csv_rows(source: Any, *, parameter: str, empty_header: str = "error",
     """Read a CSV table strictly: a header row, then rows of the same width.
 
     Cells are stripped of surrounding whitespace.  Errors (:class:`InputError` naming
-    ``parameter``, the file and the line): empty file, header only, a blank row before
-    the last data row (trailing blank rows are ignored), a row wider or narrower than the
+    ``parameter``, the file and the line): empty file, header only, a blank line before
+    the last data row (trailing blank lines are ignored; ``,,`` is a row of empty cells), a row wider or narrower than the
     header, an empty or repeated header name (``what`` says what the header names are, e.g.
     ``"system"``).  ``empty_header="first"`` allows an empty first header cell (the
     index column written by ``DataFrame.to_csv``).
@@ -213,7 +221,7 @@ def read_csv_rows(source: Any, *, parameter: str, empty_header: str = "error",
             start = prev_end + 1
             prev_end = reader.line_num
             cells = [c.strip() for c in row]
-            if not any(cells):
+            if len(cells) == 0 or cells == [""]:  # a blank line (",," is a row of empty cells)
                 if header is not None and blank_at is None:
                     blank_at = start
                 elif header is None:
