@@ -190,7 +190,7 @@ CONTENT_CASES = {
     "scores-missing-value": ({"m.csv": "A,B,C\n0.1,,0.3\n0.4,0.5,0.1\n"},
                              ["bootstrap", "m.csv"], ["m.csv", r"line 2", "missing"]),
     "scores-nan": ({"m.csv": "A,B,C\n0.1,nan,0.3\n0.4,0.5,0.1\n"},
-                   ["bootstrap", "m.csv"], ["m.csv", r"line 2", "non-finite"]),
+                   ["bootstrap", "m.csv"], ["m.csv", r"line 2", "NaN or infinite value 'nan'"]),
     "scores-duplicate-topic": ({"m.csv": "topic,A,B\nt1,0.1,0.2\nt1,0.4,0.5\n"},
                                ["bootstrap", "m.csv"], ["m.csv", r"topic 't1' appears twice"]),
     "scores-one-system": ({"m.csv": "A\n0.1\n0.4\n"}, ["bootstrap", "m.csv"], [r"`SCORES`", "2 systems"]),

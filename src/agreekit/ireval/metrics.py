@@ -548,8 +548,9 @@ def load_scores(path: str | os.PathLike, *, parameter: str = "scores") -> pd.Dat
                                     f"at topic {df.index[r]!r}, system {df.columns[c]!r}")
     if num.shape[0] and num.shape[1] and not np.all(np.isfinite(num.to_numpy(dtype=np.float64))):
         r, c = np.argwhere(~np.isfinite(num.to_numpy(dtype=np.float64)))[0]
-        raise InputError(parameter, f"{shown} line {table.lines[r]}: missing or non-finite value at topic "
-                                    f"{df.index[r]!r}, system {df.columns[c]!r}")
+        what = "missing value" if df.iat[r, c] == "" else f"NaN or infinite value {df.iat[r, c]!r}"
+        raise InputError(parameter, f"{shown} line {table.lines[r]}: {what} at topic {df.index[r]!r}, "
+                                    f"system {df.columns[c]!r}")
     return check_scores(num, parameter=parameter)
 
 
