@@ -186,7 +186,7 @@ def check_positive_ranks(parameter: str, values: Any, *, labels: Sequence[str] |
         if not isinstance(v, (bool, np.bool_)):
             try:
                 f = float(v)
-                ok = np.isfinite(f) and f >= 1 and f == int(f)
+                ok = bool(np.isfinite(f) and 1 <= f < 2 ** 53 and f == int(f))
             except (TypeError, ValueError, OverflowError):
                 ok = False
         if not ok:

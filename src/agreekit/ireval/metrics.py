@@ -168,6 +168,8 @@ def read_qrels(source: Any) -> pd.DataFrame:
             except ValueError:
                 raise InputError("qrels", f"{source}: line {lineno}: grade {parts[3]!r} "
                                           "is not an integer") from None
+            if abs(grade) >= 2 ** 62:
+                raise InputError("qrels", f"{source}: line {lineno}: grade {parts[3]!r} is out of range")
             topics.append(parts[0])
             docs.append(parts[2])
             rels.append(grade)
@@ -509,9 +511,9 @@ def align_scores(reference: pd.DataFrame, other: pd.DataFrame, *, names=("scores
 def load_scores(path: str | os.PathLike, *, parameter: str = "scores") -> pd.DataFrame:
     """Load a topics x systems score matrix from CSV.
 
-    The header row names the systems.  If the first column is named like a
-    topic id (``topic``, ``qid``, ``query_id``, empty, ...) or holds
-    non-numeric values it becomes the index; otherwise rows are topics
+    The header row names the systems (non-empty, distinct).  If the first
+    column is named like a topic id (``topic``, ``qid``, ``query_id``, empty,
+    ...) or holds only non-numeric values it becomes the index; otherwise rows are topics
     numbered 1..n (the layout of Urbano et al.'s TREC matrices).
 
     Examples
@@ -529,8 +531,12 @@ def load_scores(path: str | os.PathLike, *, parameter: str = "scores") -> pd.Dat
     first = str(df.columns[0])
     use_index = first.strip().lower() in _TOPIC_HEADERS
     if not use_index and len(df):
+        # topic ids such as q1: every cell non-numeric (a single typo in a system column is an error below)
         col = pd.to_numeric(df.iloc[:, 0].replace("", np.nan), errors="coerce")
-        use_index = bool(col.isna().any() and df.iloc[:, 0].ne("").all())
+        use_index = bool(col.isna().all() and df.iloc[:, 0].ne("").all())
+    if use_index and df.shape[1] < 2:
+        hint = " (is the delimiter ','?)" if any(c in first for c in ";\t|") else ""
+        raise InputError(parameter, f"{shown} has no system columns besides the topic column {first!r}{hint}")
     if use_index:
         df = df.set_index(df.columns[0])
         df.index.name = "topic"
