@@ -20,6 +20,7 @@ __all__ = [
     "check_float",
     "check_finite_1d",
     "as_float_array",
+    "check_rectangular",
     "check_rank_vector",
     "check_positive_ranks",
     "check_same_length",
@@ -108,6 +109,20 @@ def as_float_array(parameter: str, values: Any, *, what: str = "numbers") -> np.
         if ragged is not None:
             raise InputError(parameter, f"is ragged: {ragged}") from None
         raise InputError(parameter, f"must contain only {what}") from None
+
+
+def check_rectangular(parameter: str, values: Any) -> None:
+    """Raise :class:`InputError` if ``values`` is a list/tuple of rows of different lengths.
+
+    >>> check_rectangular("rankings", [[1, 2, 3], [2, 1]])
+    Traceback (most recent call last):
+    ...
+    agreekit._validation.InputError: `rankings` is ragged: row 1 has 2 entries but row 0 has 3 entries
+    """
+    if isinstance(values, (list, tuple)) and values:
+        ragged = _ragged_row(values)
+        if ragged is not None and any(hasattr(r, "__len__") and not isinstance(r, (str, bytes)) for r in values):
+            raise InputError(parameter, f"is ragged: {ragged}")
 
 
 def check_finite_1d(parameter: str, values: Any, *, dtype=np.float64, min_length: int = 0) -> np.ndarray:

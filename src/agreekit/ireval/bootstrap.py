@@ -62,7 +62,7 @@ import numpy as np
 import pandas as pd
 
 from agreekit.ireval import _kernels as _k
-from agreekit._validation import InputError, as_float_array, check_choice, check_float, check_int
+from agreekit._validation import InputError, check_choice, check_float, check_int
 from agreekit.ireval.metrics import GM_OFFSET, align_scores, check_scores
 
 __all__ = [
@@ -370,6 +370,8 @@ def paired_test(x: Any, y: Any, *, n_resamples: int = 1000, rng: Any = None,
     (4.041, True)
     """
     stat = _statistic_name(statistic, allow_callable=False)
+    from agreekit._validation import as_float_array
+
     x = as_float_array("x", x, what="numbers (per-topic scores)")
     y = as_float_array("y", y, what="numbers (per-topic scores)")
     for nm, v in (("x", x), ("y", y)):
@@ -465,6 +467,8 @@ def unpaired_test(x: Any, y: Any, *, statistic: str | Callable = "mean", n_resam
     -0.15
     """
     stat = _statistic_name(statistic, allow_callable=True)
+    from agreekit._validation import as_float_array
+
     x = as_float_array("x", x, what="numbers (per-topic scores)")
     y = as_float_array("y", y, what="numbers (per-topic scores)")
     for nm, v in (("x", x), ("y", y)):
