@@ -77,7 +77,7 @@ def test_bad_moments_args(capsys, argv, fragment):
     [
         ("1\n2\n3\n", "1\n2\n", "same length"),
         ("1\n2\n2\n", "1\n2\n3\n", "ties"),
-        ("1\nnan\n3\n", "1\n2\n3\n", "'nan' is not a positive integer"),
+        ("1\nnan\n3\n", "1\n2\n3\n", "NaN"),
         ("1\n2\n5\n", "1\n2\n3\n", "permutation"),
         ("", "1\n2\n3\n", "empty"),
     ],

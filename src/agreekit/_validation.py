@@ -197,16 +197,18 @@ def check_positive_ranks(parameter: str, values: Any, *, labels: Sequence[str] |
         raise InputError(parameter, f"must have at least {min_length} ranks; got {arr.size}")
     out = np.empty(arr.size, dtype=np.int64)
     for i, v in enumerate(arr.tolist()):
-        ok = False
+        ok, finite = False, True
         if not isinstance(v, (bool, np.bool_)):
             try:
                 f = float(v)
-                ok = bool(np.isfinite(f) and 1 <= f < 2 ** 53 and f == int(f))
+                finite = bool(np.isfinite(f))
+                ok = bool(finite and 1 <= f < 2 ** 53 and f == int(f))
             except (TypeError, ValueError, OverflowError):
                 ok = False
         if not ok:
             where = f"{labels[i]}: rank {v!r}" if labels is not None else f"value {v!r} at position {i}"
-            raise InputError(parameter, f"{where} is not a positive integer (ranks are 1, 2, ... with "
+            what = "is NaN or infinite, not" if not finite else "is not"
+            raise InputError(parameter, f"{where} {what} a positive integer (ranks are 1, 2, ... with "
                                         "1 = top; repeated values are ties)")
         out[i] = int(f)
     return out
