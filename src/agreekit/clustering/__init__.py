@@ -11,6 +11,7 @@ for overlapping clusters and network communities* (DMKD 2015):
 * co-membership form (Definition 4, Theorem 4.1) for overlapping and soft clusterings:
   :func:`ri_delta`, :func:`ari_delta`, :func:`i_norm`, :func:`i_sqrt_tr`, and Omega:
   :func:`omega`, :func:`adjusted_omega`;
+* overlapping NMI of covers (the seed's NMI′ and NMI″): :func:`overlapping_nmi`;
 * graph-aware agreement (sec. 4.1): the ``graph=``/``mode=`` keywords of the Δ measures and
   :func:`agreement_with_graph`.
 
@@ -27,6 +28,7 @@ from agreekit.clustering._contingency import (PHI_FUNCTIONS, ContingencyTable, a
                                              normalized_mutual_info, rand_index, variation_of_information)
 from agreekit.clustering._files import read_clustering, read_graph
 from agreekit.clustering._inputs import Clustering, Graph, as_clustering, as_graph
+from agreekit.clustering._overlapping import overlapping_nmi
 from agreekit.clustering._registry import MEASURES, MeasureSpec, get_measure, list_measures
 from agreekit.clustering._tables import SEED_TABLE_COLUMNS, seed_table, seed_table_frame, seed_table_markdown
 
@@ -35,6 +37,7 @@ __all__ = [
     "contingency_table", "ContingencyTable", "generalized_distance", "PHI_FUNCTIONS",
     "rand_index", "adjusted_rand_index", "adjusted_rand_index_approx", "variation_of_information",
     "normalized_mutual_info", "jaccard_index", "f_measure", "mirkin_index",
+    "overlapping_nmi",
     "ri_delta", "ari_delta", "i_norm", "i_sqrt_tr", "omega", "adjusted_omega", "agreement_with_graph",
     "comembership_stats", "CoMembershipStats",
     "MEASURES", "MeasureSpec", "get_measure", "list_measures",

@@ -191,3 +191,61 @@ def weighted_pair_counts(G, w, u_ptr, u_idx, uc_ptr, uc_idx, v_ptr, v_idx, vc_pt
                 agree_pos += pairs
             union += pairs
     return f_u, f_v, agree_pos, union
+
+
+# --- overlapping NMI (Lancichinetti-Fortunato-Kertész 2009, appendix B) -----------------
+@njit(cache=True, inline="always")
+def _hcount(c, n, logn):  # pragma: no cover - compiled
+    """-p log p with p = c / n (0 for c = 0)."""
+    if c <= 0:
+        return 0.0
+    return (c / n) * (logn - np.log(c))
+
+
+@njit(cache=True, nogil=True)
+def best_conditional_entropies(indptr, indices, overlap, a, b, size_values, size_count, size_class,
+                               n):  # pragma: no cover - compiled
+    """H(X_k|Y) = min over admissible Y_l of H(X_k|Y_l) for every cluster X_k (nats, unnormalized).
+
+    Row k of the CSR matrix (``indptr``, ``indices``, ``overlap``) lists the clusters Y_l meeting
+    X_k and |X_k ∩ Y_l|; ``a``/``b`` are the cluster sizes; ``size_values``/``size_count`` the
+    distinct sizes of the Y clusters and how many have each size, ``size_class[l]`` the index of
+    Y_l's size.  A pair is admissible when h(P11) + h(P00) > h(P01) + h(P10); Y clusters disjoint
+    from X_k are taken into account through their sizes (all disjoint ones of one size give the
+    same value).  Without an admissible Y_l, H(X_k|Y) = H(X_k).
+    """
+    kx = a.size
+    logn = np.log(n)
+    best = np.empty(kx, np.float64)
+    used = np.zeros(size_values.size, np.int64)
+    for k in range(kx):
+        ak = a[k]
+        hx = _hcount(ak, n, logn) + _hcount(n - ak, n, logn)
+        bk = hx
+        for p in range(indptr[k], indptr[k + 1]):
+            l = indices[p]
+            o = overlap[p]
+            bl = b[l]
+            used[size_class[l]] += 1
+            h11 = _hcount(o, n, logn)
+            h10 = _hcount(ak - o, n, logn)
+            h01 = _hcount(bl - o, n, logn)
+            h00 = _hcount(n - ak - bl + o, n, logn)
+            if h11 + h00 > h01 + h10:
+                c = h11 + h10 + h01 + h00 - (_hcount(bl, n, logn) + _hcount(n - bl, n, logn))
+                if c < bk:
+                    bk = c
+        for s in range(size_values.size):
+            if size_count[s] - used[s] > 0:  # a Y cluster of this size disjoint from X_k
+                bl = size_values[s]
+                h10 = _hcount(ak, n, logn)
+                h01 = _hcount(bl, n, logn)
+                h00 = _hcount(n - ak - bl, n, logn)
+                if h00 > h01 + h10:
+                    c = h10 + h01 + h00 - (h01 + _hcount(n - bl, n, logn))
+                    if c < bk:
+                        bk = c
+        for p in range(indptr[k], indptr[k + 1]):
+            used[size_class[indices[p]]] = 0
+        best[k] = min(max(bk, 0.0), hx)
+    return best
