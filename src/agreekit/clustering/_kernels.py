@@ -6,9 +6,14 @@
   only the pairs co-clustered in at least one clustering, with nodes of identical membership
   (:func:`signature_hashes`, :func:`group_signatures`) merged into weighted groups
   (O(Σ_C g(C)²) for g(C) groups meeting cluster C; never O(n²));
-* :func:`max_offdiagonal` — largest off-diagonal entry of ``U Uᵀ`` without forming it.
+* :func:`max_offdiagonal` — largest off-diagonal entry of ``U Uᵀ`` without forming it;
+* :func:`best_conditional_entropies` — the LFK/MGH overlapping-NMI matching of every cluster;
+* :func:`expected_mutual_info_sum` — expected mutual information over pairs of distinct
+  cluster sizes (mode-centred hypergeometric recurrences).
 """
 from __future__ import annotations
+
+import math
 
 import numpy as np
 from numba import njit
@@ -249,3 +254,57 @@ def best_conditional_entropies(indptr, indices, overlap, a, b, size_values, size
             used[size_class[indices[p]]] = 0
         best[k] = min(max(bk, 0.0), hx)
     return best
+
+
+# --- expected mutual information under the hypergeometric (permutation) model ------------
+@njit(cache=True, nogil=True)
+def expected_mutual_info_sum(a_vals, a_cnt, b_vals, b_cnt, n):  # pragma: no cover - compiled
+    """E[MI] (nats) of two partitions with row sizes ``a_vals`` (each ``a_cnt`` times) and column
+    sizes ``b_vals`` (each ``b_cnt`` times) over ``n`` items (Vinh, Epps & Bailey 2009/2010).
+
+    E[MI] = Σ_ij Σ_m (m/n) log(n m / (a_i b_j)) P(m; n, a_i, b_j), P hypergeometric.  The inner sum
+    depends on (a_i, b_j) only, so it runs once per pair of *distinct* sizes; it starts at the
+    mode (log-gamma) and walks outwards with the ratio recurrence
+    P(m+1)/P(m) = (a−m)(b−m) / ((m+1)(n−a−b+m+1)) until the (log-concave) pmf drops below
+    1e-24 of its mode.  Each pair's term is ≥ 0 (Jensen), so the outer sum has no cancellation.
+    """
+    nf = float(n)
+    logn = np.log(nf)
+    lgn = math.lgamma(nf + 1.0)
+    total = 0.0
+    tiny = 1e-24
+    for i in range(a_vals.size):
+        a = float(a_vals[i])
+        la = np.log(a)
+        lga = math.lgamma(a + 1.0) + math.lgamma(nf - a + 1.0) - lgn
+        for j in range(b_vals.size):
+            b = float(b_vals[j])
+            lo = max(1.0, a + b - nf)
+            hi = min(a, b)
+            if lo > hi:
+                continue
+            lab = la + np.log(b)
+            mode = math.floor((a + 1.0) * (b + 1.0) / (nf + 2.0))
+            m0 = min(max(mode, lo), hi)
+            c = nf - a - b  # n − a − b (may be negative; n − a − b + m ≥ 0 on [lo, hi])
+            p0 = math.exp(lga + math.lgamma(b + 1.0) + math.lgamma(nf - b + 1.0) - math.lgamma(m0 + 1.0)
+                          - math.lgamma(a - m0 + 1.0) - math.lgamma(b - m0 + 1.0) - math.lgamma(c + m0 + 1.0))
+            s = p0 * m0 * (logn + np.log(m0) - lab)
+            p = p0
+            m = m0
+            while m < hi:  # upwards
+                p *= (a - m) * (b - m) / ((m + 1.0) * (c + m + 1.0))
+                m += 1.0
+                s += p * m * (logn + np.log(m) - lab)
+                if p < tiny * p0:
+                    break
+            p = p0
+            m = m0
+            while m > lo:  # downwards
+                p *= m * (c + m) / ((a - m + 1.0) * (b - m + 1.0))
+                m -= 1.0
+                s += p * m * (logn + np.log(m) - lab)
+                if p < tiny * p0:
+                    break
+            total += float(a_cnt[i]) * float(b_cnt[j]) * s
+    return total / nf
