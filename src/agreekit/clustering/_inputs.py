@@ -206,6 +206,16 @@ def _int_cover(clusters: list, param: str, nodes: tuple | None, uncovered: str) 
     if not clusters or not all(isinstance(c, np.ndarray) and c.ndim == 1 and c.dtype.kind in "iu"
                                for c in clusters):
         return None
+    empty = next((c for c, cl in enumerate(clusters) if cl.size == 0), None)
+    if empty is not None:  # the same rules as the generic path
+        raise InputError(param, f"cluster {empty} is empty; a cover lists non-empty clusters (drop it)")
+    for c, cl in enumerate(clusters):
+        if cl.size > 1:
+            srt = np.sort(cl)
+            dup = srt[1:][srt[1:] == srt[:-1]]
+            if dup.size:
+                raise InputError(param, f"cluster {c} lists node {int(dup[0])!r} twice; a cluster names each "
+                                        "node once")
     ids = np.concatenate(clusters).astype(np.int64, copy=False)
     cols = np.repeat(np.arange(len(clusters), dtype=np.int64), [c.size for c in clusters])
     if nodes is None:
@@ -236,7 +246,6 @@ def _int_cover(clusters: list, param: str, nodes: tuple | None, uncovered: str) 
             raise InputError(param, f"has {len(missing)} node(s) not in `nodes`, e.g. {list(map(repr, missing))[:3]}")
     m = sp.csr_array((np.ones(rows.size), (rows, cols)), shape=(order.size, len(clusters)))
     m.sum_duplicates()
-    m.data[:] = 1.0  # a node listed twice in one cluster counts once
     return _from_matrix(m, param, tuple(order.tolist()), uncovered)
 
 
