@@ -64,9 +64,8 @@ def _error_line(exc: BaseException) -> str:
     return text.splitlines()[0] if text else type(exc).__name__
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)  # argparse itself exits 2 on bad usage
+def _run(args: argparse.Namespace):
+    """Run the handler with warnings printed as one line each (no source line)."""
     prog = f"agreekit {args.command}"
 
     def one_line(message, category, filename, lineno, line=None):
@@ -76,12 +75,19 @@ def main(argv: list[str] | None = None) -> int:
     saved = warnings.formatwarning
     warnings.formatwarning = one_line
     try:
-        result = args.func(args)
-    except (ValueError, OSError, CommandError) as exc:
-        print(f"{prog}: error: {_error_line(exc)}", file=sys.stderr)
-        return 2
+        return args.func(args)
     finally:
         warnings.formatwarning = saved
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)  # argparse itself exits 2 on bad usage
+    try:
+        result = _run(args)
+    except (ValueError, OSError, CommandError) as exc:
+        print(f"agreekit {args.command}: error: {_error_line(exc)}", file=sys.stderr)
+        return 2
     if result is not None:
         sys.stdout.write(dumps_json(result) + "\n")
     return 0

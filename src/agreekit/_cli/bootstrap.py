@@ -47,11 +47,11 @@ def _emit(text: str, output: str | None) -> None:
 
 
 def _run_bootstrap(args: argparse.Namespace):
+    if args.output:  # before any work: an unwritable target fails first
+        check_output_path(args.output, parameter="--output")
     from agreekit.ireval.bootstrap import discriminative_power, rank_correlation_se
     from agreekit.ireval.metrics import align_scores, load_scores
 
-    if args.output:
-        check_output_path(args.output, parameter="--output")
     scores = load_scores(args.scores, parameter="SCORES")
     res = discriminative_power(scores, alpha=args.alpha, test=args.test, n_resamples=args.resamples,
                                rng=args.seed, statistic=args.statistic)
