@@ -135,52 +135,59 @@ class CoefficientTable:
             vals.append(float(np.polynomial.polynomial.polyval(x, np.asarray(f["coefficients"], dtype=float))))
         return TableMoments(n, vals[0], vals[1], vals[2], "fit")
 
-    def standardization_function(self, n: int, *, form: str = "corrected", extrapolate: bool = False):
-        """The :class:`agreekit.ranking.standardization.StandardizationFunction` g for ranking length ``n``."""
-        from agreekit.ranking.standardization import StandardizationFunction
+    def standardization_function(self, n: int, *, form: str = "corrected", g0_rule: str | None = None,
+                                 extrapolate: bool = False):
+        """The :class:`agreekit.ranking.standardization.StandardizationFunction` g for ranking length ``n``.
+
+        ``g0_rule`` as in :meth:`StandardizationFunction.from_moments
+        <agreekit.ranking.standardization.StandardizationFunction.from_moments>` (default: maximal
+        minimum slope for ``form='corrected'``, Algorithm 1 for ``form='paper'``).
+        """
+        from agreekit.ranking.standardization import G0_RULES, StandardizationFunction
 
         check_choice("form", form, FORMS)
+        if g0_rule is not None:
+            check_choice("g0_rule", g0_rule, G0_RULES)
         m = self.moments(n, extrapolate=extrapolate)
-        return StandardizationFunction.from_moments(m.mean, m.var, m.left_var, form=form)
+        return StandardizationFunction.from_moments(m.mean, m.var, m.left_var, form=form, g0_rule=g0_rule)
 
     def __repr__(self) -> str:
         return (f"CoefficientTable({self.scheme_id!r}, n_exact={self.n_exact}, n_max={self.n_max}, "
                 f"path={self.path!r})")
 
 
-def _validate_table(data: Any, where: str) -> dict:
+def _validate_table(data: Any, where: str, parameter: str = "table") -> dict:
     import jsonschema
 
     if not isinstance(data, dict):
-        raise InputError("table", f"{where}: not a JSON object")
+        raise InputError(parameter, f"{where}: not a JSON object")
     version = data.get("schema_version")
     if not isinstance(version, str) or version.split(".")[0] != str(_SCHEMA_MAJOR):
-        raise InputError("table", f"{where}: unsupported schema_version {version!r} (this agreekit reads "
+        raise InputError(parameter, f"{where}: unsupported schema_version {version!r} (this agreekit reads "
                                   f"{_SCHEMA_MAJOR}.x)")
     try:
         jsonschema.validate(data, _schema())
     except jsonschema.ValidationError as exc:
         loc = "/".join(str(p) for p in exc.absolute_path) or "(top level)"
-        raise InputError("table", f"{where}: does not match the table schema at {loc}: {exc.message}") from None
+        raise InputError(parameter, f"{where}: does not match the table schema at {loc}: {exc.message}") from None
     if table_checksum(data) != data["checksum"]:
-        raise InputError("table", f"{where}: checksum mismatch (the file was modified or corrupted)")
+        raise InputError(parameter, f"{where}: checksum mismatch (the file was modified or corrupted)")
     ex = data["exact"]
     if not (len(ex["n"]) == len(ex["mean"]) == len(ex["var"]) == len(ex["left_var"])):
-        raise InputError("table", f"{where}: exact columns differ in length")
+        raise InputError(parameter, f"{where}: exact columns differ in length")
     return data
 
 
 @lru_cache(maxsize=64)
-def _load_cached(path: str, mtime_ns: int, size: int) -> CoefficientTable:
-    try:
-        text = Path(path).read_text("utf-8")
-    except OSError as exc:
-        raise InputError("table", f"cannot read {path}: {exc.strerror}") from None
+def _load_cached(path: str, mtime_ns: int, size: int, parameter: str = "table") -> CoefficientTable:
+    from agreekit._io import read_text
+
+    text = read_text(path, parameter=parameter)  # UTF-8 (BOM allowed), gzip; errors name the file
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise InputError("table", f"{path}: not valid JSON ({exc.msg}, line {exc.lineno})") from None
-    return CoefficientTable(_validate_table(data, path), path)
+        raise InputError(parameter, f"{path}: not valid JSON ({exc.msg}, line {exc.lineno})") from None
+    return CoefficientTable(_validate_table(data, path, parameter), path)
 
 
 def load_table(path_or_scheme_id: str | os.PathLike | CoefficientTable) -> CoefficientTable:
@@ -198,20 +205,27 @@ def load_table(path_or_scheme_id: str | os.PathLike | CoefficientTable) -> Coeff
         Unreadable file, invalid JSON, wrong schema version, schema violation, checksum
         mismatch, or no shipped table with that id.
     """
-    if isinstance(path_or_scheme_id, CoefficientTable):
-        return path_or_scheme_id
-    arg = os.fspath(path_or_scheme_id)
+    return _load_table(path_or_scheme_id, parameter="path_or_scheme_id")
+
+
+def _load_table(source, *, parameter: str) -> CoefficientTable:
+    if isinstance(source, CoefficientTable):
+        return source
+    if isinstance(source, bytes) or not isinstance(source, (str, os.PathLike)):
+        raise InputError(parameter, "must be a table file path, a shipped scheme id or a CoefficientTable; "
+                                    f"got {type(source).__name__}")
+    arg = os.fspath(source)
     p = Path(arg)
     if not (p.suffix == ".json" or os.sep in arg or p.exists()):
         cand = _tables_dir().joinpath(arg + ".json")
         if not cand.is_file():
-            raise InputError("path_or_scheme_id", f"no table for scheme {arg!r}; shipped tables: "
-                                                  f"{', '.join(available_tables())}")
+            raise InputError(parameter, f"no table for scheme {arg!r}; shipped tables: "
+                                        f"{', '.join(available_tables())}")
         p = Path(str(cand))
     if not p.is_file():
-        raise InputError("table", f"no such table file: {arg}")
+        raise InputError(parameter, f"no such table file: {arg}" + (" (it is a directory)" if p.is_dir() else ""))
     st = p.stat()
-    return _load_cached(str(p.resolve()), st.st_mtime_ns, st.st_size)
+    return _load_cached(str(p.resolve()), st.st_mtime_ns, st.st_size, parameter)
 
 
 def find_table(coefficient: str, scheme: str, weigher) -> CoefficientTable:
@@ -235,7 +249,7 @@ def find_table(coefficient: str, scheme: str, weigher) -> CoefficientTable:
 def _resolve_table(table, coefficient, scheme, weigher) -> CoefficientTable:
     if table is None:
         return find_table(coefficient, scheme, weigher)
-    tab = load_table(table)
+    tab = _load_table(table, parameter="table")
     from agreekit.ranking.weighting import parse_weigher
 
     if callable(weigher) and not hasattr(weigher, "spec"):
@@ -250,14 +264,14 @@ def _resolve_table(table, coefficient, scheme, weigher) -> CoefficientTable:
 
 
 def standardization_function(*, coefficient: str, scheme: str, weigher, n: int, form: str = "corrected",
-                             table=None, extrapolate: bool = False):
+                             g0_rule: str | None = None, table=None, extrapolate: bool = False):
     """The standardization function g for a configuration and ranking length (see :func:`standardize`)."""
     tab = _resolve_table(table, coefficient, scheme, weigher)
-    return tab.standardization_function(n, form=form, extrapolate=extrapolate)
+    return tab.standardization_function(n, form=form, g0_rule=g0_rule, extrapolate=extrapolate)
 
 
 def standardize(gamma, *, coefficient: str, scheme: str, weigher, n: int, form: str = "corrected",
-                table=None, extrapolate: bool = False):
+                g0_rule: str | None = None, table=None, extrapolate: bool = False):
     """Standardized coefficient g(Γ) with zero expected value under uniform random rankings.
 
     Parameters
@@ -274,6 +288,11 @@ def standardize(gamma, *, coefficient: str, scheme: str, weigher, n: int, form: 
     form : {'corrected', 'paper'}, optional
         ``'corrected'`` (default) uses B, C with (1+Γ̄)²V, which gives E[g(Γ)] = 0;
         ``'paper'`` uses the printed Eq. 30/32 (biased, for comparison).
+    g0_rule : {'max_min_slope', 'closest_to_zero'} or None, optional
+        How g's free parameter is chosen: ``'max_min_slope'`` (the g with the largest minimum
+        slope on [-1, 1], strictly increasing) or ``'closest_to_zero'`` (the seed's Algorithm 1,
+        which usually makes g flat somewhere). ``None`` (default): ``'max_min_slope'`` for
+        ``form='corrected'``, ``'closest_to_zero'`` for ``form='paper'``.
     table : CoefficientTable, path or scheme id, optional
         Table to read the moments from; default: the shipped table of the configuration.
     extrapolate : bool, optional
@@ -310,6 +329,6 @@ def standardize(gamma, *, coefficient: str, scheme: str, weigher, n: int, form: 
         raise InputError("gamma", "must lie in [-1, 1]")
     arr = np.clip(arr, -1.0, 1.0)
     g = standardization_function(coefficient=coefficient, scheme=scheme, weigher=weigher, n=n, form=form,
-                                 table=table, extrapolate=extrapolate)
+                                 g0_rule=g0_rule, table=table, extrapolate=extrapolate)
     out = np.asarray(g(arr), dtype=np.float64)
     return float(out) if out.ndim == 0 else out
