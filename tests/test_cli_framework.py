@@ -12,7 +12,9 @@ def test_version(capsys):
     assert "agreekit" in capsys.readouterr().out
 
 
-def test_no_command_is_usage_error():
+def test_no_command_prints_the_command_list():
+    # issue 13: a bare `agreekit` prints the command list (exit 0) instead of a usage error
     proc = subprocess.run([sys.executable, "-m", "agreekit"], capture_output=True, text=True)
-    assert proc.returncode == 2
+    assert proc.returncode == 0
+    assert "commands:" in proc.stdout and "consensus" in proc.stdout
     assert "Traceback" not in proc.stderr
