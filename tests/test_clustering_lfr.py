@@ -133,3 +133,23 @@ def test_bad_parameters():
         detect_overlapping(3, np.array([[0, 1]]), "copra", seed=0)
     with pytest.raises(InputError, match="figure"):
         lfr_trial_for_figure(6, {}, 0.1, seed=0)
+
+
+def test_config_section_validates_against_the_schema():
+    yaml = pytest.importorskip("yaml")
+    jsonschema = pytest.importorskip("jsonschema")
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    schema = yaml.safe_load((root / "config" / "clustering.schema.yaml").read_text())
+    section = yaml.safe_load((root / "config" / "config.yaml").read_text())["clustering"]
+    jsonschema.validate(section, schema)
+    for sub, key, bad in [("lfr", "generator", "igraph"), ("lfr_weighted", "measures", ["ami"]),
+                          ("lfr_overlapping", "methods", ["copra"]), ("lfr_overlapping", "memberships", 1),
+                          ("lfr_weighted", "mu_weights", [1.5])]:
+        broken = {**section, sub: {**section[sub], key: bad}}
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate(broken, schema)
+    # every configured figure runs through lfr_trial_for_figure's keys
+    for fig, sub in ((7, "lfr"), (8, "lfr_weighted"), (9, "lfr_overlapping")):
+        assert set(section[sub]) >= {"n", "repeats", "measures"}, (fig, sub)
