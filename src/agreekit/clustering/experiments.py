@@ -437,6 +437,7 @@ def plot_agreement(summary, path, *, x: str, xlabel: str, measures: Sequence[str
             t = sub.groupby(x)["true_communities_mean"].mean()
             ax.plot(t.index, t.to_numpy(), "k--", lw=1.2, label="ground truth")
             ax.set_yscale("log")
+            ax.yaxis.set_major_locator(matplotlib.ticker.LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
             ax.yaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}"))
             ax.yaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
             ax.set_title("communities found")
