@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import csv
 import math
+import warnings
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -233,42 +234,95 @@ def fit_comparison(tables: Sequence[Mapping], paper_values: Mapping, *, n_points
     return out
 
 
-def held_out_check(table: Mapping, n_values: Sequence[int], *, size: int, seed: int,
-                   batch_elements: int = 4_000_000) -> list[dict]:
-    """Fresh Monte Carlo E[g(Γ)] at held-out ranking lengths for both forms of g.
+def _validation_size(n: int, size) -> int:
+    from agreekit.ranking.tablegen.sampling import sample_size
 
-    The stream is seeded from ``(seed, scheme_id + "/validation", n)`` so it is independent
-    of the training samples.  Returns one dict per n with the raw mean, the means of g for
-    ``form="corrected"`` and ``form="paper"``, and their standard errors.
+    return int(size) if isinstance(size, (int, np.integer)) else sample_size(n, size)
+
+
+def held_out_batch(tables: Sequence[Mapping], n_values: Sequence[int], *, size, seed: int,
+                   batch_elements: int = 40_000_000, g0_rules: Sequence[str | None] = (None,)) -> dict:
+    """Fresh Monte Carlo E[g(Γ)] at held-out ranking lengths for several tables of one coefficient.
+
+    All tables are evaluated on one shared stream per n, keyed by ``(seed, coefficient, n,
+    "validation")`` (independent of the training stream); each table gets exactly what it would
+    get alone.  ``size`` is a number of permutations or a rule list ``[{n_upto, size}, ...]``.
+    Returns ``{scheme_id: [row per n]}``; a row has the raw mean, the table's moments and their
+    SEs, and mean ± SE of g for ``form="corrected"`` (default g0 rule) and ``form="paper"``.
     """
-    from agreekit.ranking.tablegen.sampling import sample_coefficient, seed_sequence
+    import inspect
+
+    from agreekit.ranking.standardization import StandardizationFunction
+    from agreekit.ranking.tablegen.sampling import sample_lanes, stream_key
     from agreekit.ranking.tables import CoefficientTable
 
-    tab = CoefficientTable(table)
-    out = []
+    tables = list(tables)
+    coefs = {t["coefficient"] for t in tables}
+    if len(coefs) != 1:
+        raise ValueError("held_out_batch: all tables must be of one coefficient")
+    coef = coefs.pop()
+    tabs = [CoefficientTable(t) for t in tables]
+    has_rule = "g0_rule" in inspect.signature(StandardizationFunction.from_moments).parameters
+    out: dict = {t["scheme_id"]: [] for t in tables}
     for n in n_values:
         n = int(n)
-        rng = np.random.Generator(np.random.PCG64(seed_sequence(seed, table["scheme_id"] + "/validation", n)))
-        gam = sample_coefficient(table["coefficient"], n=n, size=size, weigher=table["weigher"],
-                                 scheme=table["scheme"], rng=rng, batch_elements=batch_elements)
-        m = tab.moments(n, extrapolate=True)
-        row = {"n": n, "source": m.source, "in_training_grid": n in table["samples"]["n"],
-               "beyond_n_max": n > table["n_max"], "size": size,
-               "raw_mean": float(gam.mean()), "raw_se": float(gam.std() / math.sqrt(size)),
-               "table_mean": m.mean}
-        for form in ("corrected", "paper"):
-            try:
-                g = tab.standardization_function(n, form=form, extrapolate=True)
-                gv = np.asarray(g(gam), dtype=float)
-                row[f"g_mean_{form}"] = float(gv.mean())
-                row[f"g_se_{form}"] = float(gv.std() / math.sqrt(size))
-                row[f"flat_{form}"] = bool(getattr(g, "flat", False))
-            except ValueError as exc:  # BoundConsistencyError is a ValueError
-                row[f"g_mean_{form}"] = None
-                row[f"g_se_{form}"] = None
-                row[f"error_{form}"] = f"{type(exc).__name__}: {exc}"
-        out.append(row)
+        N = _validation_size(n, size)
+        gams = sample_lanes(coef, n=n, sizes=[N] * len(tables), lanes=[(t["weigher"], t["scheme"]) for t in tables],
+                            key=stream_key(seed, coef, n, "validation"), batch_elements=batch_elements)
+        for t, tab, gam in zip(tables, tabs, gams):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)
+                m = tab.moments(n, extrapolate=True)
+            row = {"n": n, "source": m.source, "in_training_grid": n in t["samples"]["n"],
+                   "beyond_n_max": n > t["n_max"], "size": N,
+                   "raw_mean": float(gam.mean()), "raw_se": float(gam.std() / math.sqrt(N)),
+                   "table_mean": m.mean, "table_mean_se": m.mean_se, "table_var_se": m.var_se,
+                   "table_left_var_se": m.left_var_se}
+            variants = [("corrected", None), ("paper", None)]
+            if has_rule:
+                variants += [("corrected", "closest_to_zero")]
+            for form, rule in variants:
+                tag = form if rule is None else f"{form}_{rule}"
+                try:
+                    kw = {} if rule is None else {"g0_rule": rule}
+                    g = StandardizationFunction.from_moments(m.mean, m.var, m.left_var, form=form, **kw)
+                    gv = np.asarray(g(gam), dtype=float)
+                    row[f"g_mean_{tag}"] = float(gv.mean())
+                    row[f"g_se_{tag}"] = float(gv.std() / math.sqrt(N))
+                    row[f"flat_{tag}"] = bool(getattr(g, "flat", False))
+                    if hasattr(g, "min_slope"):
+                        row[f"min_slope_{tag}"] = float(g.min_slope)
+                except ValueError as exc:  # BoundConsistencyError is a ValueError
+                    row[f"g_mean_{tag}"] = None
+                    row[f"g_se_{tag}"] = None
+                    row[f"error_{tag}"] = f"{type(exc).__name__}: {exc}"
+            out[t["scheme_id"]].append(row)
     return out
+
+
+def held_out_check(table: Mapping, n_values: Sequence[int], *, size, seed: int,
+                   batch_elements: int = 40_000_000) -> list[dict]:
+    """:func:`held_out_batch` for one table (the same numbers as in a batch)."""
+    return held_out_batch([table], n_values, size=size, seed=seed, batch_elements=batch_elements)[table["scheme_id"]]
+
+
+def validation_failures(rows_by_scheme: Mapping[str, list], *, threshold: float = 0.002) -> list[str]:
+    """Messages for every (scheme, n) where |E[g]| (corrected form) exceeds ``threshold + 3 SE``.
+
+    Rows beyond the table's ``n_max`` are not judged.
+    """
+    bad = []
+    for sid, rows in rows_by_scheme.items():
+        for r in rows:
+            if r.get("beyond_n_max"):
+                continue
+            m, se = r.get("g_mean_corrected"), r.get("g_se_corrected")
+            if m is None:
+                bad.append(f"{sid} at n = {r['n']}: {r.get('error_corrected')}")
+            elif abs(m) > threshold + 3 * se:
+                bad.append(f"{sid} at n = {r['n']}: |E[g]| = {abs(m):.4f} > {threshold} + 3 SE "
+                           f"(SE {se:.4f}, {r['size']} permutations)")
+    return bad
 
 
 def stage_times(benchmark_files: Sequence[str]) -> list[dict]:
