@@ -238,26 +238,27 @@ def sample_lanes(coefficient: str, *, n: int, sizes: Sequence[int], lanes: Seque
     if len(sizes) != len(lanes) or not lanes:
         raise InputError("sizes", "needs one size per lane (and at least one lane)")
     sizes = [check_int("sizes", s, minimum=1) for s in sizes]
-    order = sorted(range(len(lanes)), key=lambda s: (-sizes[s], s))
-    L = 4 * ((len(lanes) + 3) // 4)
-    W = np.empty((n, L))
-    mode = np.zeros(L, dtype=np.bool_)
-    active = np.zeros(L, dtype=np.int64)
-    tables: dict[str, np.ndarray] = {}
-    for pos, s in enumerate(order):
-        weigher, scheme = lanes[s]
-        w = parse_weigher(weigher)
-        if w.spec not in tables:
-            tables[w.spec] = w.table(n)
-        W[:, pos] = tables[w.spec]
-        mode[pos] = check_scheme(scheme) == "multiplicative"
-        active[pos] = sizes[s]
-    for pos in range(len(lanes), L):  # padding lanes repeat the last real lane, never active
-        W[:, pos] = W[:, len(lanes) - 1]
+    cols: dict[str, int] = {}
+    where = []
+    for weigher, scheme in lanes:
+        spec = parse_weigher(weigher).spec
+        cols.setdefault(spec, len(cols))
+        where.append((1 if check_scheme(scheme) == "multiplicative" else 0, cols[spec]))
+    if len(set(where)) != len(where):
+        raise InputError("lanes", "lists a (weigher, scheme) twice")
+    C = 4 * ((len(cols) + 3) // 4)
+    F = np.empty((n, C))
+    for spec, c in cols.items():
+        F[:, c] = parse_weigher(spec).table(n)
+    for c in range(len(cols), C):  # padding columns repeat a real one and are never read back
+        F[:, c] = F[:, 0]
+    active = np.zeros((2, C), dtype=np.int64)
+    for (m, c), size in zip(where, sizes):
+        active[m, c] = size
     total = int(active.max())
-    out = [np.empty(sizes[s]) for s in range(len(lanes))]
+    out = [np.empty(size) for size in sizes]
     rows = max(1, min(total, int(batch_elements) // n))
-    buf = np.empty((L, rows))
+    buf = np.empty((2, C, rows))
     it = range(0, total, rows)
     if progress:
         from tqdm import tqdm
@@ -265,11 +266,11 @@ def sample_lanes(coefficient: str, *, n: int, sizes: Sequence[int], lanes: Seque
     coef = SPEARMAN if coefficient == "spearman" else KENDALL
     for r0 in it:
         k = min(rows, total - r0)
-        fused_sample(coef, n, key[0], key[1], r0, k, W, mode, active, buf[:, :k])
-        for pos, s in enumerate(order):
+        fused_sample(coef, n, key[0], key[1], r0, k, F, active, buf[:, :, :k])
+        for s, (m, c) in enumerate(where):
             hi = min(sizes[s], r0 + k)
             if hi > r0:
-                out[s][r0:hi] = buf[pos, :hi - r0]
+                out[s][r0:hi] = buf[m, c, :hi - r0]
     return out
 
 
