@@ -39,18 +39,29 @@ __all__ = [
     "fit_with_covariance",
     "loo_score",
     "select_degree_held_out",
+    "select_fit_held_out",
     "prediction_se",
 ]
 
-TRANSFORMS = ("inv_n", "inv_log_n")
+TRANSFORMS = ("inv_n", "inv_log_n", "inv_sqrt_n", "inv_cbrt_n")
 _MSE_SENTINEL = 1e8  # stands for the missing MSE(min_degree - 1) and MSE(max_degree + 1)
 
 
 def x_of_n(n, transform: str) -> np.ndarray | float:
-    """x(n) = 1/n (``"inv_n"``, Eq. 35) or 1/ln n (``"inv_log_n"``, Eq. 36, natural log)."""
+    """x(n) = 1/n (``"inv_n"``, Eq. 35), 1/ln n (``"inv_log_n"``, Eq. 36, natural log), n^-1/2 or n^-1/3.
+
+    The last two are candidates of the held-out basis choice (:func:`select_fit_held_out`).
+    """
     check_choice("transform", transform, TRANSFORMS)
     arr = np.asarray(n, dtype=np.float64)
-    out = 1.0 / arr if transform == "inv_n" else 1.0 / np.log(arr)
+    if transform == "inv_n":
+        out = 1.0 / arr
+    elif transform == "inv_log_n":
+        out = 1.0 / np.log(arr)
+    elif transform == "inv_sqrt_n":
+        out = 1.0 / np.sqrt(arr)
+    else:
+        out = 1.0 / np.cbrt(arr)
     return float(out) if np.ndim(out) == 0 else out
 
 
@@ -264,6 +275,22 @@ def select_degree_held_out(n: Sequence[int], y: Sequence[float], *, se: Sequence
     return DegreeSelection(degree=degrees[best], degrees=degrees, mse=tuple(float(s) for s in scores),
                            fit=PolynomialFit(tuple(float(c) for c in coef), transform),
                            fit_positions=tuple(range(n.size)))
+
+
+def select_fit_held_out(n: Sequence[int], y: Sequence[float], *, se: Sequence[float], transforms: Sequence[str],
+                        min_degree: int = 1, max_degree: int = 7) -> DegreeSelection:
+    """Basis x(n) and degree with the smallest leave-one-out error over ``transforms`` x degrees.
+
+    Ties go to the earlier transform in ``transforms`` and then to the smaller degree.
+    ``mse`` of the result holds the leave-one-out scores of the chosen transform's degrees.
+    """
+    best = None
+    for t in transforms:
+        sel = select_degree_held_out(n, y, se=se, transform=t, min_degree=min_degree, max_degree=max_degree)
+        score = min(sel.mse)
+        if best is None or score < best[0] * (1 - 1e-12):
+            best = (score, sel)
+    return best[1]
 
 
 def prediction_se(n, transform: str, covariance) -> np.ndarray | float:

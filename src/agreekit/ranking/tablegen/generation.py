@@ -183,7 +183,9 @@ def scheme_settings(cfg: Mapping, spec: SchemeSpec, seed: int) -> dict:
         "transform": dict(spec.transforms),
         "degree_selection": {**{k: cfg["degree_selection"][k] for k in
                                 ("min_degree", "max_degree", "ratio_improve", "ratio_lookahead", "fit_subset")},
-                             "method": cfg["degree_selection"].get("method", "paper")},
+                             "method": cfg["degree_selection"].get("method", "paper"),
+                             **({"transforms": list(cfg["degree_selection"]["transforms"])}
+                                if "transforms" in cfg["degree_selection"] else {})},
         "n_max": int(cfg["n_max"][spec.coefficient]),
         "seed": int(seed),
     }
@@ -354,12 +356,14 @@ def summaries_from_arrays(arrays: Mapping, prefix: str = "") -> dict:
 
 
 def _fit_quantity(settings, ns, y, se, transform, *, weights):
-    from agreekit.ranking.tablegen.fitting import fit_with_covariance, select_degree_held_out, x_of_n
+    from agreekit.ranking.tablegen.fitting import fit_with_covariance, select_fit_held_out, x_of_n
 
     ds = settings["degree_selection"]
     if ds.get("method", "paper") == "held_out":
-        sel = select_degree_held_out(ns, y, se=se, transform=transform, min_degree=ds["min_degree"],
-                                     max_degree=ds["max_degree"])
+        cands = [transform] + [t for t in ds.get("transforms", []) if t != transform]
+        sel = select_fit_held_out(ns, y, se=se, transforms=cands, min_degree=ds["min_degree"],
+                                  max_degree=ds["max_degree"])
+        transform = sel.fit.transform
         coef, cov = fit_with_covariance(x_of_n(np.asarray(ns, float), transform), y, sel.degree, se=se)
         method = "held_out_loo"
     else:
@@ -396,7 +400,7 @@ def fit_stage(settings: Mapping, samples: Mapping) -> dict:
     sel, coef, cov, method = _fit_quantity(settings, ns, mean, se, settings["transform"]["mean"],
                                            weights=1.0 / se**2)
     fits["mean"] = (sel, coef, cov, method)
-    center = np.polynomial.polynomial.polyval(x_of_n(np.asarray(ns, float), settings["transform"]["mean"]),
+    center = np.polynomial.polynomial.polyval(x_of_n(np.asarray(ns, float), sel.fit.transform),
                                               np.asarray(coef))
     var = np.array([s["var_pop"] + (s["mean"] - c) ** 2 for s, c in zip(summ, center)])
     lvar = np.array([_left_var_at(s, float(c), f"samples.n{n}") for s, c, n in zip(summ, center, ns)])
