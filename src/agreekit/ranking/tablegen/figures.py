@@ -43,6 +43,7 @@ def _save(fig, stem: Path):
 
 
 _COEF = {"spearman": "Spearman ρ_w", "kendall": "Kendall τ_w"}
+_XLABEL = {"inv_n": "1/n", "inv_log_n": "1/ln n", "inv_sqrt_n": "n^-1/2", "inv_cbrt_n": "n^-1/3"}
 
 
 def _weigher_text(w: str) -> str:
@@ -137,10 +138,11 @@ def figure2(tables, out: Path):
             f = t["fits"]["mean"]
             methods.add(f.get("method", "paper_4.2.3"))
             line, = ax.semilogy(f["candidate_degrees"], f["mse"], "o-", ms=3, lw=0.8,
-                                label=f"{_label(t)} (chosen D = {f['degree']})")
+                                label=f"{_label(t)} (x = {_XLABEL.get(f['transform'], f['transform'])}, "
+                                      f"chosen D = {f['degree']})")
             k = f["candidate_degrees"].index(f["degree"])
             ax.plot([f["degree"]], [f["mse"][k]], "s", ms=7, mfc="none", color=line.get_color())
-        ax.set_xlabel("polynomial degree D_γ of the fit of Γ̄")
+        ax.set_xlabel("polynomial degree D_γ of the fit of the mean of Γ")
         if methods == {"held_out_loo"}:
             ax.set_ylabel("leave-one-out error (mean of (residual/SE)²)")
         else:
@@ -184,12 +186,14 @@ def figure3(tables, out: Path):
             fit, _ = _fitted(t, n)
             axr.errorbar(n, (mean - fit) / se, yerr=2.0, fmt=".", ms=3, capsize=1.5, lw=0.6, color=col)
             if np.all(np.isfinite(cse)):
-                axr.plot(ns, 2 * cse / np.interp(np.log(ns), np.log(n), se), "-", lw=0.6, color=col, alpha=0.6)
+                fit_n = ns > ne
+                axr.plot(ns[fit_n], 2 * cse[fit_n] / np.interp(np.log(ns[fit_n]), np.log(n), se), "-", lw=0.6,
+                         color=col, alpha=0.6)
         ax.axvline(sel[0]["n_exact"] + 0.5 if sel else 10.5, color="grey", lw=0.6, ls=":")
         axr.axhline(0, color="grey", lw=0.6)
         ax.set_xlabel("ranking length n")
         ax.set_ylabel("mean of Γ (x exact, · sampled ± 2 SE, line: table)")
-        ax.set_title(f"{_COEF[coef]}, {scheme} scheme: Γ̄(n) (dotted: exact → fit hand-over)")
+        ax.set_title(f"{_COEF[coef]}, {scheme} scheme (dotted: exact → fit)")
         axr.set_xlabel("ranking length n")
         axr.set_ylabel("(sample − fit) / SE")
         if sel:
@@ -259,7 +263,7 @@ def figure4(tables, examples, out: Path):
             ax.plot(x, g(x), style, lw=1.2, label=f"{lab} (min g′ {_min_slope(g):.2f})")
         ax.plot(x, x, color="grey", lw=0.5)
         ax.axvline(m.mean, color="grey", lw=0.5, ls="--")
-        ax.set_xlabel("x (value of Γ; dashed: Γ̄)")
+        ax.set_xlabel("x (value of Γ; dashed line: mean of Γ)")
         ax.set_ylabel("g(x)")
         ax.set_title(f"{_full(t)}, n = {n}", fontsize=7)
         ax.legend(fontsize=5.5, loc="upper left")
@@ -306,7 +310,8 @@ def figure5(tables, examples, out: Path, *, size: int, bw_factor: float, seed: i
         ax.set_ylim(0, 1.25 * top if top > 0 else None)
         for pk, col, lab in peaks:
             if pk > 1.25 * top:
-                ax.annotate(f"peak {pk:.0f} (off scale)", xy=(0.0, 1.2 * top), fontsize=6, color=col, ha="center")
+                ax.text(0.98, 0.6, f"Alg. 1 peak {pk:.1f}\n(off scale)", transform=ax.transAxes, fontsize=6,
+                        color=col, ha="right", va="top")
         ax.set_title(f"{_full(t)}, n = {n}", fontsize=7)
         ax.set_xlabel("γ (raw Γ, or g(Γ) after standardization)")
         ax.set_ylabel("density p(γ)")
