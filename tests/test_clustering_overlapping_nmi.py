@@ -145,11 +145,9 @@ def test_disjoint_admissible_pairs_occur_and_count():
 
 
 # --- cdlib ------------------------------------------------------------------------------------
-cdlib = pytest.importorskip("cdlib")
-
-
 @pytest.mark.parametrize("variant", ["lfk", "mgh"])
 def test_against_cdlib_on_random_covers(variant):
+    pytest.importorskip("cdlib")  # test extra
     from cdlib import NodeClustering
     from cdlib.evaluation import (overlapping_normalized_mutual_information_LFK,
                                   overlapping_normalized_mutual_information_MGH)
@@ -163,6 +161,7 @@ def test_against_cdlib_on_random_covers(variant):
 
 
 def test_cdlib_on_figure_2b():
+    pytest.importorskip("cdlib")
     from cdlib import NodeClustering
     from cdlib.evaluation import (overlapping_normalized_mutual_information_LFK,
                                   overlapping_normalized_mutual_information_MGH)

@@ -38,7 +38,8 @@ def _covers(U: Any, V: Any, nodes: Any) -> tuple[Clustering, Clustering]:
         if not c.crisp:
             raise InputError(name, "has soft (real-valued) memberships; overlapping_nmi needs crisp clusters "
                                    "(a cover: every node in zero, one or more clusters)")
-    if nodes is None and cu.nodes is not None and cv.nodes is not None and set(cu.nodes) != set(cv.nodes):
+    if (nodes is None and cu.nodes is not None and cv.nodes is not None and cu.nodes != cv.nodes
+            and set(cu.nodes) != set(cv.nodes)):
         order = _node_order(list(cu.nodes) + list(cv.nodes))  # the union of the two covers' nodes
         cu, cv = _embed(cu, order), _embed(cv, order)
     return cu, align_to(cu, cv)

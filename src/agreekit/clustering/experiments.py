@@ -240,7 +240,7 @@ def detect_overlapping(n: int, edges: np.ndarray, method: str, *, seed: int, n_c
     finally:
         random.setstate(py_state)
         np.random.set_state(np_state)
-    cover = sorted(sorted(int(v) for v in c) for c in res.communities if len(c))
+    cover = sorted(sorted({int(v) for v in c}) for c in res.communities if len(c))
     return cover
 
 
