@@ -130,32 +130,41 @@ def _as_candidate(parameter: str, candidate, m: int | None = None) -> np.ndarray
     return arr
 
 
-@nb.njit(cache=True)
-def _cim_kernel(X, w):
-    n, m = X.shape
+@nb.njit(cache=True, parallel=True)
+def _cim_rows(XT, w):
+    m, n = XT.shape
     C = np.zeros((m, m))
-    for k in range(n):
-        wk = w[k]
-        if wk == 0.0:
-            continue
-        for i in range(m):
-            xi = X[k, i]
-            if np.isnan(xi):
+    for i in nb.prange(m):
+        xi = XT[i]
+        Ci = C[i]
+        for j in range(m):
+            if j == i:
                 continue
-            for j in range(i + 1, m):
-                xj = X[k, j]
-                if np.isnan(xj):
+            xj = XT[j]
+            s = 0.0
+            for k in range(n):
+                wk = w[k]
+                if wk == 0.0:
                     continue
-                if xi < xj:
-                    C[i, j] += wk
-                    C[j, i] -= wk
-                elif xi > xj:
-                    C[i, j] -= wk
-                    C[j, i] += wk
+                a = xi[k]
+                b = xj[k]
+                if np.isnan(a) or np.isnan(b):
+                    continue
+                if a <= b:
+                    s += wk
                 else:
-                    C[i, j] += wk
-                    C[j, i] += wk
+                    s -= wk
+            Ci[j] = s
     return C
+
+
+def _cim_kernel(X, w):
+    """Combined input matrix, one row per item (contiguous writes, items in parallel).
+
+    Entry (i, j) sums ``w_k · (+1 if x_ki <= x_kj else −1)`` over the judges ranking both,
+    in judge order, so the result does not depend on the number of threads."""
+    XT = np.ascontiguousarray(np.asarray(X, dtype=np.float64).T)
+    return _cim_rows(XT, np.ascontiguousarray(w, dtype=np.float64))
 
 
 def score_matrix(ranking) -> np.ndarray:
