@@ -2,8 +2,9 @@
 matrix, τ_x, Kemeny distance, average τ_x and the penalty.
 
 Conventions (ConsRank's, after Emond & Mason 2002): a ranking is a vector of rank
-positions, 1 = best, tied items share a value, NaN = item not ranked.  Only the order
-of the values matters.  The score matrix of a ranking has ``a_ij = +1`` if item *i* is
+positions — positive integers, 1 = best, tied items share a value, NaN = item not
+ranked; 0, negative and non-integer values are rejected.  Only the order of the values
+matters (gaps are allowed: ``[1, 1, 5]`` is the same weak order as ``[1, 1, 2]``).  The score matrix of a ranking has ``a_ij = +1`` if item *i* is
 ranked ahead of or tied with *j*, ``-1`` if behind, and ``0`` on the diagonal or when
 *i* or *j* is unranked.
 """
@@ -47,7 +48,7 @@ class RankingData:
         return float(self.weights.sum())
 
 
-def _as_float_matrix(parameter: str, values, *, ndim: int) -> np.ndarray:
+def _as_float_matrix(parameter: str, values, *, ndim: int, ranks: bool = True) -> np.ndarray:
     arr = np.asarray(values)
     if arr.dtype.kind not in "iufb":
         try:
@@ -61,21 +62,35 @@ def _as_float_matrix(parameter: str, values, *, ndim: int) -> np.ndarray:
         raise InputError(parameter, f"must be {ndim}-D (judges x items); got shape {arr.shape}")
     if np.isinf(arr).any():
         raise InputError(parameter, "must not contain infinite values (use NaN for unranked items)")
+    if ranks:
+        bad = ~np.isnan(arr) & ((arr < 1) | (arr != np.floor(arr)))
+        if bad.any():
+            pos = tuple(int(i) for i in np.argwhere(bad)[0])
+            where = f"row {pos[0]}, column {pos[1]}" if arr.ndim == 2 else f"entry {pos[0]}"
+            raise InputError(parameter, f"{where}: {arr[pos]:g} is not a rank; ranks are positive integers "
+                                        f"(1 = best, equal values = ties, NaN = unranked)")
     return arr
 
 
-def as_rankings(rankings, *, weights=None, labels=None, parameter: str = "rankings") -> RankingData:
+def as_rankings(rankings, *, weights=None, labels=None, parameter: str = "rankings",
+                ordinal: bool = False) -> RankingData:
     """Validate a judges × items array or DataFrame of rank positions.
 
     Parameters
     ----------
     rankings : array_like or pandas.DataFrame, shape (n, m)
-        Rank positions, 1 = best, ties share a value, NaN = unranked.  A 1-D array is
-        one judge.  A DataFrame's columns give the item labels.
+        Rank positions: positive integers (integral floats such as ``2.0`` are accepted),
+        1 = best, equal values = ties, NaN = unranked; 0, negative and non-integer values
+        raise :class:`~agreekit._validation.InputError`.  A 1-D array is one judge.  A
+        DataFrame's columns give the item labels.
     weights : array_like, shape (n,), optional
         Non-negative row weights (frequencies); default 1 per row.
     labels : sequence of str, optional
         Item labels for an array input (default ``"0", "1", …``).
+    ordinal : bool, default False
+        Accept any finite numbers as ordinal scores (lower = better, only the order
+        matters), as ConsRank does; needed e.g. for ConsRank's ``USAranks`` data, which
+        holds one rank 0.  By default ranks must be positive integers.
     """
     if isinstance(rankings, RankingData):
         if weights is not None or labels is not None:
@@ -85,7 +100,7 @@ def as_rankings(rankings, *, weights=None, labels=None, parameter: str = "rankin
     cols = getattr(rankings, "columns", None)
     if cols is not None and labels is None:
         labels = [str(c) for c in cols]
-    X = _as_float_matrix(parameter, rankings, ndim=2)
+    X = _as_float_matrix(parameter, rankings, ndim=2, ranks=not ordinal)
     n, m = X.shape
     if m < 2:
         raise InputError(parameter, f"must rank at least 2 items; got {m}")
