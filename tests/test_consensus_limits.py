@@ -307,3 +307,12 @@ def test_cli_fast_with_a_billion_starts(tmp_path):
     assert round(res["tau_x"], 6) == 0.144322 and "of 1000000000 FAST starts" in res["message"]
     # sports' optimum reaches the Emond-Mason bound, so it is proven despite the time limit
     assert res["optimal"] is True
+
+
+def test_cim_transpose_computed_row_by_row():
+    from agreekit.consensus._matrices import _cim_and_transpose
+
+    X, w = _random_profile(np.random.default_rng(8), 7, 30, weighted=True, nan=0.2)
+    C, CT = _cim_and_transpose(X, w)
+    np.testing.assert_array_equal(C, _cim_kernel(X, w))
+    np.testing.assert_array_equal(CT, C.T)

@@ -11,7 +11,7 @@ import numpy as np
 
 from agreekit._validation import InputError, check_choice, check_float, check_int
 from agreekit.consensus import _exact, _heuristics
-from agreekit.consensus._matrices import _cim_kernel, as_rankings, dense_ranks, ordering_string
+from agreekit.consensus._matrices import _cim_and_transpose, as_rankings, dense_ranks, ordering_string
 
 __all__ = ["kemeny", "KemenyResult", "TimeLimitWarning", "warmup", "AUTO_EXACT_MAX_BLOCK",
            "AUTO_EXACT_BUDGET", "AUTO_EXACT_TRY_MAX_BLOCK", "AUTO_FAST_MAX_ITEMS", "BB_MAX_BLOCK"]
@@ -274,8 +274,7 @@ def kemeny(rankings, *, weights=None, method: str = "auto", n_starts: int | None
         except (TypeError, ValueError):
             raise InputError("rng", f"must be None, an int seed, a SeedSequence or a Generator; got {rng!r}") from None
     data = as_rankings(rankings, weights=weights, labels=labels)
-    C = _cim_kernel(data.X, data.weights)
-    CT = np.ascontiguousarray(C.T)
+    C, CT = _cim_and_transpose(data.X, data.weights)
     W = data.total_weight
     m = C.shape[0]
     denom = W * m * (m - 1)

@@ -146,9 +146,10 @@ def _as_candidate(parameter: str, candidate, m: int | None = None) -> np.ndarray
 
 
 @nb.njit(cache=True, parallel=True)
-def _cim_rows(XT, w):
+def _cim_rows(XT, w, with_transpose):
     m, n = XT.shape
     C = np.zeros((m, m))
+    CT = np.zeros((m, m) if with_transpose else (0, 0))
     for i in nb.prange(m):
         xi = XT[i]
         Ci = C[i]
@@ -157,6 +158,7 @@ def _cim_rows(XT, w):
                 continue
             xj = XT[j]
             s = 0.0
+            t = 0.0
             for k in range(n):
                 wk = w[k]
                 if wk == 0.0:
@@ -169,8 +171,14 @@ def _cim_rows(XT, w):
                     s += wk
                 else:
                     s -= wk
+                if b <= a:
+                    t += wk
+                else:
+                    t -= wk
             Ci[j] = s
-    return C
+            if with_transpose:
+                CT[i, j] = t
+    return C, CT
 
 
 def _cim_kernel(X, w):
@@ -179,7 +187,13 @@ def _cim_kernel(X, w):
     Entry (i, j) sums ``w_k · (+1 if x_ki <= x_kj else −1)`` over the judges ranking both,
     in judge order, so the result does not depend on the number of threads."""
     XT = np.ascontiguousarray(np.asarray(X, dtype=np.float64).T)
-    return _cim_rows(XT, np.ascontiguousarray(w, dtype=np.float64))
+    return _cim_rows(XT, np.ascontiguousarray(w, dtype=np.float64), False)[0]
+
+
+def _cim_and_transpose(X, w):
+    """(C, C.T as a C-contiguous array), both computed row by row (no strided transpose)."""
+    XT = np.ascontiguousarray(np.asarray(X, dtype=np.float64).T)
+    return _cim_rows(XT, np.ascontiguousarray(w, dtype=np.float64), True)
 
 
 def score_matrix(ranking) -> np.ndarray:
