@@ -124,13 +124,14 @@ def quick_pass(r0, C, CT, full, V, eps, deadline):
     R = _dense(r0)
     P0 = V - _score(R, C, CT)
     order = np.argsort(-R, kind="mergesort")
-    CR = R.copy()
     step = 2 if full else 1
     size = 2 * m + 4
     level = np.zeros(size, dtype=np.int64)
     Dsum = np.zeros(size)
     Tsum = np.zeros(size)
     finished = True
+    # R always has the order of the last accepted ranking: a rejected move never touches it
+    # (ConsRank's ``R = CR`` revert is a no-op on the order), so no copies are needed
     for k in range(1, m):
         if deadline > 0.0 and (k & 15) == 0 and _now() > deadline:
             finished = False
@@ -156,20 +157,23 @@ def quick_pass(r0, C, CT, full, V, eps, deadline):
                 continue
             Dsum[R[j]] += Co[j] - CTo[j]
             Tsum[R[j]] += Co[j] + CTo[j]
-        totD = 0.0
-        for v in range(top + 2):
-            totD += Dsum[v]
-        # objective share of obj at its current value: base = penalty without obj's pairs
+        # one downward sweep: totD = Σ Dsum, above(x) = Σ_{v > x} Dsum for x = cur and MO + 1
         cur = R[obj]
-        above = 0.0
-        for v in range(cur + 1, top + 2):
-            above += Dsum[v]
-        c_old = 2.0 * above - totD + Dsum[cur] + Tsum[cur]
-        base = P0 + c_old
-        v = MO + 1
-        above = 0.0
-        for u in range(v + 1, top + 2):
-            above += Dsum[u]
+        start = MO + 1
+        acc = 0.0
+        above_cur = 0.0
+        above_start = 0.0
+        for v in range(top + 1, -1, -1):
+            if v == cur:
+                above_cur = acc
+            if v == start:
+                above_start = acc
+            acc += Dsum[v]
+        totD = acc
+        # objective share of obj at its current value: base = penalty without obj's pairs
+        base = P0 + (2.0 * above_cur - totD + Dsum[cur] + Tsum[cur])
+        v = start
+        above = above_start
         best = np.inf
         bestv = v
         while True:
@@ -188,10 +192,7 @@ def quick_pass(r0, C, CT, full, V, eps, deadline):
         if best <= P0 + eps:
             P0 = best
             R[obj] = bestv
-            CR = R.copy()
-        else:
-            R = CR.copy()
-    out = _dense(CR)
+    out = _dense(R)
     return out, V - _score(out, C, CT), finished
 
 
@@ -237,20 +238,23 @@ def _quick_chains(starts, C, CT, full, V, eps, deadline):
     """Two QUICK passes (start, then its result) from each row of ``starts``, rows in parallel."""
     n, m = starts.shape
     out = np.empty((2 * n, m), dtype=np.int64)
+    scores = np.zeros(2 * n)
     ran = np.zeros(2 * n, dtype=np.bool_)
     finished = np.ones(n, dtype=np.bool_)
     for c in nb.prange(n):
         a, _, ok = quick_pass(starts[c], C, CT, full, V, eps, deadline)
         out[2 * c] = a
+        scores[2 * c] = _score(a, C, CT)
         ran[2 * c] = True
         if not ok:
             finished[c] = False
             continue
         b, _, ok = quick_pass(a, C, CT, full, V, eps, deadline)
         out[2 * c + 1] = b
+        scores[2 * c + 1] = _score(b, C, CT)
         ran[2 * c + 1] = True
         finished[c] = ok
-    return out, ran, finished
+    return out, scores, ran, finished
 
 
 def quick(C: np.ndarray, *, full: bool = False, CT: np.ndarray | None = None,
@@ -270,9 +274,8 @@ def quick(C: np.ndarray, *, full: bool = False, CT: np.ndarray | None = None,
     dl = 0.0 if deadline is None else float(deadline)
     Q = start_vector(C, full=full, CT=CT)
     starts = np.stack([Q, (m + 1) - Q]).astype(np.int64)
-    out, ran, finished = _quick_chains(starts, C, CT, full, V, eps, dl)
-    cands = out[ran]
-    return cands, np.array([_score(c, C, CT) for c in cands]), bool(finished.all())
+    out, scores, ran, finished = _quick_chains(starts, C, CT, full, V, eps, dl)
+    return out[ran], scores[ran], bool(finished.all())
 
 
 def fast_starts(m: int, n_starts: int, rng: np.random.Generator, *, full: bool = False,

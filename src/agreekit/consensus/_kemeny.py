@@ -201,8 +201,10 @@ def kemeny(rankings, *, weights=None, method: str = "auto", n_starts: int | None
         into blocks, then per block the Emond–Mason branch and bound seeded with
         QUICK/FAST, or a HiGHS MIP with lazy transitivity rows; the heuristic solution
         is the fallback if a time limit stops the MIP).  ``"auto"``: exact when the largest block has at most
-        ``AUTO_EXACT_MAX_BLOCK`` items; otherwise exact if its proof finishes within
-        ``AUTO_EXACT_BUDGET`` seconds, else FAST; ``message`` says which.
+        ``AUTO_EXACT_MAX_BLOCK`` items; up to ``AUTO_EXACT_TRY_MAX_BLOCK`` items exact if its
+        proof finishes within ``AUTO_EXACT_BUDGET`` seconds (half of ``time_limit`` if
+        smaller), else FAST; larger blocks FAST (up to ``AUTO_FAST_MAX_ITEMS`` items) or
+        QUICK, so that no size allocates more than O(m²); ``message`` says which.
     n_starts : int, optional
         FAST starts (default 100).  Also used to seed the exact solver for large blocks.
     rng : int, numpy.random.Generator or SeedSequence, optional

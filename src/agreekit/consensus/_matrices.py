@@ -146,38 +146,41 @@ def _as_candidate(parameter: str, candidate, m: int | None = None) -> np.ndarray
 
 
 @nb.njit(cache=True, parallel=True)
-def _cim_rows(XT, w, with_transpose):
-    m, n = XT.shape
+def _cim_rows(X, w, with_transpose):
+    """Rows i of C (and of C.T) in parallel; for each (i, j) the judges are added in order."""
+    n, m = X.shape
     C = np.zeros((m, m))
     CT = np.zeros((m, m) if with_transpose else (0, 0))
     for i in nb.prange(m):
-        xi = XT[i]
         Ci = C[i]
-        for j in range(m):
-            if j == i:
+        for k in range(n):
+            wk = w[k]
+            if wk == 0.0:
                 continue
-            xj = XT[j]
-            s = 0.0
-            t = 0.0
+            a = X[k, i]
+            if np.isnan(a):
+                continue
+            Xk = X[k]
+            for j in range(m):
+                b = Xk[j]
+                if b == b:  # not NaN
+                    Ci[j] += wk if a <= b else -wk
+        Ci[i] = 0.0
+        if with_transpose:
+            CTi = CT[i]
             for k in range(n):
                 wk = w[k]
                 if wk == 0.0:
                     continue
-                a = xi[k]
-                b = xj[k]
-                if np.isnan(a) or np.isnan(b):
+                a = X[k, i]
+                if np.isnan(a):
                     continue
-                if a <= b:
-                    s += wk
-                else:
-                    s -= wk
-                if b <= a:
-                    t += wk
-                else:
-                    t -= wk
-            Ci[j] = s
-            if with_transpose:
-                CT[i, j] = t
+                Xk = X[k]
+                for j in range(m):
+                    b = Xk[j]
+                    if b == b:
+                        CTi[j] += wk if b <= a else -wk
+            CTi[i] = 0.0
     return C, CT
 
 
@@ -186,14 +189,14 @@ def _cim_kernel(X, w):
 
     Entry (i, j) sums ``w_k · (+1 if x_ki <= x_kj else −1)`` over the judges ranking both,
     in judge order, so the result does not depend on the number of threads."""
-    XT = np.ascontiguousarray(np.asarray(X, dtype=np.float64).T)
-    return _cim_rows(XT, np.ascontiguousarray(w, dtype=np.float64), False)[0]
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    return _cim_rows(X, np.ascontiguousarray(w, dtype=np.float64), False)[0]
 
 
 def _cim_and_transpose(X, w):
     """(C, C.T as a C-contiguous array), both computed row by row (no strided transpose)."""
-    XT = np.ascontiguousarray(np.asarray(X, dtype=np.float64).T)
-    return _cim_rows(XT, np.ascontiguousarray(w, dtype=np.float64), True)
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    return _cim_rows(X, np.ascontiguousarray(w, dtype=np.float64), True)
 
 
 def score_matrix(ranking) -> np.ndarray:
