@@ -232,7 +232,7 @@ def test_every_method_honours_time_limit(kw):
 
 
 def test_exact_bb_honours_time_limit():
-    X = np.array([np.random.default_rng(200 + i).permutation(18) + 1 for i in range(7)])
+    X = np.array([np.random.default_rng(300 + i).permutation(30) + 1 for i in range(7)])  # > 5 s to prove
     with pytest.warns(TimeLimitWarning):
         res = kemeny(X, method="exact", solver="bb", time_limit=0.2)
     assert not res.proven and res.elapsed < 3

@@ -372,7 +372,7 @@ def fast_stream(C: np.ndarray, n_starts: int, rng: np.random.Generator, *, full:
         rs = np.concatenate([keep_s, sc[sc >= top - eps]])
         sel = rs >= top - eps
         rows, rs = rows[sel], rs[sel]
-        rows, first = np.unique(rows, axis=0, return_index=True)
+        rows, first = unique_rows(rows, return_index=True)
         rs = rs[first]
         if max_solutions is not None and rows.shape[0] > max_solutions:
             rows, rs, capped = rows[:max_solutions], rs[:max_solutions], True
@@ -387,9 +387,24 @@ def fast_stream(C: np.ndarray, n_starts: int, rng: np.random.Generator, *, full:
     return keep[keep_s >= top - eps], top, n_done, capped
 
 
+def unique_rows(a: np.ndarray, *, return_index: bool = False):
+    """``np.unique(a, axis=0)`` (distinct rows in lexicographic order) without numpy's
+    structured-dtype path, which costs O(columns) Python-level work for wide rows."""
+    a = np.asarray(a)
+    if a.shape[0] == 0:
+        return (a, np.empty(0, dtype=np.int64)) if return_index else a
+    order = np.lexsort(a.T[::-1]) if a.shape[1] else np.arange(a.shape[0])
+    s = a[order]
+    first = np.ones(s.shape[0], dtype=bool)
+    first[1:] = np.any(s[1:] != s[:-1], axis=1)
+    if return_index:
+        return s[first], order[first]
+    return s[first]
+
+
 def best_unique(cands: np.ndarray, scores: np.ndarray, eps: float):
     """The distinct candidates whose objective is within ``eps`` of the maximum (sorted)."""
     top = scores.max()
     keep = cands[scores >= top - eps]
-    uniq = np.unique(keep, axis=0)
+    uniq = unique_rows(keep)
     return uniq, float(top)

@@ -129,8 +129,7 @@ def _objective(r, C, CT=None):
 
 
 def _unique_rows(rows):
-    arr = np.asarray(rows, dtype=np.int64)
-    return np.unique(arr, axis=0)
+    return _heuristics.unique_rows(np.asarray(rows, dtype=np.int64))
 
 
 def _heuristic(C, CT, method, full, n_starts, rng, deadline, max_solutions=None):
