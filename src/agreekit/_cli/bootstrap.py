@@ -51,14 +51,14 @@ def _run_bootstrap(args: argparse.Namespace):
     from agreekit.ireval.metrics import align_scores, load_scores
 
     scores = load_scores(args.scores, parameter="SCORES")
-    res = discriminative_power(scores, alpha=args.alpha, test=args.test, n_resamples=args.resamples,
-                               rng=args.seed, statistic=args.statistic)
     corr = None
-    if args.correlate:
+    if args.correlate:  # first: it is refused up front if its samples cannot fit in memory
         other = align_scores(scores, load_scores(args.correlate, parameter="--correlate"),
                              names=("SCORES", "--correlate"))
         corr = rank_correlation_se(scores, other, n_resamples=args.resamples, rng=args.seed,
                                    statistic=args.statistic).summary()
+    res = discriminative_power(scores, alpha=args.alpha, test=args.test, n_resamples=args.resamples,
+                               rng=args.seed, statistic=args.statistic)
     if args.format == "csv":
         buf = io.StringIO()
         res.table.to_csv(buf, index=False, float_format="%.10g", lineterminator="\n")
