@@ -251,15 +251,15 @@ def test_no_warning_without_time_limit():
 
 
 @pytest.mark.parametrize("content, needle", [
-    ("a,b,c\n1,2,3,4\n2,1,3\n", "line 2 has 4 fields, the header (line 1) has 3"),       # ragged
+    ("a,b,c\n1,2,3,4\n2,1,3\n", "line 2 has 4 fields, but the header has 3"),       # ragged
     ("a,b,c\n1,2,3\n2,1\n", "line 3 has 2 fields"),
-    ("a,a,b\n1,2,3\n", "line 1, columns 1 and 2: duplicate item name 'a'"),              # was renamed a.1
-    ("a,,b\n1,2,3\n", "line 1, column 2: empty item name in the header"),               # was Unnamed: 1
+    ("a,a,b\n1,2,3\n", "line 1: item name 'a' is repeated (columns 1 and 2)"),              # was renamed a.1
+    ("a,,b\n1,2,3\n", "line 1: header item 2 has no name"),               # was Unnamed: 1
     ("a,b,c\n-1,2,3\n", "line 2, column 1 ('a'): '-1' is not a rank"),
     ("a,b,c\n1,0,3\n", "line 2, column 2 ('b'): '0' is not a rank"),
     ("a,b,c\n1,2,2.5\n", "line 2, column 3 ('c'): '2.5' is not a rank"),
     ("a,b,c\n1,nan,2\n", "line 2, column 2 ('b'): 'nan' is not a rank"),
-    ("a,b,c\n", "has a header but no rankings"),
+    ("a,b,c\n", "has a header but no data rows"),
 ])
 def test_cli_rejects_bad_consensus_csv(tmp_path, capsys, content, needle):
     f = tmp_path / "in.csv"

@@ -1,49 +1,15 @@
 """Reading ranking tables (CSV) for the CLI and the pipeline."""
 from __future__ import annotations
 
-import csv
-import gzip
-import io
 import math
-import os
-import zlib
 
 import numpy as np
 
+from agreekit._io import read_csv_rows
 from agreekit._validation import InputError
 from agreekit.consensus._matrices import RankingData, as_rankings
 
 __all__ = ["read_rankings"]
-
-
-def _open_text(path):
-    """Text lines of ``path`` (``.gz`` decompressed; a BOM is dropped), or of a text stream."""
-    if hasattr(path, "read"):
-        text = path.read()
-        if isinstance(text, bytes):
-            text = text.decode("utf-8-sig")
-        return text.lstrip("\ufeff")
-    p = os.fspath(path)
-    try:
-        if p.endswith(".gz"):
-            with gzip.open(p, "rb") as fh:
-                raw = fh.read()
-        else:
-            with open(p, "rb") as fh:
-                raw = fh.read()
-    except (EOFError, zlib.error, gzip.BadGzipFile) as exc:
-        raise InputError("FILE", f"{p}: is not a readable gzip file ({exc})") from None
-    except IsADirectoryError:
-        raise InputError("FILE", f"{p}: is a directory, not a CSV file") from None
-    except FileNotFoundError:
-        raise InputError("FILE", f"{p}: no such file") from None
-    except OSError as exc:
-        raise InputError("FILE", f"{p}: cannot be read ({exc.strerror or exc})") from None
-    try:
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise InputError("FILE", f"{p}: is not UTF-8 text (byte {exc.start}: {raw[exc.start:exc.start + 1]!r})") \
-            from None
 
 
 def _parse_rank(cell: str, ordinal: bool = False):
@@ -70,8 +36,8 @@ def read_rankings(path, *, weights_column: str | None = "auto", parameter: str =
     Layout: a header of item labels (non-empty, unique), then one ranking per line with
     exactly one cell per header cell.  A cell holds the item's rank position — a positive
     integer, 1 = best, equal values = ties — or is empty when the judge did not rank the
-    item.  Blank lines are skipped; ``.gz`` files are decompressed; a UTF-8 byte-order mark
-    is ignored.  Anything else (ragged rows, duplicate or empty item names, ranks such as
+    item.  Trailing blank lines are ignored; ``.gz`` files are decompressed; a UTF-8
+    byte-order mark is ignored (:func:`agreekit._io.read_csv_rows` reads the table).  Anything else (ragged rows, duplicate or empty item names, ranks such as
     0, -1, 2.5, ``nan``) raises :class:`~agreekit._validation.InputError` naming the file,
     line and column.
 
@@ -90,56 +56,37 @@ def read_rankings(path, *, weights_column: str | None = "auto", parameter: str =
     >>> data.labels, data.weights.tolist(), data.X[1].tolist()
     (('a', 'b', 'c'), [2.0, 1.0], [2.0, 1.0, nan])
     """
-    src = getattr(path, "name", None) if hasattr(path, "read") else os.fspath(path)
-    src = "<stream>" if src is None else str(src)
-    text = _open_text(path)
-    rows = [(k, r) for k, r in enumerate(csv.reader(io.StringIO(text, newline="")), start=1)
-            if len(r) > 1 or (r and r[0].strip())]
-    if not rows:
-        raise InputError(parameter, f"{src}: is empty (expected a header of item labels and rankings)")
-    hline, header = rows[0]
-    header = [c.strip() for c in header]
-    seen = {}
-    for j, name in enumerate(header, start=1):
-        if name == "":
-            raise InputError(parameter, f"{src}: line {hline}, column {j}: empty item name in the header")
-        if name in seen:
-            raise InputError(parameter, f"{src}: line {hline}, columns {seen[name]} and {j}: duplicate "
-                                        f"item name {name!r}")
-        seen[name] = j
-    if len(rows) == 1:
-        raise InputError(parameter, f"{src}: has a header but no rankings")
+    table = read_csv_rows(path, parameter=parameter, what="item")  # ragged rows, empty/duplicate names
+    src, header = table.source, table.header
+    seen = {name: j + 1 for j, name in enumerate(header)}
     if weights_column == "auto":
         weights_column = "weight" if "weight" in seen else None
     if weights_column is not None and weights_column not in seen:
         raise InputError("weights_column", f"{weights_column!r} is not a column of {src}")
     wcol = None if weights_column is None else seen[weights_column] - 1
     items = [j for j in range(len(header)) if j != wcol]
-    X = np.empty((len(rows) - 1, len(items)))
-    w = np.ones(len(rows) - 1) if wcol is not None else None
-    for r, (line, cells) in enumerate(rows[1:]):
-        if len(cells) != len(header):
-            raise InputError(parameter, f"{src}: line {line} has {len(cells)} fields, the header (line "
-                                        f"{hline}) has {len(header)}")
+    X = np.empty((len(table.rows), len(items)))
+    w = np.ones(len(table.rows)) if wcol is not None else None
+    for r, (line, cells) in enumerate(zip(table.lines, table.rows)):
         for t, j in enumerate(items):
             v = _parse_rank(cells[j], ordinal)
             if v is None:
-                raise InputError(parameter, f"{src}: line {line}, column {j + 1} ({header[j]!r}): "
-                                            f"{cells[j].strip()!r} is not a rank; ranks are positive "
+                raise InputError(parameter, f"{src} line {line}, column {j + 1} ({header[j]!r}): "
+                                            f"{cells[j]!r} is not a rank; ranks are positive "
                                             f"integers (1 = best, equal values = ties, empty = unranked)"
                                             + ("" if ordinal else "; use ordinal=True (CLI: --ordinal) "
                                                "for arbitrary ordinal scores"))
             X[r, t] = v
         if np.isnan(X[r]).all():
-            raise InputError(parameter, f"{src}: line {line} ranks no item (every item cell is empty)")
+            raise InputError(parameter, f"{src} line {line} ranks no item (every item cell is empty)")
         if wcol is not None:
-            cell = cells[wcol].strip()
+            cell = cells[wcol]
             try:
                 wv = float(cell)
             except ValueError:
                 wv = math.nan
             if not math.isfinite(wv) or wv < 0:
-                raise InputError(parameter, f"{src}: line {line}, column {wcol + 1} ({weights_column!r}): "
+                raise InputError(parameter, f"{src} line {line}, column {wcol + 1} ({weights_column!r}): "
                                             f"weight {cell!r} is not a non-negative number")
             w[r] = wv
     return as_rankings(X, weights=w, labels=[header[j] for j in items], parameter=parameter,
