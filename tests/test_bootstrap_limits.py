@@ -99,7 +99,7 @@ def test_cli_billion_resamples_refused_with_memory(tmp_path, capsys):
     out = tmp_path / "o.json"
     assert main(["bootstrap", str(f), "--resamples", "1000000000", "-o", str(out)]) == 2
     err = capsys.readouterr().err.strip()
-    assert "`n_resamples` would need about 14.0 GiB" in err and len(err.splitlines()) == 1
+    assert "`--resamples` would need about 14.0 GiB" in err and len(err.splitlines()) == 1
     assert not out.exists()
 
 

@@ -47,6 +47,15 @@ def _emit(text: str, output: str | None) -> None:
 
 
 def _run_bootstrap(args: argparse.Namespace):
+    try:
+        return _bootstrap(args)
+    except InputError as exc:  # the library names its keyword; the user typed --resamples
+        if exc.parameter == "n_resamples":
+            raise InputError("--resamples", str(exc).split(" ", 1)[1]) from None
+        raise
+
+
+def _bootstrap(args: argparse.Namespace):
     if args.output:  # before any work: an unwritable target fails first
         check_output_path(args.output, parameter="--output")
     from agreekit.ireval.bootstrap import discriminative_power, rank_correlation_se
