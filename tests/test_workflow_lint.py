@@ -20,3 +20,20 @@ def test_snakemake_lint_is_clean():
         f"snakemake --lint: exit {r.returncode}, {len(lints)} lint(s):\n" + "\n".join(lints)
         + f"\n--- full output (tail) ---\n{text[-4000:]}")
     assert "good condition" in text, text[-2000:]
+
+
+def test_slurm_profile_sizes_and_groups_every_rule():
+    """profiles/slurm gives every (non-target) rule threads, mem_mb and runtime, and a group."""
+    import yaml
+
+    prof = yaml.safe_load((ROOT / "profiles" / "slurm" / "config.yaml").read_text())
+    rules = set()
+    for smk in (ROOT / "workflow" / "rules").glob("*.smk"):
+        rules |= set(re.findall(r"^rule (\w+):", smk.read_text(), re.M))
+    rules -= {"all", "ranking_all"}  # targets only: they run no job
+    groups = {g.split("=")[0] for g in prof["groups"]}
+    missing = {"set-threads": sorted(rules - set(prof["set-threads"])),
+               "set-resources": sorted(r for r in rules if not {"mem_mb", "runtime"} <= set(prof["set-resources"].get(r, {}))),
+               "groups": sorted(rules - groups)}
+    assert not any(missing.values()), f"profiles/slurm/config.yaml lacks rules: {missing}"
+    assert not set(prof["set-threads"]) - rules, f"profile names rules that do not exist: {set(prof['set-threads']) - rules}"
