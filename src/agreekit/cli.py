@@ -59,7 +59,8 @@ EXAMPLES = {
     ],
     "consensus": [
         "agreekit consensus resources/consensus/emond_mason.csv --method exact",
-        "agreekit consensus resources/consensus/usa_ranks.csv --method fast --starts 1000 --seed 1 --format csv",
+        "agreekit consensus resources/consensus/usa_ranks.csv --ordinal --method fast --starts 1000 --seed 1 "
+        "--format csv",
     ],
     "clustering": [
         "agreekit clustering --list",
