@@ -400,6 +400,21 @@ class NullQuantiles:
     values: np.ndarray
 
 
+def quantile_probs() -> np.ndarray:
+    """The table's probability grid: 201 points, uniform in logit(p) from 1e-4 to 1 - 1e-4."""
+    from scipy.special import expit, logit
+
+    return expit(np.linspace(logit(1e-4), logit(1 - 1e-4), 201))
+
+
+def null_quantile_block(samples: dict) -> dict:
+    """The ``null_quantiles`` JSON block of a table from Monte Carlo samples {n: array of Γ}."""
+    probs = quantile_probs()
+    ns = sorted(samples)
+    return {"probs": probs.tolist(), "n": [int(k) for k in ns], "size": [int(np.size(samples[k])) for k in ns],
+            "values": [np.quantile(samples[k], probs, method="linear").tolist() for k in ns]}
+
+
 def _table_quantiles(tab) -> NullQuantiles | None:
     nq = getattr(tab, "null_quantiles", None)
     if nq is None:
@@ -421,13 +436,13 @@ _SMOOTH_HALF_WINDOW = 6
 class _QuantileModel:
     """Null quantile function Q(p; n) of a table, for any n in its quantile range.
 
-    At each training n_k the stored quantiles are standardized with the sample's own
-    mean and standard deviation (the table's ``samples`` block), z_kj = (Q_kj - m_k)/s_k,
-    which removes the location and scale noise the quantiles share.  For a target n the
-    standardized quantiles are smoothed across the training points by a local weighted
-    polynomial in t = 1/sqrt(n) (weights = sample sizes, the inverse variance of a
-    quantile estimate up to a factor common to the row) and mapped back with the
-    table's mean and variance at n: Q(p; n) = Γ̄(n) + sqrt(V(n)) z(p; n).
+    At each training length n_k the stored quantiles are standardized with the sample's
+    own mean m_k and standard deviation s_k (the table's ``samples`` block, else the
+    quantiles' own moments), z_kj = (Q_kj - m_k)/s_k, which removes the location and
+    scale noise that all quantiles of one sample share.  For a target n, m_k, log s_k and
+    z_kj are smoothed across the nearest training lengths by a local weighted polynomial
+    in t = 1/sqrt(n) (weights = sample sizes, the inverse variance of the estimates up to
+    a factor common to a row) and combined: Q(p; n) = m(n) + s(n) z(p; n).
     """
 
     def __init__(self, tab, nq: NullQuantiles):
@@ -438,7 +453,10 @@ class _QuantileModel:
         self.n_hi = int(tab.n_max)
         m, s = self._training_moments()
         self.z = (nq.values - m[:, None]) / s[:, None]
+        # columns: m, log s, z_1..z_P (fitted together, one least-squares solve)
+        self.y = np.column_stack([m, np.log(s), self.z])
         self.t = 1.0 / np.sqrt(nq.n.astype(np.float64))
+        self.sw = np.sqrt(nq.size.astype(np.float64))
         self._cache: dict = {}
 
     def _training_moments(self):
@@ -449,8 +467,11 @@ class _QuantileModel:
             # Eq. 38's v is around the fitted mean: v = var_pop + (mean - fitted_mean)^2
             v = np.asarray(smp["var"], dtype=np.float64) - (mean - np.asarray(smp["fitted_mean"])) ** 2
             return mean, np.sqrt(v)
-        mom = [self.tab.moments(int(k), extrapolate=True) for k in nq.n]
-        return np.array([x.mean for x in mom]), np.sqrt([x.var for x in mom])
+        # moments of the quantile function itself (trapezoid in p over the stored grid)
+        P = nq.probs
+        mean = np.trapezoid(nq.values, P, axis=1) / (P[-1] - P[0])
+        v = np.trapezoid((nq.values - mean[:, None]) ** 2, P, axis=1) / (P[-1] - P[0])
+        return mean, np.sqrt(v)
 
     def quantiles(self, n: int):
         hit = self._cache.get(n)
@@ -458,20 +479,18 @@ class _QuantileModel:
             return hit
         t0 = 1.0 / math.sqrt(n)
         K = self.t.size
-        # local window of training points around n (in t), weighted polynomial fit in (t - t0)
+        # the training points nearest to n (in t), a weighted polynomial in (t - t0)
         pos = int(np.searchsorted(-self.t, -t0))
-        lo = max(0, pos - _SMOOTH_HALF_WINDOW)
-        hi = min(K, pos + _SMOOTH_HALF_WINDOW)
+        lo = max(0, min(pos - _SMOOTH_HALF_WINDOW, K - 2 * _SMOOTH_HALF_WINDOW))
+        hi = min(K, lo + 2 * _SMOOTH_HALF_WINDOW)
         sel = slice(lo, hi)
-        dt = self.t[sel] - t0
         deg = min(_SMOOTH_DEGREE, hi - lo - 1)
-        X = np.vander(dt, deg + 1, increasing=True)
-        wts = np.sqrt(self.nq.size[sel].astype(np.float64))
-        coef, *_ = np.linalg.lstsq(X * wts[:, None], self.z[sel] * wts[:, None], rcond=None)
-        z = coef[0]
-        mom = self.tab.moments(n)
-        q = mom.mean + math.sqrt(mom.var) * z
+        X = np.vander(self.t[sel] - t0, deg + 1, increasing=True) * self.sw[sel, None]
+        coef, *_ = np.linalg.lstsq(X, self.y[sel] * self.sw[sel, None], rcond=None)
+        at = coef[0]
+        q = at[0] + math.exp(at[1]) * at[2:]
         q = np.maximum.accumulate(np.clip(q, -1.0, 1.0))
+        mom = self.tab.moments(n)
         out = (q, mom)
         self._cache[n] = out
         return out
