@@ -427,10 +427,13 @@ def _table_quantiles(tab) -> NullQuantiles | None:
                          np.asarray(get("size"), dtype=np.int64), np.asarray(get("values"), dtype=np.float64))
 
 
-#: polynomial degree (in t = 1/sqrt(n)) of the weighted fit of the standardized quantiles across n
-_SMOOTH_DEGREE = 3
-#: training points used by the local fit on each side of the target n
-_SMOOTH_HALF_WINDOW = 6
+#: polynomial degree (in t = 1/sqrt(n)) of the local fit of the standardized quantiles across n, and the
+#: number of training lengths used on each side of the target n.  Degree 1 with one point per side is
+#: linear interpolation between the neighbouring training lengths: wider windows smooth the sampling
+#: noise but blur features whose probability moves with n (e.g. the cluster of mass ~1/n where the top
+#: item keeps its rank, under multiplicative weights), which dominated the error in our checks.
+_SMOOTH_DEGREE = 1
+_SMOOTH_HALF_WINDOW = 1
 
 
 class _QuantileModel:
@@ -440,9 +443,9 @@ class _QuantileModel:
     own mean m_k and standard deviation s_k (the table's ``samples`` block, else the
     quantiles' own moments), z_kj = (Q_kj - m_k)/s_k, which removes the location and
     scale noise that all quantiles of one sample share.  For a target n, m_k, log s_k and
-    z_kj are smoothed across the nearest training lengths by a local weighted polynomial
-    in t = 1/sqrt(n) (weights = sample sizes, the inverse variance of the estimates up to
-    a factor common to a row) and combined: Q(p; n) = m(n) + s(n) z(p; n).
+    z_kj are interpolated across the nearest training lengths by a local weighted
+    polynomial in t = 1/sqrt(n) (by default linear between the two neighbours; weights =
+    sample sizes) and combined: Q(p; n) = m(n) + s(n) z(p; n), at fixed p.
     """
 
     def __init__(self, tab, nq: NullQuantiles):
@@ -496,17 +499,41 @@ class _QuantileModel:
         return out
 
     def tails(self, n: int, gamma: float):
-        """(P(Γ >= γ), P(Γ <= γ)) from the interpolated quantile function (logit-linear in p)."""
+        """(P(Γ >= γ), P(Γ <= γ)) at ranking length n."""
+        if _INTERPOLATION == "vertical":
+            return self._tails_vertical(n, gamma)
         q, _ = self.quantiles(n)
-        L = self.logit
-        if gamma < q[0]:
-            l = L[0] - (q[0] - gamma) * _edge_slope(q[:8], L[:8])
-        elif gamma > q[-1]:
-            l = L[-1] + (gamma - q[-1]) * _edge_slope(q[-8:], L[-8:])
-        else:
-            l = float(np.interp(gamma, q, L))
-        # P(Γ <= γ) = expit(l), P(Γ >= γ) = expit(-l) (continuous null)
+        return _tails_from_curve(q, self.logit, gamma)
+
+    def _tails_vertical(self, n: int, gamma: float):
+        # logit P(Γ <= γ) at the two training lengths around n, linear in 1/n
+        ns = self.nq.n
+        b = min(max(int(np.searchsorted(ns, n)), 1), ns.size - 1)
+        a = b - 1
+        la = _logit_cdf(self.nq.values[a], self.logit, gamma)
+        lb = _logit_cdf(self.nq.values[b], self.logit, gamma)
+        lam = (1.0 / n - 1.0 / ns[a]) / (1.0 / ns[b] - 1.0 / ns[a])
+        l = (1.0 - lam) * la + lam * lb
         return _expit(-l), _expit(l)
+
+
+#: "horizontal": quantiles at fixed p smoothed across n; "vertical": logit CDF at fixed Γ across n
+_INTERPOLATION = "horizontal"
+
+
+def _logit_cdf(q, L, gamma):
+    """logit P(Γ <= γ) from a quantile curve q at logit-probabilities L (exponential tails outside)."""
+    if gamma < q[0]:
+        return L[0] - (q[0] - gamma) * _edge_slope(q[:8], L[:8])
+    if gamma > q[-1]:
+        return L[-1] + (gamma - q[-1]) * _edge_slope(q[-8:], L[-8:])
+    return float(np.interp(gamma, q, L))
+
+
+def _tails_from_curve(q, L, gamma):
+    l = _logit_cdf(q, L, gamma)
+    # P(Γ <= γ) = expit(l), P(Γ >= γ) = expit(-l) (continuous null)
+    return _expit(-l), _expit(l)
 
 
 def _edge_slope(q, L):
@@ -673,8 +700,9 @@ def weighted_correlation_test(x, y, *, coefficient="kendall", weigher="harmonic"
     values at n = 10 (29 MB), grouped into 2¹⁶ buckets by a counting sort; a cached call counts
     one bucket.  Monte Carlo:
     O(n_resamples · n) for ρ_w, O(n_resamples · n log n) for τ_w, memory bounded by batches
-    of 4·10⁶ ranks plus 8 bytes per resample.  Table: a local weighted polynomial fit across
-    the table's training lengths of the standardized quantiles (cached per n), then a
+    of 4·10⁶ ranks plus 8 bytes per resample.  Table: the standardized quantiles at fixed p,
+    interpolated linearly in 1/sqrt(n) between the two neighbouring training lengths and
+    rescaled with the interpolated sample mean and standard deviation (cached per n), then a
     logit-linear interpolation in p.  Measured accuracy and timings: ``benchmarks/``.
 
     References
