@@ -612,8 +612,7 @@ def _shipped():
 def _g_cached(mean, var, left_var, g0_rule):
     from agreekit.ranking.standardization import StandardizationFunction
 
-    kw = {} if g0_rule is None else {"g0_rule": g0_rule}
-    return StandardizationFunction.from_moments(mean, var, left_var, **kw)
+    return StandardizationFunction.from_moments(mean, var, left_var, g0_rule=g0_rule)
 
 
 def _standardized(gamma, moments, g0_rule):
@@ -671,9 +670,10 @@ def weighted_correlation_test(x, y, *, coefficient="kendall", weigher="harmonic"
     table : CoefficientTable, path or scheme id, optional
         Coefficient table for ``'table'`` and for the null moments; default: the shipped
         table of the configuration.
-    g0_rule : str, optional
-        Passed to :meth:`~agreekit.StandardizationFunction.from_moments` for
-        ``standardized`` (default: its default rule).
+    g0_rule : {None, 'max_min_slope', 'closest_to_zero'}, optional
+        How g0 of the standardization function behind ``standardized`` is chosen, passed to
+        :meth:`~agreekit.StandardizationFunction.from_moments` (None: its default,
+        ``'max_min_slope'``).
     progress : bool, optional
         Progress bar on stderr; default: for exact n >= 11 and Monte Carlo with
         n_resamples·n >= 10⁸.
@@ -713,14 +713,24 @@ def weighted_correlation_test(x, y, *, coefficient="kendall", weigher="harmonic"
     Examples
     --------
     >>> from agreekit import weighted_correlation_test
-    >>> res = weighted_correlation_test([1, 2, 3, 4, 5, 6, 7, 8], [2, 1, 3, 5, 4, 6, 8, 7])
+    >>> res = weighted_correlation_test([1, 2, 3, 4, 5, 6, 7, 8], [1, 3, 2, 4, 6, 5, 8, 7])
     >>> res.method, round(res.statistic, 6), round(res.pvalue, 6)
-    ('exact', 0.797003, 0.003175)
+    ('exact', 0.846672, 0.008929)
 
     The weighted null is not centred at 0 (here Γ̄ < 0); ``standardized`` is g(Γ):
 
     >>> round(res.null_mean, 6), round(res.standardized, 6)
-    (-0.097284, 0.786305)
+    (-0.097284, 0.862181)
+
+    Monte Carlo at the exact n, reproducible with a seed:
+
+    >>> import numpy as np
+    >>> x = np.arange(1, 41)
+    >>> y = x.copy(); y[:6] = [2, 1, 4, 3, 6, 5]
+    >>> mc = weighted_correlation_test(x, y, method="monte-carlo", n_resamples=9999, rng=0,
+    ...                                alternative="greater")
+    >>> mc.method, mc.pvalue
+    ('monte-carlo', 0.0001)
     """
     x, y, coefficient, w, scheme, alternative, method, n_resamples, rng = _test_iv(
         x, y, coefficient, weigher, scheme, alternative, method, n_resamples, rng)
