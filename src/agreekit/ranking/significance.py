@@ -608,6 +608,12 @@ def _shipped():
     return frozenset(available_tables())
 
 
+@lru_cache(maxsize=64)
+def _weight_table(w, n):
+    """f(1..n) of a named weigher, cached (callers must not modify it; a callable is not cached)."""
+    return w.table(n)
+
+
 @lru_cache(maxsize=256)
 def _g_cached(mean, var, left_var, g0_rule):
     from agreekit.ranking.standardization import StandardizationFunction
@@ -737,7 +743,7 @@ def weighted_correlation_test(x, y, *, coefficient="kendall", weigher="harmonic"
     n = x.size
     coef = _COEF[coefficient]
     mult = scheme == "multiplicative"
-    F = w.table(n)
+    F = w.table(n) if w.family == "callable" else _weight_table(w, n)
     gamma = float(_k.coefficient_pair(x, y, F, coef, mult))
     tab = None
     model = None
