@@ -150,11 +150,12 @@ def test_monte_carlo_callable_weigher_and_pvalue_floor():
 
 
 @pytest.mark.parametrize("coefficient", ["spearman", "kendall"])
-@pytest.mark.parametrize("n, B", [(50, 999), (500, 199)])
-def test_monte_carlo_pvalues_uniform_under_h0(coefficient, n, B):
+@pytest.mark.parametrize("n, B, pairs", [(50, 199, 1000), (500, 99, 300)])
+def test_monte_carlo_pvalues_uniform_under_h0(coefficient, n, B, pairs):
+    # (the 2000-pair check at n = 50 and 500 runs on the table path: test_ranking_significance_table.py)
     rng = np.random.default_rng([n, B, len(coefficient)])
     ps = {alt: [] for alt in ("two-sided", "greater", "less")}
-    for _ in range(2000 if n == 50 else 600):
+    for _ in range(pairs):
         x, y = rng.permutation(n) + 1, rng.permutation(n) + 1
         for alt in ps:
             ps[alt].append(weighted_correlation_test(x, y, coefficient=coefficient, method="monte-carlo",

@@ -125,3 +125,36 @@ def test_table_range_errors(table_and_config):
     assert exc.value.parameter == "n"
     with pytest.raises(InputError, match="is for"):
         weighted_correlation_test(x[:20], x[:20], coefficient=coef, scheme=scheme, weigher="dcg", table=tab)
+
+
+def _shipped_with_quantiles():
+    from agreekit.ranking.tables import available_tables
+
+    out = []
+    for sid in available_tables():
+        tab = load_table(sid)
+        if _quantile_model(tab) is not None:
+            out.append(sid)
+    return out
+
+
+SHIPPED = _shipped_with_quantiles()
+
+
+@pytest.mark.skipif(not SHIPPED, reason="the shipped tables have no null quantiles (schema 1.0)")
+@pytest.mark.parametrize("n", [50, 500])
+@pytest.mark.parametrize("sid", ["spearman_additive_harmonic", "kendall_multiplicative_inverse_square-n0=0"])
+def test_shipped_table_pvalues_uniform_under_h0(sid, n):
+    tab = load_table(sid)
+    assert sid in SHIPPED
+    rng = np.random.default_rng([n, len(sid)])
+    ps = {alt: [] for alt in ("two-sided", "greater", "less")}
+    for _ in range(2000):
+        x, y = rng.permutation(n) + 1, rng.permutation(n) + 1
+        for alt in ps:
+            res = weighted_correlation_test(x, y, coefficient=tab.coefficient, scheme=tab.scheme,
+                                            weigher=tab.weigher, alternative=alt)
+            assert res.method == "table"
+            ps[alt].append(res.pvalue)
+    for alt, p in ps.items():
+        assert stats.kstest(p, "uniform").pvalue > 0.01, alt
