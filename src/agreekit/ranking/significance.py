@@ -215,24 +215,32 @@ _BUCKETS = 1 << 16
 
 @njit(cache=True)
 def _bucket_sort(values, nb):
-    """Values grouped by bucket floor((v + 1)/2 · nb) (clipped to [0, nb)) and bucket offsets."""
+    """Values grouped by bucket floor((v + 1)/2 · nb) (clipped to [0, nb)), bucket offsets, and the
+    moments [mean, var, left var] (per-bucket partial sums, combined by the caller's pairwise sum)."""
     N = values.size
     idx = np.empty(N, np.int32)
     offsets = np.zeros(nb + 1, np.int64)
+    part = np.zeros((3, nb))
     for i in range(N):
         b = int((values[i] + 1.0) * 0.5 * nb)
         b = min(max(b, 0), nb - 1)
         idx[i] = b
         offsets[b + 1] += 1
+        part[0, b] += values[i]
     for b in range(nb):
         offsets[b + 1] += offsets[b]
+    mean = np.sum(part[0]) / N
     pos = offsets[:-1].copy()
     out = np.empty(N)
     for i in range(N):
         b = idx[i]
-        out[pos[b]] = values[i]
+        v = values[i]
+        out[pos[b]] = v
         pos[b] += 1
-    return out, offsets
+        d = v - mean
+        part[1, b] += d
+        part[2, b] += d * d
+    return out, offsets, mean, part
 
 
 @njit(cache=True)
@@ -278,15 +286,17 @@ def _exact_null(n, F, coef, mult, progress) -> _ExactNull:
     total = math.factorial(n)
     values = np.empty(total)
     _sweep(n, _prefix_length(n), F, coef, mult, 0.0, progress, values)
-    # moments as in exact_moments (numpy pairwise sums, one refinement of the mean)
-    mean = float(np.mean(values))
-    dev = values - mean
-    dev2 = dev * dev
-    var = float(np.mean(dev2))
-    left_var = float(np.sum(dev2[dev < 0]) / total)
-    mean += float(np.mean(dev))
-    del dev, dev2
-    bucketed, offsets = _bucket_sort(values, _BUCKETS if total > 4 * _BUCKETS else 1)
+    nb = _BUCKETS if total > 4 * _BUCKETS else 1
+    bucketed, offsets, mean, part = _bucket_sort(values, nb)
+    del values
+    # V and V^l as in exact_moments (divided by n!); buckets below the mean hold the left part, and the
+    # one bucket containing the mean is split exactly
+    d2 = part[2]
+    bm = min(max(int((mean + 1.0) * 0.5 * nb), 0), nb - 1)
+    var = float(np.sum(d2)) / total
+    seg = bucketed[offsets[bm]:offsets[bm + 1]] - mean
+    left_var = (float(np.sum(d2[:bm])) + float(np.sum(seg[seg < 0] ** 2))) / total
+    mean = float(mean + np.sum(part[1]) / total)  # refinement: Σ(Γ - mean)/N
     bucketed.flags.writeable = False
     null = _ExactNull(bucketed, offsets, mean, var, left_var)
     _EXACT_CACHE[key] = null
