@@ -52,7 +52,7 @@ from agreekit.ranking.correlation import check_rank_values
 from agreekit.ranking.weighting import check_coefficient, check_scheme, parse_weigher
 
 __all__ = ["WeightedCorrelationResult", "weighted_correlation_test", "exact_null_distribution",
-           "NullQuantiles", "METHODS", "ALTERNATIVES"]
+           "null_quantile_block", "quantile_probs", "METHODS", "ALTERNATIVES"]
 
 METHODS = ("auto", "exact", "table", "monte-carlo")
 ALTERNATIVES = ("two-sided", "greater", "less")
@@ -332,8 +332,6 @@ def _exact_test(gamma, n, F, coef, mult, alternative, progress):
         n_ge, n_le = null.tails(gamma - tol, gamma + tol)
         N = null.values.size
         return _combine(n_ge / N, n_le / N, alternative), (null.mean, null.var, null.left_var)
-    from agreekit.ranking.moments import exact_moments
-
     progress = True if progress is None else progress
     n_ge, n_le = _exact_counts(n, F, coef, mult, gamma - tol, gamma + tol, progress)
     N = math.factorial(n)
@@ -397,7 +395,7 @@ def _sample_moments(null):
 # table: null quantiles stored per training n
 # --------------------------------------------------------------------------------------
 @dataclass(frozen=True)
-class NullQuantiles:
+class _StoredQuantiles:
     """Null quantiles of raw Γ stored in a coefficient table (schema >= 1.1).
 
     ``values[i][j]`` is the ``probs[j]`` quantile (``numpy.quantile``, method "linear")
@@ -425,7 +423,7 @@ def null_quantile_block(samples: dict) -> dict:
             "values": [np.quantile(samples[k], probs, method="linear").tolist() for k in ns]}
 
 
-def _table_quantiles(tab) -> NullQuantiles | None:
+def _table_quantiles(tab) -> _StoredQuantiles | None:
     nq = getattr(tab, "null_quantiles", None)
     if nq is None:
         block = tab.data.get("null_quantiles")
@@ -433,7 +431,7 @@ def _table_quantiles(tab) -> NullQuantiles | None:
             return None
         nq = block
     get = (lambda k: nq[k]) if isinstance(nq, dict) else (lambda k: getattr(nq, k))
-    return NullQuantiles(np.asarray(get("probs"), dtype=np.float64), np.asarray(get("n"), dtype=np.int64),
+    return _StoredQuantiles(np.asarray(get("probs"), dtype=np.float64), np.asarray(get("n"), dtype=np.int64),
                          np.asarray(get("size"), dtype=np.int64), np.asarray(get("values"), dtype=np.float64))
 
 
@@ -458,7 +456,7 @@ class _QuantileModel:
     sample sizes) and combined: Q(p; n) = m(n) + s(n) z(p; n), at fixed p.
     """
 
-    def __init__(self, tab, nq: NullQuantiles):
+    def __init__(self, tab, nq: _StoredQuantiles):
         self.tab = tab
         self.nq = nq
         self.logit = np.log(nq.probs) - np.log1p(-nq.probs)
@@ -510,25 +508,8 @@ class _QuantileModel:
 
     def tails(self, n: int, gamma: float):
         """(P(Γ >= γ), P(Γ <= γ)) at ranking length n."""
-        if _INTERPOLATION == "vertical":
-            return self._tails_vertical(n, gamma)
         q, _ = self.quantiles(n)
         return _tails_from_curve(q, self.logit, gamma)
-
-    def _tails_vertical(self, n: int, gamma: float):
-        # logit P(Γ <= γ) at the two training lengths around n, linear in 1/n
-        ns = self.nq.n
-        b = min(max(int(np.searchsorted(ns, n)), 1), ns.size - 1)
-        a = b - 1
-        la = _logit_cdf(self.nq.values[a], self.logit, gamma)
-        lb = _logit_cdf(self.nq.values[b], self.logit, gamma)
-        lam = (1.0 / n - 1.0 / ns[a]) / (1.0 / ns[b] - 1.0 / ns[a])
-        l = (1.0 - lam) * la + lam * lb
-        return _expit(-l), _expit(l)
-
-
-#: "horizontal": quantiles at fixed p smoothed across n; "vertical": logit CDF at fixed Γ across n
-_INTERPOLATION = "horizontal"
 
 
 def _logit_cdf(q, L, gamma):
@@ -597,7 +578,7 @@ def _test_iv(x, y, coefficient, weigher, scheme, alternative, method, n_resample
 
 
 def _find_table(table, coefficient, scheme, w, *, required):
-    from agreekit.ranking.tables import _resolve_table, available_tables
+    from agreekit.ranking.tables import _resolve_table
     from agreekit.ranking.weighting import scheme_id
 
     if table is not None:
