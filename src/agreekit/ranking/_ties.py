@@ -6,6 +6,30 @@ from numba import njit
 
 
 @njit(cache=True)
+def rank_summary(r):
+    """(min, max, any value repeated) of an int64 vector in one pass; repeats are only looked
+    for when all values lie in 1..n."""
+    n = r.size
+    lo = r[0]
+    hi = r[0]
+    for i in range(n):
+        v = r[i]
+        if v < lo:
+            lo = v
+        if v > hi:
+            hi = v
+    if lo < 1 or hi > n:
+        return lo, hi, False
+    seen = np.zeros(n + 1, np.bool_)
+    for i in range(n):
+        v = r[i]
+        if seen[v]:
+            return lo, hi, True
+        seen[v] = True
+    return lo, hi, False
+
+
+@njit(cache=True)
 def kendall_weighted_tied(order, xs, yd, m, w):
     """τ_w with sgn(0) = 0 and denominator sqrt(Σ_{x_i≠x_j} w_i w_j · Σ_{y_i≠y_j} w_i w_j), O(n log n).
 

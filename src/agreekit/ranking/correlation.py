@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from agreekit.ranking import _kernels as _k
+from agreekit.ranking import _ties
 from agreekit._validation import InputError, check_choice, check_same_length
 from agreekit.ranking.weighting import check_coefficient, check_scheme, parse_weigher
 
@@ -54,14 +55,13 @@ def check_rank_values(parameter: str, values, *, ties: str = "average", min_leng
             raise InputError(parameter, "must not contain NaN or infinite values")
         if not np.all(arr == np.round(arr)):
             raise InputError(parameter, "must contain integer ranks (positive integers, 1 = top)")
-    ranks = arr.astype(np.int64, copy=False)
+    ranks = np.ascontiguousarray(arr, dtype=np.int64)
     n = ranks.size
-    lo, hi = ranks.min(), ranks.max()
+    lo, hi, tied = _ties.rank_summary(ranks)
     if lo < 1 or hi > n:
         raise InputError(parameter, f"must hold ranks in 1..{n} (a permutation of 1..{n}, 1 = top, repeated "
                                     f"values for ties); got values in [{lo}, {hi}]")
-    counts = np.bincount(ranks, minlength=n + 1)
-    if counts.max() == 1:
+    if not tied:
         return ranks, False
     if ties == "raise":
         raise InputError(parameter, f"must be a permutation of 1..{n}; it has ties (repeated ranks) and "
@@ -98,8 +98,6 @@ def _tied_coefficient(x, y, weigher, coefficient, mult):
         dx = x - (w @ x) / W
         dy = y - (w @ y) / W
         return float((w * dx) @ dy / np.sqrt(((w * dx) @ dx) * ((w * dy) @ dy)))
-    from agreekit.ranking import _ties
-
     order = np.lexsort((y, x))
     _, yd = np.unique(y, return_inverse=True)
     yd = (yd + 1).astype(np.int64)
