@@ -453,7 +453,14 @@ class _QuantileModel:
     scale noise that all quantiles of one sample share.  For a target n, m_k, log s_k and
     z_kj are interpolated across the nearest training lengths by a local weighted
     polynomial in t = 1/sqrt(n) (by default linear between the two neighbours; weights =
-    sample sizes) and combined: Q(p; n) = m(n) + s(n) z(p; n), at fixed p.
+    sample sizes) and combined: Q(p; n) = m(n) + s(n) z(p; n), at fixed p ("horizontal").
+
+    That fails where the null has clusters whose *probability* moves with n at a fixed
+    location (under multiplicative or steep weights, the permutations that keep the top item
+    in place form a cluster of mass ~1/n near Γ = 1).  There the "vertical" scheme is
+    used instead: logit P(Γ <= γ) at fixed γ, linear in 1/n between the neighbouring
+    training lengths.  The scheme is chosen per half of the distribution (below / above the
+    median) by leave-one-out prediction of the interior training lengths from their neighbours.
     """
 
     def __init__(self, tab, nq: _StoredQuantiles):
@@ -469,6 +476,8 @@ class _QuantileModel:
         self.t = 1.0 / np.sqrt(nq.n.astype(np.float64))
         self.sw = np.sqrt(nq.size.astype(np.float64))
         self._cache: dict = {}
+        #: interpolation scheme for the lower and the upper half of the distribution
+        self.modes = self._choose_modes()
 
     def _training_moments(self):
         nq, d = self.nq, self.tab.data
@@ -506,10 +515,56 @@ class _QuantileModel:
         self._cache[n] = out
         return out
 
+    def _neighbours(self, n):
+        ns = self.nq.n
+        b = min(max(int(np.searchsorted(ns, n)), 1), ns.size - 1)
+        return b - 1, b
+
+    def _vertical(self, n, gamma):
+        """logit P(Γ <= γ) at fixed γ, linear in 1/n between the neighbouring training lengths."""
+        a, b = self._neighbours(n)
+        ns = self.nq.n
+        la = _logit_cdf(self.nq.values[a], self.logit, gamma)
+        lb = _logit_cdf(self.nq.values[b], self.logit, gamma)
+        lam = (1.0 / n - 1.0 / ns[a]) / (1.0 / ns[b] - 1.0 / ns[a])
+        return (1.0 - lam) * la + lam * lb
+
+    def _choose_modes(self):
+        """Per half of the distribution, 'horizontal' or 'vertical' by leave-one-out error.
+
+        Each interior training length k is predicted from k-1 and k+1 by both schemes and the
+        predicted tail probabilities at its stored quantiles are compared with the stored
+        probabilities (mean |log ratio| over tail probabilities 0.001 .. 0.5).
+        """
+        nq, L, P = self.nq, self.logit, self.nq.probs
+        K = nq.n.size
+        lower = (P >= 1e-3) & (P <= 0.5)
+        upper = (P >= 0.5) & (P <= 1 - 1e-3)
+        score = {"horizontal": np.zeros(2), "vertical": np.zeros(2)}
+        for k in range(1, K - 1):
+            a, b = k - 1, k + 1
+            ta, tb, tk = self.t[a], self.t[b], self.t[k]
+            w = (tk - ta) / (tb - ta)
+            y = (1 - w) * self.y[a] + w * self.y[b]
+            qh = np.maximum.accumulate(np.clip(y[0] + math.exp(y[1]) * y[2:], -1.0, 1.0))
+            lh = np.interp(nq.values[k], qh, L)
+            lam = (1.0 / nq.n[k] - 1.0 / nq.n[a]) / (1.0 / nq.n[b] - 1.0 / nq.n[a])
+            lv = (1 - lam) * np.interp(nq.values[k], nq.values[a], L) + lam * np.interp(nq.values[k], nq.values[b], L)
+            for name, l in (("horizontal", lh), ("vertical", lv)):
+                F = 1.0 / (1.0 + np.exp(-l))
+                score[name][0] += np.mean(np.abs(np.log(np.maximum(F[lower], 1e-12) / P[lower])))
+                score[name][1] += np.mean(np.abs(np.log(np.maximum(1 - F[upper], 1e-12) / (1 - P[upper]))))
+        if K < 3:
+            return ("horizontal", "horizontal")
+        return tuple("vertical" if score["vertical"][h] < score["horizontal"][h] else "horizontal" for h in (0, 1))
+
     def tails(self, n: int, gamma: float):
         """(P(Γ >= γ), P(Γ <= γ)) at ranking length n."""
         q, _ = self.quantiles(n)
-        return _tails_from_curve(q, self.logit, gamma)
+        mode = self.modes[0] if gamma <= q[q.size // 2] else self.modes[1]
+        l = _logit_cdf(q, self.logit, gamma) if mode == "horizontal" else self._vertical(n, gamma)
+        # P(Γ <= γ) = expit(l), P(Γ >= γ) = expit(-l) (continuous null)
+        return _expit(-l), _expit(l)
 
 
 def _logit_cdf(q, L, gamma):
@@ -519,12 +574,6 @@ def _logit_cdf(q, L, gamma):
     if gamma > q[-1]:
         return L[-1] + (gamma - q[-1]) * _edge_slope(q[-8:], L[-8:])
     return float(np.interp(gamma, q, L))
-
-
-def _tails_from_curve(q, L, gamma):
-    l = _logit_cdf(q, L, gamma)
-    # P(Γ <= γ) = expit(l), P(Γ >= γ) = expit(-l) (continuous null)
-    return _expit(-l), _expit(l)
 
 
 def _edge_slope(q, L):
