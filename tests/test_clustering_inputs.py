@@ -146,7 +146,7 @@ def test_integer_array_cover_fast_path_equals_generic_path():
         n = int(rng.integers(1, 60))
         ids = base + (rng.permutation(3 * n)[:n] if trial % 2 else np.arange(n))
         k = int(rng.integers(1, 6))
-        cover = [rng.choice(ids, size=int(rng.integers(1, n + 1)), replace=True) for _ in range(k)]
+        cover = [rng.choice(ids, size=int(rng.integers(1, n + 1)), replace=False) for _ in range(k)]
         for nodes in (None, ids.tolist(), rng.permutation(np.concatenate([ids, [base - 1]])).tolist()):
             fast = as_clustering(cover, nodes=nodes, uncovered="ignore")
             slow = as_clustering([c.tolist() for c in cover], nodes=nodes, uncovered="ignore")
@@ -161,3 +161,9 @@ def test_integer_array_cover_fast_path_equals_generic_path():
         as_clustering([np.array([0, 1]), np.array([7])], nodes=range(3))
     with pytest.raises(InputError, match="not in `nodes`"):
         as_clustering([np.array([0, 1]), np.array([-1])], nodes=[1, 0, 5])
+    # issue 14: the fast path refuses what the generic path refuses (empty cluster, node twice)
+    for cover, fragment in (([np.array([0, 1]), np.array([], dtype=np.int64)], "cluster 1 is empty"),
+                            ([np.array([0, 1]), np.array([2, 3, 2])], "cluster 1 lists node 2 twice")):
+        for form in (cover, [c.tolist() for c in cover]):
+            with pytest.raises(InputError, match=fragment):
+                as_clustering(form)

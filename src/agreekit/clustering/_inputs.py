@@ -7,7 +7,8 @@ path of all contingency measures).  Accepted forms:
 * **label vector** — 1-D array-like of hashable labels (node i = position i), or a mapping
   ``{node: label}``; a partition (disjoint, every node covered);
 * **cover** — a list of collections of node ids (clusters may overlap, nodes may be
-  uncovered); its node set is the union of the clusters unless ``nodes=`` is given;
+  uncovered); its node set is the union of the clusters unless ``nodes=`` is given; an empty
+  cluster or a node listed twice in one cluster is an error;
 * **membership matrix** — 2-D numpy array or ``scipy.sparse`` matrix, ``n x k``, crisp
   (0/1) or soft (non-negative reals); node i = row i.
 
@@ -205,6 +206,16 @@ def _int_cover(clusters: list, param: str, nodes: tuple | None, uncovered: str) 
     if not clusters or not all(isinstance(c, np.ndarray) and c.ndim == 1 and c.dtype.kind in "iu"
                                for c in clusters):
         return None
+    empty = next((c for c, cl in enumerate(clusters) if cl.size == 0), None)
+    if empty is not None:  # the same rules as the generic path
+        raise InputError(param, f"cluster {empty} is empty; a cover lists non-empty clusters (drop it)")
+    for c, cl in enumerate(clusters):
+        if cl.size > 1:
+            srt = np.sort(cl)
+            dup = srt[1:][srt[1:] == srt[:-1]]
+            if dup.size:
+                raise InputError(param, f"cluster {c} lists node {int(dup[0])!r} twice; a cluster names each "
+                                        "node once")
     ids = np.concatenate(clusters).astype(np.int64, copy=False)
     cols = np.repeat(np.arange(len(clusters), dtype=np.int64), [c.size for c in clusters])
     if nodes is None:
@@ -235,7 +246,6 @@ def _int_cover(clusters: list, param: str, nodes: tuple | None, uncovered: str) 
             raise InputError(param, f"has {len(missing)} node(s) not in `nodes`, e.g. {list(map(repr, missing))[:3]}")
     m = sp.csr_array((np.ones(rows.size), (rows, cols)), shape=(order.size, len(clusters)))
     m.sum_duplicates()
-    m.data[:] = 1.0  # a node listed twice in one cluster counts once
     return _from_matrix(m, param, tuple(order.tolist()), uncovered)
 
 
@@ -247,7 +257,16 @@ def _from_cover(clusters: list, param: str, nodes: Iterable | None, uncovered: s
     for c, cluster in enumerate(clusters):
         if not _is_collection(cluster):
             raise InputError(param, f"cluster {c} is not a collection of node ids")
-        cl = list(dict.fromkeys(cluster))  # a node listed twice in one cluster counts once
+        cl = list(cluster)
+        if not cl:
+            raise InputError(param, f"cluster {c} is empty; a cover lists non-empty clusters (drop it)")
+        try:
+            unique = list(dict.fromkeys(cl))
+        except TypeError:
+            raise InputError(param, "node ids must be hashable") from None
+        if len(unique) != len(cl):
+            dup = next(x for i, x in enumerate(cl) if x in cl[:i])
+            raise InputError(param, f"cluster {c} lists node {dup!r} twice; a cluster names each node once")
         members.append(cl)
     all_ids = [x for cl in members for x in cl]
     try:

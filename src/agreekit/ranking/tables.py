@@ -44,6 +44,7 @@ from agreekit._validation import InputError, check_choice, check_int
 __all__ = [
     "SCHEMA_VERSION",
     "TableMoments",
+    "NullQuantiles",
     "CoefficientTable",
     "load_table",
     "available_tables",
@@ -54,7 +55,7 @@ __all__ = [
 ]
 
 #: version written by this package; readers accept any 1.x
-SCHEMA_VERSION = "1.0"
+SCHEMA_VERSION = "1.1"
 _SCHEMA_MAJOR = 1
 FORMS = ("corrected", "paper")
 
@@ -83,13 +84,36 @@ def available_tables() -> list[str]:
 
 @dataclass(frozen=True)
 class TableMoments:
-    """Γ̄, V, V^ℓ at ranking length ``n`` and where they came from (``"exact"`` or ``"fit"``)."""
+    """Γ̄, V, V^ℓ at ranking length ``n``, where they came from (``"exact"`` or ``"fit"``), and their SEs.
+
+    ``mean_se``, ``var_se``, ``left_var_se`` are the standard errors of the fitted values (from
+    the covariance of each fit's coefficients, schema 1.1); 0 for exact rows, NaN for fits of a
+    schema-1.0 table (which stores no covariance).
+    """
 
     n: int
     mean: float
     var: float
     left_var: float
     source: str
+    mean_se: float = 0.0
+    var_se: float = 0.0
+    left_var_se: float = 0.0
+
+
+@dataclass(frozen=True, eq=False)
+class NullQuantiles:
+    """Quantiles of the raw statistic Γ under uniform random permutations, per Monte Carlo training n.
+
+    ``values[i, j]`` = ``numpy.quantile(sample_i, probs[j], method="linear")`` of the sample of
+    size ``size[i]`` drawn at ranking length ``n[i]``; ``probs`` are 201 logit-spaced
+    probabilities from 1e-4 to 1 - 1e-4 (``expit(linspace(logit(1e-4), logit(1 - 1e-4), 201))``).
+    """
+
+    probs: np.ndarray
+    n: np.ndarray
+    size: np.ndarray
+    values: np.ndarray
 
 
 @dataclass(frozen=True, eq=False)
@@ -106,6 +130,16 @@ class CoefficientTable:
     n_exact = property(lambda self: int(self.data["n_exact"]))
     n_max = property(lambda self: int(self.data["n_max"]))
     config_hash = property(lambda self: self.data["provenance"]["config_hash"])
+
+    @property
+    def null_quantiles(self) -> NullQuantiles | None:
+        """The table's :class:`NullQuantiles` (schema >= 1.1), or None for a schema-1.0 table."""
+        nq = self.data.get("null_quantiles")
+        if nq is None:
+            return None
+        return NullQuantiles(probs=np.asarray(nq["probs"], dtype=float), n=np.asarray(nq["n"], dtype=np.int64),
+                             size=np.asarray(nq["size"], dtype=np.int64),
+                             values=np.asarray(nq["values"], dtype=float))
 
     def moments(self, n: int, *, extrapolate: bool = False) -> TableMoments:
         """Moments at ranking length ``n`` (exact for n ≤ n_exact, else the fitted polynomials).
@@ -126,14 +160,16 @@ class CoefficientTable:
                 raise InputError("n", f"= {n} {where}; pass extrapolate=True to evaluate the fits beyond it")
             warnings.warn(f"n = {n} {where}: extrapolating the fitted polynomials (less reliable)",
                           RuntimeWarning, stacklevel=2)
-        from agreekit.ranking.tablegen.fitting import x_of_n
+        from agreekit.ranking.tablegen.fitting import prediction_se, x_of_n
 
-        vals = []
+        vals, ses = [], []
         for q in ("mean", "var", "left_var"):
             f = self.data["fits"][q]
             x = x_of_n(n, f["transform"])
             vals.append(float(np.polynomial.polynomial.polyval(x, np.asarray(f["coefficients"], dtype=float))))
-        return TableMoments(n, vals[0], vals[1], vals[2], "fit")
+            cov = f.get("covariance")
+            ses.append(float("nan") if cov is None else prediction_se(n, f["transform"], cov))
+        return TableMoments(n, vals[0], vals[1], vals[2], "fit", *ses)
 
     def standardization_function(self, n: int, *, form: str = "corrected", g0_rule: str | None = None,
                                  extrapolate: bool = False):
@@ -156,39 +192,38 @@ class CoefficientTable:
                 f"path={self.path!r})")
 
 
-def _validate_table(data: Any, where: str) -> dict:
+def _validate_table(data: Any, where: str, parameter: str = "table") -> dict:
     import jsonschema
 
     if not isinstance(data, dict):
-        raise InputError("table", f"{where}: not a JSON object")
+        raise InputError(parameter, f"{where}: not a JSON object")
     version = data.get("schema_version")
     if not isinstance(version, str) or version.split(".")[0] != str(_SCHEMA_MAJOR):
-        raise InputError("table", f"{where}: unsupported schema_version {version!r} (this agreekit reads "
+        raise InputError(parameter, f"{where}: unsupported schema_version {version!r} (this agreekit reads "
                                   f"{_SCHEMA_MAJOR}.x)")
     try:
         jsonschema.validate(data, _schema())
     except jsonschema.ValidationError as exc:
         loc = "/".join(str(p) for p in exc.absolute_path) or "(top level)"
-        raise InputError("table", f"{where}: does not match the table schema at {loc}: {exc.message}") from None
+        raise InputError(parameter, f"{where}: does not match the table schema at {loc}: {exc.message}") from None
     if table_checksum(data) != data["checksum"]:
-        raise InputError("table", f"{where}: checksum mismatch (the file was modified or corrupted)")
+        raise InputError(parameter, f"{where}: checksum mismatch (the file was modified or corrupted)")
     ex = data["exact"]
     if not (len(ex["n"]) == len(ex["mean"]) == len(ex["var"]) == len(ex["left_var"])):
-        raise InputError("table", f"{where}: exact columns differ in length")
+        raise InputError(parameter, f"{where}: exact columns differ in length")
     return data
 
 
 @lru_cache(maxsize=64)
-def _load_cached(path: str, mtime_ns: int, size: int) -> CoefficientTable:
-    try:
-        text = Path(path).read_text("utf-8")
-    except OSError as exc:
-        raise InputError("table", f"cannot read {path}: {exc.strerror}") from None
+def _load_cached(path: str, mtime_ns: int, size: int, parameter: str = "table") -> CoefficientTable:
+    from agreekit._io import read_text
+
+    text = read_text(path, parameter=parameter)  # UTF-8 (BOM allowed), gzip; errors name the file
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise InputError("table", f"{path}: not valid JSON ({exc.msg}, line {exc.lineno})") from None
-    return CoefficientTable(_validate_table(data, path), path)
+        raise InputError(parameter, f"{path}: not valid JSON ({exc.msg}, line {exc.lineno})") from None
+    return CoefficientTable(_validate_table(data, path, parameter), path)
 
 
 def load_table(path_or_scheme_id: str | os.PathLike | CoefficientTable) -> CoefficientTable:
@@ -206,20 +241,27 @@ def load_table(path_or_scheme_id: str | os.PathLike | CoefficientTable) -> Coeff
         Unreadable file, invalid JSON, wrong schema version, schema violation, checksum
         mismatch, or no shipped table with that id.
     """
-    if isinstance(path_or_scheme_id, CoefficientTable):
-        return path_or_scheme_id
-    arg = os.fspath(path_or_scheme_id)
+    return _load_table(path_or_scheme_id, parameter="path_or_scheme_id")
+
+
+def _load_table(source, *, parameter: str) -> CoefficientTable:
+    if isinstance(source, CoefficientTable):
+        return source
+    if isinstance(source, bytes) or not isinstance(source, (str, os.PathLike)):
+        raise InputError(parameter, "must be a table file path, a shipped scheme id or a CoefficientTable; "
+                                    f"got {type(source).__name__}")
+    arg = os.fspath(source)
     p = Path(arg)
     if not (p.suffix == ".json" or os.sep in arg or p.exists()):
         cand = _tables_dir().joinpath(arg + ".json")
         if not cand.is_file():
-            raise InputError("path_or_scheme_id", f"no table for scheme {arg!r}; shipped tables: "
-                                                  f"{', '.join(available_tables())}")
+            raise InputError(parameter, f"no table for scheme {arg!r}; shipped tables: "
+                                        f"{', '.join(available_tables())}")
         p = Path(str(cand))
     if not p.is_file():
-        raise InputError("table", f"no such table file: {arg}")
+        raise InputError(parameter, f"no such table file: {arg}" + (" (it is a directory)" if p.is_dir() else ""))
     st = p.stat()
-    return _load_cached(str(p.resolve()), st.st_mtime_ns, st.st_size)
+    return _load_cached(str(p.resolve()), st.st_mtime_ns, st.st_size, parameter)
 
 
 def find_table(coefficient: str, scheme: str, weigher) -> CoefficientTable:
@@ -243,7 +285,7 @@ def find_table(coefficient: str, scheme: str, weigher) -> CoefficientTable:
 def _resolve_table(table, coefficient, scheme, weigher) -> CoefficientTable:
     if table is None:
         return find_table(coefficient, scheme, weigher)
-    tab = load_table(table)
+    tab = _load_table(table, parameter="table")
     from agreekit.ranking.weighting import parse_weigher
 
     if callable(weigher) and not hasattr(weigher, "spec"):
