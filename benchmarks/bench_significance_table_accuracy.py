@@ -117,6 +117,7 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=20261201)
     ap.add_argument("--tables", default=None, help="comma-separated scheme ids (default: all shipped)")
     ap.add_argument("--synthetic", type=int, default=0, help="training sample size of synthetic tables (see above)")
+    ap.add_argument("--tag", default="", help="suffix of the output files (to run subsets in parallel)")
     args = ap.parse_args(argv)
     n_values = [int(v) for v in args.n.split(",")]
     out = {"size": args.size, "n": n_values, "loadavg_start": os.getloadavg(), "rows": [], "without_quantiles": []}
@@ -135,7 +136,7 @@ def main(argv=None):
             continue
         out["rows"].extend(check_table(tab, n_values, size=args.size, seed=args.seed))
     out["loadavg_end"] = os.getloadavg()
-    stem = "significance_table_accuracy" + ("_synthetic" if args.synthetic else "")
+    stem = "significance_table_accuracy" + ("_synthetic" if args.synthetic else "") + (f"_{args.tag}" if args.tag else "")
     dest = ROOT / "benchmarks" / "output" / f"{stem}.json"
     dest.write_text(json.dumps(out, indent=1) + "\n")
     title = "# Table p-values vs a 10⁶-sample Monte Carlo at held-out n"
