@@ -107,13 +107,9 @@ class MetricAgreement:
 
     def to_dict(self) -> dict:
         """A JSON-able summary (what the CLI prints)."""
-        rows = []
-        for rec in self.table.to_dict(orient="records"):
-            rows.append({k: (None if isinstance(v, float) and not math.isfinite(v) else
-                             (bool(v) if isinstance(v, (bool, np.bool_)) else
-                              (int(v) if isinstance(v, (np.integer,)) else
-                               (float(v) if isinstance(v, np.floating) else v))))
-                         for k, v in rec.items()})
+        from agreekit._io import to_jsonable
+
+        rows = to_jsonable(self.table.to_dict(orient="records"))
         return {"metrics": list(self.metrics), "n_systems": self.n_systems, "n_topics": self.n_topics,
                 "n_resamples": self.n_resamples, "weigher": self.weigher, "scheme": self.scheme,
                 "statistic": dict(zip(self.metrics, self.statistic)), "alpha": self.alpha,

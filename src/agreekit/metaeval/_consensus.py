@@ -38,11 +38,14 @@ class ConsensusRanking:
     seconds : float
         Wall-clock time of the solver.
     n_optima : int
-        Number of optimal rankings found (all of them when ``exhaustive``); ``ranking``
+        Number of optimal rankings found (all of them when ``exhaustive``; at most
+        ``max_solutions``); ``ranking``
         is the one closest to the metrics' mean rank (largest Kendall τ_b, first on ties).
     exhaustive : bool
     method : str
-        What :func:`agreekit.consensus.kemeny` ran (``"exact"``, ``"fast"``, ``"quick"``).
+        What :func:`agreekit.consensus.kemeny` ran (``"exact"``, ``"fast"``, ``"quick"``), or
+        ``"bound"`` when a metric's own ranking reaches the upper bound Σ|c_ij| (every pair
+        at its best value; always so for two metrics) and is therefore optimal.
     message : str
         The solver's account of what it decided.
     metric_ranks : pandas.DataFrame
@@ -88,6 +91,14 @@ class ConsensusRanking:
                 "exhaustive": self.exhaustive, "method": self.method, "message": self.message}
 
 
+def _signs(r: np.ndarray) -> np.ndarray:
+    """Emond–Mason score matrix of a rank vector: +1 ahead or tied, −1 behind, 0 on the diagonal."""
+    r = np.asarray(r)
+    s = np.where(r[:, None] <= r[None, :], 1.0, -1.0)
+    np.fill_diagonal(s, 0.0)
+    return s
+
+
 def _closest_to_mean_rank(solutions: np.ndarray, ranks: np.ndarray) -> int:
     from scipy.stats import kendalltau
 
@@ -104,7 +115,7 @@ def _closest_to_mean_rank(solutions: np.ndarray, ranks: np.ndarray) -> int:
 
 
 def consensus_ranking(scores, *, method: str = "auto", statistic="mean", time_limit: float | None = None,
-                      rng=0, n_starts: int | None = None, max_solutions: int = 1000,
+                      rng=0, n_starts: int | None = None, max_solutions: int = 100,
                       offset: float = GM_OFFSET) -> ConsensusRanking:
     """Kemeny consensus (median) of the system rankings induced by several metrics.
 
@@ -127,7 +138,8 @@ def consensus_ranking(scores, *, method: str = "auto", statistic="mean", time_li
     rng : int, SeedSequence or Generator, default 0
         Seed of FAST's random starts (deterministic by default).
     n_starts, max_solutions : int, optional
-        Passed to :func:`agreekit.consensus.kemeny`.
+        Passed to :func:`agreekit.consensus.kemeny` (``max_solutions`` caps how many optima
+        are enumerated; optimality is proven either way).
 
     Returns
     -------
@@ -150,34 +162,50 @@ def consensus_ranking(scores, *, method: str = "auto", statistic="mean", time_li
     >>> res.ranking.tolist(), res.proven, round(res.average_tau_x, 4)
     ([1, 2, 3], True, 0.7778)
     """
-    from agreekit.consensus import combined_input_matrix, kemeny, tau_x
+    from agreekit.consensus import combined_input_matrix, dense_ranks, kemeny, tau_x
 
     method = check_choice("method", method, ("auto", "exact", "fast", "quick"))
     data = check_metric_scores(scores, statistic=statistic, offset=offset)
     R = ranks_from_summaries(data.summaries())            # (M, s), 1 = best
     systems = [str(c) for c in data.systems]
     t0 = time.perf_counter()
-    res = kemeny(R, method=method, labels=systems, time_limit=time_limit, rng=rng, n_starts=n_starts,
-                 max_solutions=max_solutions)
+    m = len(systems)
+    M = R.shape[0]
+    C = combined_input_matrix(R)
+    V = float(np.abs(C).sum())
+    denom = M * m * (m - 1)
+    # a metric's own ranking that reaches the per-pair bound Σ|c_ij| is a proven optimum (always the
+    # case for two metrics, where the exact enumeration of the huge set of optima is hopeless)
+    own = [r for r in np.unique(np.array([dense_ranks(r) for r in R]), axis=0)
+           if V - float((C * _signs(r)).sum()) <= 1e-9 * max(V, 1.0)]
+    if own and method in ("auto", "exact"):
+        sols = np.array(own, dtype=np.int64)
+        proven_by_bound = True
+        kem_method, exhaustive = "bound", False
+        message = ("a metric's own ranking reaches the upper bound sum|c_ij| (every pair at its best "
+                   "value): proven optimal; other optima are not enumerated")
+    else:
+        res = kemeny(R, method=method, labels=systems, time_limit=time_limit, rng=rng, n_starts=n_starts,
+                     max_solutions=max_solutions)
+        sols = np.asarray(res.solutions)
+        proven_by_bound = bool(res.optimal)
+        kem_method, exhaustive, message = str(res.method), bool(res.exhaustive), str(res.message)
     seconds = time.perf_counter() - t0
-    sols = np.asarray(res.solutions)
     pick = _closest_to_mean_rank(sols, R)
     best = sols[pick]
-    taus = pd.Series([tau_x(R[m], best) for m in range(R.shape[0])], index=list(data.names), name="tau_x")
-    avg = float(res.tau_x)
+    taus = pd.Series([tau_x(R[k], best) for k in range(M)], index=list(data.names), name="tau_x")
+    avg = float((C * _signs(best)).sum() / denom)
     if not math.isclose(avg, float(taus.mean()), rel_tol=1e-9, abs_tol=1e-12):
         raise AssertionError("consensus: average τ_x differs from the mean of the per-metric τ_x")
-    m = len(systems)
-    if res.optimal:
+    if proven_by_bound:
         bound, gap = avg, 0.0
     else:
-        C = combined_input_matrix(R)
-        bound = float(np.abs(C).sum() / (R.shape[0] * m * (m - 1)))
+        bound = V / denom
         gap = max(bound - avg, 0.0)
     return ConsensusRanking(
         ranking=pd.Series(best.astype(np.int64), index=pd.Index(systems, name="system"), name="rank"),
-        tau_x=taus, average_tau_x=avg, proven=bool(res.optimal), gap=float(gap), bound=float(bound),
-        seconds=float(seconds), n_optima=int(sols.shape[0]), exhaustive=bool(res.exhaustive),
-        method=str(res.method), message=str(res.message),
+        tau_x=taus, average_tau_x=avg, proven=proven_by_bound, gap=float(gap), bound=float(bound),
+        seconds=float(seconds), n_optima=int(sols.shape[0]), exhaustive=exhaustive,
+        method=kem_method, message=message,
         metric_ranks=pd.DataFrame(R.T, index=pd.Index(systems, name="system"), columns=list(data.names)),
         solutions=pd.DataFrame(sols, columns=systems))
