@@ -61,7 +61,7 @@ def plot_heatmap(agreement: MetricAgreement, stem: str | Path, *, title: str = "
         ax.set_yticks(range(k), names, fontsize=8)
         ax.set_title(label, fontsize=10)
     cb = fig.colorbar(im, ax=list(axes), shrink=0.8)
-    cb.set_label("rank correlation of the system rankings (cell: value ± bootstrap SE)", fontsize=8)
+    cb.set_label("rank correlation of the system rankings\n(cell: value ± bootstrap SE)", fontsize=8)
     wt = f"weigher {agreement.weigher}, {agreement.scheme}"
     fig.suptitle((title + ": " if title else "") +
                  f"{agreement.n_systems} systems, {agreement.n_topics} topics, B = {agreement.n_resamples}; {wt}",
@@ -179,6 +179,32 @@ def write_summary(collections: Mapping[str, str | Path], out_md: str | Path, out
         med = float(np.median(table["tau_w_standardized_se"] / table["tau_b_se"]))
         L.append(f"- The top-weighted coefficient is less precise: median SE ratio "
                  f"SE(g(τ_w)) / SE(τ_b) = {med:.2f}.")
+    multi = [c for c in frames if len(infos[c]["metrics"]) >= 3]
+    moved = []
+    for coll in multi:
+        t = table[table["collection"] == coll]
+        bb = t.loc[t["tau_b"].idxmax()]
+        bw = t.loc[t["tau_w_standardized"].idxmax()]
+        if (bb.metric_a, bb.metric_b) != (bw.metric_a, bw.metric_b):
+            moved.append(f"{coll} (τ_b: {bb.metric_a} / {bb.metric_b}, {bb.tau_b:.3f}; g(τ_w): "
+                         f"{bw.metric_a} / {bw.metric_b}, {bw.tau_w_standardized:.3f})")
+    if multi:
+        L.append(f"- The most interchangeable pair of metrics differs between τ_b and g(τ_w) in {len(moved)} of "
+                 f"{len(multi)} collections with ≥ 3 metrics" + (": " + "; ".join(moved) if moved else "") + ".")
+    scale = []
+    from agreekit.ranking.tables import standardize
+    for n in sorted({int(i["n_systems"]) for i in infos.values()}):
+        try:
+            g = standardize([0.0, 0.5, 0.8], coefficient="kendall", scheme=any_info["scheme"],
+                            weigher=any_info["weigher"], n=n)
+            scale.append(f"n = {n}: g(0) = {g[0]:.2f}, g(0.5) = {g[1]:.2f}, g(0.8) = {g[2]:.2f}")
+        except ValueError:
+            pass
+    if scale:
+        L += ["", "Scale caveat: g(τ_w) has zero mean under independence and g(±1) = ±1, but it is not on "
+              "τ_b's scale: the null of τ_w is concentrated below 0, so g rises steeply there and saturates "
+              "towards 1 (" + "; ".join(scale) + "). A common threshold therefore favours g(τ_w); the "
+              "ordering of the pairs and the top-k overlap are scale-free."]
     L.append("")
     if len(dis):
         L += ["| collection | metric pair | τ_b | g(τ_w) | Δ | top-k overlap | interchangeable by |",
