@@ -168,3 +168,177 @@ def test_vectorized_and_scalar():
     arr = g(np.array([[-1.0, 0.0], [0.5, 1.0]]))
     assert arr.shape == (2, 2)
     assert arr[0, 0] == pytest.approx(-1) and arr[1, 1] == pytest.approx(1)
+
+
+# ---------------------------------------------------------------------------------------------
+# g0 rules: maximal minimum slope (default) vs Algorithm 1 ("closest to zero")
+
+RULES = ("max_min_slope", "closest_to_zero")
+
+
+def _perm_chunks(n, chunk=400_000):
+    it = itertools.permutations(range(1, n + 1))
+    while True:
+        block = list(itertools.islice(it, chunk))
+        if not block:
+            return
+        yield np.array(block, dtype=np.int64)
+
+
+@pytest.mark.slow
+def test_zero_mean_both_rules_all_permutations_n3_to_10():
+    """For the 16 configurations and n = 3..10, the mean of g(Γ(π)) over all n! permutations π is
+    0 within 1e-12 for both g0 rules (corrected form); g built by Algorithm 1 raises only in the
+    one known case."""
+    for n in range(3, 11):
+        sums = {cfg: {r: [] for r in RULES} for cfg in PAPER_CONFIGS}
+        gs = {}
+        for cfg in PAPER_CONFIGS:
+            m = cached_exact(*cfg, n)
+            for rule in RULES:
+                try:
+                    gs[cfg, rule] = StandardizationFunction.from_moments(m.mean, m.var, m.left_var, g0_rule=rule)
+                except BoundConsistencyError:
+                    assert rule == "closest_to_zero" and (*cfg, n) == (
+                        "spearman", "multiplicative", "inverse_square:n0=0", 3)
+        count = 0
+        for perms in _perm_chunks(n):
+            count += perms.shape[0]
+            for cfg in PAPER_CONFIGS:
+                coef, scheme, weigher = cfg
+                gam = batch_coefficient(perms, coefficient=coef, weigher=weigher, scheme=scheme)
+                for rule in RULES:
+                    if (cfg, rule) in gs:
+                        sums[cfg][rule].append(math.fsum(gs[cfg, rule](gam)))
+        assert count == math.factorial(n)
+        for (cfg, rule), g in gs.items():
+            assert abs(math.fsum(sums[cfg][rule]) / count) < 1e-12, (cfg, rule, n)
+
+
+def _paper_bc(G, V, L):
+    """B, C of the corrected Eqs. 30/32, written out independently of the module."""
+    A = 2 * L - V * (1 + G)
+    B = ((1 + G) ** 2 * V - 4 * G * L - (1 - G * G) ** 2) / A
+    C = (2 * (1 + G * G) * L - (1 + G) ** 2 * V) / A
+    return B, C
+
+
+def _brute_max_min_slope(G, V, L, by="g0"):
+    """Grid search over g0 in [-1, 1] (or, for a nearly flat ratio, over g1 in [0, 4] with g0 from
+    E[g] = g0(1-a-b) + b - a + g1 A/(1-Γ̄²) = 0), refined by ternary search in the best grid cell
+    (the objective is a minimum of affine functions, hence concave)."""
+    B, C = _paper_bc(G, V, L)
+    A = 2 * L - V * (1 + G)
+    a, b = L / (1 + G) ** 2, (V - L) / (1 - G) ** 2
+
+    def coeffs(s):
+        if by == "g0":
+            return s, (B * s + C) / (1 - G * G)
+        return (a - b - s * A / (1 - G * G)) / (1 - a - b), s
+
+    def min_slope(s):
+        g0, g1 = coeffs(s)
+        g2 = -(1 + g0) / (1 + G) ** 2 + g1 / (1 + G)
+        h2 = (1 - g0) / (1 - G) ** 2 - g1 / (1 - G)
+        return min(g1 - 2 * g2 * (1 + G), g1, g1 + 2 * h2 * (1 - G))
+
+    grid = np.linspace(-1, 1, 20_001) if by == "g0" else np.linspace(0, 4, 40_001)
+    vals = np.array([min_slope(v) for v in grid])
+    i = int(np.argmax(vals))
+    lo, hi = grid[max(i - 1, 0)], grid[min(i + 1, grid.size - 1)]
+    for _ in range(200):
+        s1, s2 = lo + (hi - lo) / 3, hi - (hi - lo) / 3
+        if min_slope(s1) < min_slope(s2):
+            lo = s1
+        else:
+            hi = s2
+    x = (lo + hi) / 2
+    return min_slope(x), coeffs(x)[0]
+
+
+@pytest.mark.parametrize("coef, scheme, weigher", PAPER_CONFIGS)
+def test_max_min_slope_equals_brute_force(coef, scheme, weigher):
+    """The closed-form max–min slope equals a brute-force search over the feasible g0 interval
+    (1e-9); g is strictly increasing with minimum slope >= 0.565 on the exact moments, n = 3..10."""
+    for n in range(3, 11):
+        m = cached_exact(coef, scheme, weigher, n)
+        g = StandardizationFunction.from_moments(m.mean, m.var, m.left_var)
+        assert g.g0_rule == "max_min_slope"
+        best, g0 = _brute_max_min_slope(m.mean, m.var, m.left_var, by="g1" if g.flat else "g0")
+        assert g.min_slope == pytest.approx(best, abs=1e-9)
+        assert g.g0 == pytest.approx(g0, abs=1e-6)
+        xs = np.linspace(-1, 1, 4001)
+        assert np.all(np.diff(g(xs)) > 0), "g must be strictly increasing"
+        assert g.derivative(xs).min() == pytest.approx(g.min_slope, abs=1e-12)
+        assert g.min_slope >= 0.565
+        _check_shape(g)
+        a1 = StandardizationFunction.from_moments(m.mean, m.var, m.left_var, g0_rule="closest_to_zero") \
+            if (coef, scheme, weigher, n) != ("spearman", "multiplicative", "inverse_square:n0=0", 3) else None
+        if a1 is not None:
+            assert a1.min_slope <= g.min_slope + 1e-12
+
+
+def test_default_rule_by_form_and_bad_rule():
+    m = cached_exact("kendall", "additive", "harmonic", 7)
+    assert StandardizationFunction.from_moments(m.mean, m.var, m.left_var).g0_rule == "max_min_slope"
+    gp = StandardizationFunction.from_moments(m.mean, m.var, m.left_var, form="paper")
+    assert gp.g0_rule == "closest_to_zero"
+    gp2 = StandardizationFunction.from_moments(m.mean, m.var, m.left_var, form="paper", g0_rule="max_min_slope")
+    assert gp2.min_slope >= gp.min_slope
+    with pytest.raises(InputError) as exc:
+        StandardizationFunction.from_moments(m.mean, m.var, m.left_var, g0_rule="closest")
+    assert exc.value.parameter == "g0_rule"
+    # the printed formulas admit no monotone g at n = 3, Spearman/mult/1/i^2 under either rule (the
+    # best attainable minimum slope is negative); the corrected form has one, strictly increasing
+    m = cached_exact("spearman", "multiplicative", "inverse_square:n0=0", 3)
+    for rule in RULES:
+        with pytest.raises(BoundConsistencyError):
+            StandardizationFunction.from_moments(m.mean, m.var, m.left_var, form="paper", g0_rule=rule)
+    g = StandardizationFunction.from_moments(m.mean, m.var, m.left_var)
+    assert g.min_slope > 0.56 and abs(g.expected_value()) < 1e-15
+    a1 = StandardizationFunction.from_moments(m.mean, m.var, m.left_var, g0_rule="closest_to_zero")
+    assert a1.min_slope < 1e-9 < g.min_slope
+
+
+def test_flat_ratio_branch_under_max_min_slope():
+    """Exactly flat ratio (A = 0): g0 is pinned by E[g] = 0 (Eq. 28) and the rule picks g1; the
+    result equals a brute-force search over g1, E[g] = 0, and g is strictly increasing."""
+    G, V = -0.2, 0.3
+    L = V * (1 + G) / 2
+    g = StandardizationFunction.from_moments(G, V, L)
+    assert g.flat and g.g0 == pytest.approx(-V * G / (1 - V - G * G), rel=1e-12)
+    g0 = g.g0
+
+    def min_slope(g1):
+        return min(2 * (1 + g0) / (1 + G) - g1, g1, 2 * (1 - g0) / (1 - G) - g1)
+
+    grid = np.linspace(0, 3, 300_001)
+    assert g.min_slope == pytest.approx(max(min_slope(v) for v in grid), abs=1e-5)
+    assert g.min_slope >= max(min_slope(v) for v in grid) - 1e-12
+    assert abs(g.expected_value()) < 1e-15
+    # nearly flat (the eps_flat test fires) on real moments: still E[g] = 0 over all permutations
+    m = cached_exact("spearman", "additive", "inverse_square:n0=1", 6)
+    g = StandardizationFunction.from_moments(m.mean, m.var, m.left_var, eps_flat=2e-4)
+    assert g.flat
+    assert abs(g(_all_gammas("spearman", "additive", "inverse_square:n0=1", 6)).mean()) < 1e-12
+    best, _ = _brute_max_min_slope(m.mean, m.var, m.left_var, by="g1")
+    assert g.min_slope == pytest.approx(best, abs=1e-9)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@given(points=finite_points, data=st.data())
+def test_property_max_min_slope_dominates_algorithm1(points, data):
+    """On random discrete distributions: whenever Algorithm 1 finds a g, the max–min-slope g exists
+    too, has E[g] = 0 under the distribution, and a minimum slope at least as large."""
+    probs = data.draw(st.lists(st.floats(0.01, 1.0), min_size=len(points), max_size=len(points)))
+    mean, var, left = _moments(points, probs)
+    assume(var > 1e-6 and abs(mean) < 0.999)
+    try:
+        a1 = StandardizationFunction.from_moments(mean, var, left, g0_rule="closest_to_zero")
+    except BoundConsistencyError:
+        assume(False)
+    g = StandardizationFunction.from_moments(mean, var, left)
+    _check_shape(g)
+    p = np.asarray(probs) / np.sum(probs)
+    assert abs(float(np.sum(p * g(np.asarray(points))))) < 1e-9
+    assert g.min_slope >= a1.min_slope - 1e-9

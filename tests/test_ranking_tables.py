@@ -221,3 +221,40 @@ def test_cli_errors_exit_2_one_line(tmp_path):
     assert rc == 0 and "extrapolating" in out["warning"]
     rc, out, _ = _cli("table")
     assert rc == 0 and len(out["tables"]) == 16
+
+
+def test_g0_rule_through_table_standardize_and_cli(tmp_path):
+    """`g0_rule` reaches g through CoefficientTable.standardization_function, standardize and the CLI
+    (`standardize` and `correlate --standardize`); the JSON reports g0_rule and min_slope."""
+    from agreekit.ranking.standardization import StandardizationFunction
+
+    kw = dict(coefficient="kendall", scheme="additive", weigher="harmonic")
+    tab = T.load_table("kendall_additive_harmonic")
+    m = tab.moments(30)
+    for rule in ("max_min_slope", "closest_to_zero"):
+        ref = StandardizationFunction.from_moments(m.mean, m.var, m.left_var, g0_rule=rule)
+        g = tab.standardization_function(30, g0_rule=rule)
+        assert (g.g0, g.g1, g.g0_rule) == (ref.g0, ref.g1, rule)
+        assert T.standardize(0.4, n=30, g0_rule=rule, **kw) == ref(0.4)
+        rc, out, _ = _cli("standardize", "--coefficient", "kendall", "--scheme", "additive", "--weigher",
+                          "harmonic", "--n", "30", "--gamma", "0.4", "--g0-rule", rule)
+        assert rc == 0 and out["g0_rule"] == rule and out["min_slope"] == pytest.approx(ref.min_slope, abs=1e-15)
+        assert out["standardized"] == ref(0.4)
+    # default: max-min slope for the corrected form (strictly increasing), Algorithm 1 for the paper form
+    assert tab.standardization_function(30).g0_rule == "max_min_slope"
+    assert tab.standardization_function(30).min_slope > 0.5
+    assert tab.standardization_function(30, g0_rule="closest_to_zero").min_slope < 1e-9
+    assert tab.standardization_function(30, form="paper").g0_rule == "closest_to_zero"
+    with pytest.raises(InputError, match="`g0_rule`"):
+        T.standardize(0.4, n=30, g0_rule="zero", **kw)
+    x = tmp_path / "x.txt"
+    y = tmp_path / "y.txt"
+    x.write_text("\n".join(map(str, range(1, 13))) + "\n")
+    y.write_text("\n".join(map(str, [2, 1, 3, 5, 4, 6, 7, 9, 8, 10, 12, 11])) + "\n")
+    rc, out, _ = _cli("correlate", "--coefficient", "kendall", "--scheme", "additive", "--weigher", "harmonic",
+                      str(x), str(y), "--standardize", "--g0-rule", "closest_to_zero")
+    assert rc == 0 and out["g0_rule"] == "closest_to_zero"
+    assert out["standardized"] == T.standardize(out["value"], n=12, g0_rule="closest_to_zero", **kw)
+    rc, _, err = _cli("standardize", "--coefficient", "kendall", "--scheme", "additive", "--weigher", "harmonic",
+                      "--n", "30", "--gamma", "0.4", "--g0-rule", "zero")
+    assert rc == 2 and "--g0-rule" in err and len(err.strip().splitlines()) == 1

@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 
-def _moments_payload(tab, n, form, extrapolate):
+def _moments_payload(tab, n, form, extrapolate, g0_rule=None):
     m = tab.moments(n, extrapolate=extrapolate)
-    g = tab.standardization_function(n, form=form, extrapolate=extrapolate)
+    g = tab.standardization_function(n, form=form, g0_rule=g0_rule, extrapolate=extrapolate)
     return m, g
 
 
@@ -15,13 +15,18 @@ def standardize_handler(args):
     from agreekit._validation import check_choice
     from agreekit.ranking.tables import _resolve_table
 
+    from agreekit.ranking.standardization import G0_RULES
+
     check_choice("form", args.form, ("corrected", "paper"))
+    g0_rule = getattr(args, "g0_rule", None)
+    if g0_rule is not None:
+        check_choice("g0_rule", g0_rule, G0_RULES)
     n = check_int("n", args.n, minimum=2)
     gamma = check_float("gamma", args.gamma, minimum=-1.0, maximum=1.0)
     tab = _resolve_table(args.table, args.coefficient, args.scheme, args.weigher)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        m, g = _moments_payload(tab, n, args.form, args.extrapolate)
+        m, g = _moments_payload(tab, n, args.form, args.extrapolate, g0_rule)
     out = {
         "coefficient": tab.coefficient,
         "scheme": tab.scheme,
@@ -35,6 +40,8 @@ def standardize_handler(args):
         "g2": float(g.g2),
         "h2": float(g.h2),
         "flat": bool(g.flat),
+        "g0_rule": g.g0_rule,
+        "min_slope": float(g.min_slope),
         "mean": m.mean,
         "var": m.var,
         "left_var": m.left_var,
@@ -78,6 +85,10 @@ def add_standardize_options(p, *, with_scheme_args: bool = True):
         p.add_argument("--weigher", required=True, help="weigher spec, e.g. harmonic, inverse_square:n0=1")
     p.add_argument("--form", default="corrected",
                    help="g with the corrected B, C (default; E[g]=0) or the paper's printed Eq. 30/32")
+    p.add_argument("--g0-rule", dest="g0_rule", default=None, choices=("max_min_slope", "closest_to_zero"),
+                   help="how g's free parameter is chosen: max_min_slope (default with --form corrected: "
+                        "the strictly increasing g with the largest minimum slope) or closest_to_zero "
+                        "(the paper's Algorithm 1; default with --form paper)")
     p.add_argument("--table", default=None, help="coefficient table JSON (default: the shipped table)")
     p.add_argument("--extrapolate", action="store_true", help="allow n above the table's n_max (warns)")
 

@@ -135,13 +135,21 @@ class CoefficientTable:
             vals.append(float(np.polynomial.polynomial.polyval(x, np.asarray(f["coefficients"], dtype=float))))
         return TableMoments(n, vals[0], vals[1], vals[2], "fit")
 
-    def standardization_function(self, n: int, *, form: str = "corrected", extrapolate: bool = False):
-        """The :class:`agreekit.ranking.standardization.StandardizationFunction` g for ranking length ``n``."""
-        from agreekit.ranking.standardization import StandardizationFunction
+    def standardization_function(self, n: int, *, form: str = "corrected", g0_rule: str | None = None,
+                                 extrapolate: bool = False):
+        """The :class:`agreekit.ranking.standardization.StandardizationFunction` g for ranking length ``n``.
+
+        ``g0_rule`` as in :meth:`StandardizationFunction.from_moments
+        <agreekit.ranking.standardization.StandardizationFunction.from_moments>` (default: maximal
+        minimum slope for ``form='corrected'``, Algorithm 1 for ``form='paper'``).
+        """
+        from agreekit.ranking.standardization import G0_RULES, StandardizationFunction
 
         check_choice("form", form, FORMS)
+        if g0_rule is not None:
+            check_choice("g0_rule", g0_rule, G0_RULES)
         m = self.moments(n, extrapolate=extrapolate)
-        return StandardizationFunction.from_moments(m.mean, m.var, m.left_var, form=form)
+        return StandardizationFunction.from_moments(m.mean, m.var, m.left_var, form=form, g0_rule=g0_rule)
 
     def __repr__(self) -> str:
         return (f"CoefficientTable({self.scheme_id!r}, n_exact={self.n_exact}, n_max={self.n_max}, "
@@ -250,14 +258,14 @@ def _resolve_table(table, coefficient, scheme, weigher) -> CoefficientTable:
 
 
 def standardization_function(*, coefficient: str, scheme: str, weigher, n: int, form: str = "corrected",
-                             table=None, extrapolate: bool = False):
+                             g0_rule: str | None = None, table=None, extrapolate: bool = False):
     """The standardization function g for a configuration and ranking length (see :func:`standardize`)."""
     tab = _resolve_table(table, coefficient, scheme, weigher)
-    return tab.standardization_function(n, form=form, extrapolate=extrapolate)
+    return tab.standardization_function(n, form=form, g0_rule=g0_rule, extrapolate=extrapolate)
 
 
 def standardize(gamma, *, coefficient: str, scheme: str, weigher, n: int, form: str = "corrected",
-                table=None, extrapolate: bool = False):
+                g0_rule: str | None = None, table=None, extrapolate: bool = False):
     """Standardized coefficient g(Γ) with zero expected value under uniform random rankings.
 
     Parameters
@@ -274,6 +282,11 @@ def standardize(gamma, *, coefficient: str, scheme: str, weigher, n: int, form: 
     form : {'corrected', 'paper'}, optional
         ``'corrected'`` (default) uses B, C with (1+Γ̄)²V, which gives E[g(Γ)] = 0;
         ``'paper'`` uses the printed Eq. 30/32 (biased, for comparison).
+    g0_rule : {'max_min_slope', 'closest_to_zero'} or None, optional
+        How g's free parameter is chosen: ``'max_min_slope'`` (the g with the largest minimum
+        slope on [-1, 1], strictly increasing) or ``'closest_to_zero'`` (the seed's Algorithm 1,
+        which usually makes g flat somewhere). ``None`` (default): ``'max_min_slope'`` for
+        ``form='corrected'``, ``'closest_to_zero'`` for ``form='paper'``.
     table : CoefficientTable, path or scheme id, optional
         Table to read the moments from; default: the shipped table of the configuration.
     extrapolate : bool, optional
@@ -310,6 +323,6 @@ def standardize(gamma, *, coefficient: str, scheme: str, weigher, n: int, form: 
         raise InputError("gamma", "must lie in [-1, 1]")
     arr = np.clip(arr, -1.0, 1.0)
     g = standardization_function(coefficient=coefficient, scheme=scheme, weigher=weigher, n=n, form=form,
-                                 table=table, extrapolate=extrapolate)
+                                 g0_rule=g0_rule, table=table, extrapolate=extrapolate)
     out = np.asarray(g(arr), dtype=np.float64)
     return float(out) if out.ndim == 0 else out
