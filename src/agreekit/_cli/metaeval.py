@@ -66,8 +66,8 @@ def register(subparsers) -> None:
     p.add_argument("--alpha", type=float, default=0.05, help="level of the bootstrap intervals (default 0.05)")
     p.add_argument("--top-k", type=int, default=10, metavar="K", help="size of the top set (default 10)")
     p.add_argument("--no-pvalue", action="store_true", help="skip the p-values of tau_w")
-    p.add_argument("--pvalue-resamples", type=int, default=100_000, metavar="N",
-                   help="Monte Carlo size for p-values that need it (default 100000)")
+    p.add_argument("--pvalue-resamples", type=int, default=10_000, metavar="N",
+                   help="Monte Carlo size for p-values that need one, e.g. tied rankings (default 10000)")
     p.add_argument("--consensus-method", choices=("auto", "exact", "fast", "quick"), default="auto")
     p.add_argument("--time-limit", type=float, default=None, metavar="SEC",
                    help="time limit of the consensus solver in seconds")

@@ -149,11 +149,6 @@ def _standardize(values: np.ndarray, *, weigher, scheme: str, n: int, table) -> 
     return out
 
 
-def _min_ranks(avg: np.ndarray) -> np.ndarray:
-    """Competition ranks (1 + number of strictly better systems) from average ranks."""
-    return 1 + (avg[None, :] < avg[:, None]).sum(axis=1)
-
-
 def _pvalue_rng(rng, pair: int):
     """Independent generator per pair: stream (3, pair) of the seed; a Generator is used as is."""
     if isinstance(rng, np.random.Generator):
@@ -168,24 +163,58 @@ def _pvalue_rng(rng, pair: int):
                                                         (_STREAM_PVALUE, pair)))
 
 
-def _pvalue(x: np.ndarray, y: np.ndarray, *, weigher, scheme, table, rng, n_resamples):
-    """p-value of τ_w under H0 from ``agreekit.weighted_correlation_test`` -> (p, method)."""
+def _permutation_pvalue(ra, rb, fa, fb, observed, *, multiplicative, rng, n_resamples):
+    """Two-sided Monte Carlo p-value of the tie-corrected τ_w: the systems of ranking b
+    (ties as given) are permuted uniformly; p = min(1, 2 min(P(Γ ≥ γ), P(Γ ≤ γ))) with the
+    (count + 1) / (K + 1) convention and null values within max(1e-12 |γ|, 1e-14) of γ
+    counted on both sides (the conventions of ``weighted_correlation_test``)."""
+    s = ra.size
+    tol = max(1e-12 * abs(observed), 1e-14)
+    ge = le = 0
+    done = 0
+    batch = max(1, min(n_resamples, 2_000_000 // s))
+    zero = np.zeros(1, dtype=np.int64)
+    one = np.ones(1, dtype=np.int64)
+    while done < n_resamples:
+        k = min(batch, n_resamples - done)
+        perm = rng.permuted(np.tile(np.arange(s), (k, 1)), axis=1)
+        RA = np.stack([np.broadcast_to(ra, (k, s)), rb[perm]])
+        FW = np.stack([np.broadcast_to(fa, (k, s)), fb[perm]])
+        _, tw = _k.pair_correlations(np.ascontiguousarray(RA), np.ascontiguousarray(FW), zero, one,
+                                     multiplicative)
+        tw = tw[:, 0]
+        ge += int(np.count_nonzero(tw >= observed - tol))
+        le += int(np.count_nonzero(tw <= observed + tol))
+        done += k
+    p_ge = (ge + 1) / (n_resamples + 1)
+    p_le = (le + 1) / (n_resamples + 1)
+    return float(min(1.0, 2 * min(p_ge, p_le)))
+
+
+def _pvalue(ra, rb, fa, fb, observed, *, weigher, scheme, table, rng, n_resamples):
+    """p-value of τ_w under H0 (independent rankings) -> (p, method).
+
+    Untied rankings: ``agreekit.weighted_correlation_test`` (exact / table / Monte Carlo).
+    Tied rankings (its null does not apply): a permutation test of the tie-corrected τ_w.
+    """
+    tied = len(np.unique(ra)) < ra.size or len(np.unique(rb)) < rb.size
+    if tied:
+        p = _permutation_pvalue(ra, rb, fa, fb, observed, multiplicative=scheme == "multiplicative",
+                                rng=rng, n_resamples=n_resamples)
+        return p, "permutation (ties)"
     try:
         from agreekit import weighted_correlation_test
-    except ImportError:  # issue 10 not merged yet
+    except ImportError:  # pragma: no cover - issue 10 not merged
         return float("nan"), "pending"
-    kw = dict(coefficient="kendall", weigher=weigher, scheme=scheme, rng=rng, table=table)
-    tied = len(np.unique(x)) < x.size or len(np.unique(y)) < y.size
-    if tied:   # the exact and table nulls are for untied rankings: permute the tied ranking as given
-        res = weighted_correlation_test(x, y, method="monte-carlo", n_resamples=n_resamples, **kw)
-    else:
-        res = weighted_correlation_test(x, y, n_resamples=n_resamples, **kw)
+    res = weighted_correlation_test(ra.astype(np.int64), rb.astype(np.int64), coefficient="kendall",
+                                    weigher=weigher, scheme=scheme, rng=rng, table=table,
+                                    n_resamples=n_resamples)
     return float(res.pvalue), str(res.method)
 
 
 def metric_agreement(scores, *, weigher="harmonic", scheme="additive", n_resamples: int = 1000, rng=None,
                      statistic="mean", alpha: float = 0.05, top_k: int = 10, resamples=None,
-                     table=None, pvalue: bool = True, pvalue_resamples: int = 100_000,
+                     table=None, pvalue: bool = True, pvalue_resamples: int = 10_000,
                      offset: float = GM_OFFSET) -> MetricAgreement:
     """Do evaluation metrics agree on the system ranking — and on its *top*?
 
@@ -223,8 +252,9 @@ def metric_agreement(scores, *, weigher="harmonic", scheme="additive", n_resampl
         Coefficient table for g (default: the shipped one for kendall/scheme/weigher).
     pvalue : bool, default True
         Compute the p-values (False: NaN, ``pvalue_method = "skipped"``).
-    pvalue_resamples : int, default 100000
-        Monte Carlo size for p-values that need it (tied rankings, no table).
+    pvalue_resamples : int, default 10000
+        Monte Carlo size for p-values that need one (tied rankings; untied ones without
+        an exact or table null).
     offset : float
         Offset of the geometric mean.
 
@@ -240,8 +270,11 @@ def metric_agreement(scores, *, weigher="harmonic", scheme="additive", n_resampl
     convention).  τ_w then uses sgn(0) = 0 and the τ_b-style normalisation
     √(Σ_{a untied} w_i w_j · Σ_{b untied} w_i w_j); without ties it is exactly τ_w of [2]_.
     g is defined for untied rankings; under ties it is applied to the tie-corrected τ_w
-    (``ties`` says which rows this concerns).  p-values of tied rankings come from a
-    Monte Carlo null that permutes the tied ranking as given.
+    (``ties`` says which rows this concerns).  p-values (two-sided): untied rankings use
+    :func:`agreekit.weighted_correlation_test` (exact for n ≤ 10, else the table's null
+    quantiles, else Monte Carlo); its null does not apply to tied rankings, which get a
+    permutation test of the tie-corrected τ_w instead (the systems of the second ranking,
+    ties as given, permuted ``pvalue_resamples`` times; p = (count + 1)/(K + 1) per tail).
 
     References
     ----------
@@ -307,8 +340,8 @@ def metric_agreement(scores, *, weigher="harmonic", scheme="additive", n_resampl
             pmethods.append("skipped")
             continue
         ss = _pvalue_rng(rng, p)
-        pv, pm = _pvalue(_min_ranks(RA[a, 0]), _min_ranks(RA[b, 0]), weigher=w, scheme=scheme, table=table,
-                         rng=ss, n_resamples=pvalue_resamples)
+        pv, pm = _pvalue(RA[a, 0], RA[b, 0], FW[a, 0], FW[b, 0], float(tw[0, p]), weigher=w, scheme=scheme,
+                         table=table, rng=ss, n_resamples=pvalue_resamples)
         pvals.append(pv)
         pmethods.append(pm)
     frame = pd.DataFrame({
