@@ -132,4 +132,4 @@ def test_subprocess_error_has_no_traceback(tmp_path):
 def test_missing_file_exit_2(tmp_path, capsys):
     assert main(["bootstrap", str(tmp_path / "missing.csv")]) == 2
     assert main(["evaluate", str(tmp_path / "q"), str(tmp_path / "r"), "--metric", "AveP"]) == 2
-    assert "No such file" in capsys.readouterr().err
+    assert "does not exist" in capsys.readouterr().err

@@ -126,7 +126,7 @@ def test_load_scores_layouts(tmp_path):
     assert load_scores(b).index.tolist() == ["q1", "q2"]
     bad = tmp_path / "bad.csv"
     bad.write_text("topic,A,B\nq1,0.1,\nq2,0.3,0.4\n")
-    with pytest.raises(InputError, match="NaN"):
+    with pytest.raises(InputError, match="line 2: missing value"):
         load_scores(bad)
     bad.write_text("topic,A,B\nq1,0.1,abc\nq2,0.3,0.4\n")
     with pytest.raises(InputError, match="non-numeric"):

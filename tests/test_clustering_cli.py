@@ -114,3 +114,27 @@ def test_subprocess_exit_code_without_traceback(files):
                            str(files / "missing.txt")], capture_output=True, text=True)
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr and "missing.txt" in proc.stderr
+
+
+def test_information_and_overlapping_nmi_measures(files, capsys):
+    from agreekit.clustering import adjusted_mutual_info, fowlkes_mallows, overlapping_nmi, v_measure
+    code, out, _ = run(capsys, files / "u.txt", files / "v.txt", "-m", "ami", "-m", "ami_max", "-m",
+                       "fowlkes_mallows", "-m", "v_measure", "-m", "mi")
+    assert code == 0
+    res = json.loads(out)["results"]
+    u, v = [0, 0, 1, 1, 1], ["a", "b", "b", "b", "c"]
+    assert res["ami"] == pytest.approx(adjusted_mutual_info(u, v), abs=1e-15)
+    assert res["ami_max"] == pytest.approx(adjusted_mutual_info(u, v, average="max"), abs=1e-15)
+    assert res["fowlkes_mallows"] == pytest.approx(fowlkes_mallows(u, v), abs=1e-15)
+    assert res["v_measure"] == pytest.approx(v_measure(u, v), abs=1e-15)
+    (files / "c2.txt").write_text("0 1\n1 2 3\n4\n")
+    code, out, _ = run(capsys, files / "cover.txt", files / "c2.txt", "-m", "overlapping_nmi_lfk", "-m", "onmi_mgh")
+    assert code == 0
+    res = json.loads(out)["results"]
+    cover, c2 = [[0, 1, 2], [2, 3, 4]], [[0, 1], [1, 2, 3], [4]]
+    assert res["overlapping_nmi_lfk"] == pytest.approx(overlapping_nmi(cover, c2), abs=1e-15)
+    assert res["overlapping_nmi_mgh"] == pytest.approx(overlapping_nmi(cover, c2, variant="mgh"), abs=1e-15)
+    code, out, _ = run(capsys, "--list")
+    assert {"ami", "overlapping_nmi_lfk", "overlapping_nmi_mgh", "homogeneity"} <= {d["name"] for d in json.loads(out)}
+    code, _, err = run(capsys, files / "cover.txt", files / "c2.txt", "-m", "ami")
+    assert code == 2 and "partitions" in err and "Traceback" not in err

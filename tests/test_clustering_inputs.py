@@ -133,3 +133,37 @@ def test_networkx_is_optional_for_the_library():
             "print(ari_delta([0, 0, 1, 1], [0, 1, 1, 1], graph=[(0, 1), (1, 2), (2, 3)]))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert float(out.stdout) == pytest.approx(ari_delta([0, 0, 1, 1], [0, 1, 1, 1], graph=[(0, 1), (1, 2), (2, 3)]))
+
+
+def test_integer_array_cover_fast_path_equals_generic_path():
+    """Covers of 1-D integer arrays (e.g. LFR communities) take a vectorized path: same result."""
+    import numpy as np
+    from agreekit.clustering import as_clustering
+    from agreekit._validation import InputError
+    rng = np.random.default_rng(12)
+    for trial in range(40):
+        base = rng.choice([0, 5, -7, 10**9], p=[0.5, 0.2, 0.15, 0.15])
+        n = int(rng.integers(1, 60))
+        ids = base + (rng.permutation(3 * n)[:n] if trial % 2 else np.arange(n))
+        k = int(rng.integers(1, 6))
+        cover = [rng.choice(ids, size=int(rng.integers(1, n + 1)), replace=False) for _ in range(k)]
+        for nodes in (None, ids.tolist(), rng.permutation(np.concatenate([ids, [base - 1]])).tolist()):
+            fast = as_clustering(cover, nodes=nodes, uncovered="ignore")
+            slow = as_clustering([c.tolist() for c in cover], nodes=nodes, uncovered="ignore")
+            assert fast.nodes == slow.nodes and fast.n == slow.n and fast.crisp == slow.crisp
+            assert fast.is_partition == slow.is_partition
+            assert (fast.matrix != slow.matrix).nnz == 0
+            for unc in ("cluster", "singletons"):
+                a, b = as_clustering(cover, nodes=nodes, uncovered=unc), as_clustering(
+                    [c.tolist() for c in cover], nodes=nodes, uncovered=unc)
+                assert a.k == b.k and (a.matrix != b.matrix).nnz == 0
+    with pytest.raises(InputError, match="not in `nodes`"):
+        as_clustering([np.array([0, 1]), np.array([7])], nodes=range(3))
+    with pytest.raises(InputError, match="not in `nodes`"):
+        as_clustering([np.array([0, 1]), np.array([-1])], nodes=[1, 0, 5])
+    # issue 14: the fast path refuses what the generic path refuses (empty cluster, node twice)
+    for cover, fragment in (([np.array([0, 1]), np.array([], dtype=np.int64)], "cluster 1 is empty"),
+                            ([np.array([0, 1]), np.array([2, 3, 2])], "cluster 1 lists node 2 twice")):
+        for form in (cover, [c.tolist() for c in cover]):
+            with pytest.raises(InputError, match=fragment):
+                as_clustering(form)

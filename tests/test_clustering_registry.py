@@ -49,6 +49,9 @@ def test_symmetry_and_invariance(spec):
         perm = rng.permutation(len(U))
         assert spec(U[perm], V[perm]) == pytest.approx(base, rel=1e-12, abs=1e-12)
         # identity: perfect agreement
+        if spec.kind == "unnormalized":  # e.g. I(U;U) = H(U) >= I(U;V)
+            assert spec(U, U) >= base and spec(V, V) >= base
+            continue
         assert spec(U, U) == pytest.approx(1.0 if spec.kind == "similarity" else 0.0, abs=1e-12)
         # range
         if spec.kind == "similarity":
@@ -81,7 +84,28 @@ def test_registry_lookup_and_listing():
     names = {d["name"] for d in list_measures()}
     assert {"ri", "ari", "ari_prime", "vi", "nmi_sum", "nmi_sqrt", "jaccard", "f1", "mirkin", "ri_delta",
             "ari_delta", "ri_delta_approx", "ari_delta_approx", "i_norm", "i_sqrt_tr", "omega",
-            "adjusted_omega"} <= names
+            "adjusted_omega", "mi", "ami", "ami_max", "ami_min", "ami_sqrt", "fowlkes_mallows", "homogeneity",
+            "completeness", "v_measure", "overlapping_nmi_lfk", "overlapping_nmi_mgh"} <= names
+    assert get_measure("adjusted_mutual_info") is MEASURES["ami"]
+    assert get_measure("onmi") is MEASURES["overlapping_nmi_lfk"]
+    assert get_measure("nmi-mgh") is MEASURES["overlapping_nmi_mgh"]
+    assert {d["kind"] for d in list_measures()} == {"similarity", "distance", "unnormalized"}
+
+
+def test_asymmetric_measures_swap_roles():
+    rng = np.random.default_rng(17)
+    U, V = rng.integers(0, 5, 60), rng.integers(0, 3, 60)
+    assert MEASURES["homogeneity"](U, V) == pytest.approx(MEASURES["completeness"](V, U), abs=1e-15)
+    assert MEASURES["homogeneity"](U, V) != pytest.approx(MEASURES["homogeneity"](V, U), abs=1e-3)
+
+
+def test_information_measures_cite_their_papers():
+    papers = {"mi": "Cover", "ami": "Vinh", "ami_max": "Vinh", "ami_min": "Vinh", "ami_sqrt": "Vinh",
+              "fowlkes_mallows": "Fowlkes", "homogeneity": "Rosenberg", "completeness": "Rosenberg",
+              "v_measure": "Rosenberg", "overlapping_nmi_lfk": "Lancichinetti", "overlapping_nmi_mgh": "McDaid"}
+    for name, author in papers.items():
+        doc = MEASURES[name].func.__doc__
+        assert "References" in doc and author in doc.split("References")[1], name
 
 
 def test_partition_measures_reject_overlapping_input():

@@ -12,7 +12,7 @@ from agreekit.ranking.weighting import Weigher, parse_weigher
         ("inverse_square", "inverse_square:n0=0", [1, 2], [1.0, 0.25]),
         ("inverse_square:n0=2", "inverse_square:n0=2", [1, 2], [1 / 9, 1 / 16]),
         (" power:p=1.5, n0=1 ", "power:p=1.5,n0=1", [1, 3], [2 ** -1.5, 4 ** -1.5]),
-        ("power:n0=0.5", "power:p=1,n0=0.5", [1], [1 / 1.5]),
+        ("power:n0=0.5,p=1", "power:p=1,n0=0.5", [1], [1 / 1.5]),
         ("dcg", "dcg", [1, 3], [1.0, 0.5]),
     ],
 )
@@ -36,6 +36,10 @@ def test_specs(spec, canonical, ranks, expected):
         ("inverse_square:n0=-1", "n0 must be > -1"),
         ("harmonic:", "nothing after"),
         ("harmonic:x=1", "no parameter 'x'"),
+        ("power:p=1,p=2", "'p' is given twice"),  # issue 14: repeated key
+        ("inverse_square:n0=1,n0=1", "'n0' is given twice"),
+        ("power", "needs parameter\\(s\\) p"),  # issue 14: missing required parameter
+        ("power:n0=1", "needs parameter\\(s\\) p"),
     ],
 )
 def test_bad_specs_name_the_parameter(spec, fragment):

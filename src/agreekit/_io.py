@@ -1,42 +1,367 @@
-"""Small I/O helpers shared by the CLI and the pipeline adapters.
+"""I/O helpers shared by the CLI, the library's file readers and the pipeline adapters.
 
-``atomic_write`` guarantees that no partial output file is left behind: the
-content goes to a temporary file in the target directory, which is renamed
-over the target only when writing succeeded.
+Reading (every reader of a user file goes through these, so every bad file gets the
+same kind of one-line :class:`~agreekit._validation.InputError` naming the parameter
+and the file):
+
+* :func:`check_input_path` — the argument is a path to an existing regular file;
+* :func:`iter_lines` / :func:`read_text` — text decoded as UTF-8 with an optional
+  byte-order mark (``utf-8-sig``), universal newlines (CRLF is fine), transparently
+  gunzipped when the file is gzip-compressed; a truncated or corrupted ``.gz``, a
+  ``.gz`` that is not gzip, binary or UTF-16 content are errors naming the file;
+* :func:`read_csv_rows` — a strict CSV reader: a header whose names are non-empty and
+  distinct, every row as wide as the header, no blank rows except trailing ones.
+
+Writing: :func:`atomic_write` guarantees that no partial output file is left behind
+(the content goes to a temporary sibling, renamed over the target only when writing
+succeeded); :func:`write_files` extends this to several files, all or nothing: every
+target is checked first, all contents go to temporaries, and the renames happen only
+when every temporary was written.
 """
 from __future__ import annotations
 
+import codecs
 import contextlib
+import csv
+import gzip
+import io
 import json
 import math
 import os
 import tempfile
+import zlib
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import numpy as np
 
-__all__ = ["atomic_write", "to_jsonable", "dumps_json", "write_json"]
+from agreekit._validation import InputError
+
+__all__ = ["atomic_write", "write_files", "to_jsonable", "dumps_json", "write_json",
+           "check_input_path", "check_output_path", "iter_lines", "read_text", "read_csv_rows", "CsvRows"]
+
+_GZIP_MAGIC = b"\x1f\x8b"
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def _shown(path) -> str:
+    return repr(os.fspath(path)) if isinstance(path, (str, os.PathLike)) else "<stream>"
+
+
+def check_input_path(path: Any, *, parameter: str) -> Path:
+    """Return ``path`` as a :class:`~pathlib.Path` to an existing, readable regular file.
+
+    Raises :class:`InputError` naming ``parameter`` if ``path`` is not a str/path-like, does
+    not exist, is a directory or another non-regular file, or cannot be read.
+
+    >>> check_input_path(5, parameter="qrels")
+    Traceback (most recent call last):
+    ...
+    agreekit._validation.InputError: `qrels` must be a file path (str or os.PathLike); got int
+    """
+    if isinstance(path, bytes) or not isinstance(path, (str, os.PathLike)):
+        raise InputError(parameter, f"must be a file path (str or os.PathLike); got {type(path).__name__}")
+    p = Path(path)
+    shown = _shown(path)
+    if os.fspath(path) == "":
+        raise InputError(parameter, "is an empty path")
+    try:
+        st = p.stat()
+    except FileNotFoundError:
+        raise InputError(parameter, f"file {shown} does not exist") from None
+    except OSError as exc:
+        raise InputError(parameter, f"cannot read {shown}: {exc.strerror}") from None
+    if p.is_dir():
+        raise InputError(parameter, f"{shown} is a directory, not a file")
+    import stat as _stat
+    if not _stat.S_ISREG(st.st_mode) and not _stat.S_ISFIFO(st.st_mode) and not _stat.S_ISCHR(st.st_mode):
+        raise InputError(parameter, f"{shown} is not a regular file")
+    if not os.access(p, os.R_OK):
+        raise InputError(parameter, f"cannot read {shown}: permission denied")
+    return p
+
+
+def _open_binary(path: Path, parameter: str):
+    shown = _shown(path)
+    try:
+        raw = open(path, "rb")
+    except OSError as exc:
+        raise InputError(parameter, f"cannot read {shown}: {exc.strerror}") from None
+    head = raw.read(2)
+    raw.seek(0) if raw.seekable() else None
+    if head == _GZIP_MAGIC:
+        return gzip.GzipFile(fileobj=raw, mode="rb"), raw, True
+    if path.suffix.lower() == ".gz":
+        raw.close()
+        raise InputError(parameter, f"{shown} is named *.gz but is not gzip-compressed "
+                                    "(rename it or compress it with gzip)")
+    if head in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE):
+        raw.close()
+        raise InputError(parameter, f"{shown} is UTF-16 text; save it as UTF-8")
+    return raw, raw, False
+
+
+def _decode_error(parameter: str, shown: str, exc: Exception, gz: bool, lineno: int) -> InputError:
+    where = f" after line {lineno}" if lineno else ""
+    if isinstance(exc, UnicodeDecodeError):
+        byte = exc.object[exc.start:exc.start + 1]
+        return InputError(parameter, f"{shown} is not UTF-8 text (undecodable byte 0x{byte.hex()}{where}); "
+                                     "is it a binary or UTF-16 file?")
+    if isinstance(exc, EOFError):
+        return InputError(parameter, f"{shown} is a truncated or corrupted gzip file (the compressed data "
+                                     f"ended early{where})")
+    if isinstance(exc, (zlib.error, gzip.BadGzipFile)) or gz:
+        return InputError(parameter, f"{shown} is a corrupted gzip file ({exc}{where})")
+    return InputError(parameter, f"cannot read {shown}: {getattr(exc, 'strerror', None) or exc}")
+
+
+def iter_lines(source: Any, *, parameter: str) -> Iterator[tuple[int, str]]:
+    """Yield ``(line_number, line)`` (1-based; newline stripped) of a text file or stream.
+
+    ``source`` is a path (plain text or gzip-compressed, detected by content) or a text
+    stream.  The text is decoded as UTF-8; a leading byte-order mark is dropped; ``\\r\\n``
+    and ``\\r`` line ends are accepted.  Memory is one line at a time.  Every failure
+    (missing file, directory, truncated or corrupted gzip, undecodable bytes, NUL bytes)
+    raises :class:`InputError` naming ``parameter`` and the file.
+    """
+    if hasattr(source, "read"):  # an open stream (text, or binary decoded as UTF-8)
+        fh = source
+        if isinstance(source, (io.RawIOBase, io.BufferedIOBase)) or "b" in getattr(source, "mode", ""):
+            fh = io.TextIOWrapper(source, encoding="utf-8-sig")
+        lineno = 0
+        try:
+            for lineno, line in enumerate(fh, 1):
+                if lineno == 1 and line.startswith("\ufeff"):
+                    line = line[1:]
+                yield lineno, line.rstrip("\r\n")
+        except (UnicodeDecodeError, OSError) as exc:
+            raise _decode_error(parameter, "<stream>", exc, False, lineno) from None
+        return
+    path = check_input_path(source, parameter=parameter)
+    shown = _shown(source)
+    stream, raw, gz = _open_binary(path, parameter)
+    text = io.TextIOWrapper(stream, encoding="utf-8-sig", newline=None)
+    lineno = 0
+    try:
+        for lineno, line in enumerate(text, 1):
+            if "\x00" in line:
+                raise InputError(parameter, f"{shown} line {lineno} contains NUL bytes; "
+                                            "is it a binary or UTF-16 file?")
+            yield lineno, line.rstrip("\n")
+    except (UnicodeDecodeError, EOFError, zlib.error, OSError) as exc:
+        if gz and isinstance(exc, UnicodeDecodeError):
+            # undecodable bytes inside a gzip stream: corruption (the CRC will say so) or binary content
+            try:
+                while stream.read(1 << 20):
+                    pass
+            except (EOFError, zlib.error, OSError) as gz_exc:
+                exc = gz_exc
+        raise _decode_error(parameter, shown, exc, gz, lineno) from None
+    finally:
+        text.close()
+        raw.close()
+
+
+def read_text(source: Any, *, parameter: str) -> str:
+    """The whole text of a file (see :func:`iter_lines` for decoding and errors), ``\\n`` line ends."""
+    return "".join(line + "\n" for _, line in iter_lines(source, parameter=parameter))
+
+
+@dataclass(frozen=True)
+class CsvRows:
+    """A CSV table read by :func:`read_csv_rows`: ``header``, ``rows`` (lists of stripped
+    strings, all as wide as the header) and ``lines`` (the file line where each row starts)."""
+
+    header: list[str]
+    rows: list[list[str]]
+    lines: list[int]
+    source: str
+
+
+def read_csv_rows(source: Any, *, parameter: str, empty_header: str = "error",
+                  what: str = "column") -> CsvRows:
+    """Read a CSV table strictly: a header row, then rows of the same width.
+
+    Cells are stripped of surrounding whitespace.  Errors (:class:`InputError` naming
+    ``parameter``, the file and the line): empty file, header only, a blank line before
+    the last data row (trailing blank lines are ignored; ``,,`` is a row of empty cells), a row wider or narrower than the
+    header, an empty or repeated header name (``what`` says what the header names are, e.g.
+    ``"system"``).  ``empty_header="first"`` allows an empty first header cell (the
+    index column written by ``DataFrame.to_csv``).
+
+    >>> import io
+    >>> read_csv_rows(io.StringIO("a,b\\n1,2\\n\\n"), parameter="FILE").rows
+    [['1', '2']]
+    >>> read_csv_rows(io.StringIO("a,b\\n1,2,3\\n"), parameter="FILE")
+    Traceback (most recent call last):
+    ...
+    agreekit._validation.InputError: `FILE` <stream> line 2 has 3 fields, but the header has 2
+    """
+    shown = _shown(source)
+    numbered = iter_lines(source, parameter=parameter)
+    current = [0]
+
+    def lines():
+        for no, line in numbered:
+            current[0] = no
+            yield line
+
+    reader = csv.reader(lines(), strict=True)
+    header = None
+    rows: list[list[str]] = []
+    starts: list[int] = []
+    blank_at = None
+    try:
+        prev_end = 0
+        for row in reader:
+            start = prev_end + 1
+            prev_end = reader.line_num
+            cells = [c.strip() for c in row]
+            if len(cells) == 0 or cells == [""]:  # a blank line (",," is a row of empty cells)
+                if header is not None and blank_at is None:
+                    blank_at = start
+                elif header is None:
+                    blank_at = blank_at or start
+                continue
+            if header is None:
+                if blank_at is not None:
+                    raise InputError(parameter, f"{shown} line {blank_at} is blank; the header must be "
+                                                "the first line")
+                header = cells
+                hline = start
+                continue
+            if blank_at is not None:
+                raise InputError(parameter, f"{shown} line {blank_at} is blank (blank lines are allowed "
+                                            "only at the end)")
+            if len(cells) != len(header):
+                raise InputError(parameter, f"{shown} line {start} has {len(cells)} fields, but the "
+                                            f"header has {len(header)}")
+            rows.append(cells)
+            starts.append(start)
+    except csv.Error as exc:
+        raise InputError(parameter, f"{shown} line {current[0]} is not valid CSV ({exc})") from None
+    if header is None:
+        raise InputError(parameter, f"{shown} is empty")
+    for j, name in enumerate(header):
+        if not name and not (j == 0 and empty_header == "first"):
+            raise InputError(parameter, f"{shown} line {hline}: header {what} {j + 1} has no name")
+    seen: dict[str, int] = {}
+    for j, name in enumerate(header):
+        if name in seen and name:
+            raise InputError(parameter, f"{shown} line {hline}: {what} name {name!r} is repeated "
+                                        f"(columns {seen[name] + 1} and {j + 1})")
+        seen[name] = j
+    if not rows:
+        raise InputError(parameter, f"{shown} has a header but no data rows")
+    return CsvRows(header, rows, starts, shown)
+
+
+# --------------------------------------------------------------------------- writing
+
+
+def check_output_path(path: Any, *, parameter: str) -> Path:
+    """Return ``path`` as a Path if it can be created or replaced, else raise :class:`InputError`."""
+    if isinstance(path, bytes) or not isinstance(path, (str, os.PathLike)) or os.fspath(path) == "":
+        raise InputError(parameter, f"must be a file path; got {path!r}")
+    path = Path(path)
+    _check_target(path, parameter)
+    return path
+
+
+def _check_target(path: Path, parameter: str) -> None:
+    shown = repr(os.fspath(path))
+    if path.is_dir():
+        raise InputError(parameter, f"cannot write {shown}: it is a directory")
+    anc = path.parent
+    while not anc.exists() and anc != anc.parent:
+        anc = anc.parent
+    if not anc.is_dir():
+        raise InputError(parameter, f"cannot write {shown}: {str(anc)!r} is not a directory")
+    if not os.access(anc, os.W_OK | os.X_OK):
+        raise InputError(parameter, f"cannot write {shown}: permission denied in {str(anc)!r}")
+
+
+def _make_temp(path: Path, parameter: str) -> tuple[int, str]:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise InputError(parameter, f"cannot write {os.fspath(path)!r}: {exc.strerror}") from None
+
+
+def _publish(tmp: str, path: Path, parameter: str) -> None:
+    # mkstemp creates 0600; give the file the usual permissions (0666 minus the umask)
+    umask = os.umask(0)
+    os.umask(umask)
+    try:
+        os.chmod(tmp, 0o666 & ~umask)
+        os.replace(tmp, path)
+    except OSError as exc:
+        raise InputError(parameter, f"cannot write {os.fspath(path)!r}: {exc.strerror}") from None
 
 
 @contextlib.contextmanager
-def atomic_write(path: str | os.PathLike, mode: str = "w", **kwargs) -> Iterator[Any]:
-    """Open a temporary sibling of ``path``; rename it to ``path`` on success."""
+def atomic_write(path: str | os.PathLike, mode: str = "w", *, parameter: str = "output",
+                 **kwargs) -> Iterator[Any]:
+    """Open a temporary sibling of ``path``; rename it to ``path`` on success.
+
+    A target that cannot be written (a directory, a folder without write permission, a
+    file system such as ``/proc``) raises :class:`InputError` naming ``parameter`` and
+    ``path`` (never the temporary file), before anything is written.
+    """
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    _check_target(path, parameter)
+    fd, tmp = _make_temp(path, parameter)
     try:
         with os.fdopen(fd, mode, **kwargs) as fh:
             yield fh
-        # mkstemp creates 0600; give the file the usual permissions (0666 minus the umask)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, path)
+        _publish(tmp, path, parameter)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+
+
+def write_files(contents: Mapping[str | os.PathLike, str | bytes] | Iterable[tuple[Any, Any]], *,
+                parameter: str = "output") -> list[Path]:
+    """Write several files all or nothing; return their paths.
+
+    ``contents`` maps each target path to its text (``str``, written UTF-8 with ``\\n``
+    line ends as given) or bytes.  Every target is checked first (not a directory, its
+    folder writable, no path given twice); then every content goes to a temporary sibling;
+    only when all were written are they renamed over their targets.  On any failure no
+    target is created or changed and the temporaries are removed.
+    """
+    items = list(contents.items() if isinstance(contents, Mapping) else contents)
+    paths = [Path(p) for p, _ in items]
+    seen = set()
+    for p in paths:
+        key = os.path.abspath(p)
+        if key in seen:
+            raise InputError(parameter, f"names {os.fspath(p)!r} twice")
+        seen.add(key)
+        _check_target(p, parameter)
+    temps: list[str] = []
+    try:
+        for p, (_, data) in zip(paths, items):
+            fd, tmp = _make_temp(p, parameter)
+            temps.append(tmp)
+            try:
+                with os.fdopen(fd, "wb") as fh:
+                    fh.write(data.encode("utf-8") if isinstance(data, str) else data)
+            except OSError as exc:
+                raise InputError(parameter, f"cannot write {os.fspath(p)!r}: {exc.strerror}") from None
+        for p, tmp in zip(paths, temps):
+            _publish(tmp, p, parameter)
+    finally:
+        for tmp in temps:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(tmp)
+    return paths
 
 
 def to_jsonable(obj: Any) -> Any:

@@ -19,7 +19,10 @@ __all__ = [
     "check_int",
     "check_float",
     "check_finite_1d",
+    "as_float_array",
+    "check_rectangular",
     "check_rank_vector",
+    "check_positive_ranks",
     "check_same_length",
 ]
 
@@ -73,6 +76,55 @@ def check_float(parameter: str, value: Any, *, minimum: float | None = None,
     return out
 
 
+def _ragged_row(values: Any) -> str | None:
+    """Describe the first row of a nested sequence whose length differs from row 0, if any."""
+    try:
+        rows = list(values)
+        lengths = [len(r) if hasattr(r, "__len__") and not isinstance(r, (str, bytes)) else None for r in rows]
+    except TypeError:
+        return None
+    for i, k in enumerate(lengths[1:], start=1):
+        if k != lengths[0]:
+            def show(k):
+                return "a scalar" if k is None else f"{k} entr{'y' if k == 1 else 'ies'}"
+            return f"row {i} has {show(k)} but row 0 has {show(lengths[0])}"
+    return None
+
+
+def as_float_array(parameter: str, values: Any, *, what: str = "numbers") -> np.ndarray:
+    """``np.asarray(values, dtype=float64)``, or :class:`InputError` naming ``parameter``.
+
+    A ragged nested sequence is reported with the first row whose length differs; a
+    non-numeric entry (a string, None, an object) as such.  NaN/inf are left to the caller.
+
+    >>> as_float_array("rankings", [[1, 2, 3], [2, 1]])
+    Traceback (most recent call last):
+    ...
+    agreekit._validation.InputError: `rankings` is ragged: row 1 has 2 entries but row 0 has 3 entries
+    """
+    try:
+        return np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError):
+        ragged = _ragged_row(values) if not isinstance(values, np.ndarray) else None
+        if ragged is not None:
+            raise InputError(parameter, f"is ragged: {ragged}") from None
+        raise InputError(parameter, f"must contain only {what}") from None
+
+
+def check_rectangular(parameter: str, values: Any) -> None:
+    """Raise :class:`InputError` if ``values`` is a list/tuple of rows of different lengths.
+
+    >>> check_rectangular("rankings", [[1, 2, 3], [2, 1]])
+    Traceback (most recent call last):
+    ...
+    agreekit._validation.InputError: `rankings` is ragged: row 1 has 2 entries but row 0 has 3 entries
+    """
+    if isinstance(values, (list, tuple)) and values:
+        ragged = _ragged_row(values)
+        if ragged is not None and any(hasattr(r, "__len__") and not isinstance(r, (str, bytes)) for r in values):
+            raise InputError(parameter, f"is ragged: {ragged}")
+
+
 def check_finite_1d(parameter: str, values: Any, *, dtype=np.float64, min_length: int = 0) -> np.ndarray:
     """Return ``values`` as a 1-D array of ``dtype`` without NaN/inf."""
     try:
@@ -119,6 +171,47 @@ def check_rank_vector(parameter: str, values: Any, *, min_length: int = 2) -> np
     if not seen[1:].all():
         raise InputError(parameter, f"must be a permutation of 1..{n}; it has ties (repeated ranks)")
     return ranks
+
+
+def check_positive_ranks(parameter: str, values: Any, *, labels: Sequence[str] | None = None,
+                         min_length: int = 1) -> np.ndarray:
+    """Return ``values`` as int64 ranks if every value is a positive integer, or raise.
+
+    The value rule of agreekit's rankings: rank values are positive integers, 1 = top;
+    a repeated value is a tie (allowed here; whether a measure accepts ties is its own
+    check).  0, negative, non-integral (2.5), NaN/inf and non-numeric values raise
+    :class:`InputError` naming ``parameter`` and, if ``labels`` is given (one per value,
+    e.g. ``"line 3"``), where the first bad value is.
+
+    >>> check_positive_ranks("x", [1, 2, 2, 4]).tolist()
+    [1, 2, 2, 4]
+    >>> check_positive_ranks("x", [1, 0, 3], labels=["line 1", "line 2", "line 3"])
+    Traceback (most recent call last):
+    ...
+    agreekit._validation.InputError: `x` line 2: rank 0 is not a positive integer (ranks are 1, 2, ... with 1 = top; repeated values are ties)
+    """
+    arr = np.asarray(values, dtype=object if not isinstance(values, np.ndarray) else None)
+    if arr.ndim != 1:
+        raise InputError(parameter, f"must be a 1-D rank vector; got shape {arr.shape}")
+    if arr.size < min_length:
+        raise InputError(parameter, f"must have at least {min_length} ranks; got {arr.size}")
+    out = np.empty(arr.size, dtype=np.int64)
+    for i, v in enumerate(arr.tolist()):
+        ok, finite = False, True
+        if not isinstance(v, (bool, np.bool_)):
+            try:
+                f = float(v)
+                finite = bool(np.isfinite(f))
+                ok = bool(finite and 1 <= f < 2 ** 53 and f == int(f))
+            except (TypeError, ValueError, OverflowError):
+                ok = False
+        if not ok:
+            where = f"{labels[i]}: rank {v!r}" if labels is not None else f"value {v!r} at position {i}"
+            what = "is NaN or infinite, not" if not finite else "is not"
+            raise InputError(parameter, f"{where} {what} a positive integer (ranks are 1, 2, ... with "
+                                        "1 = top; repeated values are ties)")
+        out[i] = int(f)
+    return out
 
 
 def check_same_length(names: Sequence[str], *arrays: np.ndarray) -> None:

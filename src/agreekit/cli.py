@@ -6,13 +6,16 @@ printed on stdout, or ``None`` if it printed/wrote its own output.
 
 Errors in user input (:class:`ValueError`, including
 :class:`agreekit._validation.InputError`, and unreadable files) are printed as
-one line on stderr and give exit code 2, without a traceback.
+one line on stderr and give exit code 2, without a traceback.  Warnings are
+printed as one line each (``agreekit CMD: warning: Category: message``),
+without the source line Python's default format adds.
 """
 from __future__ import annotations
 
 import argparse
 import importlib
 import sys
+import warnings
 
 from agreekit import __version__
 from agreekit._io import dumps_json
@@ -54,14 +57,37 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _error_line(exc: BaseException) -> str:
+    if isinstance(exc, OSError) and exc.strerror:
+        where = f" {exc.filename!r}" if exc.filename is not None else ""
+        return f"cannot access{where}: {exc.strerror}"
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+def _run(args: argparse.Namespace):
+    """Run the handler with warnings printed as one line each (no source line)."""
+    prog = f"agreekit {args.command}"
+
+    def one_line(message, category, filename, lineno, line=None):
+        text = " ".join(str(message).split())
+        return f"{prog}: warning: {category.__name__}: {text}\n"
+
+    saved = warnings.formatwarning
+    warnings.formatwarning = one_line
+    try:
+        return args.func(args)
+    finally:
+        warnings.formatwarning = saved
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)  # argparse itself exits 2 on bad usage
     try:
-        result = args.func(args)
+        result = _run(args)
     except (ValueError, OSError, CommandError) as exc:
-        msg = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        print(f"agreekit {args.command}: error: {msg}", file=sys.stderr)
+        print(f"agreekit {args.command}: error: {_error_line(exc)}", file=sys.stderr)
         return 2
     if result is not None:
         sys.stdout.write(dumps_json(result) + "\n")

@@ -8,7 +8,7 @@ from agreekit.clustering import seed_table_frame, seed_table_markdown
 sm = snakemake  # noqa: F821 (injected by Snakemake)
 with open(sm.log[0], "w") as log:
     sys.stderr = log
-    with open(sm.input.example, encoding="utf-8") as fh:
+    with open(sm.input.example, encoding="utf-8-sig") as fh:
         example = json.load(fh)
     frame = seed_table_frame(example, alpha=float(sm.params.alpha))
     with atomic_write(sm.output.csv) as fh:

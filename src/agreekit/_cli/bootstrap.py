@@ -15,7 +15,7 @@ import io
 import re
 import sys
 
-from agreekit._io import atomic_write, dumps_json
+from agreekit._io import atomic_write, check_output_path, dumps_json, write_files
 from agreekit._validation import InputError
 
 
@@ -40,13 +40,15 @@ def _gains(values: list[str] | None):
 
 def _emit(text: str, output: str | None) -> None:
     if output:
-        with atomic_write(output) as fh:
+        with atomic_write(output, parameter="--output") as fh:
             fh.write(text)
     else:
         sys.stdout.write(text)
 
 
 def _run_bootstrap(args: argparse.Namespace):
+    if args.output:  # before any work: an unwritable target fails first
+        check_output_path(args.output, parameter="--output")
     from agreekit.ireval.bootstrap import discriminative_power, rank_correlation_se
     from agreekit.ireval.metrics import align_scores, load_scores
 
@@ -83,6 +85,14 @@ def _run_evaluate(args: argparse.Namespace):
         raise InputError("--metric", "at least one metric is required")
     if len(metrics) > 1 and not args.output_dir:
         raise InputError("--output-dir", "is required with more than one metric (one CSV per metric)")
+    targets = {}
+    if args.output_dir:
+        for name in metrics:
+            path = Path(args.output_dir) / (re.sub(r"[^A-Za-z0-9@._-]", "_", name) + ".csv")
+            if path in targets.values():
+                raise InputError("--metric", f"{name!r} would overwrite {str(path)!r} (written for another "
+                                             "metric)")
+            targets[name] = check_output_path(path, parameter="--output-dir")
     mats = evaluate(args.qrels, list(args.runs), metrics, depth=args.depth, gains=_gains(args.gain),
                     beta=args.beta, ndcg=args.ndcg, empty_topics=args.empty_topics)
     if not args.output_dir:
@@ -90,12 +100,13 @@ def _run_evaluate(args: argparse.Namespace):
         mats[metrics[0]].to_csv(buf, float_format="%.10g", lineterminator="\n")
         sys.stdout.write(buf.getvalue())
         return None
-    written = {}
+    written, contents = {}, {}
     for name, df in mats.items():
-        path = Path(args.output_dir) / (re.sub(r"[^A-Za-z0-9@._-]", "_", name) + ".csv")
-        with atomic_write(path) as fh:
-            df.to_csv(fh, float_format="%.10g", lineterminator="\n")
-        written[name] = {"path": str(path), "mean": df.mean(axis=0).round(10).to_dict()}
+        buf = io.StringIO()
+        df.to_csv(buf, float_format="%.10g", lineterminator="\n")
+        contents[targets[name]] = buf.getvalue()
+        written[name] = {"path": str(targets[name]), "mean": df.mean(axis=0).round(10).to_dict()}
+    write_files(contents, parameter="--output-dir")  # all or nothing
     return {"qrels": str(args.qrels), "n_topics": int(next(iter(mats.values())).shape[0]),
             "systems": [str(c) for c in next(iter(mats.values())).columns], "metrics": written}
 

@@ -6,7 +6,7 @@ import csv
 import io
 import sys
 
-from agreekit._io import atomic_write, dumps_json
+from agreekit._io import atomic_write, check_output_path, dumps_json
 from agreekit._validation import InputError
 
 
@@ -26,9 +26,9 @@ def register(subparsers) -> None:
     p.add_argument("--graph", metavar="EDGES", help="edge list file: 'a b' or 'a b weight' per line")
     p.add_argument("--measure", "-m", action="append", metavar="NAME",
                    help="measure name from --list (repeatable; default: ari_delta)")
-    p.add_argument("--mode", choices=("transform", "plus"), default="transform",
-                   help="graph-aware form: D_bot (transform, default) or D_+ (plus)")
-    p.add_argument("--alpha", type=float, default=0.5, help="alpha of D_+ (default 0.5)")
+    p.add_argument("--mode", choices=("transform", "plus"), default=None,
+                   help="graph-aware form with --graph and V: D_bot (transform, default) or D_+ (plus)")
+    p.add_argument("--alpha", type=float, default=None, help="alpha of D_+ (--mode plus; default 0.5)")
     p.add_argument("--input-format", choices=("auto", "labels", "cover", "matrix"), default="auto",
                    help="how to read U and V (default: auto-detect)")
     p.add_argument("--format", choices=("json", "csv"), default="json", help="output format")
@@ -45,7 +45,7 @@ def _emit(args, obj, rows: list[list]) -> None:
         csv.writer(buf, lineterminator="\n").writerows(rows)
         text = buf.getvalue()
     if args.output:
-        with atomic_write(args.output) as fh:
+        with atomic_write(args.output, parameter="--output") as fh:
             fh.write(text)
     else:
         sys.stdout.write(text)
@@ -65,8 +65,17 @@ def _agreement(args: argparse.Namespace):
         raise InputError("U", "is required (or use --list)")
     if args.V is None and args.graph is None:
         raise InputError("V", "is required unless --graph is given")
+    if args.mode is not None and (args.graph is None or args.V is None):
+        raise InputError("--mode", "selects the graph-aware form of a measure of U and V; it needs "
+                                   "both V and --graph")
+    if args.alpha is not None and args.mode != "plus":
+        raise InputError("--alpha", "is the weight of D_+ and needs --mode plus (with V and --graph)")
+    args.mode = args.mode or "transform"
+    args.alpha = 0.5 if args.alpha is None else args.alpha
     if not 0.0 <= args.alpha <= 1.0:
         raise InputError("--alpha", f"must be in [0, 1]; got {args.alpha}")
+    if args.output:
+        check_output_path(args.output, parameter="--output")
     specs = [get_measure(m) for m in (args.measure or ["ari_delta"])]
     U = read_clustering(args.U, kind=args.input_format, name="U")
     V = read_clustering(args.V, kind=args.input_format, name="V") if args.V is not None else None

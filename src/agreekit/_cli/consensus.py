@@ -31,7 +31,7 @@ def _handler(args):
                         res.method, res.optimal, res.exhaustive, f"{res.elapsed:.6f}"])
         text = buf.getvalue()
     if args.output:
-        with atomic_write(args.output) as fh:
+        with atomic_write(args.output, parameter="--output") as fh:
             fh.write(text)
     else:
         sys.stdout.write(text)

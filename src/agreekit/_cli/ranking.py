@@ -71,36 +71,62 @@ def _moments(args):
 
 
 def read_rank_file(path: str, *, parameter: str, column: str | None = None) -> np.ndarray:
-    """Read ranks from a file: one number per line, or a CSV column (header row optional)."""
-    import pandas as pd
+    """Read ranks from a file: one rank per line, or a CSV column (header row optional).
 
-    p = Path(path)
-    if not p.is_file():
-        raise InputError(parameter, f"file not found: {path}")
-    text = p.read_text()
-    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    Ranks are positive integers, 1 = top; a repeated value is a tie.  UTF-8 (a byte-order mark
+    is allowed), plain or gzip-compressed, any line ends; trailing blank lines are ignored.
+    Every other problem (missing file, blank line in the middle, ragged CSV row, 0, negative,
+    non-integral or NaN rank) is an :class:`InputError` naming ``parameter``, the file and the line.
+    """
+    import csv
+
+    from agreekit._io import iter_lines
+    from agreekit._validation import check_positive_ranks
+
+    lines = list(iter_lines(path, parameter=parameter))
+    while lines and not lines[-1][1].strip():
+        lines.pop()
     if not lines:
-        raise InputError(parameter, f"file {path} is empty")
-    first = lines[0].split(",")
-    has_header = any(not _is_number(tok.strip()) for tok in first)
-    df = pd.read_csv(p, header=0 if has_header else None, skip_blank_lines=True)
+        raise InputError(parameter, f"file {path!r} is empty")
+    blank = next((no for no, ln in lines if not ln.strip()), None)
+    if blank is not None:
+        raise InputError(parameter, f"file {path!r} line {blank} is blank (one rank per line; blank lines "
+                                    "are allowed only at the end)")
+    try:
+        rows = list(csv.reader([ln for _, ln in lines], strict=True))
+    except csv.Error as exc:
+        raise InputError(parameter, f"file {path!r} is not valid CSV ({exc})") from None
+    rows = [[c.strip() for c in r] for r in rows]
+    numbers = [no for no, _ in lines]
+    has_header = any(not _is_number(tok) for tok in rows[0])
+    width = len(rows[0])
+    for no, r in zip(numbers, rows):
+        if len(r) != width:
+            raise InputError(parameter, f"file {path!r} line {no} has {len(r)} fields, but line "
+                                        f"{numbers[0]} has {width}")
     if column is not None:
-        if not has_header or column not in df.columns:
+        if not has_header or column not in rows[0]:
             raise InputError("column", f"{column!r} is not a column of {path}")
-        series = df[column]
+        j = rows[0].index(column)
     else:
-        series = df.iloc[:, 0]
-    values = pd.to_numeric(series, errors="coerce").to_numpy(dtype=np.float64)
-    if np.isnan(values).any():
-        raise InputError(parameter, f"{path} contains NaN or non-numeric ranks")
-    return values
+        j = 0
+    if has_header:
+        if len(set(rows[0])) != len(rows[0]) or not all(rows[0]):
+            bad = next(t for i, t in enumerate(rows[0]) if not t or t in rows[0][:i])
+            raise InputError(parameter, f"file {path!r} line {numbers[0]}: header name {bad!r} is "
+                                        "empty or repeated")
+        rows, numbers = rows[1:], numbers[1:]
+        if not rows:
+            raise InputError(parameter, f"file {path!r} has a header but no ranks")
+    return check_positive_ranks(parameter, [r[j] for r in rows],
+                                labels=[f"file {path!r} line {no}" for no in numbers])
 
 
 def _is_number(tok: str) -> bool:
     try:
         float(tok)
     except ValueError:
-        return tok.lower() in {"nan"}  # NaN is numeric here; rejected later with a clear message
+        return tok == ""  # an empty first cell is a missing rank, not a header name
     return True
 
 

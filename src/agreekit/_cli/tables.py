@@ -63,11 +63,11 @@ def standardized_fields(args, gamma: float, n: int) -> dict:
 
 
 def table_handler(args):
-    from agreekit.ranking.tables import available_tables, load_table
+    from agreekit.ranking.tables import _load_table, available_tables
 
     if args.list or args.table is None:
         return {"tables": available_tables()}
-    tab = load_table(args.table)
+    tab = _load_table(args.table, parameter="table")
     d = tab.data
     return {
         "scheme_id": tab.scheme_id, "coefficient": tab.coefficient, "scheme": tab.scheme, "weigher": tab.weigher,

@@ -7,10 +7,14 @@ for overlapping clusters and network communities* (DMKD 2015):
   normalized (ND) and adjusted (AD) forms, and the classic measures as thin functions over the
   same contingency core: :func:`rand_index`, :func:`adjusted_rand_index`,
   :func:`adjusted_rand_index_approx` (ARI′), :func:`variation_of_information`,
-  :func:`normalized_mutual_info`, :func:`jaccard_index`, :func:`f_measure`, :func:`mirkin_index`;
+  :func:`normalized_mutual_info`, :func:`jaccard_index`, :func:`f_measure`, :func:`mirkin_index`,
+  and the measures users of scikit-learn expect: :func:`mutual_info`, :func:`expected_mutual_info`,
+  :func:`adjusted_mutual_info` (exact hypergeometric expectation), :func:`fowlkes_mallows`,
+  :func:`homogeneity`, :func:`completeness`, :func:`v_measure`;
 * co-membership form (Definition 4, Theorem 4.1) for overlapping and soft clusterings:
   :func:`ri_delta`, :func:`ari_delta`, :func:`i_norm`, :func:`i_sqrt_tr`, and Omega:
   :func:`omega`, :func:`adjusted_omega`;
+* overlapping NMI of covers (the seed's NMI′ and NMI″): :func:`overlapping_nmi`;
 * graph-aware agreement (sec. 4.1): the ``graph=``/``mode=`` keywords of the Δ measures and
   :func:`agreement_with_graph`.
 
@@ -21,12 +25,15 @@ registry of named measures.
 from agreekit.clustering._comembership import (CoMembershipStats, adjusted_omega, agreement_with_graph,
                                               ari_delta, comembership_stats, i_norm, i_sqrt_tr, omega,
                                               ri_delta)
-from agreekit.clustering._contingency import (PHI_FUNCTIONS, ContingencyTable, adjusted_rand_index,
-                                             adjusted_rand_index_approx, contingency_table, f_measure,
-                                             generalized_distance, jaccard_index, mirkin_index,
-                                             normalized_mutual_info, rand_index, variation_of_information)
+from agreekit.clustering._contingency import (PHI_FUNCTIONS, ContingencyTable, adjusted_mutual_info,
+                                             adjusted_rand_index, adjusted_rand_index_approx, completeness,
+                                             contingency_table, expected_mutual_info, f_measure,
+                                             fowlkes_mallows, generalized_distance, homogeneity, jaccard_index,
+                                             mirkin_index, mutual_info, normalized_mutual_info, rand_index,
+                                             v_measure, variation_of_information)
 from agreekit.clustering._files import read_clustering, read_graph
 from agreekit.clustering._inputs import Clustering, Graph, as_clustering, as_graph
+from agreekit.clustering._overlapping import overlapping_nmi
 from agreekit.clustering._registry import MEASURES, MeasureSpec, get_measure, list_measures
 from agreekit.clustering._tables import SEED_TABLE_COLUMNS, seed_table, seed_table_frame, seed_table_markdown
 
@@ -35,6 +42,8 @@ __all__ = [
     "contingency_table", "ContingencyTable", "generalized_distance", "PHI_FUNCTIONS",
     "rand_index", "adjusted_rand_index", "adjusted_rand_index_approx", "variation_of_information",
     "normalized_mutual_info", "jaccard_index", "f_measure", "mirkin_index",
+    "mutual_info", "expected_mutual_info", "adjusted_mutual_info", "fowlkes_mallows",
+    "homogeneity", "completeness", "v_measure", "overlapping_nmi",
     "ri_delta", "ari_delta", "i_norm", "i_sqrt_tr", "omega", "adjusted_omega", "agreement_with_graph",
     "comembership_stats", "CoMembershipStats",
     "MEASURES", "MeasureSpec", "get_measure", "list_measures",

@@ -10,7 +10,9 @@ Clustering files (``kind="auto"`` picks by content):
   are read as matrices in ``auto`` mode.
 
 Lines starting with ``#`` are comments; trailing blank lines are ignored, other blank lines are
-an error.  Node ids are integers if every id in the file is an integer, else strings.  A graph
+an error.  Node ids are integers if every id in the file is an integer, else strings.  A cover
+line that lists a node twice is an error (it is ambiguous: a typo or a weight?).  Files are
+UTF-8 (a byte-order mark is allowed), plain or gzip-compressed, with any line ends.  A graph
 file has one edge per line: ``a b`` or ``a b weight`` (whitespace or commas).
 """
 from __future__ import annotations
@@ -22,6 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
+from agreekit._io import iter_lines
 from agreekit._validation import InputError, check_choice
 from agreekit.clustering._inputs import Clustering, as_clustering
 
@@ -31,11 +34,7 @@ _SPLIT = re.compile(r"[,\s]+")
 
 
 def _content_lines(path: Path, param: str) -> list[tuple[int, list[str]]]:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise InputError(param, f"file {str(path)!r} is not UTF-8 text") from None
-    raw = text.splitlines()
+    raw = [line for _, line in iter_lines(path, parameter=param)]
     while raw and not raw[-1].strip():
         raw.pop()
     out = []
@@ -74,6 +73,11 @@ def read_clustering(path: str | os.PathLike, *, kind: str = "auto", name: str = 
         if bad:
             raise InputError(name, f"file {str(path)!r} line {bad[0]} has more than one label (malformed)")
         return as_clustering(np.array([toks[0] for _, toks in lines], dtype=object), name=name)
+    for no, toks in lines:
+        if len(set(toks)) != len(toks):
+            dup = next(t for i, t in enumerate(toks) if t in toks[:i])
+            raise InputError(name, f"file {str(path)!r} line {no} lists node {dup!r} twice (a cluster "
+                                   "names each node once)")
     flat = _ids([t for _, toks in lines for t in toks])
     clusters, pos = [], 0
     for _, toks in lines:
@@ -84,10 +88,10 @@ def read_clustering(path: str | os.PathLike, *, kind: str = "auto", name: str = 
 
 def _read_matrix(path: Path, name: str) -> np.ndarray:
     try:
-        with path.open(newline="", encoding="utf-8") as fh:
-            rows = [r for r in csv.reader(fh) if r and any(c.strip() for c in r)]
-    except UnicodeDecodeError:
-        raise InputError(name, f"file {str(path)!r} is not UTF-8 text") from None
+        rows = [r for r in csv.reader(line for _, line in iter_lines(path, parameter=name))
+                if r and any(c.strip() for c in r)]
+    except csv.Error as exc:
+        raise InputError(name, f"file {str(path)!r} is not valid CSV ({exc})") from None
     if rows and rows[0][0].strip().startswith("#"):
         rows = rows[1:]
     if not rows:

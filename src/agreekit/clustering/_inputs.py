@@ -7,7 +7,8 @@ path of all contingency measures).  Accepted forms:
 * **label vector** — 1-D array-like of hashable labels (node i = position i), or a mapping
   ``{node: label}``; a partition (disjoint, every node covered);
 * **cover** — a list of collections of node ids (clusters may overlap, nodes may be
-  uncovered); its node set is the union of the clusters unless ``nodes=`` is given;
+  uncovered); its node set is the union of the clusters unless ``nodes=`` is given; an empty
+  cluster or a node listed twice in one cluster is an error;
 * **membership matrix** — 2-D numpy array or ``scipy.sparse`` matrix, ``n x k``, crisp
   (0/1) or soft (non-negative reals); node i = row i.
 
@@ -199,12 +200,73 @@ def _from_matrix(matrix: Any, param: str, nodes: tuple | None, uncovered: str) -
     return Clustering(n, nodes, None, crisp, m)
 
 
+def _int_cover(clusters: list, param: str, nodes: tuple | None, uncovered: str) -> Clustering | None:
+    """Vectorized path for a cover whose clusters are 1-D integer arrays (e.g. LFR communities);
+    None when it does not apply.  Same result as the generic path."""
+    if not clusters or not all(isinstance(c, np.ndarray) and c.ndim == 1 and c.dtype.kind in "iu"
+                               for c in clusters):
+        return None
+    empty = next((c for c, cl in enumerate(clusters) if cl.size == 0), None)
+    if empty is not None:  # the same rules as the generic path
+        raise InputError(param, f"cluster {empty} is empty; a cover lists non-empty clusters (drop it)")
+    for c, cl in enumerate(clusters):
+        if cl.size > 1:
+            srt = np.sort(cl)
+            dup = srt[1:][srt[1:] == srt[:-1]]
+            if dup.size:
+                raise InputError(param, f"cluster {c} lists node {int(dup[0])!r} twice; a cluster names each "
+                                        "node once")
+    ids = np.concatenate(clusters).astype(np.int64, copy=False)
+    cols = np.repeat(np.arange(len(clusters), dtype=np.int64), [c.size for c in clusters])
+    if nodes is None:
+        if ids.size == 0:
+            raise _empty(param)
+        lo, hi = int(ids.min()), int(ids.max())
+        if lo >= 0 and hi <= 4 * ids.size + 1024:  # dense ids: counting instead of sorting
+            present = np.bincount(ids, minlength=hi + 1) > 0
+            order = np.flatnonzero(present)
+            rows = (np.cumsum(present, dtype=np.int64) - 1)[ids]
+        else:
+            order, rows = np.unique(ids, return_inverse=True)
+    else:
+        if not all(isinstance(x, (int, np.integer)) and not isinstance(x, bool) for x in nodes):
+            return None
+        order = np.fromiter(dict.fromkeys(nodes), dtype=np.int64)
+        if order.size == 0:
+            raise _empty(param)
+        if np.array_equal(order, np.arange(order.size)):  # nodes = range(n)
+            bad = (ids < 0) | (ids >= order.size)
+            rows = np.where(bad, 0, ids)
+        else:
+            sorter = np.argsort(order, kind="stable")
+            rows = sorter[np.minimum(np.searchsorted(order, ids, sorter=sorter), order.size - 1)]
+            bad = order[rows] != ids
+        if np.any(bad):
+            missing = sorted(set(ids[bad].tolist()))
+            raise InputError(param, f"has {len(missing)} node(s) not in `nodes`, e.g. {list(map(repr, missing))[:3]}")
+    m = sp.csr_array((np.ones(rows.size), (rows, cols)), shape=(order.size, len(clusters)))
+    m.sum_duplicates()
+    return _from_matrix(m, param, tuple(order.tolist()), uncovered)
+
+
 def _from_cover(clusters: list, param: str, nodes: Iterable | None, uncovered: str) -> Clustering:
+    fast = _int_cover(clusters, param, None if nodes is None else tuple(nodes), uncovered)
+    if fast is not None:
+        return fast
     members = []
     for c, cluster in enumerate(clusters):
         if not _is_collection(cluster):
             raise InputError(param, f"cluster {c} is not a collection of node ids")
-        cl = list(dict.fromkeys(cluster))  # a node listed twice in one cluster counts once
+        cl = list(cluster)
+        if not cl:
+            raise InputError(param, f"cluster {c} is empty; a cover lists non-empty clusters (drop it)")
+        try:
+            unique = list(dict.fromkeys(cl))
+        except TypeError:
+            raise InputError(param, "node ids must be hashable") from None
+        if len(unique) != len(cl):
+            dup = next(x for i, x in enumerate(cl) if x in cl[:i])
+            raise InputError(param, f"cluster {c} lists node {dup!r} twice; a cluster names each node once")
         members.append(cl)
     all_ids = [x for cl in members for x in cl]
     try:
@@ -314,10 +376,10 @@ def align_to(cu: Clustering, cv: Clustering, names: tuple[str, str] = ("U", "V")
             raise InputError(names[1], f"has {cv.n} nodes but `{names[0]}` has {cu.n}; both clusterings "
                                        "must be over the same node set")
         return cv
-    idx_u = cu._node_index()
-    idx_v = cv._node_index()
     if cu.n == cv.n and (cu.nodes == cv.nodes):
         return cv
+    idx_u = cu._node_index()
+    idx_v = cv._node_index()
     if idx_u.keys() != idx_v.keys():
         only_u = idx_u.keys() - idx_v.keys()
         only_v = idx_v.keys() - idx_u.keys()

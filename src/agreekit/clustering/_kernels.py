@@ -6,9 +6,14 @@
   only the pairs co-clustered in at least one clustering, with nodes of identical membership
   (:func:`signature_hashes`, :func:`group_signatures`) merged into weighted groups
   (O(Σ_C g(C)²) for g(C) groups meeting cluster C; never O(n²));
-* :func:`max_offdiagonal` — largest off-diagonal entry of ``U Uᵀ`` without forming it.
+* :func:`max_offdiagonal` — largest off-diagonal entry of ``U Uᵀ`` without forming it;
+* :func:`best_conditional_entropies` — the LFK/MGH overlapping-NMI matching of every cluster;
+* :func:`expected_mutual_info_sum` — expected mutual information over pairs of distinct
+  cluster sizes (mode-centred hypergeometric recurrences, Loader's accurate pmf at the mode).
 """
 from __future__ import annotations
+
+import math
 
 import numpy as np
 from numba import njit
@@ -191,3 +196,180 @@ def weighted_pair_counts(G, w, u_ptr, u_idx, uc_ptr, uc_idx, v_ptr, v_idx, vc_pt
                 agree_pos += pairs
             union += pairs
     return f_u, f_v, agree_pos, union
+
+
+# --- overlapping NMI (Lancichinetti-Fortunato-Kertész 2009, appendix B) -----------------
+@njit(cache=True, inline="always")
+def _hcount(c, n, logn):  # pragma: no cover - compiled
+    """-p log p with p = c / n (0 for c = 0)."""
+    if c <= 0:
+        return 0.0
+    return (c / n) * (logn - np.log(c))
+
+
+@njit(cache=True, nogil=True)
+def best_conditional_entropies(indptr, indices, overlap, a, b, size_values, size_count, size_class,
+                               n):  # pragma: no cover - compiled
+    """H(X_k|Y) = min over admissible Y_l of H(X_k|Y_l) for every cluster X_k (nats, unnormalized).
+
+    Row k of the CSR matrix (``indptr``, ``indices``, ``overlap``) lists the clusters Y_l meeting
+    X_k and |X_k ∩ Y_l|; ``a``/``b`` are the cluster sizes; ``size_values``/``size_count`` the
+    distinct sizes of the Y clusters and how many have each size, ``size_class[l]`` the index of
+    Y_l's size.  A pair is admissible when h(P11) + h(P00) > h(P01) + h(P10); Y clusters disjoint
+    from X_k are taken into account through their sizes (all disjoint ones of one size give the
+    same value).  Without an admissible Y_l, H(X_k|Y) = H(X_k).
+    """
+    kx = a.size
+    logn = np.log(n)
+    best = np.empty(kx, np.float64)
+    used = np.zeros(size_values.size, np.int64)
+    for k in range(kx):
+        ak = a[k]
+        hx = _hcount(ak, n, logn) + _hcount(n - ak, n, logn)
+        bk = hx
+        for p in range(indptr[k], indptr[k + 1]):
+            l = indices[p]
+            o = overlap[p]
+            bl = b[l]
+            used[size_class[l]] += 1
+            h11 = _hcount(o, n, logn)
+            h10 = _hcount(ak - o, n, logn)
+            h01 = _hcount(bl - o, n, logn)
+            h00 = _hcount(n - ak - bl + o, n, logn)
+            if h11 + h00 > h01 + h10:
+                c = h11 + h10 + h01 + h00 - (_hcount(bl, n, logn) + _hcount(n - bl, n, logn))
+                if c < bk:
+                    bk = c
+        for s in range(size_values.size):
+            if size_count[s] - used[s] > 0:  # a Y cluster of this size disjoint from X_k
+                bl = size_values[s]
+                h10 = _hcount(ak, n, logn)
+                h01 = _hcount(bl, n, logn)
+                h00 = _hcount(n - ak - bl, n, logn)
+                if h00 > h01 + h10:
+                    c = h10 + h01 + h00 - (h01 + _hcount(n - bl, n, logn))
+                    if c < bk:
+                        bk = c
+        for p in range(indptr[k], indptr[k + 1]):
+            used[size_class[indices[p]]] = 0
+        best[k] = min(max(bk, 0.0), hx)
+    return best
+
+
+# --- expected mutual information under the hypergeometric (permutation) model ------------
+# Hypergeometric probabilities by Loader's saddle-point method (C. Loader, "Fast and accurate
+# computation of binomial probabilities", 2000; as in R's dhyper): no log-gamma cancellation, so
+# the relative error stays ~1e-15 at any n (log-gamma differences lose ~n log n · eps).
+_LN_2PI = math.log(2.0 * math.pi)
+_STIRLERR_SMALL = np.array([0.0] + [math.lgamma(k + 1.0) - (k + 0.5) * math.log(k) + k - 0.5 * _LN_2PI
+                                    for k in range(1, 16)])
+
+
+@njit(cache=True)
+def _stirlerr(n):  # pragma: no cover - compiled
+    """log(n!) − log(√(2π n) (n/e)^n) for integer-valued n ≥ 0 (0 at n = 0)."""
+    if n <= 15.0:
+        return _STIRLERR_SMALL[int(n)]
+    nn = n * n
+    s0, s1, s2, s3, s4 = 1.0 / 12, 1.0 / 360, 1.0 / 1260, 1.0 / 1680, 1.0 / 1188
+    if n > 500.0:
+        return (s0 - s1 / nn) / n
+    if n > 80.0:
+        return (s0 - (s1 - s2 / nn) / nn) / n
+    if n > 35.0:
+        return (s0 - (s1 - (s2 - s3 / nn) / nn) / nn) / n
+    return (s0 - (s1 - (s2 - (s3 - s4 / nn) / nn) / nn) / nn) / n
+
+
+@njit(cache=True)
+def _bd0(x, np_):  # pragma: no cover - compiled
+    """x log(x / np) + np − x without cancellation when x ≈ np."""
+    if abs(x - np_) < 0.1 * (x + np_):
+        v = (x - np_) / (x + np_)
+        s = (x - np_) * v
+        ej = 2.0 * x * v
+        v = v * v
+        j = 1
+        while j < 1000:
+            ej *= v
+            s1 = s + ej / (2 * j + 1)
+            if s1 == s:
+                return s1
+            s = s1
+            j += 1
+        return s
+    return x * math.log(x / np_) + np_ - x
+
+
+@njit(cache=True)
+def _log_dbinom(x, n, p, q):  # pragma: no cover - compiled
+    """log of the binomial pmf C(n, x) p^x q^(n−x) (0 < p < 1, q = 1 − p, 0 ≤ x ≤ n)."""
+    if x == 0.0:
+        if n == 0.0:
+            return 0.0
+        return -_bd0(n, n * q) - n * p if p < 0.1 else n * math.log(q)
+    if x == n:
+        return -_bd0(n, n * p) - n * q if q < 0.1 else n * math.log(p)
+    lc = _stirlerr(n) - _stirlerr(x) - _stirlerr(n - x) - _bd0(x, n * p) - _bd0(n - x, n * q)
+    lf = _LN_2PI + math.log(x) + math.log1p(-x / n)
+    return lc - 0.5 * lf
+
+
+@njit(cache=True)
+def _log_hypergeom(m, a, b, n):  # pragma: no cover - compiled
+    """log P(m) for m of the a marked items among b drawn from n (Loader: three binomials)."""
+    if b == 0.0 or b == n:
+        return 0.0  # m is then determined (0 or a)
+    p = b / n
+    q = (n - b) / n
+    return _log_dbinom(m, a, p, q) + _log_dbinom(b - m, n - a, p, q) - _log_dbinom(b, n, p, q)
+
+
+@njit(cache=True, nogil=True)
+def expected_mutual_info_sum(a_vals, a_cnt, b_vals, b_cnt, n):  # pragma: no cover - compiled
+    """E[MI] (nats) of two partitions with row sizes ``a_vals`` (each ``a_cnt`` times) and column
+    sizes ``b_vals`` (each ``b_cnt`` times) over ``n`` items (Vinh, Epps & Bailey 2009/2010).
+
+    E[MI] = Σ_ij Σ_m (m/n) log(n m / (a_i b_j)) P(m; n, a_i, b_j), P hypergeometric.  The inner sum
+    depends on (a_i, b_j) only, so it runs once per pair of *distinct* sizes; it starts at the
+    mode (Loader's accurate pmf) and walks outwards with the ratio recurrence
+    P(m+1)/P(m) = (a−m)(b−m) / ((m+1)(n−a−b+m+1)) until the (log-concave) pmf drops below
+    1e-24 of its mode.  Each pair's term is ≥ 0 (Jensen), so the outer sum has no cancellation.
+    """
+    nf = float(n)
+    logn = np.log(nf)
+    total = 0.0
+    tiny = 1e-24
+    for i in range(a_vals.size):
+        a = float(a_vals[i])
+        la = np.log(a)
+        for j in range(b_vals.size):
+            b = float(b_vals[j])
+            lo = max(1.0, a + b - nf)
+            hi = min(a, b)
+            if lo > hi:
+                continue
+            lab = la + np.log(b)
+            mode = math.floor((a + 1.0) * (b + 1.0) / (nf + 2.0))
+            m0 = min(max(mode, lo), hi)
+            c = nf - a - b  # n − a − b (may be negative; n − a − b + m ≥ 0 on [lo, hi])
+            p0 = math.exp(_log_hypergeom(m0, a, b, nf))
+            s = p0 * m0 * (logn + np.log(m0) - lab)
+            p = p0
+            m = m0
+            while m < hi:  # upwards
+                p *= (a - m) * (b - m) / ((m + 1.0) * (c + m + 1.0))
+                m += 1.0
+                s += p * m * (logn + np.log(m) - lab)
+                if p < tiny * p0:
+                    break
+            p = p0
+            m = m0
+            while m > lo:  # downwards
+                p *= m * (c + m) / ((a - m + 1.0) * (b - m + 1.0))
+                m -= 1.0
+                s += p * m * (logn + np.log(m) - lab)
+                if p < tiny * p0:
+                    break
+            total += float(a_cnt[i]) * float(b_cnt[j]) * s
+    return total / nf

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from agreekit._validation import InputError
 from agreekit.clustering import _comembership as cm
 from agreekit.clustering import _contingency as ct
+from agreekit.clustering import _overlapping as ov
 
 __all__ = ["MeasureSpec", "MEASURES", "get_measure", "list_measures"]
 
@@ -16,7 +17,8 @@ __all__ = ["MeasureSpec", "MEASURES", "get_measure", "list_measures"]
 class MeasureSpec:
     """One registered measure.
 
-    ``kind`` is ``"similarity"`` (1 = identical) or ``"distance"`` (0 = identical); ``input``
+    ``kind`` is ``"similarity"`` (1 = identical), ``"distance"`` (0 = identical) or
+    ``"unnormalized"`` (larger = more agreement, no fixed maximum: mutual information); ``input``
     is the most general input it accepts: ``"partition"``, ``"crisp"`` (overlapping covers) or
     ``"soft"`` (real-valued memberships); ``graph`` tells whether it takes ``graph=``/``mode=``.
     """
@@ -77,6 +79,30 @@ _SPECS = [
                 "Omega index (Collins & Dent)", ("omega_index",)),
     MeasureSpec("adjusted_omega", cm.adjusted_omega, "similarity", "crisp", True, False,
                 "adjusted Omega index", ("adjusted_omega_index",)),
+    MeasureSpec("mi", ct.mutual_info, "unnormalized", "partition", True, False,
+                "mutual information I(U;V) (nats)", ("mutual_info", "mutual_information")),
+    MeasureSpec("ami", _p(ct.adjusted_mutual_info, average="arithmetic"), "similarity", "partition", True, False,
+                "adjusted mutual information, exact E[I], arithmetic mean of H(U), H(V)",
+                ("adjusted_mutual_info", "ami_sum", "ami_arithmetic")),
+    MeasureSpec("ami_max", _p(ct.adjusted_mutual_info, average="max"), "similarity", "partition", True, False,
+                "AMI with max(H(U), H(V))", ()),
+    MeasureSpec("ami_min", _p(ct.adjusted_mutual_info, average="min"), "similarity", "partition", True, False,
+                "AMI with min(H(U), H(V))", ()),
+    MeasureSpec("ami_sqrt", _p(ct.adjusted_mutual_info, average="geometric"), "similarity", "partition", True,
+                False, "AMI with sqrt(H(U)H(V))", ("ami_geometric",)),
+    MeasureSpec("fowlkes_mallows", ct.fowlkes_mallows, "similarity", "partition", True, False,
+                "Fowlkes-Mallows index", ("fm", "fmi", "fowlkes_mallows_index")),
+    MeasureSpec("homogeneity", ct.homogeneity, "similarity", "partition", False, False,
+                "homogeneity of V w.r.t. reference U, I/H(U)", ()),
+    MeasureSpec("completeness", ct.completeness, "similarity", "partition", False, False,
+                "completeness of V w.r.t. reference U, I/H(V)", ()),
+    MeasureSpec("v_measure", ct.v_measure, "similarity", "partition", True, False,
+                "V-measure, beta = 1 (= nmi_sum)", ("v",)),
+    MeasureSpec("overlapping_nmi_lfk", _p(ov.overlapping_nmi, variant="lfk"), "similarity", "crisp", True, False,
+                "overlapping NMI' (Lancichinetti-Fortunato-Kertesz 2009)",
+                ("onmi_lfk", "nmi_lfk", "overlapping_nmi", "onmi")),
+    MeasureSpec("overlapping_nmi_mgh", _p(ov.overlapping_nmi, variant="mgh"), "similarity", "crisp", True, False,
+                "overlapping NMI'' (McDaid-Greene-Hurley 2011, max normalization)", ("onmi_mgh", "nmi_mgh")),
 ]
 
 #: canonical name -> :class:`MeasureSpec`

@@ -82,6 +82,9 @@ def as_rankings(rankings, *, weights=None, labels=None, parameter: str = "rankin
             raise InputError("weights", "cannot be given with a RankingData input (it carries its own "
                                         "weights and labels)")
         return rankings
+    from agreekit._validation import check_rectangular
+
+    check_rectangular(parameter, rankings)  # a ragged list of rows is an error, not a numpy message
     cols = getattr(rankings, "columns", None)
     if cols is not None and labels is None:
         labels = [str(c) for c in cols]

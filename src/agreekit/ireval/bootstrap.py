@@ -370,8 +370,10 @@ def paired_test(x: Any, y: Any, *, n_resamples: int = 1000, rng: Any = None,
     (4.041, True)
     """
     stat = _statistic_name(statistic, allow_callable=False)
-    x = np.asarray(x, dtype=np.float64)
-    y = np.asarray(y, dtype=np.float64)
+    from agreekit._validation import as_float_array
+
+    x = as_float_array("x", x, what="numbers (per-topic scores)")
+    y = as_float_array("y", y, what="numbers (per-topic scores)")
     for nm, v in (("x", x), ("y", y)):
         if v.ndim != 1:
             raise InputError(nm, f"must be 1-D; got shape {v.shape}")
@@ -465,8 +467,10 @@ def unpaired_test(x: Any, y: Any, *, statistic: str | Callable = "mean", n_resam
     -0.15
     """
     stat = _statistic_name(statistic, allow_callable=True)
-    x = np.asarray(x, dtype=np.float64)
-    y = np.asarray(y, dtype=np.float64)
+    from agreekit._validation import as_float_array
+
+    x = as_float_array("x", x, what="numbers (per-topic scores)")
+    y = as_float_array("y", y, what="numbers (per-topic scores)")
     for nm, v in (("x", x), ("y", y)):
         if v.ndim != 1:
             raise InputError(nm, f"must be 1-D; got shape {v.shape}")

@@ -55,8 +55,6 @@ techniques", ACM TOIS 20(4), 2002.
 """
 from __future__ import annotations
 
-import gzip
-import io
 import math
 import os
 import re
@@ -129,21 +127,12 @@ def parse_metric(name: str) -> MetricSpec:
 # --------------------------------------------------------------------------- reading
 
 
-def _open_text(path: str | os.PathLike) -> io.TextIOBase:
-    path = Path(path)
-    if path.suffix == ".gz":
-        return io.TextIOWrapper(gzip.open(path, "rb"), encoding="utf-8")
-    return open(path, encoding="utf-8")
+def _read_lines(param: str, path) -> list[tuple[int, list[str]]]:
+    """Whitespace-split content lines (blank and ``#`` lines skipped) of a plain or gzip file."""
+    from agreekit._io import iter_lines
 
-
-def _read_lines(param: str, path) -> list[list[str]]:
-    rows = []
-    with _open_text(path) as fh:
-        for lineno, line in enumerate(fh, 1):
-            if not line.strip() or line.lstrip().startswith("#"):
-                continue
-            rows.append((lineno, line.split()))
-    return rows
+    return [(lineno, line.split()) for lineno, line in iter_lines(path, parameter=param)
+            if line.strip() and not line.lstrip().startswith("#")]
 
 
 def _topic_doc_frame(parameter: str, source: pd.DataFrame, value: str) -> pd.DataFrame:
@@ -188,6 +177,8 @@ def read_qrels(source: Any) -> pd.DataFrame:
             except ValueError:
                 raise InputError("qrels", f"{source}: line {lineno}: grade {parts[3]!r} "
                                           "is not an integer") from None
+            if abs(grade) >= 2 ** 62:
+                raise InputError("qrels", f"{source}: line {lineno}: grade {parts[3]!r} is out of range")
             topics.append(parts[0])
             docs.append(parts[2])
             rels.append(grade)
@@ -203,7 +194,8 @@ def read_run(source: Any, *, name: str | None = None) -> tuple[str, pd.DataFrame
 
     Returns ``(system_name, frame)``, the frame having columns ``topic``,
     ``docno``, ``score``.  The name is ``name`` if given, else the run's tag
-    (6th column), else the file name.  ``source`` may also be a DataFrame with
+    (6th column), else the file name.  A file holds one system: a second run
+    tag is an error (split such a file into one file per tag).  ``source`` may also be a DataFrame with
     columns ``topic, docno, score``.  The rank column is ignored (trec_eval
     ranks by score).
     """
@@ -220,7 +212,7 @@ def read_run(source: Any, *, name: str | None = None) -> tuple[str, pd.DataFrame
             tag = str(source["tag"].iloc[0])
         return (name or tag or "run"), df
     topics, docs, scores = [], [], []
-    tag = None
+    tag = tag_line = None
     for lineno, parts in _read_lines("run", source):
         if len(parts) != 6:
             raise InputError("run", f"{source}: line {lineno}: expected 6 fields "
@@ -235,7 +227,11 @@ def read_run(source: Any, *, name: str | None = None) -> tuple[str, pd.DataFrame
         docs.append(parts[2])
         scores.append(score)
         if tag is None:
-            tag = parts[5]
+            tag, tag_line = parts[5], lineno
+        elif parts[5] != tag:
+            raise InputError("run", f"{source}: line {lineno}: run tag {parts[5]!r} differs from "
+                                    f"{tag!r} (line {tag_line}); a run file holds one system - split "
+                                    "it into one file per tag")
     if not topics:
         raise InputError("run", f"{source}: no ranked documents found")
     if name is None:
@@ -542,9 +538,9 @@ def align_scores(reference: pd.DataFrame, other: pd.DataFrame, *, names=("scores
 def load_scores(path: str | os.PathLike, *, parameter: str = "scores") -> pd.DataFrame:
     """Load a topics x systems score matrix from CSV.
 
-    The header row names the systems.  If the first column is named like a
-    topic id (``topic``, ``qid``, ``query_id``, empty, ...) or holds
-    non-numeric values it becomes the index; otherwise rows are topics
+    The header row names the systems (non-empty, distinct).  If the first
+    column is named like a topic id (``topic``, ``qid``, ``query_id``, empty,
+    ...) or holds only non-numeric values it becomes the index; otherwise rows are topics
     numbered 1..n (the layout of Urbano et al.'s TREC matrices).
 
     Examples
@@ -554,22 +550,26 @@ def load_scores(path: str | os.PathLike, *, parameter: str = "scores") -> pd.Dat
     >>> load_scores(io.StringIO("topic,A,B\\n301,0.1,0.2\\n302,0.3,0.0\\n")).shape
     (2, 2)
     """
-    try:
-        df = pd.read_csv(path, dtype=str, keep_default_na=False, skipinitialspace=True)
-    except FileNotFoundError:
-        raise
-    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
-        raise InputError(parameter, f"cannot parse CSV {path}: {str(exc).splitlines()[0]}") from None
-    if df.shape[1] == 0:
-        raise InputError(parameter, f"{path}: no columns")
+    from agreekit._io import read_csv_rows
+
+    table = read_csv_rows(path, parameter=parameter, empty_header="first", what="system")
+    shown = table.source
+    df = pd.DataFrame(table.rows, columns=table.header, dtype=str)
     first = str(df.columns[0])
-    use_index = first.strip().lower() in _TOPIC_HEADERS or first.startswith("Unnamed")
+    use_index = first.strip().lower() in _TOPIC_HEADERS
     if not use_index and len(df):
+        # topic ids such as q1: every cell non-numeric (a single typo in a system column is an error below)
         col = pd.to_numeric(df.iloc[:, 0].replace("", np.nan), errors="coerce")
-        use_index = bool(col.isna().any() and df.iloc[:, 0].ne("").all())
+        use_index = bool(col.isna().all() and df.iloc[:, 0].ne("").all())
+    if use_index and df.shape[1] < 2:
+        hint = " (is the delimiter ','?)" if any(c in first for c in ";\t|") else ""
+        raise InputError(parameter, f"{shown} has no system columns besides the topic column {first!r}{hint}")
     if use_index:
         df = df.set_index(df.columns[0])
         df.index.name = "topic"
+        if df.index.has_duplicates:
+            dup = df.index[df.index.duplicated()][0]
+            raise InputError(parameter, f"{shown}: topic {dup!r} appears twice")
     else:
         df.index = pd.RangeIndex(1, len(df) + 1, name="topic")
     df.columns = pd.Index([str(c) for c in df.columns], name="system")
@@ -577,8 +577,13 @@ def load_scores(path: str | os.PathLike, *, parameter: str = "scores") -> pd.Dat
     bad = num.isna() & df.ne("").to_numpy() & ~df.isin(["nan", "NaN", "NA"]).to_numpy()
     if bad.to_numpy().any():
         r, c = np.argwhere(bad.to_numpy())[0]
-        raise InputError(parameter, f"{path}: non-numeric value {df.iat[r, c]!r} at topic "
-                                    f"{df.index[r]!r}, system {df.columns[c]!r}")
+        raise InputError(parameter, f"{shown} line {table.lines[r]}: non-numeric value {df.iat[r, c]!r} "
+                                    f"at topic {df.index[r]!r}, system {df.columns[c]!r}")
+    if num.shape[0] and num.shape[1] and not np.all(np.isfinite(num.to_numpy(dtype=np.float64))):
+        r, c = np.argwhere(~np.isfinite(num.to_numpy(dtype=np.float64)))[0]
+        what = "missing value" if df.iat[r, c] == "" else f"NaN or infinite value {df.iat[r, c]!r}"
+        raise InputError(parameter, f"{shown} line {table.lines[r]}: {what} at topic {df.index[r]!r}, "
+                                    f"system {df.columns[c]!r}")
     return check_scores(num, parameter=parameter)
 
 

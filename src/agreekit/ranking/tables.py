@@ -156,39 +156,38 @@ class CoefficientTable:
                 f"path={self.path!r})")
 
 
-def _validate_table(data: Any, where: str) -> dict:
+def _validate_table(data: Any, where: str, parameter: str = "table") -> dict:
     import jsonschema
 
     if not isinstance(data, dict):
-        raise InputError("table", f"{where}: not a JSON object")
+        raise InputError(parameter, f"{where}: not a JSON object")
     version = data.get("schema_version")
     if not isinstance(version, str) or version.split(".")[0] != str(_SCHEMA_MAJOR):
-        raise InputError("table", f"{where}: unsupported schema_version {version!r} (this agreekit reads "
+        raise InputError(parameter, f"{where}: unsupported schema_version {version!r} (this agreekit reads "
                                   f"{_SCHEMA_MAJOR}.x)")
     try:
         jsonschema.validate(data, _schema())
     except jsonschema.ValidationError as exc:
         loc = "/".join(str(p) for p in exc.absolute_path) or "(top level)"
-        raise InputError("table", f"{where}: does not match the table schema at {loc}: {exc.message}") from None
+        raise InputError(parameter, f"{where}: does not match the table schema at {loc}: {exc.message}") from None
     if table_checksum(data) != data["checksum"]:
-        raise InputError("table", f"{where}: checksum mismatch (the file was modified or corrupted)")
+        raise InputError(parameter, f"{where}: checksum mismatch (the file was modified or corrupted)")
     ex = data["exact"]
     if not (len(ex["n"]) == len(ex["mean"]) == len(ex["var"]) == len(ex["left_var"])):
-        raise InputError("table", f"{where}: exact columns differ in length")
+        raise InputError(parameter, f"{where}: exact columns differ in length")
     return data
 
 
 @lru_cache(maxsize=64)
-def _load_cached(path: str, mtime_ns: int, size: int) -> CoefficientTable:
-    try:
-        text = Path(path).read_text("utf-8")
-    except OSError as exc:
-        raise InputError("table", f"cannot read {path}: {exc.strerror}") from None
+def _load_cached(path: str, mtime_ns: int, size: int, parameter: str = "table") -> CoefficientTable:
+    from agreekit._io import read_text
+
+    text = read_text(path, parameter=parameter)  # UTF-8 (BOM allowed), gzip; errors name the file
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise InputError("table", f"{path}: not valid JSON ({exc.msg}, line {exc.lineno})") from None
-    return CoefficientTable(_validate_table(data, path), path)
+        raise InputError(parameter, f"{path}: not valid JSON ({exc.msg}, line {exc.lineno})") from None
+    return CoefficientTable(_validate_table(data, path, parameter), path)
 
 
 def load_table(path_or_scheme_id: str | os.PathLike | CoefficientTable) -> CoefficientTable:
@@ -206,20 +205,27 @@ def load_table(path_or_scheme_id: str | os.PathLike | CoefficientTable) -> Coeff
         Unreadable file, invalid JSON, wrong schema version, schema violation, checksum
         mismatch, or no shipped table with that id.
     """
-    if isinstance(path_or_scheme_id, CoefficientTable):
-        return path_or_scheme_id
-    arg = os.fspath(path_or_scheme_id)
+    return _load_table(path_or_scheme_id, parameter="path_or_scheme_id")
+
+
+def _load_table(source, *, parameter: str) -> CoefficientTable:
+    if isinstance(source, CoefficientTable):
+        return source
+    if isinstance(source, bytes) or not isinstance(source, (str, os.PathLike)):
+        raise InputError(parameter, "must be a table file path, a shipped scheme id or a CoefficientTable; "
+                                    f"got {type(source).__name__}")
+    arg = os.fspath(source)
     p = Path(arg)
     if not (p.suffix == ".json" or os.sep in arg or p.exists()):
         cand = _tables_dir().joinpath(arg + ".json")
         if not cand.is_file():
-            raise InputError("path_or_scheme_id", f"no table for scheme {arg!r}; shipped tables: "
-                                                  f"{', '.join(available_tables())}")
+            raise InputError(parameter, f"no table for scheme {arg!r}; shipped tables: "
+                                        f"{', '.join(available_tables())}")
         p = Path(str(cand))
     if not p.is_file():
-        raise InputError("table", f"no such table file: {arg}")
+        raise InputError(parameter, f"no such table file: {arg}" + (" (it is a directory)" if p.is_dir() else ""))
     st = p.stat()
-    return _load_cached(str(p.resolve()), st.st_mtime_ns, st.st_size)
+    return _load_cached(str(p.resolve()), st.st_mtime_ns, st.st_size, parameter)
 
 
 def find_table(coefficient: str, scheme: str, weigher) -> CoefficientTable:
@@ -243,7 +249,7 @@ def find_table(coefficient: str, scheme: str, weigher) -> CoefficientTable:
 def _resolve_table(table, coefficient, scheme, weigher) -> CoefficientTable:
     if table is None:
         return find_table(coefficient, scheme, weigher)
-    tab = load_table(table)
+    tab = _load_table(table, parameter="table")
     from agreekit.ranking.weighting import parse_weigher
 
     if callable(weigher) and not hasattr(weigher, "spec"):

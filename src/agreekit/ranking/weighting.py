@@ -11,11 +11,12 @@ family             f(i), i = 1, 2, ...          parameters
 =================  ===========================  ==================
 ``harmonic``       1 / i                        none
 ``inverse_square`` 1 / (i + n0)^2               ``n0`` (default 0)
-``power``          1 / (i + n0)^p               ``p`` (default 1), ``n0`` (default 0)
+``power``          1 / (i + n0)^p               ``p`` (required), ``n0`` (default 0)
 ``dcg``            1 / log2(i + 1)              none
 =================  ===========================  ==================
 
-User strings are parsed, never evaluated.  In the Python API any callable
+A parameter given twice (``power:p=1,p=2``), an unknown parameter or a missing
+required one (``power``) is an error.  User strings are parsed, never evaluated.  In the Python API any callable
 ``f(i)`` (vectorised over a numpy array of 1-based ranks) is accepted too.
 
 Combination schemes (seed 000, Eqs. 12-13) for item i with ranks a_i, b_i:
@@ -74,13 +75,14 @@ class _Family:
     func: Callable
     defaults: dict
     doc: str
+    required: tuple = ()
 
 
 #: registry of named weigher families: name -> (f, default parameters)
 WEIGHER_FAMILIES: dict[str, _Family] = {
     "harmonic": _Family(_harmonic, {}, "1/i"),
     "inverse_square": _Family(_inverse_square, {"n0": 0.0}, "1/(i+n0)^2"),
-    "power": _Family(_power, {"p": 1.0, "n0": 0.0}, "1/(i+n0)^p"),
+    "power": _Family(_power, {"p": None, "n0": 0.0}, "1/(i+n0)^p", required=("p",)),
     "dcg": _Family(_dcg, {}, "1/log2(i+1)"),
 }
 
@@ -145,7 +147,8 @@ class Weigher:
 
 def weigher_table(weigher: Weigher, n: int) -> np.ndarray:
     """Values f(1..n); raises if any is non-finite or not positive."""
-    vals = weigher(np.arange(1, n + 1))
+    with np.errstate(all="ignore"):  # overflow / division shows up as inf or 0, rejected below
+        vals = weigher(np.arange(1, n + 1))
     if vals.shape != (n,) or not np.all(np.isfinite(vals)) or np.any(vals <= 0):
         raise InputError("weigher", f"{weigher.spec!r} must give finite positive weights for ranks 1..{n}")
     return np.ascontiguousarray(vals, dtype=np.float64)
@@ -181,6 +184,7 @@ def parse_weigher(spec) -> Weigher:
                                     f"{', '.join(WEIGHER_FAMILIES)}")
     fam = WEIGHER_FAMILIES[family]
     params = dict(fam.defaults)
+    given: set[str] = set()
     if rest.strip():
         for item in rest.split(","):
             name, eq, value = (s.strip() for s in item.partition("="))
@@ -191,9 +195,17 @@ def parse_weigher(spec) -> Weigher:
                 allowed = ", ".join(fam.defaults) or "none"
                 raise InputError("weigher", f"family {family!r} has no parameter {name!r} "
                                             f"(parameters: {allowed})")
+            if name in given:
+                raise InputError("weigher", f"parameter {name!r} is given twice in {spec!r}")
+            given.add(name)
             params[name] = float(value)
     elif _ and not rest.strip():
         raise InputError("weigher", f"malformed spec {spec!r}: nothing after ':'")
+    missing = [k for k in fam.required if k not in given]
+    if missing:
+        example = ",".join(f"{k}=1.5" for k in missing)
+        raise InputError("weigher", f"family {family!r} needs parameter(s) {', '.join(missing)} "
+                                    f"(e.g. '{family}:{example}'); got {spec!r}")
     if "n0" in params and not params["n0"] > -1:
         raise InputError("weigher", f"n0 must be > -1 so that f(1) is finite; got {_fmt(params['n0'])}")
     if "p" in params and not (params["p"] > 0 and math.isfinite(params["p"])):

@@ -82,6 +82,7 @@ def _match(rule: Mapping, coefficient: str, scheme: str, family: str) -> bool:
 
 def check_ranking_config(cfg: Mapping) -> None:
     """Cross-field checks the JSON schema cannot express; errors name the config key."""
+    _check_figure_examples(cfg)
     g = cfg["grid"]
     for coef, a_max in g["a_max"].items():
         if g["a_min"] > a_max:
@@ -276,3 +277,17 @@ def assemble_table(settings: Mapping, exact: Mapping, fitted: Mapping) -> dict:
     table["checksum"] = table_checksum(table)
     return table
 
+
+def _check_figure_examples(cfg: Mapping) -> None:
+    """Each figure example names a configured scheme, its weigher spec valid and canonical."""
+    configured = {(s.coefficient, s.scheme, s.weigher) for s in schemes_from_config(cfg)}
+    for i, ex in enumerate(cfg["figures"]["examples"]):
+        key = f"ranking.figures.examples[{i}].weigher"
+        try:
+            spec = _parse(ex["weigher"]).spec
+        except (ValueError, TypeError) as exc:
+            raise InputError(key, f"is invalid: {exc}") from None
+        if spec != ex["weigher"]:
+            raise InputError(key, f"must be written in canonical form {spec!r} (as in ranking.schemes)")
+        if (ex["coefficient"], ex["scheme"], spec) not in configured:
+            raise InputError(key, f"({ex['coefficient']}, {ex['scheme']}, {spec}) is not one of ranking.schemes")

@@ -46,7 +46,7 @@ def read_paper_values(path) -> dict:
     """``{(coef, scheme, weigher): {quantity: {"exact": {n: str}, "coefficient": {d: str}, "n_max": str,
     "is_log": str}}}`` from ``paper_tables2_5.csv`` (values kept as printed strings)."""
     out: dict = {}
-    with open(path, newline="") as fh:
+    with open(path, newline="", encoding="utf-8-sig") as fh:
         for r in csv.DictReader(fh):
             q = out.setdefault(_key(r["coefficient"], r["scheme"], r["weigher"]), {}).setdefault(
                 r["quantity"], {"exact": {}, "coefficient": {}})
@@ -59,7 +59,7 @@ def read_paper_values(path) -> dict:
 
 def read_paper_degrees(path) -> dict:
     """``{(coef, scheme, weigher): {"mean": D, "var": D, "left_var": D}}`` from Table 1's CSV."""
-    with open(path, newline="") as fh:
+    with open(path, newline="", encoding="utf-8-sig") as fh:
         return {_key(r["coefficient"], r["scheme"], r["weigher"]):
                 {q: int(r[q]) for q in ("mean", "var", "left_var")} for r in csv.DictReader(fh)}
 
