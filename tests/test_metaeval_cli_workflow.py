@@ -66,8 +66,8 @@ def test_metaeval_writes_files(csvs, tmp_path, capsys):
     ("noeq", "NAME=PATH"),
     ("twice", "given twice"),
     ("misaligned", "different systems"),
-    ("nan", "NaN"),
-    ("missing", "No such file"),
+    ("nan", "missing value"),
+    ("missing", "does not exist"),
     ("gmean", "--gmean"),
 ])
 def test_metaeval_bad_input_exit_2_one_line(csvs, tmp_path, capsys, case, message):

@@ -30,7 +30,7 @@ def _handler(args: argparse.Namespace):
     unknown = sorted(set(args.gmean or []) - set(files))
     if unknown:
         raise InputError("--gmean", f"names metrics that were not given: {unknown}")
-    scores = {name: load_scores(path, parameter=f"{name}={path}") for name, path in files.items()}
+    scores = {name: load_scores(path, parameter=name) for name, path in files.items()}
     statistic = {name: ("gmean" if name in (args.gmean or []) else args.statistic) for name in files}
     agreement = metric_agreement(scores, weigher=args.weigher, scheme=args.scheme, n_resamples=args.resamples,
                                  rng=args.seed, statistic=statistic, alpha=args.alpha, top_k=args.top_k,
