@@ -1,16 +1,22 @@
-"""The Figure 7 machinery (LFR graphs + community detection) on a small graph."""
+"""The seed's LFR experiments (Figures 7-9: graphs + community detection + scoring) on small graphs."""
+import json
+
 import numpy as np
 import pytest
 
 pytest.importorskip("igraph")
 pytest.importorskip("networkx")
 
-from agreekit.clustering import adjusted_rand_index  # noqa: E402
-from agreekit.clustering.lfr import (LFRParameters, detect_communities, lfr_graph, lfr_trial,  # noqa: E402
-                                    min_degree_for, summarize_trials, trials_frame)
 from agreekit._validation import InputError  # noqa: E402
+from agreekit.clustering import adjusted_rand_index, ari_delta, generalized_distance  # noqa: E402
+from agreekit.clustering.experiments import (FIGURE8_MEASURES, FIGURE9_MEASURES, LFRParameters,  # noqa: E402
+                                             detect_communities, detect_overlapping, figure_findings,
+                                             figure_report, lfr_graph, lfr_trial, lfr_trial_for_figure,
+                                             min_degree_for, overlapping_lfr_trial, summarize_trials,
+                                             trials_frame, weighted_lfr_trial)
 
 SMALL = LFRParameters(n=200, average_degree=12, max_degree=30, min_community=20, max_community=50)
+SMALL_NX = LFRParameters(n=200, tau2=1.1, average_degree=12, max_degree=30, min_community=20, max_community=50)
 
 
 def test_min_degree_matches_the_truncated_power_law_mean():
@@ -20,11 +26,12 @@ def test_min_degree_matches_the_truncated_power_law_mean():
     assert kmin == 10
 
 
-def test_lfr_graph_and_detection_are_deterministic_and_sensible():
-    edges, truth, used = lfr_graph(SMALL, 0.1, seed=3)
+@pytest.mark.parametrize("generator,params", [("agreekit", SMALL), ("networkx", SMALL_NX)])
+def test_lfr_graph_and_detection_are_deterministic_and_sensible(generator, params):
+    edges, truth, used = lfr_graph(params, 0.1, seed=3, generator=generator)
     assert edges.shape[1] == 2 and np.all(edges[:, 0] != edges[:, 1])
     assert truth.min() == 0 and truth.size == 200
-    e2, t2, u2 = lfr_graph(SMALL, 0.1, seed=3)
+    e2, t2, u2 = lfr_graph(params, 0.1, seed=3, generator=generator)
     assert used == u2 and np.array_equal(edges, e2) and np.array_equal(truth, t2)
     for alg in ("louvain", "walktrap", "infomap", "fastgreedy"):
         found = detect_communities(200, edges, alg, seed=5)
@@ -36,6 +43,7 @@ def test_lfr_graph_and_detection_are_deterministic_and_sensible():
 def test_trial_records_and_summary():
     recs = [lfr_trial(SMALL, mu, seed=s, algorithms=["louvain", "walktrap"]) for mu in (0.1, 0.6) for s in (1, 2)]
     assert recs[0] == lfr_trial(SMALL, 0.1, seed=1, algorithms=["louvain", "walktrap"])
+    assert abs(recs[0]["realized_mu"] - 0.1) < 0.03 and recs[0]["generator"] == "agreekit"
     r = recs[0]["algorithms"]["louvain"]["scores"]
     assert set(r) == {"ari_delta", "ari_delta_approx", "ri", "vi_agreement", "nmi_sum", "nmi_sqrt"}
     frame = trials_frame(recs)
@@ -47,8 +55,101 @@ def test_trial_records_and_summary():
     assert easy.min() > hard.max()
 
 
+def test_weighted_trial_scores_with_the_weighted_graph():
+    rec = weighted_lfr_trial(SMALL, 0.3, seed=4, mu=0.4, algorithms=["louvain", "walktrap"])
+    assert rec == weighted_lfr_trial(SMALL, 0.3, seed=4, mu=0.4, algorithms=["louvain", "walktrap"])
+    assert abs(rec["realized_mu"] - 0.4) < 0.03 and abs(rec["realized_mu_weights"] - 0.3) < 0.02
+    assert set(rec["algorithms"]["louvain"]["scores"]) == set(FIGURE8_MEASURES)
+    # the scores are the library's measures on the weighted graph (recomputed independently here)
+    from agreekit.clustering.lfr import lfr_benchmark
+    from agreekit.clustering.experiments import _seeds
+
+    gseed, s_louvain, _ = _seeds(4, 3)
+    g = lfr_benchmark(200, mu=0.4, mu_weights=0.3, beta=1.5, seed=gseed, **SMALL.generator_kwargs())
+    found = detect_communities(200, g.edges, "louvain", seed=s_louvain, weights=g.weights)
+    edges = [(int(a), int(b), float(w)) for (a, b), w in zip(g.edges, g.weights)]
+    sc = rec["algorithms"]["louvain"]["scores"]
+    assert sc["ari_xi"] == pytest.approx(1 - generalized_distance(g.labels(), found, phi="square", eta="edges",
+                                                                  normalization="adjusted", graph=edges), abs=1e-12)
+    assert sc["c_bot_ari_prime"] == pytest.approx(ari_delta(g.labels(), found, exact=False, graph=edges), abs=1e-12)
+    assert sc["ari"] == pytest.approx(adjusted_rand_index(g.labels(), found), abs=1e-12)
+
+
+def test_weighted_detection_uses_the_weights():
+    # two triangles joined by a heavy edge: weighted Louvain merges across it, unweighted does not
+    edges = np.array([[0, 1], [1, 2], [0, 2], [3, 4], [4, 5], [3, 5], [2, 3]])
+    w = np.array([1, 1, 1, 1, 1, 1, 50.0])
+    plain = detect_communities(6, edges, "louvain", seed=0)
+    heavy = detect_communities(6, edges, "louvain", seed=0, weights=w)
+    assert plain[2] != plain[3] and heavy[2] == heavy[3]
+
+
+def test_overlapping_trial_and_detection():
+    pytest.importorskip("cdlib")
+    rec = overlapping_lfr_trial(SMALL, 0.2, seed=6, methods=["slpa", "lfm"])
+    assert rec["overlapping_nodes"] == 40 and abs(rec["realized_mu"] - 0.1) < 0.03
+    assert set(rec["algorithms"]["lfm"]["scores"]) == set(FIGURE9_MEASURES)
+    assert rec == overlapping_lfr_trial(SMALL, 0.2, seed=6, methods=["slpa", "lfm"])  # seeded
+    for m, v in rec["algorithms"]["lfm"]["scores"].items():
+        assert 0.0 <= v <= 1.0 + 1e-12, m
+    # NMI' agrees with cdlib's LFK implementation on the same covers
+    from cdlib import NodeClustering, evaluation
+    from agreekit.clustering.lfr import lfr_benchmark
+    from agreekit.clustering.experiments import _seeds
+
+    gseed, s_slpa, s_lfm = _seeds(6, 3)
+    g = lfr_benchmark(200, mu=0.1, overlapping_nodes=40, overlapping_memberships=2, seed=gseed,
+                      **SMALL.generator_kwargs())
+    cover = detect_overlapping(200, g.edges, "lfm", seed=s_lfm)
+    G = g.to_networkx()
+    ref = evaluation.overlapping_normalized_mutual_information_LFK(
+        NodeClustering([c.tolist() for c in g.communities], G, overlap=True), NodeClustering(cover, G, overlap=True))
+    assert rec["algorithms"]["lfm"]["scores"]["nmi_lfk"] == pytest.approx(ref.score, abs=1e-9)
+
+
+def test_figure_report_and_findings(tmp_path):
+    settings = dict(n=200, tau1=2.0, tau2=1.0, average_degree=12, max_degree=30, min_community=20,
+                    max_community=50, mu=0.5, beta=1.5, mu_weights=[0.2, 0.6], repeats=1,
+                    algorithms=["louvain", "walktrap", "fastgreedy"], measures=list(FIGURE8_MEASURES))
+    recs = [lfr_trial_for_figure(8, settings, x, seed=i) for i, x in enumerate(settings["mu_weights"])]
+    frame, summary, md = figure_report(8, recs, settings, tmp_path / "f8.png")
+    assert (tmp_path / "f8.png").stat().st_size > 10_000
+    assert "## The seed's findings, checked" in md and ("**holds**" in md or "**does not hold**" in md)
+    found = figure_findings(8, summary)
+    assert len(found) == 3 and all(isinstance(h, bool) for _, h, _ in found)
+    json.dumps(recs)  # JSON-able
+
+
 def test_bad_parameters():
     with pytest.raises(InputError, match="tau2"):
-        LFRParameters(tau2=1.0)
+        LFRParameters(tau2=0.0)
+    with pytest.raises(InputError, match="tau2"):
+        lfr_graph(SMALL, 0.3, seed=1, generator="networkx")  # networkx needs tau2 > 1
+    with pytest.raises(InputError, match="generator"):
+        lfr_graph(SMALL, 0.3, seed=1, generator="igraph")
     with pytest.raises(InputError, match="algorithm"):
         detect_communities(3, np.array([[0, 1]]), "kmeans", seed=0)
+    with pytest.raises(InputError, match="method"):
+        detect_overlapping(3, np.array([[0, 1]]), "copra", seed=0)
+    with pytest.raises(InputError, match="figure"):
+        lfr_trial_for_figure(6, {}, 0.1, seed=0)
+
+
+def test_config_section_validates_against_the_schema():
+    yaml = pytest.importorskip("yaml")
+    jsonschema = pytest.importorskip("jsonschema")
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    schema = yaml.safe_load((root / "config" / "clustering.schema.yaml").read_text())
+    section = yaml.safe_load((root / "config" / "config.yaml").read_text())["clustering"]
+    jsonschema.validate(section, schema)
+    for sub, key, bad in [("lfr", "generator", "igraph"), ("lfr_weighted", "measures", ["ami"]),
+                          ("lfr_overlapping", "methods", ["copra"]), ("lfr_overlapping", "memberships", 1),
+                          ("lfr_weighted", "mu_weights", [1.5])]:
+        broken = {**section, sub: {**section[sub], key: bad}}
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate(broken, schema)
+    # every configured figure runs through lfr_trial_for_figure's keys
+    for fig, sub in ((7, "lfr"), (8, "lfr_weighted"), (9, "lfr_overlapping")):
+        assert set(section[sub]) >= {"n", "repeats", "measures"}, (fig, sub)

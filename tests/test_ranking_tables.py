@@ -2,6 +2,7 @@
 import csv
 import itertools
 import json
+import math
 import subprocess
 import sys
 import warnings
@@ -44,9 +45,11 @@ def test_shipped_table_validates_and_carries_default_config_provenance(sid):
     assert data["provenance"]["settings"] == json.loads(json.dumps(settings))
     tab = T.load_table(sid)
     assert tab.scheme_id == sid and tab.n_exact == 10
-    # paper-scale training grid and sample sizes
-    assert tab.data["samples"]["n"][-1] == (36119 if sid.startswith("spearman") else 2620)
-    assert tab.data["samples"]["size"][0] == (100_000 if sid.startswith("spearman") else 10_000)
+    # the accurate default config: both coefficients to n = 36119 (n_max 40000), sizes set by the target SE
+    assert tab.data["samples"]["n"][-1] == 36119 and tab.n_max == 40000
+    rule = settings["sample_size"]
+    assert tab.data["samples"]["size"][0] == math.ceil(0.3 / rule["target_se"] ** 2)
+    assert all(s >= m for s, m in zip(tab.data["samples"]["size"], rule["min_size"]))
 
 
 def _paper_exact():

@@ -1,17 +1,31 @@
 # Stage: clustering (seed 003, generalized clustering agreement). See README "Clustering agreement".
 #   results/clustering/table{1,2,3}.{csv,md}   seed Tables 1-3, our value beside the paper's
-#   results/clustering/figure7.{png,md}, figure7_trials.csv, figure7_summary.csv   seed Figure 7 (LFR)
+#   results/clustering/figure{7,8,9}.{png,md}, figure{7,8,9}_trials.csv, figure{7,8,9}_summary.csv
+#     seed Figures 7 (unweighted LFR), 8 (weighted LFR), 9 (overlapping LFR); one job per (x, repeat)
 validate(config["clustering"], "../../config/clustering.schema.yaml")
 
 CLUSTERING = config["clustering"]
 CLUSTERING_TABLES = CLUSTERING["tables"]
-CLUSTERING_MUS = [f"{float(m):.2f}" for m in CLUSTERING["lfr"]["mu"]]
-CLUSTERING_REPS = list(range(CLUSTERING["lfr"]["repeats"]))
+# figure -> (config section, wildcard prefix, x values formatted with 2 decimals)
+CLUSTERING_FIGURES = {
+    "7": ("lfr", "mu", [f"{float(v):.2f}" for v in CLUSTERING["lfr"]["mu"]]),
+    "8": ("lfr_weighted", "mw", [f"{float(v):.2f}" for v in CLUSTERING["lfr_weighted"]["mu_weights"]]),
+    "9": ("lfr_overlapping", "of", [f"{float(v):.2f}" for v in CLUSTERING["lfr_overlapping"]["overlap_fraction"]]),
+}
+
+
+def clustering_trials(fig):
+    section, prefix, xs = CLUSTERING_FIGURES[fig]
+    reps = range(CLUSTERING[section]["repeats"])
+    return [f"results/clustering/{section}/{prefix}{x}_rep{r}.json" for x in xs for r in reps]
 
 
 wildcard_constraints:
     cl_table="|".join(CLUSTERING_TABLES),
-    cl_mu=r"[0-9]\.[0-9]{2}",
+    cl_fig="7|8|9",
+    cl_section="lfr|lfr_weighted|lfr_overlapping",
+    cl_prefix="mu|mw|of",
+    cl_x=r"[0-9]\.[0-9]{2}",
     cl_rep=r"[0-9]+",
 
 
@@ -32,43 +46,42 @@ rule clustering_seed_table:
 
 
 rule clustering_lfr_trial:
+    # one LFR graph (one x value, one repeat) of Figure 7, 8 or 9, all algorithms, all measures
     output:
-        "results/clustering/lfr/mu{cl_mu}_rep{cl_rep}.json",
+        "results/clustering/{cl_section}/{cl_prefix}{cl_x}_rep{cl_rep}.json",
     params:
-        lfr=CLUSTERING["lfr"],
+        settings=lambda wc: CLUSTERING[wc.cl_section],
         seed=config["seed"],
-        mu_index=lambda wc: CLUSTERING_MUS.index(wc.cl_mu),
+        figure=lambda wc: next(f for f, v in CLUSTERING_FIGURES.items() if v[0] == wc.cl_section),
+        x_index=lambda wc: next(v[2] for v in CLUSTERING_FIGURES.values() if v[0] == wc.cl_section).index(wc.cl_x),
     log:
-        "logs/clustering/lfr_mu{cl_mu}_rep{cl_rep}.log",
+        "logs/clustering/{cl_section}_{cl_prefix}{cl_x}_rep{cl_rep}.log",
     conda:
         AGREEKIT_ENV
     script:
         "../scripts/clustering_lfr_trial.py"
 
 
-rule clustering_figure7:
+rule clustering_figure:
     input:
-        expand("results/clustering/lfr/mu{cl_mu}_rep{cl_rep}.json", cl_mu=CLUSTERING_MUS, cl_rep=CLUSTERING_REPS),
+        lambda wc: clustering_trials(wc.cl_fig),
     output:
-        trials="results/clustering/figure7_trials.csv",
-        summary="results/clustering/figure7_summary.csv",
-        png="results/clustering/figure7.png",
-        md="results/clustering/figure7.md",
+        trials="results/clustering/figure{cl_fig}_trials.csv",
+        summary="results/clustering/figure{cl_fig}_summary.csv",
+        png="results/clustering/figure{cl_fig}.png",
+        md="results/clustering/figure{cl_fig}.md",
     params:
-        lfr=CLUSTERING["lfr"],
+        settings=lambda wc: CLUSTERING[CLUSTERING_FIGURES[wc.cl_fig][0]],
     log:
-        "logs/clustering/figure7.log",
+        "logs/clustering/figure{cl_fig}.log",
     conda:
         AGREEKIT_ENV
     script:
-        "../scripts/clustering_figure7.py"
+        "../scripts/clustering_figure.py"
 
 
 FINAL_TARGETS.extend(
     expand("results/clustering/{cl_table}.{ext}", cl_table=list(CLUSTERING_TABLES), ext=["csv", "md"])
-    + [
-        "results/clustering/figure7.png",
-        "results/clustering/figure7.md",
-        "results/clustering/figure7_summary.csv",
-    ]
+    + expand("results/clustering/figure{fig}{ext}", fig=list(CLUSTERING_FIGURES),
+             ext=[".png", ".md", "_summary.csv", "_trials.csv"])
 )

@@ -8,7 +8,12 @@ import re
 from snakemake.exceptions import WorkflowError
 
 from agreekit._validation import InputError
-from agreekit.ranking.tablegen.generation import check_ranking_config, scheme_settings, schemes_from_config
+from agreekit.ranking.tablegen.generation import (
+    batches_from_schemes,
+    check_ranking_config,
+    scheme_settings,
+    schemes_from_config,
+)
 
 try:
     check_ranking_config(config["ranking"])
@@ -18,10 +23,40 @@ except InputError as exc:
 
 RANKING_IDS = [s.id for s in RANKING_SCHEMES]
 RANKING_SETTINGS = {s.id: scheme_settings(config["ranking"], s, config["seed"]) for s in RANKING_SCHEMES}
+# schemes sampled / validated together on one shared stream (`batch:` in the config); others alone
+RANKING_BATCHES = batches_from_schemes(RANKING_SCHEMES)
+RANKING_BATCH_OF = {sid: bid for bid, sids in RANKING_BATCHES.items() for sid in sids}
+RANKING_SINGLE = [sid for sid in RANKING_IDS if sid not in RANKING_BATCH_OF]
+RANKING_VALIDATION_CFG = {"threshold": 0.002, "enforce": True, **config["ranking"]["validation"]}
+
+
+def _alternation(names):
+    return "|".join(re.escape(i) for i in names) if names else "(?!x)x"
 
 
 wildcard_constraints:
-    sid="|".join(re.escape(i) for i in RANKING_IDS),
+    sid=_alternation(RANKING_IDS),
+    single=_alternation(RANKING_SINGLE),
+    bid=_alternation(list(RANKING_BATCHES)),
+
+
+def ranking_samples_file(wildcards):
+    bid = RANKING_BATCH_OF.get(wildcards.sid)
+    if bid is None:
+        return f"results/ranking/samples/{wildcards.sid}.npz"
+    return f"results/ranking/samples/batch/{bid}.npz"
+
+
+def ranking_batch_settings(wildcards):
+    return [RANKING_SETTINGS[sid] for sid in RANKING_BATCHES[wildcards.bid]]
+
+
+def ranking_batch_tables(wildcards):
+    return [f"results/tables/{sid}.json" for sid in RANKING_BATCHES[wildcards.bid]]
+
+
+def ranking_validation_n(sid):
+    return config["ranking"]["validation"]["n"][RANKING_SETTINGS[sid]["coefficient"]]
 
 
 def ranking_settings(wildcards):
@@ -33,7 +68,9 @@ def ranking_threads(wildcards=None):
 
 
 RANKING_TABLES = expand("results/tables/{sid}.json", sid=RANKING_IDS)
-RANKING_VALIDATION = expand("results/ranking/validation/{sid}.json", sid=RANKING_IDS)
+RANKING_VALIDATION = expand("results/ranking/validation/{sid}.json", sid=RANKING_SINGLE) + expand(
+    "results/ranking/validation/batch/{bid}.json", bid=list(RANKING_BATCHES)
+)
 RANKING_PAPER_TABLES = expand(
     "results/paper_tables/table{k}.{ext}", k=[1, 2, 3, 4, 5], ext=["md", "tex", "csv"]
 )

@@ -6,7 +6,7 @@
 rule ranking_fit:
     input:
         exact="results/ranking/exact/{sid}.json",
-        samples="results/ranking/samples/{sid}.npz",
+        samples=ranking_samples_file,
     output:
         fit="results/ranking/fits/{sid}.json",
         table="results/tables/{sid}.json",

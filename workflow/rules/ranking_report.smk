@@ -8,14 +8,15 @@ rule ranking_all:
         RANKING_TARGETS,
 
 
+# fails the run (naming scheme and n) if |E[g]| > threshold + 3 SE, unless validation.enforce is false
 rule ranking_validate:
     input:
-        table="results/tables/{sid}.json",
+        tables=["results/tables/{single}.json"],
     output:
-        "results/ranking/validation/{sid}.json",
+        "results/ranking/validation/{single}.json",
     params:
-        n=lambda w: config["ranking"]["validation"]["n"][RANKING_SETTINGS[w.sid]["coefficient"]],
-        size=config["ranking"]["validation"]["size"],
+        n=lambda w: ranking_validation_n(w.single),
+        validation=RANKING_VALIDATION_CFG,
         seed=config["seed"],
         batch_elements=config["ranking"]["batch_elements"],
     threads: ranking_threads()
@@ -23,9 +24,33 @@ rule ranking_validate:
         mem_mb=1000,
         runtime=30,
     log:
-        "logs/ranking/validate/{sid}.log",
+        "logs/ranking/validate/{single}.log",
     benchmark:
-        "results/ranking/benchmarks/validate/{sid}.tsv"
+        "results/ranking/benchmarks/validate/{single}.tsv"
+    conda:
+        AGREEKIT_ENV
+    script:
+        "../scripts/ranking_validate.py"
+
+
+rule ranking_validate_batch:
+    input:
+        tables=ranking_batch_tables,
+    output:
+        "results/ranking/validation/batch/{bid}.json",
+    params:
+        n=lambda w: ranking_validation_n(RANKING_BATCHES[w.bid][0]),
+        validation=RANKING_VALIDATION_CFG,
+        seed=config["seed"],
+        batch_elements=config["ranking"]["batch_elements"],
+    threads: ranking_threads()
+    resources:
+        mem_mb=1000,
+        runtime=30,
+    log:
+        "logs/ranking/validate/batch-{bid}.log",
+    benchmark:
+        "results/ranking/benchmarks/validate/batch-{bid}.tsv"
     conda:
         AGREEKIT_ENV
     script:
@@ -102,10 +127,12 @@ rule ranking_reproduction:
 
 rule ranking_stage_times:
     input:
+        expand("results/ranking/benchmarks/{stage}/{sid}.tsv", stage=["exact", "fit"], sid=RANKING_IDS),
+        expand("results/ranking/benchmarks/{stage}/{sid}.tsv", stage=["sample", "validate"], sid=RANKING_SINGLE),
         expand(
-            "results/ranking/benchmarks/{stage}/{sid}.tsv",
-            stage=["exact", "sample", "fit", "validate"],
-            sid=RANKING_IDS,
+            "results/ranking/benchmarks/{stage}/batch-{bid}.tsv",
+            stage=["sample", "validate"],
+            bid=list(RANKING_BATCHES),
         ),
         "results/ranking/benchmarks/render/paper_tables.tsv",
         "results/ranking/benchmarks/render/reproduction.tsv",

@@ -4,20 +4,43 @@
 
 rule ranking_sample:
     output:
-        "results/ranking/samples/{sid}.npz",
+        "results/ranking/samples/{single}.npz",
     params:
-        settings=ranking_settings,
+        settings=lambda w: [RANKING_SETTINGS[w.single]],
         batch_elements=config["ranking"]["batch_elements"],
-    # one thread per job: numpy's generator is serial, so two 1-thread jobs use 2 cores better than
-    # one 2-thread job; numba's prange follows the rule's threads (results do not depend on it)
-    threads: 1
+    # the fused kernel draws every permutation from its own row stream, so the numbers do not
+    # depend on threads; numba's prange follows the rule's threads
+    threads: ranking_threads()
     resources:
         mem_mb=2000,
         runtime=60,
     log:
-        "logs/ranking/sample/{sid}.log",
+        "logs/ranking/sample/{single}.log",
     benchmark:
-        "results/ranking/benchmarks/sample/{sid}.tsv"
+        "results/ranking/benchmarks/sample/{single}.tsv"
+    conda:
+        AGREEKIT_ENV
+    script:
+        "../scripts/ranking_sample.py"
+
+
+# several schemes of one coefficient on one shared permutation stream (config `batch:`), one job
+
+
+rule ranking_sample_batch:
+    output:
+        "results/ranking/samples/batch/{bid}.npz",
+    params:
+        settings=ranking_batch_settings,
+        batch_elements=config["ranking"]["batch_elements"],
+    threads: ranking_threads()
+    resources:
+        mem_mb=2000,
+        runtime=60,
+    log:
+        "logs/ranking/sample/batch-{bid}.log",
+    benchmark:
+        "results/ranking/benchmarks/sample/batch-{bid}.tsv"
     conda:
         AGREEKIT_ENV
     script:

@@ -1,22 +1,19 @@
-"""Snakemake adapter: one LFR graph (one mu, one repeat), all algorithms, all measures -> JSON."""
+"""Snakemake adapter: one LFR graph of seed Figure 7, 8 or 9 (one x value, one repeat) -> JSON."""
 import sys
 
 import numpy as np
 
 from agreekit._io import write_json
-from agreekit.clustering.lfr import LFRParameters, lfr_trial
+from agreekit.clustering.experiments import lfr_trial_for_figure
 
 sm = snakemake  # noqa: F821 (injected by Snakemake)
 with open(sm.log[0], "w") as log:
     sys.stderr = log
-    lfr = dict(sm.params.lfr)
-    params = LFRParameters(**{k: lfr[k] for k in ("n", "tau1", "tau2", "average_degree", "max_degree",
-                                                    "min_community", "max_community")})
-    # stream id: (global seed, seed 003, mu index, repeat) -> independent of --cores and job order
-    seed = int(np.random.SeedSequence([int(sm.params.seed), 3, int(sm.params.mu_index),
-                                       int(sm.wildcards.cl_rep)]).generate_state(1)[0])
-    rec = lfr_trial(params, float(sm.wildcards.cl_mu), seed=seed, algorithms=lfr["algorithms"],
-                    measures=lfr["measures"])
+    figure = int(sm.params.figure)
+    # stream id: (global seed, seed 003, [figure], x index, repeat) -> independent of --cores and job order
+    key = [int(sm.params.seed), 3] + ([] if figure == 7 else [figure]) + [int(sm.params.x_index), int(sm.wildcards.cl_rep)]
+    seed = int(np.random.SeedSequence(key).generate_state(1)[0])
+    rec = lfr_trial_for_figure(figure, dict(sm.params.settings), float(sm.wildcards.cl_x), seed=seed)
     write_json(sm.output[0], rec)
-    print(f"mu={sm.wildcards.cl_mu} rep={sm.wildcards.cl_rep}: {rec['edges']} edges, "
-          f"{rec['true_communities']} communities", file=log)
+    print(f"figure {figure} x={sm.wildcards.cl_x} rep={sm.wildcards.cl_rep}: {rec['edges']} edges, "
+          f"{rec['true_communities']} communities, realized mu {rec['realized_mu']:.4f}", file=log)

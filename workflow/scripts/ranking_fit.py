@@ -7,16 +7,18 @@ log = setup(snakemake, numba_threads=False)  # noqa: F821
 import numpy as np  # noqa: E402
 
 from agreekit._io import write_json  # noqa: E402
-from agreekit.ranking.tablegen.generation import assemble_table, fit_stage  # noqa: E402
+from agreekit.ranking.tablegen.generation import assemble_table, fit_stage, summaries_from_arrays  # noqa: E402
 from agreekit.ranking.tables import load_table  # noqa: E402
 
 settings = snakemake.params.settings  # noqa: F821
+sid = snakemake.wildcards.sid  # noqa: F821
 with np.load(snakemake.input.samples) as z:  # noqa: F821
-    samples = {k: z[k] for k in z.files}
+    samples = summaries_from_arrays({k: z[k] for k in z.files if k.startswith(sid + "/")}, prefix=sid + "/")
 fitted = fit_stage(settings, samples)
 for q, f in fitted["fits"].items():
-    log.info("%s: x=%s degree=%d coefficients=%s", q, f["transform"], f["degree"], f["coefficients"])
-write_json(snakemake.output.fit, fitted)  # noqa: F821
+    log.info("%s: x=%s degree=%d (%s) coefficients=%s", q, f["transform"], f["degree"], f["method"],
+             f["coefficients"])
+write_json(snakemake.output.fit, {k: v for k, v in fitted.items() if k != "null_quantiles"})  # noqa: F821
 with open(snakemake.input.exact) as fh:  # noqa: F821
     exact = json.load(fh)
 table = assemble_table(settings, exact, json.loads(json.dumps(fitted)))

@@ -1,16 +1,30 @@
-"""Adapter: fresh Monte Carlo E[g(Gamma)] at held-out n (agreekit.ranking.tablegen.reproduction.held_out_check)."""
+"""Adapter: fresh Monte Carlo E[g(Gamma)] at held-out n for one table or a batch of tables
+(agreekit.ranking.tablegen.reproduction.held_out_batch); fails the job if a table misses the target."""
 import json
+import sys
 
 from ranking_common import setup
 
 log = setup(snakemake)  # noqa: F821
 from agreekit._io import write_json  # noqa: E402
-from agreekit.ranking.tablegen.reproduction import held_out_check  # noqa: E402
+from agreekit.ranking.tablegen.reproduction import held_out_batch, validation_failures  # noqa: E402
 
-with open(snakemake.input.table) as fh:  # noqa: F821
-    table = json.load(fh)
+tables = []
+for f in snakemake.input.tables:  # noqa: F821
+    with open(f) as fh:
+        tables.append(json.load(fh))
 p = snakemake.params  # noqa: F821
-rows = held_out_check(table, p.n, size=p.size, seed=p.seed, batch_elements=p.batch_elements)
-for r in rows:
-    log.info("%s", r)
-write_json(snakemake.output[0], rows)  # noqa: F821
+val = p.validation
+res = held_out_batch(tables, p.n, size=val["size"], seed=p.seed, batch_elements=p.batch_elements)
+for sid, rows in res.items():
+    for r in rows:
+        log.info("%s %s", sid, r)
+bad = validation_failures(res, threshold=float(val["threshold"]))
+for msg in bad:
+    log.error("validation: %s", msg)
+if bad and val["enforce"]:
+    text = ("table validation failed (set ranking.validation.enforce: false to report instead of failing):\n  "
+            + "\n  ".join(bad))
+    print(text, file=sys.__stderr__)
+    sys.exit(1)
+write_json(snakemake.output[0], res)  # noqa: F821

@@ -47,20 +47,29 @@ def _emit(text: str, output: str | None) -> None:
 
 
 def _run_bootstrap(args: argparse.Namespace):
+    try:
+        return _bootstrap(args)
+    except InputError as exc:  # the library names its keyword; the user typed --resamples
+        if exc.parameter == "n_resamples":
+            raise InputError("--resamples", str(exc).split(" ", 1)[1]) from None
+        raise
+
+
+def _bootstrap(args: argparse.Namespace):
     if args.output:  # before any work: an unwritable target fails first
         check_output_path(args.output, parameter="--output")
     from agreekit.ireval.bootstrap import discriminative_power, rank_correlation_se
     from agreekit.ireval.metrics import align_scores, load_scores
 
     scores = load_scores(args.scores, parameter="SCORES")
-    res = discriminative_power(scores, alpha=args.alpha, test=args.test, n_resamples=args.resamples,
-                               rng=args.seed, statistic=args.statistic)
     corr = None
-    if args.correlate:
+    if args.correlate:  # first: it is refused up front if its samples cannot fit in memory
         other = align_scores(scores, load_scores(args.correlate, parameter="--correlate"),
                              names=("SCORES", "--correlate"))
         corr = rank_correlation_se(scores, other, n_resamples=args.resamples, rng=args.seed,
                                    statistic=args.statistic).summary()
+    res = discriminative_power(scores, alpha=args.alpha, test=args.test, n_resamples=args.resamples,
+                               rng=args.seed, statistic=args.statistic)
     if args.format == "csv":
         buf = io.StringIO()
         res.table.to_csv(buf, index=False, float_format="%.10g", lineterminator="\n")

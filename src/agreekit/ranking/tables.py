@@ -44,6 +44,7 @@ from agreekit._validation import InputError, check_choice, check_int
 __all__ = [
     "SCHEMA_VERSION",
     "TableMoments",
+    "NullQuantiles",
     "CoefficientTable",
     "load_table",
     "available_tables",
@@ -54,7 +55,7 @@ __all__ = [
 ]
 
 #: version written by this package; readers accept any 1.x
-SCHEMA_VERSION = "1.0"
+SCHEMA_VERSION = "1.1"
 _SCHEMA_MAJOR = 1
 FORMS = ("corrected", "paper")
 
@@ -83,13 +84,36 @@ def available_tables() -> list[str]:
 
 @dataclass(frozen=True)
 class TableMoments:
-    """Γ̄, V, V^ℓ at ranking length ``n`` and where they came from (``"exact"`` or ``"fit"``)."""
+    """Γ̄, V, V^ℓ at ranking length ``n``, where they came from (``"exact"`` or ``"fit"``), and their SEs.
+
+    ``mean_se``, ``var_se``, ``left_var_se`` are the standard errors of the fitted values (from
+    the covariance of each fit's coefficients, schema 1.1); 0 for exact rows, NaN for fits of a
+    schema-1.0 table (which stores no covariance).
+    """
 
     n: int
     mean: float
     var: float
     left_var: float
     source: str
+    mean_se: float = 0.0
+    var_se: float = 0.0
+    left_var_se: float = 0.0
+
+
+@dataclass(frozen=True, eq=False)
+class NullQuantiles:
+    """Quantiles of the raw statistic Γ under uniform random permutations, per Monte Carlo training n.
+
+    ``values[i, j]`` = ``numpy.quantile(sample_i, probs[j], method="linear")`` of the sample of
+    size ``size[i]`` drawn at ranking length ``n[i]``; ``probs`` are 201 logit-spaced
+    probabilities from 1e-4 to 1 - 1e-4 (``expit(linspace(logit(1e-4), logit(1 - 1e-4), 201))``).
+    """
+
+    probs: np.ndarray
+    n: np.ndarray
+    size: np.ndarray
+    values: np.ndarray
 
 
 @dataclass(frozen=True, eq=False)
@@ -106,6 +130,16 @@ class CoefficientTable:
     n_exact = property(lambda self: int(self.data["n_exact"]))
     n_max = property(lambda self: int(self.data["n_max"]))
     config_hash = property(lambda self: self.data["provenance"]["config_hash"])
+
+    @property
+    def null_quantiles(self) -> NullQuantiles | None:
+        """The table's :class:`NullQuantiles` (schema >= 1.1), or None for a schema-1.0 table."""
+        nq = self.data.get("null_quantiles")
+        if nq is None:
+            return None
+        return NullQuantiles(probs=np.asarray(nq["probs"], dtype=float), n=np.asarray(nq["n"], dtype=np.int64),
+                             size=np.asarray(nq["size"], dtype=np.int64),
+                             values=np.asarray(nq["values"], dtype=float))
 
     def moments(self, n: int, *, extrapolate: bool = False) -> TableMoments:
         """Moments at ranking length ``n`` (exact for n ≤ n_exact, else the fitted polynomials).
@@ -126,14 +160,16 @@ class CoefficientTable:
                 raise InputError("n", f"= {n} {where}; pass extrapolate=True to evaluate the fits beyond it")
             warnings.warn(f"n = {n} {where}: extrapolating the fitted polynomials (less reliable)",
                           RuntimeWarning, stacklevel=2)
-        from agreekit.ranking.tablegen.fitting import x_of_n
+        from agreekit.ranking.tablegen.fitting import prediction_se, x_of_n
 
-        vals = []
+        vals, ses = [], []
         for q in ("mean", "var", "left_var"):
             f = self.data["fits"][q]
             x = x_of_n(n, f["transform"])
             vals.append(float(np.polynomial.polynomial.polyval(x, np.asarray(f["coefficients"], dtype=float))))
-        return TableMoments(n, vals[0], vals[1], vals[2], "fit")
+            cov = f.get("covariance")
+            ses.append(float("nan") if cov is None else prediction_se(n, f["transform"], cov))
+        return TableMoments(n, vals[0], vals[1], vals[2], "fit", *ses)
 
     def standardization_function(self, n: int, *, form: str = "corrected", g0_rule: str | None = None,
                                  extrapolate: bool = False):

@@ -36,17 +36,32 @@ __all__ = [
     "DegreeSelection",
     "choose_degree",
     "select_degree",
+    "fit_with_covariance",
+    "loo_score",
+    "select_degree_held_out",
+    "select_fit_held_out",
+    "prediction_se",
 ]
 
-TRANSFORMS = ("inv_n", "inv_log_n")
+TRANSFORMS = ("inv_n", "inv_log_n", "inv_sqrt_n", "inv_cbrt_n")
 _MSE_SENTINEL = 1e8  # stands for the missing MSE(min_degree - 1) and MSE(max_degree + 1)
 
 
 def x_of_n(n, transform: str) -> np.ndarray | float:
-    """x(n) = 1/n (``"inv_n"``, Eq. 35) or 1/ln n (``"inv_log_n"``, Eq. 36, natural log)."""
+    """x(n) = 1/n (``"inv_n"``, Eq. 35), 1/ln n (``"inv_log_n"``, Eq. 36, natural log), n^-1/2 or n^-1/3.
+
+    The last two are candidates of the held-out basis choice (:func:`select_fit_held_out`).
+    """
     check_choice("transform", transform, TRANSFORMS)
     arr = np.asarray(n, dtype=np.float64)
-    out = 1.0 / arr if transform == "inv_n" else 1.0 / np.log(arr)
+    if transform == "inv_n":
+        out = 1.0 / arr
+    elif transform == "inv_log_n":
+        out = 1.0 / np.log(arr)
+    elif transform == "inv_sqrt_n":
+        out = 1.0 / np.sqrt(arr)
+    else:
+        out = 1.0 / np.cbrt(arr)
     return float(out) if np.ndim(out) == 0 else out
 
 
@@ -168,3 +183,120 @@ def select_degree(n: Sequence[int], y: Sequence[float], *, transform: str, weigh
     return DegreeSelection(degree=chosen, degrees=degrees, mse=tuple(mse),
                            fit=PolynomialFit(tuple(float(c) for c in coef), transform),
                            fit_positions=tuple(int(p) for p in pos))
+
+
+# ------------------------------------------------------------------ held-out degree choice and prediction SE
+
+def _design(x, degree):
+    vander = np.vander(np.asarray(x, dtype=np.float64), degree + 1, increasing=True)
+    scale = np.sqrt((vander**2).sum(axis=0))
+    scale[scale == 0] = 1.0
+    return vander, scale
+
+
+def fit_with_covariance(x, y, degree: int, *, se, weights=None) -> tuple[np.ndarray, np.ndarray]:
+    """Weighted least squares coefficients (ascending) and their covariance matrix.
+
+    ``weights`` multiply squared residuals (default ``1/se**2``).  The covariance is the sandwich
+    ``(X'WX)^-1 X'W diag(se^2) W X (X'WX)^-1`` (valid for any weights when the points' standard
+    errors are ``se``), multiplied by ``max(1, chi2 / dof)`` with ``chi2 = sum((resid/se)^2)`` so
+    that a lack of fit widens it.
+    """
+    x = np.asarray(x, dtype=np.float64)
+    y = np.asarray(y, dtype=np.float64)
+    se = np.asarray(se, dtype=np.float64)
+    if np.any(~(se > 0)):
+        raise InputError("se", "standard errors must be > 0")
+    w = 1.0 / se**2 if weights is None else np.asarray(weights, dtype=np.float64)
+    if x.size < degree + 1:
+        raise InputError("degree", f"needs at least degree + 1 = {degree + 1} points; got {x.size}")
+    vander, scale = _design(x, degree)
+    Z = vander / scale
+    sw = np.sqrt(w)
+    q, r = np.linalg.qr(Z * sw[:, None])
+    beta = np.linalg.solve(r, q.T @ (y * sw))
+    rinv = np.linalg.inv(r)
+    bread = rinv @ rinv.T                                   # (Z'WZ)^-1
+    meat = (Z * (w**2 * se**2)[:, None]).T @ Z              # Z'W S W Z
+    cov = bread @ meat @ bread
+    resid = y - Z @ beta
+    dof = x.size - degree - 1
+    chi2 = float(np.sum((resid / se) ** 2))
+    if dof > 0:
+        cov = cov * max(1.0, chi2 / dof)
+    coef = beta / scale
+    cov = cov / np.outer(scale, scale)
+    return coef, cov
+
+
+def loo_score(x, y, degree: int, *, se) -> float:
+    """Mean squared leave-one-out residual in units of the points' standard errors (inverse-variance WLS).
+
+    Uses the hat-matrix identity ``r_(-i) = r_i / (1 - h_ii)``; the end points' terms are
+    extrapolation errors, so a degree that bends outside the data is penalised.
+    """
+    x = np.asarray(x, dtype=np.float64)
+    y = np.asarray(y, dtype=np.float64)
+    se = np.asarray(se, dtype=np.float64)
+    w = 1.0 / se**2
+    vander, scale = _design(x, degree)
+    Z = (vander / scale) * np.sqrt(w)[:, None]
+    q, _ = np.linalg.qr(Z)
+    h = np.sum(q**2, axis=1)
+    beta = np.linalg.lstsq(Z, y * np.sqrt(w), rcond=None)[0]
+    resid = y - (vander / scale) @ beta
+    if np.any(h >= 1 - 1e-12):
+        return np.inf
+    return float(np.mean((resid / (1 - h) / se) ** 2))
+
+
+def select_degree_held_out(n: Sequence[int], y: Sequence[float], *, se: Sequence[float], transform: str,
+                           min_degree: int = 1, max_degree: int = 7) -> DegreeSelection:
+    """The degree with the smallest leave-one-out error (:func:`loo_score`), then an inverse-variance fit on all points.
+
+    Ties (within 1e-12 relative) go to the smaller degree.  ``mse`` of the result holds the
+    leave-one-out scores of the candidate degrees.
+    """
+    n = np.asarray(n, dtype=np.float64)
+    y = np.asarray(y, dtype=np.float64)
+    se = np.asarray(se, dtype=np.float64)
+    if n.shape != y.shape or se.shape != y.shape or n.ndim != 1:
+        raise InputError("y", "must be 1-D and as long as `n` and `se`")
+    if min_degree < 0 or max_degree < min_degree:
+        raise InputError("max_degree", f"must be >= min_degree >= 0; got {min_degree}..{max_degree}")
+    if n.size < max_degree + 2:
+        raise InputError("max_degree", f"{max_degree} needs at least {max_degree + 2} training points; got {n.size}")
+    x = x_of_n(n, transform)
+    degrees = tuple(range(min_degree, max_degree + 1))
+    scores = [loo_score(x, y, d, se=se) for d in degrees]
+    best_score = min(scores)
+    best = next(k for k in range(len(degrees)) if scores[k] <= best_score * (1 + 1e-12))
+    coef, _ = fit_with_covariance(x, y, degrees[best], se=se)
+    return DegreeSelection(degree=degrees[best], degrees=degrees, mse=tuple(float(s) for s in scores),
+                           fit=PolynomialFit(tuple(float(c) for c in coef), transform),
+                           fit_positions=tuple(range(n.size)))
+
+
+def select_fit_held_out(n: Sequence[int], y: Sequence[float], *, se: Sequence[float], transforms: Sequence[str],
+                        min_degree: int = 1, max_degree: int = 7) -> DegreeSelection:
+    """Basis x(n) and degree with the smallest leave-one-out error over ``transforms`` x degrees.
+
+    Ties go to the earlier transform in ``transforms`` and then to the smaller degree.
+    ``mse`` of the result holds the leave-one-out scores of the chosen transform's degrees.
+    """
+    best = None
+    for t in transforms:
+        sel = select_degree_held_out(n, y, se=se, transform=t, min_degree=min_degree, max_degree=max_degree)
+        score = min(sel.mse)
+        if best is None or score < best[0] * (1 - 1e-12):
+            best = (score, sel)
+    return best[1]
+
+
+def prediction_se(n, transform: str, covariance) -> np.ndarray | float:
+    """Standard error of a fitted polynomial at ranking length(s) ``n``: ``sqrt(v(x) C v(x)')``."""
+    cov = np.asarray(covariance, dtype=np.float64)
+    x = np.atleast_1d(x_of_n(np.asarray(n, dtype=np.float64), transform))
+    v = np.vander(x, cov.shape[0], increasing=True)
+    out = np.sqrt(np.maximum(np.einsum("ij,jk,ik->i", v, cov, v), 0.0))
+    return float(out[0]) if np.ndim(n) == 0 else out

@@ -28,8 +28,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from agreekit._validation import InputError
-from agreekit.ranking.tablegen.fitting import select_degree
-from agreekit.ranking.tablegen.sampling import sample_coefficient, sample_size, seed_sequence, summarize_sample, training_grid
+from agreekit.ranking.tablegen.fitting import select_degree, x_of_n
+from agreekit.ranking.tablegen.sampling import sample_size, training_grid
 
 __all__ = [
     "QUANTITIES",
@@ -39,8 +39,13 @@ __all__ = [
     "scheme_settings",
     "config_hash",
     "check_ranking_config",
+    "batches_from_schemes",
     "exact_stage",
     "sample_stage",
+    "sample_batch_stage",
+    "summarize_for_fit",
+    "summaries_to_arrays",
+    "summaries_from_arrays",
     "fit_stage",
     "assemble_table",
 ]
@@ -66,6 +71,7 @@ class SchemeSpec:
     weigher: str
     family: str
     transforms: tuple[tuple[str, str], ...]
+    batch: str | None = None
 
     @property
     def id(self) -> str:
@@ -102,9 +108,17 @@ def check_ranking_config(cfg: Mapping) -> None:
                              f"gives {npos}")
         if grid and grid[-1] > cfg["n_max"][coef]:
             raise InputError(f"ranking.n_max.{coef}", f"must be >= the largest training n ({grid[-1]})")
-        for i, rule in enumerate(cfg["sample_size"][coef]):
+        rules = cfg["sample_size"][coef]
+        if isinstance(rules, Mapping):
+            if not rules.get("target_se", 0) > 0:
+                raise InputError(f"ranking.sample_size.{coef}.target_se", "must be > 0")
+            rules = rules["min_size"]
+            where = f"ranking.sample_size.{coef}.min_size"
+        else:
+            where = f"ranking.sample_size.{coef}"
+        for i, rule in enumerate(rules):
             if rule["size"] < 2:
-                raise InputError(f"ranking.sample_size.{coef}[{i}].size", "must be >= 2")
+                raise InputError(f"{where}[{i}].size", "must be >= 2")
 
 
 def schemes_from_config(cfg: Mapping) -> list[SchemeSpec]:
@@ -127,11 +141,23 @@ def schemes_from_config(cfg: Mapping) -> list[SchemeSpec]:
                     raise InputError(f"ranking.transform.{q}", f"has no rule for scheme {i}; end it with a catch-all")
                 override = hit["x"]
             transforms.append((q, override))
-        spec = SchemeSpec(row["coefficient"], row["scheme"], w.spec, family, tuple(transforms))
+        spec = SchemeSpec(row["coefficient"], row["scheme"], w.spec, family, tuple(transforms), row.get("batch"))
         if spec.id in seen:
             raise InputError(f"ranking.schemes[{i}]", f"duplicates ranking.schemes[{seen[spec.id]}] ({spec.id})")
         seen[spec.id] = i
         out.append(spec)
+    return out
+
+
+def batches_from_schemes(specs) -> dict[str, list[str]]:
+    """``{batch id: [scheme ids]}`` for schemes carrying a ``batch`` name; the id is ``<coefficient>-<batch>``.
+
+    Schemes of different coefficients never share a batch (their streams differ).
+    """
+    out: dict[str, list[str]] = {}
+    for s in specs:
+        if s.batch is not None:
+            out.setdefault(f"{s.coefficient}-{s.batch}", []).append(s.id)
     return out
 
 
@@ -140,6 +166,12 @@ def scheme_settings(cfg: Mapping, spec: SchemeSpec, seed: int) -> dict:
     g = cfg["grid"]
     grid = training_grid(g["q"], g["a_min"], g["a_max"][spec.coefficient])
     rules = cfg["sample_size"][spec.coefficient]
+    if isinstance(rules, Mapping):
+        sizes = {"target_se": float(rules["target_se"]),
+                 "min_size": [sample_size(n, rules["min_size"]) for n in grid],
+                 "max_elements": int(rules.get("max_elements", 10**18))}
+    else:
+        sizes = [sample_size(n, rules) for n in grid]
     return {
         "coefficient": spec.coefficient,
         "scheme": spec.scheme,
@@ -147,10 +179,14 @@ def scheme_settings(cfg: Mapping, spec: SchemeSpec, seed: int) -> dict:
         "n_exact": int(cfg["n_exact"]),
         "grid": {"q": float(g["q"]), "a_min": int(g["a_min"]), "a_max": int(g["a_max"][spec.coefficient]),
                  "n": grid},
-        "sample_size": [sample_size(n, rules) for n in grid],
+        "sample_size": sizes,
+        "sampler": "shared-stream-v1",
         "transform": dict(spec.transforms),
-        "degree_selection": {k: cfg["degree_selection"][k] for k in
-                             ("min_degree", "max_degree", "ratio_improve", "ratio_lookahead", "fit_subset")},
+        "degree_selection": {**{k: cfg["degree_selection"][k] for k in
+                                ("min_degree", "max_degree", "ratio_improve", "ratio_lookahead", "fit_subset")},
+                             "method": cfg["degree_selection"].get("method", "paper"),
+                             **({"transforms": list(cfg["degree_selection"]["transforms"])}
+                                if "transforms" in cfg["degree_selection"] else {})},
         "n_max": int(cfg["n_max"][spec.coefficient]),
         "seed": int(seed),
     }
@@ -183,67 +219,232 @@ def exact_stage(settings: Mapping) -> dict:
     return res
 
 
-def sample_stage(settings: Mapping, *, batch_elements: int = 4_000_000, progress: bool = False) -> dict:
-    """Monte Carlo samples of Γ at every training n: ``{"n<N>": gammas}`` (for ``numpy.savez``)."""
-    sid = scheme_id(settings["coefficient"], settings["scheme"], settings["weigher"])
-    out = {}
-    ns = settings["grid"]["n"]
-    it = zip(ns, settings["sample_size"])
+#: variance assumed for sizing the first training n of a target-SE rule (an upper bound in practice)
+_FIRST_VAR = 0.3
+
+
+def _size_at(settings: Mapping, k: int, prev_var: float | None) -> int:
+    """N_sample at the k-th training n: a fixed rule list, or sized to the target SE of the mean.
+
+    Target-SE form: ``max(min_size, min(ceil(V / target_se**2), max_elements // n))`` with V the
+    variance of the same scheme's sample at the previous training n (V falls with n, so this is
+    conservative) — so a scheme's sizes depend on its own samples only.
+    """
+    rule = settings["sample_size"]
+    if not isinstance(rule, Mapping):
+        return int(rule[k])
+    n = settings["grid"]["n"][k]
+    v = _FIRST_VAR if prev_var is None else prev_var
+    want = int(np.ceil(v / rule["target_se"] ** 2))
+    return int(max(rule["min_size"][k], min(want, rule["max_elements"] // n)))
+
+
+def summarize_for_fit(gammas: np.ndarray, *, window: float | None = None) -> dict:
+    """What the fits need from one sample, without keeping the sample.
+
+    Mean, its SE, central moments, the null quantiles, and the sorted values within
+    ``mean ± window`` together with sums over the values below that window, so that Eq. 38's
+    v^ℓ around any centre c inside the window is exact:
+    ``N v^ℓ(c) = S2 - 2 d S1 + d² S0 + Σ_{lo <= x < c} (x - c)²`` with ``d = c - mean`` and the sums
+    over ``x < lo`` of ``(x - mean)^k``.  ``window`` defaults to ``8 SE + 1e-3``.
+    """
+    from agreekit.ranking.tablegen.sampling import quantile_probs
+
+    g = np.asarray(gammas, dtype=np.float64)
+    N = g.size
+    mean = float(np.sum(g)) / N
+    d = g - mean
+    d2 = d * d
+    var_pop = float(np.sum(d2)) / N
+    se = float(np.sqrt(var_pop / N))
+    w = 8 * se + 1e-3 if window is None else float(window)
+    lo, hi = mean - w, mean + w
+    below = g < lo
+    inside = np.sort(g[(g >= lo) & (g <= hi)])
+    left = g < mean
+    return {
+        "size": N, "mean": mean, "se": se, "var_pop": var_pop,
+        "m4": float(np.sum(d2 * d2)) / N,
+        "left4": float(np.sum(np.where(left, d2 * d2, 0.0))) / N,
+        "left2": float(np.sum(np.where(left, d2, 0.0))) / N,
+        "lo": lo, "hi": hi,
+        "S0": float(np.count_nonzero(below)), "S1": float(np.sum(d[below])), "S2": float(np.sum(d2[below])),
+        "window": inside,
+        "quantiles": np.quantile(g, quantile_probs(), method="linear"),
+    }
+
+
+def _left_var_at(summ: Mapping, c: float, where: str) -> float:
+    """Eq. 38's v^ℓ around centre ``c`` from :func:`summarize_for_fit` output (exact inside the window)."""
+    if not summ["lo"] <= c <= summ["hi"]:
+        raise InputError(where, f"the fitted mean {c:.6f} is outside the stored window "
+                                f"[{summ['lo']:.6f}, {summ['hi']:.6f}] around the sample mean; the fit does not "
+                                "describe the samples (increase the sample sizes or lower the degree)")
+    dd = c - summ["mean"]
+    win = np.asarray(summ["window"])
+    part = win[win < c] - c
+    return float(summ["S2"] - 2 * dd * summ["S1"] + dd * dd * summ["S0"] + np.sum(part * part)) / summ["size"]
+
+
+def sample_batch_stage(settings_list, *, batch_elements: int = 40_000_000, progress: bool = False) -> dict:
+    """Monte Carlo at every training n for several schemes of one coefficient on one shared stream.
+
+    Returns ``{scheme_id: {"n<N>": summary}}`` with :func:`summarize_for_fit` summaries.  Every
+    scheme gets exactly what it would get alone (row r of the stream is the same permutation
+    for all of them); only the work is shared.
+    """
+    from agreekit.ranking.tablegen.sampling import sample_lanes, stream_key
+
+    settings_list = list(settings_list)
+    coefs = {st["coefficient"] for st in settings_list}
+    grids = {tuple(st["grid"]["n"]) for st in settings_list}
+    seeds = {st["seed"] for st in settings_list}
+    if len(coefs) != 1 or len(grids) != 1 or len(seeds) != 1:
+        raise InputError("batch", "schemes sampled together must share the coefficient, training grid and seed")
+    coef, grid, seed = coefs.pop(), list(grids.pop()), seeds.pop()
+    sids = [scheme_id(st["coefficient"], st["scheme"], st["weigher"]) for st in settings_list]
+    lanes = [(st["weigher"], st["scheme"]) for st in settings_list]
+    out: dict = {sid: {} for sid in sids}
+    prev = [None] * len(sids)
+    it = enumerate(grid)
     if progress:
         from tqdm import tqdm
-        it = tqdm(list(it), desc=f"sample {sid}", unit="n")
-    for n, size in it:
-        rng = np.random.Generator(np.random.PCG64(seed_sequence(settings["seed"], sid, n)))
-        out[f"n{n}"] = sample_coefficient(settings["coefficient"], n=n, size=size, weigher=settings["weigher"],
-                                          scheme=settings["scheme"], rng=rng, batch_elements=batch_elements)
+        it = tqdm(list(it), desc=f"sample {coef} x{len(sids)}", unit="n")
+    for k, n in it:
+        sizes = [_size_at(st, k, prev[j]) for j, st in enumerate(settings_list)]
+        samples = sample_lanes(coef, n=n, sizes=sizes, lanes=lanes, key=stream_key(seed, coef, n),
+                               batch_elements=batch_elements)
+        for j, sid in enumerate(sids):
+            summ = summarize_for_fit(samples[j])
+            out[sid][f"n{n}"] = summ
+            prev[j] = summ["var_pop"]
     return out
 
 
-def fit_stage(settings: Mapping, samples: Mapping[str, np.ndarray]) -> dict:
-    """Fit Γ̄ (WLS, 1/SE² weights), then V and V^ℓ around the fitted mean (unweighted).
+def sample_stage(settings: Mapping, *, batch_elements: int = 40_000_000, progress: bool = False) -> dict:
+    """:func:`sample_batch_stage` for one scheme: ``{"n<N>": summary}``."""
+    res = sample_batch_stage([settings], batch_elements=batch_elements, progress=progress)
+    return next(iter(res.values()))
 
-    Returns ``{"samples": {...per-n summaries...}, "fits": {quantity: {...}}}``.
-    """
-    ns = settings["grid"]["n"]
+
+_SUMMARY_SCALARS = ("size", "mean", "se", "var_pop", "m4", "left4", "left2", "lo", "hi", "S0", "S1", "S2")
+
+
+def summaries_to_arrays(per_scheme: Mapping) -> dict:
+    """Flatten ``{"n<N>": summary}`` into arrays for ``numpy.savez`` (inverse: :func:`summaries_from_arrays`)."""
+    out = {}
+    for key, summ in per_scheme.items():
+        out[f"{key}.scalars"] = np.array([summ[f] for f in _SUMMARY_SCALARS], dtype=np.float64)
+        out[f"{key}.window"] = np.asarray(summ["window"], dtype=np.float64)
+        out[f"{key}.quantiles"] = np.asarray(summ["quantiles"], dtype=np.float64)
+    return out
+
+
+def summaries_from_arrays(arrays: Mapping, prefix: str = "") -> dict:
+    """Inverse of :func:`summaries_to_arrays` (keys may carry a ``prefix``)."""
+    out: dict = {}
+    for name in arrays:
+        if not name.startswith(prefix) or not name.endswith(".scalars"):
+            continue
+        key = name[len(prefix):-len(".scalars")]
+        vals = np.asarray(arrays[name])
+        summ = {f: float(v) for f, v in zip(_SUMMARY_SCALARS, vals)}
+        summ["size"] = int(summ["size"])
+        summ["window"] = np.asarray(arrays[f"{prefix}{key}.window"])
+        summ["quantiles"] = np.asarray(arrays[f"{prefix}{key}.quantiles"])
+        out[key] = summ
+    return out
+
+
+def _fit_quantity(settings, ns, y, se, transform, *, weights):
+    from agreekit.ranking.tablegen.fitting import fit_with_covariance, select_fit_held_out, x_of_n
+
     ds = settings["degree_selection"]
-    sel = dict(min_degree=ds["min_degree"], max_degree=ds["max_degree"], ratio_improve=ds["ratio_improve"],
-               ratio_lookahead=ds["ratio_lookahead"], fit_subset=ds["fit_subset"])
-    plain = [summarize_sample(samples[f"n{n}"], n) for n in ns]
-    mean = np.array([s.mean for s in plain])
-    se = np.array([s.se for s in plain])
+    if ds.get("method", "paper") == "held_out":
+        cands = [transform] + [t for t in ds.get("transforms", []) if t != transform]
+        sel = select_fit_held_out(ns, y, se=se, transforms=cands, min_degree=ds["min_degree"],
+                                  max_degree=ds["max_degree"])
+        transform = sel.fit.transform
+        coef, cov = fit_with_covariance(x_of_n(np.asarray(ns, float), transform), y, sel.degree, se=se)
+        method = "held_out_loo"
+    else:
+        sel = select_degree(ns, y, transform=transform, weights=weights, min_degree=ds["min_degree"],
+                            max_degree=ds["max_degree"], ratio_improve=ds["ratio_improve"],
+                            ratio_lookahead=ds["ratio_lookahead"], fit_subset=ds["fit_subset"])
+        coef = np.asarray(sel.fit.coefficients)
+        _, cov = fit_with_covariance(x_of_n(np.asarray(ns, float), transform), y, sel.degree, se=se,
+                                     weights=weights if weights is not None else np.ones_like(y))
+        method = "paper_4.2.3"
+    return sel, [float(c) for c in coef], cov, method
+
+
+def fit_stage(settings: Mapping, samples: Mapping) -> dict:
+    """Fit Γ̄ (inverse-variance WLS), then V and V^ℓ around the fitted mean (Eq. 38).
+
+    ``samples`` maps ``"n<N>"`` to :func:`summarize_for_fit` summaries.  Degree choice per
+    ``settings["degree_selection"]["method"]``: ``"paper"`` (Section 4.2.3; V, V^ℓ unweighted) or
+    ``"held_out"`` (leave-one-out error, every quantity weighted by its inverse variance).  Each
+    fit stores the covariance of its coefficients, so the table can report the standard error
+    of its predictions.  Returns ``{"samples": {...}, "fits": {...}, "null_quantiles": {...}}``.
+    """
+    from agreekit.ranking.tablegen.sampling import quantile_probs
+
+    ns = settings["grid"]["n"]
+    summ = [samples[f"n{n}"] for n in ns]
+    mean = np.array([s["mean"] for s in summ])
+    se = np.array([s["se"] for s in summ])
+    size = np.array([s["size"] for s in summ], dtype=float)
     if np.any(se <= 0):
         raise InputError("samples", "a sampled mean has zero standard error; increase the sample size")
+    held = settings["degree_selection"].get("method", "paper") == "held_out"
     fits = {}
-    fits["mean"] = select_degree(ns, mean, transform=settings["transform"]["mean"], weights=1.0 / se**2, **sel)
-    center = fits["mean"].fit(np.asarray(ns))
-    around = [summarize_sample(samples[f"n{n}"], n, center=c) for n, c in zip(ns, center)]
-    var = np.array([s.var for s in around])
-    lvar = np.array([s.left_var for s in around])
-    fits["var"] = select_degree(ns, var, transform=settings["transform"]["var"], **sel)
-    fits["left_var"] = select_degree(ns, lvar, transform=settings["transform"]["left_var"], **sel)
+    sel, coef, cov, method = _fit_quantity(settings, ns, mean, se, settings["transform"]["mean"],
+                                           weights=1.0 / se**2)
+    fits["mean"] = (sel, coef, cov, method)
+    center = np.polynomial.polynomial.polyval(x_of_n(np.asarray(ns, float), sel.fit.transform),
+                                              np.asarray(coef))
+    var = np.array([s["var_pop"] + (s["mean"] - c) ** 2 for s, c in zip(summ, center)])
+    lvar = np.array([_left_var_at(s, float(c), f"samples.n{n}") for s, c, n in zip(summ, center, ns)])
+    # SE of v and v^l from the sample's fourth moments (delta method, around the sample mean)
+    var_se = np.sqrt(np.maximum(np.array([s["m4"] - s["var_pop"] ** 2 for s in summ]), 1e-300) / size)
+    lvar_se = np.sqrt(np.maximum(np.array([s["left4"] - s["left2"] ** 2 for s in summ]), 1e-300) / size)
+    fits["var"] = _fit_quantity(settings, ns, var, var_se, settings["transform"]["var"],
+                                weights=(1.0 / var_se**2) if held else None)
+    fits["left_var"] = _fit_quantity(settings, ns, lvar, lvar_se, settings["transform"]["left_var"],
+                                     weights=(1.0 / lvar_se**2) if held else None)
     samp = {
         "n": list(ns),
-        "size": [s.size for s in plain],
+        "size": [int(s["size"]) for s in summ],
         "mean": mean.tolist(),
         "se": se.tolist(),
         "fitted_mean": [float(c) for c in center],
         "var": var.tolist(),
+        "var_se": var_se.tolist(),
         "left_var": lvar.tolist(),
+        "left_var_se": lvar_se.tolist(),
     }
     fit_json = {}
-    for q, r in fits.items():
+    for q, (r, coef, cov, method) in fits.items():
         fit_json[q] = {
             "transform": r.fit.transform,
             "degree": r.degree,
-            "coefficients": list(r.fit.coefficients),
-            "weighting": "inverse_variance" if q == "mean" else "none",
+            "coefficients": coef,
+            "covariance": [[float(v) for v in row] for row in cov],
+            "method": method,
+            "weighting": "inverse_variance" if (q == "mean" or held) else "none",
             "candidate_degrees": list(r.degrees),
-            "mse": list(r.mse),
+            "mse": [float(m) for m in r.mse],
             "n_min": int(min(ns)),
             "n_max": int(settings["n_max"]),
             "n_train_max": int(max(ns)),
         }
-    return {"samples": samp, "fits": fit_json}
+    nq = {
+        "probs": [float(p) for p in quantile_probs()],
+        "n": list(ns),
+        "size": [int(s["size"]) for s in summ],
+        "values": [[float(v) for v in s["quantiles"]] for s in summ],
+    }
+    return {"samples": samp, "fits": fit_json, "null_quantiles": nq}
 
 
 def assemble_table(settings: Mapping, exact: Mapping, fitted: Mapping) -> dict:
@@ -264,14 +465,18 @@ def assemble_table(settings: Mapping, exact: Mapping, fitted: Mapping) -> dict:
         "exact": copy.deepcopy(dict(exact)),
         "samples": copy.deepcopy(dict(fitted["samples"])),
         "fits": copy.deepcopy(dict(fitted["fits"])),
+        "null_quantiles": copy.deepcopy(dict(fitted["null_quantiles"])),
         "provenance": {
             "package": "agreekit",
             "package_version": __version__,
             "config_hash": config_hash(settings),
             "settings": copy.deepcopy(dict(settings)),
             "seed": settings["seed"],
-            "seed_derivation": "numpy SeedSequence([seed, *first 4 little-endian uint32 words of "
-                               "sha256(scheme_id), n]) -> PCG64; Fisher-Yates on Generator.random float64",
+            "seed_derivation": "shared stream per (coefficient, n): numpy SeedSequence([seed, *first 4 "
+                               "little-endian uint32 words of sha256(coefficient + '/training'), n])"
+                               ".generate_state(2, uint64) = key; row r = SplitMix64 from "
+                               "mix(k0 ^ mix(k1 + r * 0x9E3779B97F4A7C15)); Fisher-Yates with Lemire's "
+                               "bounded 32-bit draws (agreekit.ranking.tablegen._fused)",
         },
     }
     table["checksum"] = table_checksum(table)

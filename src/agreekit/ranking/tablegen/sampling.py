@@ -37,6 +37,10 @@ __all__ = [
     "sample_coefficient",
     "SampleSummary",
     "summarize_sample",
+    "stream_key",
+    "sample_lanes",
+    "sample_stream",
+    "quantile_probs",
 ]
 
 
@@ -184,3 +188,108 @@ def summarize_sample(gammas: np.ndarray, n: int, *, center: float | None = None)
     vl = float(np.sum(np.where(g < c, d2, 0.0))) / size
     return SampleSummary(n=int(n), size=int(size), mean=mean, se=math.sqrt(var_pop / size), center=c,
                          var=v, left_var=vl)
+
+
+# ------------------------------------------------------------------ shared, fused sampling
+
+def stream_key(seed: int, coefficient: str, n: int, purpose: str = "training") -> tuple[np.uint64, np.uint64]:
+    """128-bit key of the permutation stream shared by every scheme of ``coefficient`` at length ``n``.
+
+    ``SeedSequence([seed, *sha256(f"{coefficient}/{purpose}")[:4 words], n]).generate_state(2, uint64)``.
+    Row r of the stream is one permutation (see :mod:`agreekit.ranking.tablegen._fused`), so a
+    scheme's sample depends on (seed, coefficient, n, purpose, its own size) only — not on which
+    other schemes share the job.
+    """
+    digest = hashlib.sha256(f"{coefficient}/{purpose}".encode("utf-8")).digest()
+    words = [int.from_bytes(digest[4 * k:4 * k + 4], "little") for k in range(4)]
+    k = np.random.SeedSequence([int(seed), *words, int(n)]).generate_state(2, np.uint64)
+    return np.uint64(k[0]), np.uint64(k[1])
+
+
+def sample_lanes(coefficient: str, *, n: int, sizes: Sequence[int], lanes: Sequence[tuple[str, str]],
+                 key: tuple[np.uint64, np.uint64], batch_elements: int = 40_000_000,
+                 progress: bool = False) -> list[np.ndarray]:
+    """Γ(id, π_r) on one shared permutation stream for several schemes of one coefficient.
+
+    Parameters
+    ----------
+    coefficient : {'spearman', 'kendall'}
+    n : int
+        Ranking length.
+    sizes : sequence of int
+        Rows used by each lane: lane s gets Γ on rows ``0 .. sizes[s] - 1`` of the stream.
+    lanes : sequence of (weigher, scheme)
+        Weigher spec and combination scheme of each lane.
+    key : (uint64, uint64)
+        The stream key (:func:`stream_key`).
+    batch_elements : int
+        Memory bound (rows per kernel call x n).  The result does not depend on it.
+
+    Returns
+    -------
+    list of ndarray
+        One float64 array of length ``sizes[s]`` per lane.
+    """
+    from agreekit.ranking.tablegen._fused import KENDALL, SPEARMAN, fused_sample
+    from agreekit.ranking.weighting import check_coefficient, check_scheme, parse_weigher
+
+    coefficient = check_coefficient(coefficient)
+    n = check_int("n", n, minimum=2)
+    if len(sizes) != len(lanes) or not lanes:
+        raise InputError("sizes", "needs one size per lane (and at least one lane)")
+    sizes = [check_int("sizes", s, minimum=1) for s in sizes]
+    cols: dict[str, int] = {}
+    where = []
+    for weigher, scheme in lanes:
+        spec = parse_weigher(weigher).spec
+        cols.setdefault(spec, len(cols))
+        where.append((1 if check_scheme(scheme) == "multiplicative" else 0, cols[spec]))
+    if len(set(where)) != len(where):
+        raise InputError("lanes", "lists a (weigher, scheme) twice")
+    C = 4 * ((len(cols) + 3) // 4)
+    F = np.empty((n, C))
+    for spec, c in cols.items():
+        F[:, c] = parse_weigher(spec).table(n)
+    for c in range(len(cols), C):  # padding columns repeat a real one and are never read back
+        F[:, c] = F[:, 0]
+    active = np.zeros((2, C), dtype=np.int64)
+    for (m, c), size in zip(where, sizes):
+        active[m, c] = size
+    total = int(active.max())
+    out = [np.empty(size) for size in sizes]
+    rows = max(1, min(total, int(batch_elements) // n))
+    buf = np.empty((2, C, rows))
+    it = range(0, total, rows)
+    if progress:
+        from tqdm import tqdm
+        it = tqdm(it, desc=f"{coefficient} n={n}", leave=False, unit="batch")
+    coef = SPEARMAN if coefficient == "spearman" else KENDALL
+    for r0 in it:
+        k = min(rows, total - r0)
+        fused_sample(coef, n, key[0], key[1], r0, k, F, active, buf[:, :, :k])
+        for s, (m, c) in enumerate(where):
+            hi = min(sizes[s], r0 + k)
+            if hi > r0:
+                out[s][r0:hi] = buf[m, c, :hi - r0]
+    return out
+
+
+def sample_stream(coefficient: str, *, n: int, size: int, weigher, scheme: str, seed: int,
+                  purpose: str = "training", batch_elements: int = 40_000_000) -> np.ndarray:
+    """Γ for the first ``size`` rows of the shared stream of (seed, coefficient, n, purpose) — one scheme.
+
+    Equal, value for value, to that scheme's lane of :func:`sample_lanes` on the same stream.
+    """
+    from agreekit.ranking.weighting import parse_weigher
+
+    key = stream_key(seed, coefficient, n, purpose)
+    return sample_lanes(coefficient, n=n, sizes=[size], lanes=[(parse_weigher(weigher).spec, scheme)], key=key,
+                        batch_elements=batch_elements)[0]
+
+
+#: probabilities of the stored null quantiles (logit-spaced, 1e-4 .. 1 - 1e-4, 201 values)
+def quantile_probs() -> np.ndarray:
+    """``expit(linspace(logit(1e-4), logit(1 - 1e-4), 201))`` — the probabilities of a table's null quantiles."""
+    from scipy.special import expit, logit
+
+    return expit(np.linspace(logit(1e-4), logit(1 - 1e-4), 201))
