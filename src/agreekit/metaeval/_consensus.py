@@ -49,7 +49,8 @@ class ConsensusRanking:
     message : str
         The solver's account of what it decided.
     metric_ranks : pandas.DataFrame
-        Systems × metrics ranks (average ranks, 1 = best) that were aggregated.
+        Systems × metrics ranks that were aggregated (competition ranks: 1 + the number of
+        systems with a strictly higher summary).
     solutions : pandas.DataFrame
         Every consensus found (one row per solution, one column per system).
     """
@@ -166,7 +167,9 @@ def consensus_ranking(scores, *, method: str = "auto", statistic="mean", time_li
 
     method = check_choice("method", method, ("auto", "exact", "fast", "quick"))
     data = check_metric_scores(scores, statistic=statistic, offset=offset)
-    R = ranks_from_summaries(data.summaries())            # (M, s), 1 = best
+    avg = ranks_from_summaries(data.summaries())          # (M, s) average ranks, 1 = best
+    # competition ranks (1 + number of strictly better systems): integers, same weak orders
+    R = np.array([1 + (r[None, :] < r[:, None]).sum(axis=1) for r in avg], dtype=np.int64)
     systems = [str(c) for c in data.systems]
     t0 = time.perf_counter()
     m = len(systems)
