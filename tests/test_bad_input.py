@@ -111,9 +111,8 @@ SLOTS = {
     "standardize-table": (["standardize", *CORR, "--n", "5", "--gamma", "0.3", "--table", "{F}"], ".json",
                           None, "table"),
 }
-# consensus reads its CSV with its own reader (branch i14-consensus); on this branch only the
-# file-system kinds go through the shared error path
-SLOT_KINDS = {"consensus-FILE": ("missing", "directory")}
+# consensus reads its CSV through the shared strict reader (agreekit._io.read_csv_rows)
+SLOT_KINDS: dict = {}
 SLOTS["consensus-FILE"] = (["consensus", "{F}"], ".csv", CONSENSUS, "FILE")
 
 FILE_CASES = [(slot, kind) for slot in SLOTS for kind in SLOT_KINDS.get(slot, KINDS)]
@@ -165,8 +164,7 @@ def test_unreadable_file_is_one_line_error(scratch, capsys, slot, kind):
         path.write_bytes(payload(valid))
     argv = [a.replace("{F}", name) for a in argv]
     line = _assert_clean_rejection(capsys, scratch, argv, [re.escape(name), "(?i)" + pattern])
-    if slot != "consensus-FILE":  # consensus: the shared fallback names the file only
-        assert f"`{parameter}`" in line, line
+    assert f"`{parameter}`" in line, line
 
 
 # ----------------------------------------------------------------------------- content cases

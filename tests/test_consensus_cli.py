@@ -41,8 +41,8 @@ def test_cli_output_file(tmp_path):
 
 
 @pytest.mark.parametrize("content, extra, needle", [
-    ("a,b,c\n1,2,3\n,,\n", [], "row 1"),
-    ("a,b\n1,x\n", [], "non-numeric"),
+    ("a,b,c\n1,2,3\n,,\n", [], "line 3 ranks no item"),
+    ("a,b\n1,x\n", [], "line 2, column 2 ('b'): 'x' is not a rank"),
     ("a\n1\n", [], "at least 2 items"),
     ("a,b,w\n1,2,-1\n", ["--weights-column", "w"], "non-negative"),
     ("a,b\n1,2\n", ["--weights-column", "w"], "weights_column"),

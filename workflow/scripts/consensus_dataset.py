@@ -11,7 +11,7 @@ sm = snakemake  # noqa: F821
 with open(sm.log[0], "w") as log:
     sys.stderr = log
     name = sm.wildcards.dataset
-    data = read_rankings(sm.input.csv)
+    data = read_rankings(sm.input.csv, ordinal=True)  # ConsRank data as distributed (usa_ranks holds a 0)
     seed = np.random.SeedSequence([int(sm.params.seed), *map(ord, name)])
     res = compare_methods(data, n_starts=int(sm.params.fast_starts), seed=seed,
                           exact_time_limit=float(sm.params.exact_time_limit))

@@ -15,7 +15,7 @@ def _handler(args):
     wc = args.weights_column
     if args.no_weights:
         wc = None
-    data = read_rankings(args.file, weights_column=wc)
+    data = read_rankings(args.file, weights_column=wc, ordinal=args.ordinal)
     res = kemeny(data, method=args.method, n_starts=args.starts, rng=args.seed,
                  ties=not args.no_ties, time_limit=args.time_limit, solver=args.solver,
                  max_solutions=args.max_solutions)
@@ -43,13 +43,17 @@ def register(subparsers) -> None:
         "consensus",
         help="Kemeny consensus (median) ranking of complete, weak or partial rankings",
         description="Kemeny consensus ranking of a CSV of rankings (rows = judges, columns = items, "
-                    "cells = rank positions, 1 = best, ties share a value, empty = unranked). "
+                    "cells = rank positions: positive integers, 1 = best, ties share a value, "
+                    "empty = unranked). "
                     "Prints items, all solutions found (rank vectors and orderings), tau_x, "
                     "optimal (proven), elapsed.")
     p.add_argument("file", metavar="FILE.csv", help="CSV with a header of item labels")
     p.add_argument("--weights-column", default="auto", metavar="NAME",
                    help="column of row weights (default: a column named 'weight' if present)")
     p.add_argument("--no-weights", action="store_true", help="ignore any weight column")
+    p.add_argument("--ordinal", action="store_true",
+                   help="accept any numbers as ordinal scores (lower = better) instead of positive "
+                        "integer ranks (ConsRank's usa_ranks.csv holds a 0)")
     p.add_argument("--method", choices=("auto", "quick", "fast", "exact"), default="auto",
                    help="algorithm (default auto: exact when cheap, else fast)")
     p.add_argument("--starts", type=int, default=None, metavar="K", help="FAST starts (default 100)")

@@ -7,14 +7,14 @@ algebra (:func:`score_matrix`, :func:`combined_input_matrix`, :func:`tau_x`,
 """
 from agreekit.consensus._exact import components
 from agreekit.consensus._io import read_rankings
-from agreekit.consensus._kemeny import KemenyResult, kemeny, warmup
+from agreekit.consensus._kemeny import KemenyResult, TimeLimitWarning, kemeny, warmup
 from agreekit.consensus._matrices import (
     RankingData, as_rankings, average_tau_x, combined_input_matrix, dense_ranks,
     kemeny_distance, ordering_string, penalty, score_matrix, tau_x,
 )
 
 __all__ = [
-    "kemeny", "KemenyResult", "RankingData", "as_rankings", "read_rankings", "score_matrix",
+    "kemeny", "KemenyResult", "TimeLimitWarning", "RankingData", "as_rankings", "read_rankings", "score_matrix",
     "combined_input_matrix", "tau_x", "kemeny_distance", "average_tau_x", "penalty",
     "dense_ranks", "ordering_string", "components", "warmup",
 ]

@@ -17,8 +17,6 @@ import time
 
 import numba as nb
 import numpy as np
-from scipy.sparse import csr_matrix
-from scipy.sparse.csgraph import connected_components
 
 __all__ = ["components", "branch_and_bound", "mip_all_optima", "pair_values"]
 
@@ -30,7 +28,94 @@ def pair_values(C: np.ndarray, full: bool):
     return ahead, tie
 
 
-def components(C: np.ndarray, *, full: bool = False) -> list[np.ndarray]:
+@nb.njit(cache=True)
+def _edge(C, CT, u, v, full, eps):
+    if full:
+        return C[u, v] - CT[u, v] >= -eps
+    return C[u, v] >= -eps
+
+
+@nb.njit(cache=True)
+def _strong_components(C, CT, full, eps):
+    """Tarjan's algorithm (iterative) on the implicit dense 'does not dominate' digraph:
+    Θ(m²) time, O(m) memory.  Returns (number of components, label per item)."""
+    m = C.shape[0]
+    index = -np.ones(m, dtype=np.int64)
+    low = np.zeros(m, dtype=np.int64)
+    onstack = np.zeros(m, dtype=np.bool_)
+    stack = np.empty(m, dtype=np.int64)
+    cs_node = np.empty(m, dtype=np.int64)
+    cs_next = np.empty(m, dtype=np.int64)
+    comp = -np.ones(m, dtype=np.int64)
+    sp = 0
+    ncomp = 0
+    counter = 0
+    for s in range(m):
+        if index[s] >= 0:
+            continue
+        top = 0
+        cs_node[0] = s
+        cs_next[0] = 0
+        index[s] = counter
+        low[s] = counter
+        counter += 1
+        stack[sp] = s
+        sp += 1
+        onstack[s] = True
+        while top >= 0:
+            u = cs_node[top]
+            j = cs_next[top]
+            advanced = False
+            while j < m:
+                if j != u and _edge(C, CT, u, j, full, eps):
+                    if index[j] < 0:
+                        cs_next[top] = j + 1
+                        top += 1
+                        cs_node[top] = j
+                        cs_next[top] = 0
+                        index[j] = counter
+                        low[j] = counter
+                        counter += 1
+                        stack[sp] = j
+                        sp += 1
+                        onstack[j] = True
+                        advanced = True
+                        break
+                    elif onstack[j] and index[j] < low[u]:
+                        low[u] = index[j]
+                j += 1
+            if advanced:
+                continue
+            cs_next[top] = m
+            if low[u] == index[u]:
+                while True:
+                    sp -= 1
+                    w = stack[sp]
+                    onstack[w] = False
+                    comp[w] = ncomp
+                    if w == u:
+                        break
+                ncomp += 1
+            top -= 1
+            if top >= 0:
+                p = cs_node[top]
+                if low[u] < low[p]:
+                    low[p] = low[u]
+    return ncomp, comp
+
+
+@nb.njit(cache=True)
+def _component_outdegree(C, CT, reps, full, eps):
+    k = reps.size
+    deg = np.zeros(k, dtype=np.int64)
+    for a in range(k):
+        for b in range(k):
+            if a != b and _edge(C, CT, reps[a], reps[b], full, eps):
+                deg[a] += 1
+    return deg
+
+
+def components(C: np.ndarray, *, full: bool = False, CT: np.ndarray | None = None) -> list[np.ndarray]:
     """Split the items into blocks B_1, …, B_k such that every optimal consensus ranks
     every item of B_s strictly ahead of every item of B_t for s < t.
 
@@ -39,21 +124,30 @@ def components(C: np.ndarray, *, full: bool = False) -> list[np.ndarray]:
     If every item of A dominates every item of B, moving A ahead of B improves every
     cross pair without touching the others, so all optima respect it.  The blocks are
     the strongly connected components of the 'does not dominate' digraph, which is
-    semicomplete, so its condensation is a total order.
+    semicomplete, so its condensation is a total order.  Θ(m²) time, O(m) extra memory.
     """
     # edge u -> v  ("u may be ahead of or tied with v in an optimum") iff v does not dominate u;
     # the tolerance only merges blocks (never separates), so no optimum is lost to rounding
-    eps = 1e-9 * max(float(np.abs(C).max()), 1.0)
-    edge = ((C - C.T) >= -eps) if full else (C >= -eps)
-    np.fill_diagonal(edge, False)
-    n_comp, lab = connected_components(csr_matrix(edge), directed=True, connection="strong")
-    Z = np.zeros((C.shape[0], n_comp))
-    Z[np.arange(C.shape[0]), lab] = 1.0
-    reach = (Z.T @ edge.astype(float) @ Z) > 0
-    np.fill_diagonal(reach, False)
-    # in a semicomplete digraph the condensation is a transitive tournament: sort by out-degree
-    order = np.argsort(-reach.sum(axis=1), kind="stable")
-    return [np.flatnonzero(lab == c) for c in order]
+    C = np.ascontiguousarray(C, dtype=np.float64)
+    if CT is None:
+        CT = np.ascontiguousarray(C.T)
+    m = C.shape[0]
+    if m == 0:
+        return []
+    from agreekit.consensus._heuristics import abs_sum
+
+    eps = 1e-9 * max(abs_sum(C)[1], 1.0)
+    n_comp, lab = _strong_components(C, CT, bool(full), eps)
+    # representatives (first item of each component): in a semicomplete digraph every edge
+    # between two components points the same way, so the out-degree among representatives
+    # is the number of components below; the condensation is a transitive tournament
+    reps = np.full(n_comp, m, dtype=np.int64)
+    np.minimum.at(reps, lab, np.arange(m))
+    deg = _component_outdegree(C, CT, reps, bool(full), eps)
+    order = np.argsort(-deg, kind="stable")
+    members = np.argsort(lab, kind="stable")
+    bounds = np.searchsorted(lab[members], np.arange(n_comp + 1))
+    return [members[bounds[c]:bounds[c + 1]] for c in order]
 
 
 # ---------------------------------------------------------------------------
@@ -295,6 +389,46 @@ def _new_highs():
     return h
 
 
+@nb.njit(cache=True)
+def _violated_triangles(x, idx, added, eps):
+    """Ids ``(k m + i) m + j`` (ascending) of the transitivity rows ``p_ki ≤ p_ji + p_kj``
+    that ``x`` violates by more than ``eps`` and that are not in ``added`` (sorted)."""
+    m = idx.shape[0]
+    cap = 1024
+    out = np.empty(cap, dtype=np.int64)
+    n = 0
+    for k in range(m):
+        for i in range(m):
+            if i == k:
+                continue
+            xki = x[idx[k, i]]
+            if xki <= 0.5 * eps:  # x >= -1e-7 (LP tolerance): no violation possible
+                continue
+            for j in range(m):
+                if j == k or j == i:
+                    continue
+                if xki - x[idx[j, i]] - x[idx[k, j]] > eps:
+                    tid = (k * m + i) * m + j
+                    pos = np.searchsorted(added, tid)
+                    if pos < added.size and added[pos] == tid:
+                        continue
+                    if n == cap:
+                        cap *= 2
+                        new = np.empty(cap, dtype=np.int64)
+                        new[:n] = out[:n]
+                        out = new
+                    out[n] = tid
+                    n += 1
+    return out[:n].copy()
+
+
+def _all_triangles_mask(m):
+    t = np.arange(m * m * m, dtype=np.int64)
+    k, rest = np.divmod(t, m * m)
+    i, j = np.divmod(rest, m)
+    return (k != i) & (k != j) & (i != j)
+
+
 def mip_all_optima(C: np.ndarray, initial: np.ndarray | None = None, *, full: bool = False,
                    max_solutions: int = 1000, time_limit: float | None = None,
                    threads: int | None = None, lazy: bool = True, floor_row: bool = False):
@@ -336,11 +470,16 @@ def mip_all_optima(C: np.ndarray, initial: np.ndarray | None = None, *, full: bo
     integral = bool(np.allclose(C, np.round(C)))
     tol = 0.5 if integral else 1e-7 * max(1.0, float(np.abs(C).sum()))
 
-    K, I, J = np.meshgrid(np.arange(m), np.arange(m), np.arange(m), indexing="ij")
-    mask = (K != I) & (K != J) & (I != J)
-    K, I, J = K[mask], I[mask], J[mask]
-    tri_cols = np.stack([idx[K, I], idx[J, I], idx[K, J]], axis=1).astype(np.int32)
-    added = np.zeros(K.size, dtype=bool)
+    # transitivity rows p_ki - p_ji - p_kj <= 0 for ordered triples (k, i, j), numbered
+    # (k m + i) m + j; never materialised (that would be Θ(m³) memory): violated rows are
+    # found by a compiled scan and only the rows added are stored
+    n_tri = m * (m - 1) * (m - 2)
+    added = np.empty(0, dtype=np.int64)  # sorted ids of the rows in the model
+    if not lazy:
+        from agreekit._memory import check_memory
+
+        check_memory("lazy", 48.0 * n_tri, f"all {n_tri} transitivity rows of the MIP on {m} items",
+                     hint="use lazy=True")
 
     h = _new_highs()
     if threads is not None:
@@ -362,17 +501,20 @@ def mip_all_optima(C: np.ndarray, initial: np.ndarray | None = None, *, full: bo
               np.stack([idx[iu, ju], idx[ju, iu]], axis=1).ravel().astype(np.int32), np.ones(2 * npairs))
 
     def add_triangles(sel):
+        nonlocal added
         k = sel.size
         if k == 0:
             return
+        kk, rest = np.divmod(sel, m * m)
+        ii, jj = np.divmod(rest, m)
+        cols = np.stack([idx[kk, ii], idx[jj, ii], idx[kk, jj]], axis=1).astype(np.int32)
         h.addRows(k, np.full(k, -highspy.kHighsInf), np.zeros(k), 3 * k,
-                  np.arange(0, 3 * k, 3, dtype=np.int32), tri_cols[sel].ravel(),
+                  np.arange(0, 3 * k, 3, dtype=np.int32), cols.ravel(),
                   np.tile([1.0, -1.0, -1.0], k))
-        added[sel] = True
+        added = np.union1d(added, sel)
 
     def violated(x, eps=1e-6):
-        v = x[tri_cols[:, 0]] - x[tri_cols[:, 1]] - x[tri_cols[:, 2]] > eps
-        return np.flatnonzero(v & ~added)
+        return _violated_triangles(np.ascontiguousarray(x, dtype=np.float64), idx, added, eps)
 
     def set_time():
         if time_limit is None:
@@ -385,7 +527,7 @@ def mip_all_optima(C: np.ndarray, initial: np.ndarray | None = None, *, full: bo
 
     n_solves = 0
     if not lazy:
-        add_triangles(np.arange(K.size))
+        add_triangles(np.arange(m * m * m, dtype=np.int64)[_all_triangles_mask(m)])
     # LP relaxation (cutting planes on the transitivity rows when lazy); its reduced costs
     # later fix the variables that cannot change in any optimum
     lp_info = None

@@ -11,20 +11,29 @@ import numpy as np
 
 from agreekit._validation import InputError, check_choice, check_float, check_int
 from agreekit.consensus import _exact, _heuristics
-from agreekit.consensus._matrices import _cim_kernel, as_rankings, dense_ranks, ordering_string
+from agreekit.consensus._matrices import _cim_and_transpose, as_rankings, dense_ranks, ordering_string
 
-__all__ = ["kemeny", "KemenyResult", "warmup", "AUTO_EXACT_MAX_BLOCK", "AUTO_EXACT_BUDGET",
-           "BB_MAX_BLOCK"]
+__all__ = ["kemeny", "KemenyResult", "TimeLimitWarning", "warmup", "AUTO_EXACT_MAX_BLOCK",
+           "AUTO_EXACT_BUDGET", "AUTO_EXACT_TRY_MAX_BLOCK", "AUTO_FAST_MAX_ITEMS", "BB_MAX_BLOCK"]
 
 #: ``method="auto"`` solves exactly when the largest block (see :func:`components`) has at
-#: most this many items; above, it tries the exact solver for ``AUTO_EXACT_BUDGET`` seconds
-#: (or ``time_limit`` if smaller) and falls back to FAST when the proof does not finish.
+#: most this many items; up to ``AUTO_EXACT_TRY_MAX_BLOCK`` items it tries the exact solver
+#: for ``AUTO_EXACT_BUDGET`` seconds (or half of ``time_limit`` if smaller) and falls back to
+#: FAST when the proof does not finish; larger blocks go straight to FAST (m ≤
+#: ``AUTO_FAST_MAX_ITEMS`` items, Θ(n_starts · m²) time) or QUICK (Θ(m²) time).  No size
+#: makes ``auto`` allocate more than O(m²) memory.
 AUTO_EXACT_MAX_BLOCK = 16
 AUTO_EXACT_BUDGET = 10.0
+AUTO_EXACT_TRY_MAX_BLOCK = 100
+AUTO_FAST_MAX_ITEMS = 2000
 #: ``solver="auto"`` uses the Emond–Mason branch and bound for blocks up to this size and
 #: the HiGHS MIP above.
 BB_MAX_BLOCK = 20
 DEFAULT_STARTS = 100
+
+
+class TimeLimitWarning(UserWarning):
+    """A solver stopped at ``time_limit``: the result is the best found, not proven optimal."""
 
 
 @dataclass(frozen=True)
@@ -73,6 +82,11 @@ class KemenyResult:
     total_weight: float = field(default=float("nan"), repr=False)
 
     @property
+    def proven(self) -> bool:
+        """Alias of :attr:`optimal`: True only when optimality of ``tau_x`` is proven."""
+        return self.optimal
+
+    @property
     def n_solutions(self) -> int:
         return int(self.solutions.shape[0])
 
@@ -110,33 +124,37 @@ class KemenyResult:
         }
 
 
-def _objective(r, C):
-    return _exact.objective(np.asarray(r), C)
+def _objective(r, C, CT=None):
+    return _heuristics.score(np.asarray(r), C, CT)
 
 
 def _unique_rows(rows):
-    arr = np.asarray(rows, dtype=np.int64)
-    return np.unique(arr, axis=0)
+    return _heuristics.unique_rows(np.asarray(rows, dtype=np.int64))
 
 
-def _heuristic(C, method, full, n_starts, rng, deadline):
-    """Run QUICK or FAST on C; returns (candidates, best objective)."""
-    V = float(np.abs(C).sum())
+def _heuristic(C, CT, method, full, n_starts, rng, deadline, max_solutions=None):
+    """Run QUICK or FAST on C.
+
+    Returns (distinct best candidates, best objective, finished, note): ``finished`` is
+    False when the deadline stopped the search early, ``note`` says what was done.
+    """
+    V, _ = _heuristics.abs_sum(C)
     eps = 1e-9 * max(V, 1.0)
     if method == "quick":
-        cands, scores = _heuristics.quick(C, full=full)
-        return _heuristics.best_unique(cands, scores, eps)
-    m = C.shape[0]
-    starts = _heuristics.fast_starts(m, n_starts, rng, full=full)
-    outs, scs = [], []
-    batch = n_starts if deadline is None else max(1, min(n_starts, 64))
-    for b in range(0, n_starts, batch):
-        o, s = _heuristics.fast(C, starts[b:b + batch], full=full)
-        outs.append(o)
-        scs.append(s)
-        if deadline is not None and time.perf_counter() > deadline:
-            break
-    return _heuristics.best_unique(np.concatenate(outs), np.concatenate(scs), eps)
+        cands, scores, finished = _heuristics.quick(C, full=full, CT=CT, deadline=deadline)
+        sols, top = _heuristics.best_unique(cands, scores, eps)
+        note = "" if finished else f"time limit reached during QUICK ({len(cands)} of 4 passes started)"
+        return sols, top, finished, note
+    sols, top, n_done, capped = _heuristics.fast_stream(C, n_starts, rng, full=full, CT=CT,
+                                                        deadline=deadline, max_solutions=max_solutions)
+    finished = n_done >= n_starts
+    notes = []
+    if not finished:
+        notes.append(f"time limit reached after {n_done} of {n_starts} FAST starts")
+    if capped:
+        notes.append(f"more than max_solutions={max_solutions} distinct best rankings found; "
+                     f"the first {max_solutions} are returned")
+    return sols, top, finished, "; ".join(notes)
 
 
 def _solve_block(Cb, init, solver, full, max_solutions, remaining):
@@ -182,8 +200,10 @@ def kemeny(rankings, *, weights=None, method: str = "auto", n_starts: int | None
         into blocks, then per block the Emond–Mason branch and bound seeded with
         QUICK/FAST, or a HiGHS MIP with lazy transitivity rows; the heuristic solution
         is the fallback if a time limit stops the MIP).  ``"auto"``: exact when the largest block has at most
-        ``AUTO_EXACT_MAX_BLOCK`` items; otherwise exact if its proof finishes within
-        ``AUTO_EXACT_BUDGET`` seconds, else FAST; ``message`` says which.
+        ``AUTO_EXACT_MAX_BLOCK`` items; up to ``AUTO_EXACT_TRY_MAX_BLOCK`` items exact if its
+        proof finishes within ``AUTO_EXACT_BUDGET`` seconds (half of ``time_limit`` if
+        smaller), else FAST; larger blocks FAST (up to ``AUTO_FAST_MAX_ITEMS`` items) or
+        QUICK, so that no size allocates more than O(m²); ``message`` says which.
     n_starts : int, optional
         FAST starts (default 100).  Also used to seed the exact solver for large blocks.
     rng : int, numpy.random.Generator or SeedSequence, optional
@@ -191,15 +211,19 @@ def kemeny(rankings, *, weights=None, method: str = "auto", n_starts: int | None
     ties : bool
         Allow ties in the consensus (weak orders, default).  False: permutations only.
     time_limit : float, optional
-        Seconds.  FAST stops starting new batches; the exact solvers stop and return
-        the best found with ``optimal``/``exhaustive`` False.
+        Seconds, honoured by every method: QUICK and FAST stop inside a pass, the exact
+        solvers stop their search; the best ranking found is returned with ``optimal``
+        (``proven``) False — unless the bound proves it optimal — ``message`` saying
+        where it stopped, and a :class:`TimeLimitWarning`.
     labels : sequence of str, optional
         Item labels for array input (a DataFrame's columns are used otherwise).
     solver : {"auto", "bb", "mip"}
         Exact solver per block: Emond–Mason branch and bound, HiGHS MIP, or ``auto``
         (bb up to ``BB_MAX_BLOCK`` items, mip above).
     max_solutions : int
-        Cap on the number of optimal rankings returned (``exhaustive`` False if hit).
+        Cap on the number of optimal rankings returned (``exhaustive`` False if hit);
+        also caps the distinct best rankings FAST keeps, so that its memory does not
+        grow with ``n_starts``.
 
     Returns
     -------
@@ -207,7 +231,10 @@ def kemeny(rankings, *, weights=None, method: str = "auto", n_starts: int | None
 
     Notes
     -----
-    Average τ_x is ``Σ_ij c_ij s_ij / (W · m(m−1))`` with C the combined input matrix
+    QUICK costs Θ(m²) time per pass (every insertion position is scored with running
+    sums) and FAST Θ(n_starts · m²); their memory is O(m²) (the combined input matrix and
+    its transpose) and FAST draws and solves its starts in batches, so ``n_starts`` does
+    not change the memory.  Average τ_x is ``Σ_ij c_ij s_ij / (W · m(m−1))`` with C the combined input matrix
     and W the total weight of *all* rows (ConsRank's convention): partial rankings add 0
     for their unranked pairs, so they lower τ_x.
 
@@ -248,63 +275,88 @@ def kemeny(rankings, *, weights=None, method: str = "auto", n_starts: int | None
         except (TypeError, ValueError):
             raise InputError("rng", f"must be None, an int seed, a SeedSequence or a Generator; got {rng!r}") from None
     data = as_rankings(rankings, weights=weights, labels=labels)
-    C = _cim_kernel(data.X, data.weights)
+    C, CT = _cim_and_transpose(data.X, data.weights)
     W = data.total_weight
     m = C.shape[0]
     denom = W * m * (m - 1)
-    V = float(np.abs(C).sum())
+    V, cmax = _heuristics.abs_sum(C)
     eps = 1e-9 * max(V, 1.0)
     deadline = None if time_limit is None else t0 + time_limit
 
-    def finish(sols, meth, optimal, exhaustive, solver_name, blocks=(), message=""):
+    def finish(sols, meth, optimal, exhaustive, solver_name, blocks=(), message="", timed_out=False):
         sols = _unique_rows([dense_ranks(s) for s in sols])
-        obj = _objective(sols[0], C)
+        obj = _objective(sols[0], C, CT)
+        if timed_out:
+            warnings.warn(f"kemeny: time_limit={time_limit:g} s reached; returning the best ranking found"
+                          + ("" if optimal else " (not proven optimal)"), TimeLimitWarning, stacklevel=3)
         return KemenyResult(solutions=sols, labels=data.labels, tau_x=obj / denom, penalty=V - obj,
                             method=meth, optimal=bool(optimal), elapsed=time.perf_counter() - t0,
                             exhaustive=bool(exhaustive), solver=solver_name, blocks=tuple(blocks),
                             message=message, total_weight=W)
 
-    if float(np.abs(C).max()) <= 1e-12 * W:
+    if cmax <= 1e-12 * W:
         base = np.ones(m, dtype=np.int64) if not full else np.arange(1, m + 1)
         return finish([base], "exact" if method in ("exact", "auto") else method, True, False, "trivial",
                       message="combined input matrix is all zeros: every ranking is a median ranking; "
                               "one representative returned")
 
-    blocks = _exact.components(C, full=full)
+    blocks = _exact.components(C, full=full, CT=CT)
     sizes = tuple(len(b) for b in blocks)
     message = ""
     if method == "auto":
-        if max(sizes) <= AUTO_EXACT_MAX_BLOCK:
+        big = max(sizes)
+        if big <= AUTO_EXACT_MAX_BLOCK:
             method = "exact"
-            message = (f"auto: exact (largest of {len(sizes)} blocks has {max(sizes)} items "
+            message = (f"auto: exact (largest of {len(sizes)} blocks has {big} items "
                        f"<= {AUTO_EXACT_MAX_BLOCK})")
-        else:
-            budget = AUTO_EXACT_BUDGET if time_limit is None else min(time_limit, AUTO_EXACT_BUDGET)
-            ex = kemeny(data, method="exact", n_starts=n_starts, rng=gen, ties=ties, time_limit=budget,
-                        solver=solver, max_solutions=max_solutions)
+        elif big <= AUTO_EXACT_TRY_MAX_BLOCK:
+            budget = AUTO_EXACT_BUDGET if time_limit is None else min(time_limit / 2, AUTO_EXACT_BUDGET)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", TimeLimitWarning)
+                ex = kemeny(data, method="exact", n_starts=n_starts, rng=gen, ties=ties, time_limit=budget,
+                            solver=solver, max_solutions=max_solutions)
             if ex.optimal:
                 return replace(ex, elapsed=time.perf_counter() - t0, message=(
-                    f"auto: exact (largest block has {max(sizes)} items > {AUTO_EXACT_MAX_BLOCK}, "
+                    f"auto: exact (largest block has {big} items > {AUTO_EXACT_MAX_BLOCK}, "
                     f"proof finished within {budget:g} s)" + (f"; {ex.message}" if ex.message else "")))
             method = "fast"
-            message = (f"auto: fast with {n_starts} starts (largest block has {max(sizes)} items and "
+            message = (f"auto: fast with {n_starts} starts (largest block has {big} items and "
                        f"the exact proof did not finish in {budget:g} s; use method='exact' with a "
                        f"larger time_limit)")
+        elif m <= AUTO_FAST_MAX_ITEMS:
+            method = "fast"
+            message = (f"auto: fast with {n_starts} starts (largest block has {big} items > "
+                       f"{AUTO_EXACT_TRY_MAX_BLOCK}: no exact attempt)")
+        else:
+            method = "quick"
+            message = (f"auto: quick ({m} items > {AUTO_FAST_MAX_ITEMS}; largest block has {big} items); "
+                       f"use method='fast' for more starts")
 
     if method in ("quick", "fast"):
-        sols, top = _heuristic(C, method, full, n_starts, gen, deadline)
+        sols, top, finished, note = _heuristic(C, CT, method, full, n_starts, gen, deadline, max_solutions)
         proven = V - top <= eps  # C itself is a score matrix: the upper bound is reached
-        return finish(sols, method, proven, False, method, sizes, message)
+        if note:
+            message = "; ".join(x for x in (message, note) if x)
+        if not finished and not proven:
+            message += "; best found, not proven optimal"
+        return finish(sols, method, proven, False, method, sizes, message, timed_out=not finished)
 
     # exact: seed every block with the best heuristic ranking
-    qs, qtop = _heuristic(C, "quick", full, n_starts, gen, None)
+    qs, qtop, q_finished, _ = _heuristic(C, CT, "quick", full, n_starts, gen, deadline)
     init = qs[0]
     if max(sizes) > BB_MAX_BLOCK:
-        fs, ftop = _heuristic(C, "fast", full, n_starts, gen, deadline)
+        fs, ftop, _, _ = _heuristic(C, CT, "fast", full, n_starts, gen, deadline, max_solutions)
         if ftop > qtop + eps:
             init = fs[0]
     per_block, optimal, exhaustive, used, reasons = [], True, True, set(), set()
     for b in blocks:
+        if len(b) > 1 and deadline is not None and time.perf_counter() >= deadline:
+            # no time left for this block: keep the heuristic's order of its items
+            per_block.append(dense_ranks(init[b])[None, :])
+            optimal = exhaustive = False
+            reasons.add("time_limit")
+            used.add("heuristic")
+            continue
         Cb = C[np.ix_(b, b)]
         remaining = None if deadline is None else max(deadline - time.perf_counter(), 1e-3)
         sols, _, opt, complete, stopped, name = _solve_block(Cb, init[b], solver, full, max_solutions,
@@ -341,7 +393,9 @@ def kemeny(rankings, *, weights=None, method: str = "auto", n_starts: int | None
     if notes:
         message = "; ".join([message, *notes] if message else notes)
     solver_name = "+".join(sorted(used - {"trivial"})) or "trivial"
-    return finish(combos, "exact", optimal, exhaustive and optimal, solver_name, sizes, message)
+    timed_out = "time_limit" in reasons or not q_finished
+    return finish(combos, "exact", optimal, exhaustive and optimal, solver_name, sizes, message,
+                  timed_out=timed_out)
 
 
 def warmup() -> None:

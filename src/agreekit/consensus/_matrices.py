@@ -2,8 +2,9 @@
 matrix, τ_x, Kemeny distance, average τ_x and the penalty.
 
 Conventions (ConsRank's, after Emond & Mason 2002): a ranking is a vector of rank
-positions, 1 = best, tied items share a value, NaN = item not ranked.  Only the order
-of the values matters.  The score matrix of a ranking has ``a_ij = +1`` if item *i* is
+positions — positive integers, 1 = best, tied items share a value, NaN = item not
+ranked; 0, negative and non-integer values are rejected.  Only the order of the values
+matters (gaps are allowed: ``[1, 1, 5]`` is the same weak order as ``[1, 1, 2]``).  The score matrix of a ranking has ``a_ij = +1`` if item *i* is
 ranked ahead of or tied with *j*, ``-1`` if behind, and ``0`` on the diagonal or when
 *i* or *j* is unranked.
 """
@@ -47,7 +48,7 @@ class RankingData:
         return float(self.weights.sum())
 
 
-def _as_float_matrix(parameter: str, values, *, ndim: int) -> np.ndarray:
+def _as_float_matrix(parameter: str, values, *, ndim: int, ranks: bool = True) -> np.ndarray:
     arr = np.asarray(values)
     if arr.dtype.kind not in "iufb":
         try:
@@ -61,21 +62,35 @@ def _as_float_matrix(parameter: str, values, *, ndim: int) -> np.ndarray:
         raise InputError(parameter, f"must be {ndim}-D (judges x items); got shape {arr.shape}")
     if np.isinf(arr).any():
         raise InputError(parameter, "must not contain infinite values (use NaN for unranked items)")
+    if ranks:
+        bad = ~np.isnan(arr) & ((arr < 1) | (arr != np.floor(arr)))
+        if bad.any():
+            pos = tuple(int(i) for i in np.argwhere(bad)[0])
+            where = f"row {pos[0]}, column {pos[1]}" if arr.ndim == 2 else f"entry {pos[0]}"
+            raise InputError(parameter, f"{where}: {arr[pos]:g} is not a rank; ranks are positive integers "
+                                        f"(1 = best, equal values = ties, NaN = unranked)")
     return arr
 
 
-def as_rankings(rankings, *, weights=None, labels=None, parameter: str = "rankings") -> RankingData:
+def as_rankings(rankings, *, weights=None, labels=None, parameter: str = "rankings",
+                ordinal: bool = False) -> RankingData:
     """Validate a judges × items array or DataFrame of rank positions.
 
     Parameters
     ----------
     rankings : array_like or pandas.DataFrame, shape (n, m)
-        Rank positions, 1 = best, ties share a value, NaN = unranked.  A 1-D array is
-        one judge.  A DataFrame's columns give the item labels.
+        Rank positions: positive integers (integral floats such as ``2.0`` are accepted),
+        1 = best, equal values = ties, NaN = unranked; 0, negative and non-integer values
+        raise :class:`~agreekit._validation.InputError`.  A 1-D array is one judge.  A
+        DataFrame's columns give the item labels.
     weights : array_like, shape (n,), optional
         Non-negative row weights (frequencies); default 1 per row.
     labels : sequence of str, optional
         Item labels for an array input (default ``"0", "1", …``).
+    ordinal : bool, default False
+        Accept any finite numbers as ordinal scores (lower = better, only the order
+        matters), as ConsRank does; needed e.g. for ConsRank's ``USAranks`` data, which
+        holds one rank 0.  By default ranks must be positive integers.
     """
     if isinstance(rankings, RankingData):
         if weights is not None or labels is not None:
@@ -88,7 +103,7 @@ def as_rankings(rankings, *, weights=None, labels=None, parameter: str = "rankin
     cols = getattr(rankings, "columns", None)
     if cols is not None and labels is None:
         labels = [str(c) for c in cols]
-    X = _as_float_matrix(parameter, rankings, ndim=2)
+    X = _as_float_matrix(parameter, rankings, ndim=2, ranks=not ordinal)
     n, m = X.shape
     if m < 2:
         raise InputError(parameter, f"must rank at least 2 items; got {m}")
@@ -133,32 +148,58 @@ def _as_candidate(parameter: str, candidate, m: int | None = None) -> np.ndarray
     return arr
 
 
-@nb.njit(cache=True)
-def _cim_kernel(X, w):
+@nb.njit(cache=True, parallel=True)
+def _cim_rows(X, w, with_transpose):
+    """Rows i of C (and of C.T) in parallel; for each (i, j) the judges are added in order."""
     n, m = X.shape
     C = np.zeros((m, m))
-    for k in range(n):
-        wk = w[k]
-        if wk == 0.0:
-            continue
-        for i in range(m):
-            xi = X[k, i]
-            if np.isnan(xi):
+    CT = np.zeros((m, m) if with_transpose else (0, 0))
+    for i in nb.prange(m):
+        Ci = C[i]
+        for k in range(n):
+            wk = w[k]
+            if wk == 0.0:
                 continue
-            for j in range(i + 1, m):
-                xj = X[k, j]
-                if np.isnan(xj):
+            a = X[k, i]
+            if np.isnan(a):
+                continue
+            Xk = X[k]
+            for j in range(m):
+                b = Xk[j]
+                if b == b:  # not NaN
+                    Ci[j] += wk if a <= b else -wk
+        Ci[i] = 0.0
+        if with_transpose:
+            CTi = CT[i]
+            for k in range(n):
+                wk = w[k]
+                if wk == 0.0:
                     continue
-                if xi < xj:
-                    C[i, j] += wk
-                    C[j, i] -= wk
-                elif xi > xj:
-                    C[i, j] -= wk
-                    C[j, i] += wk
-                else:
-                    C[i, j] += wk
-                    C[j, i] += wk
-    return C
+                a = X[k, i]
+                if np.isnan(a):
+                    continue
+                Xk = X[k]
+                for j in range(m):
+                    b = Xk[j]
+                    if b == b:
+                        CTi[j] += wk if b <= a else -wk
+            CTi[i] = 0.0
+    return C, CT
+
+
+def _cim_kernel(X, w):
+    """Combined input matrix, one row per item (contiguous writes, items in parallel).
+
+    Entry (i, j) sums ``w_k · (+1 if x_ki <= x_kj else −1)`` over the judges ranking both,
+    in judge order, so the result does not depend on the number of threads."""
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    return _cim_rows(X, np.ascontiguousarray(w, dtype=np.float64), False)[0]
+
+
+def _cim_and_transpose(X, w):
+    """(C, C.T as a C-contiguous array), both computed row by row (no strided transpose)."""
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    return _cim_rows(X, np.ascontiguousarray(w, dtype=np.float64), True)
 
 
 def score_matrix(ranking) -> np.ndarray:

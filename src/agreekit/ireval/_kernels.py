@@ -299,3 +299,65 @@ def unpaired_all_pairs(A1, B1, A2, B2, pa, pb, n, m, dhat, gmean, k, rel_tol):
         v, pos = kth_largest_stable(d, k)
         crit[p] = v
     return asl, crit
+
+
+# --------------------------------------------------------------------------- streaming (issue 14)
+
+
+@njit(cache=True)
+def _prune_top(vals, idxs, wbs, fill, k):
+    """Keep the k largest (value desc, replicate index asc) of the first ``fill`` entries."""
+    order = np.argsort(-vals[:fill], kind="mergesort")  # stable: equal values keep index order
+    keep = min(k, fill)
+    v = np.empty(keep)
+    ix = np.empty(keep, dtype=np.int64)
+    w = np.empty(keep)
+    for t in range(keep):
+        o = order[t]
+        v[t] = vals[o]
+        ix[t] = idxs[o]
+        w[t] = wbs[o]
+    vals[:keep] = v
+    idxs[:keep] = ix
+    wbs[:keep] = w
+    return keep
+
+
+@njit(cache=True, parallel=True)
+def paired_pairs_batch(X, pa, pb, C, offset, thr, count, vals, idxs, wbs, fill, kth, k, zero_tol):
+    """One batch of count rows ``C`` (replicates offset, offset+1, ...) of the paired test
+    over all pairs, streamed: per pair the number of |t*| >= thr[p] is added to count[p] and
+    the k largest |t*| (with their replicate index and wbar) are kept in a buffer
+    (vals/idxs/wbs[p, :fill[p]]); kth[p] is the current k-th largest once the buffer has
+    been pruned (-1 before), below which nothing can enter the top k.
+    """
+    P = pa.size
+    n = X.shape[0]
+    Bb = C.shape[0]
+    cap = vals.shape[1]
+    for p in prange(P):
+        z = np.empty(n)
+        for i in range(n):
+            z[i] = X[i, pa[p]] - X[i, pb[p]]
+        _, tstar, wbar, _ = paired_one(z, C, zero_tol)
+        f = fill[p]
+        c = 0
+        lim = kth[p]
+        for b in range(Bb):
+            a = abs(tstar[b])
+            if a >= thr[p]:
+                c += 1
+            if a <= lim:  # ties with the k-th come later in replicate order: never in the top k
+                continue
+            if f == cap:
+                f = _prune_top(vals[p], idxs[p], wbs[p], f, k)
+                lim = vals[p, k - 1] if f >= k else -1.0
+                if a <= lim:
+                    continue
+            vals[p, f] = a
+            idxs[p, f] = offset + b
+            wbs[p, f] = wbar[b]
+            f += 1
+        count[p] += c
+        fill[p] = f
+        kth[p] = lim

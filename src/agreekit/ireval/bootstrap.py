@@ -62,6 +62,7 @@ import numpy as np
 import pandas as pd
 
 from agreekit.ireval import _kernels as _k
+from agreekit._memory import check_memory
 from agreekit._validation import InputError, check_choice, check_float, check_int
 from agreekit.ireval.metrics import GM_OFFSET, align_scores, check_scores
 
@@ -99,6 +100,7 @@ _REL_TOL = 1e-12          # relative tolerance of the ">=" counting rule
 _ZERO_VAR_TOL = 1e-10     # replicate variance <= tol * mean square  ->  zero spread
 _STREAM_TOPICS, _STREAM_SWAP, _STREAM_POOLED = 0, 1, 2
 _DEFAULT_BATCH_ELEMENTS = 4_000_000   # B x pairs doubles per temporary array (32 MB)
+_STREAM_BATCH_ELEMENTS = 1 << 21      # topic indices per streamed batch of resamples (16 MB)
 
 
 # --------------------------------------------------------------------------- helpers
@@ -138,7 +140,30 @@ def bootstrap_indices(n: int, *, n_resamples: int = 1000, rng: Any = None,
     """
     n = check_int("n", n, minimum=1)
     B = check_int("n_resamples", n_resamples, minimum=1)
+    check_memory("n_resamples", 8.0 * B * n, f"a {B} x {n} matrix of resampled topic indices")
     return _generator(rng, stream).integers(0, n, size=(B, n), dtype=np.int64)
+
+
+def _resample_batches(resamples, n, n_resamples, rng, stream=_STREAM_TOPICS, name="resamples"):
+    """(B, batches): the topic samples as successive (offset, B_i x n index matrix) pairs.
+
+    Drawn batch by batch from the same generator, they are the rows of
+    :func:`bootstrap_indices` (numpy draws bounded integers without buffering), so
+    streaming changes only the memory, never the samples."""
+    if resamples is not None:
+        idx = _check_resamples(resamples, n, name)
+        B = idx.shape[0]
+        step = max(1, _STREAM_BATCH_ELEMENTS // n)
+        return B, ((lo, idx[lo:lo + step]) for lo in range(0, B, step))
+    B = check_int("n_resamples", n_resamples, minimum=1)
+    n = check_int("n", n, minimum=1)
+    gen = _generator(rng, stream)
+    step = max(1, _STREAM_BATCH_ELEMENTS // n)
+
+    def draw():
+        for lo in range(0, B, step):
+            yield lo, gen.integers(0, n, size=(min(step, B - lo), n), dtype=np.int64)
+    return B, draw()
 
 
 def _check_resamples(resamples: Any, width: int, name: str = "resamples") -> np.ndarray:
@@ -158,10 +183,17 @@ def _check_resamples(resamples: Any, width: int, name: str = "resamples") -> np.
     return np.ascontiguousarray(idx, dtype=np.int64)
 
 
-def _topic_resamples(resamples, n, n_resamples, rng, stream=_STREAM_TOPICS, name="resamples"):
+def _topic_resamples(resamples, n, n_resamples, rng, stream=_STREAM_TOPICS, name="resamples",
+                     bytes_per_resample: float = 0.0, what: str = ""):
+    """The B x n topic samples, drawn or injected; refused up front (InputError naming
+    ``n_resamples``) if they and ``bytes_per_resample`` bytes per resample of the caller's
+    own arrays would exceed the memory limit."""
     if resamples is not None:
         return _check_resamples(resamples, n, name)
-    return bootstrap_indices(n, n_resamples=n_resamples, rng=rng, stream=stream)
+    B = check_int("n_resamples", n_resamples, minimum=1)
+    check_memory("n_resamples", B * (8.0 * n + bytes_per_resample),
+                 f"{B} bootstrap samples of {n} topics" + (f" ({what})" if what else ""))
+    return bootstrap_indices(n, n_resamples=B, rng=rng, stream=stream)
 
 
 def critical_rank(n_resamples: int, alpha: float) -> int:
@@ -344,7 +376,10 @@ def paired_test(x: Any, y: Any, *, n_resamples: int = 1000, rng: Any = None,
     x, y : array_like, shape (n,)
         Per-topic values of systems X and Y on the same topics, in the same order.
     n_resamples : int, default 1000
-        B (ignored when ``resamples`` is given).
+        B (ignored when ``resamples`` is given).  The topic samples are drawn and used in
+        batches; the result holds 2 B replicates (16 B bytes), refused up front with
+        :class:`~agreekit._validation.InputError` beyond the memory limit
+        (:mod:`agreekit._memory`).
     rng : None, int, SeedSequence or Generator
         Source of the bootstrap samples (see module docstring).
     resamples : array_like of int, shape (B, n), optional
@@ -387,12 +422,23 @@ def paired_test(x: Any, y: Any, *, n_resamples: int = 1000, rng: Any = None,
         z = _log_values(x, offset, "x") - _log_values(y, offset, "y")
     else:
         z = x - y
-    idx = _topic_resamples(resamples, x.size, n_resamples, rng)
-    t, tstar, wbar, _ = _paired_core(z, idx)
+    if resamples is None:
+        B = check_int("n_resamples", n_resamples, minimum=1)
+        check_memory("n_resamples", 16.0 * B, f"the {B} bootstrap replicates t*b and wbar*b the result "
+                                               f"holds (null_distribution, bootstrap_differences)")
+    B, batches = _resample_batches(resamples, x.size, n_resamples, rng)
+    tstar = np.empty(B)
+    wbar = np.empty(B)
+    z = np.ascontiguousarray(z, dtype=np.float64)
+    t = 0.0
+    for lo, idx in batches:  # streamed: only one batch of topic samples in memory
+        t, ts, wb, _ = _paired_core(z, idx)
+        tstar[lo:lo + ts.size] = ts
+        wbar[lo:lo + wb.size] = wb
     asl = _asl(np.array([abs(t)]), np.abs(tstar)[:, None])
     return PairedTestResult(statistic=float(t), asl=float(asl[0]), null_distribution=tstar,
                             mean_difference=float(z.mean()), bootstrap_differences=wbar,
-                            n_resamples=idx.shape[0], statistic_name=stat)
+                            n_resamples=B, statistic_name=stat)
 
 
 # --------------------------------------------------------------------------- unpaired test
@@ -482,7 +528,9 @@ def unpaired_test(x: Any, y: Any, *, statistic: str | Callable = "mean", n_resam
     v = np.concatenate([x, y])
     if stat == "gmean":
         _log_values(v, offset, "x, y")
-    idx = _topic_resamples(resamples, n + m, n_resamples, rng, stream=_STREAM_POOLED)
+    idx = _topic_resamples(resamples, n + m, n_resamples, rng, stream=_STREAM_POOLED,
+                           bytes_per_resample=8.0 * (n + m) + 32.0,
+                           what="pooled indices, resampled values and replicates of the unpaired test")
     fn = _stat_fn(stat, offset)
     dhat = float(_apply_statistic(fn, x[None, :])[0] - _apply_statistic(fn, y[None, :])[0])
     sample = v[idx]
@@ -548,11 +596,48 @@ class DiscriminativePowerResult:
 
 
 def _paired_all_pairs(X, pa, pb, idx, k):
+    """Paired test of every pair on one in-memory B x n sample matrix (kept as the reference
+    of the streamed :func:`_paired_all_pairs_stream`)."""
     C = _k.counts_matrix(idx, X.shape[0])
     t, asl, crit, contrib, degen = _k.paired_all_pairs(np.ascontiguousarray(X), pa, pb, C, k,
                                                        _REL_TOL, _ZERO_VAR_TOL)
     contrib[degen] = np.nan
     return t, asl, crit, contrib
+
+
+def _paired_all_pairs_stream(X, pa, pb, B, batches, k):
+    """The same results as :func:`_paired_all_pairs`, with the topic samples streamed in
+    batches: memory O(pairs x k) for the k = B alpha largest |t*| per pair (needed for the
+    critical value and the required difference), not O(B x n)."""
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    n = X.shape[0]
+    P = pa.size
+    t = np.empty(P)
+    degen = np.zeros(P, dtype=bool)
+    empty = np.zeros((0, n))
+    for p in range(P):
+        tt, _, _, const = _k.paired_one(np.ascontiguousarray(X[:, pa[p]] - X[:, pb[p]]), empty, _ZERO_VAR_TOL)
+        t[p] = tt
+        degen[p] = const
+    thr = np.abs(t) * (1.0 - _REL_TOL)
+    cap = k + min(B, max(k // 4, 1024))
+    count = np.zeros(P, dtype=np.int64)
+    vals = np.empty((P, cap))
+    idxs = np.empty((P, cap), dtype=np.int64)
+    wbs = np.empty((P, cap))
+    fill = np.zeros(P, dtype=np.int64)
+    kth = np.full(P, -1.0)
+    for lo, idx in batches:
+        C = _k.counts_matrix(idx, n)
+        _k.paired_pairs_batch(X, pa, pb, C, lo, thr, count, vals, idxs, wbs, fill, kth, k, _ZERO_VAR_TOL)
+    crit = np.empty(P)
+    contrib = np.empty(P)
+    for p in range(P):
+        f = _k._prune_top(vals[p], idxs[p], wbs[p], fill[p], k)
+        crit[p] = vals[p, f - 1]
+        contrib[p] = abs(wbs[p, f - 1])
+    contrib[degen] = np.nan
+    return t, count / B, crit, contrib
 
 
 def _unpaired_all_pairs(X, pa, pb, idx2, k, batch, statistic, offset):
@@ -640,18 +725,27 @@ def discriminative_power(scores: Any, *, alpha: float = 0.05, test: str = "paire
     test = check_choice("test", test, ("paired", "unpaired"))
     stat = _statistic_name(statistic, allow_callable=(test == "unpaired"))
     pa, pb = _pairs(s)
+    P = pa.size
     if test == "paired":
-        idx = _topic_resamples(resamples, n, n_resamples, rng)
-    else:
-        idx = _topic_resamples(resamples, 2 * n, n_resamples, rng, stream=_STREAM_POOLED)
-    B = idx.shape[0]
-    k = critical_rank(B, alpha)
-    batch = _batch(B, batch_size)
-    if test == "paired":
+        # streamed: the topic samples are drawn (or read) in batches; what stays in memory is
+        # the k = B alpha largest |t*| of every pair, with their replicate index and wbar
+        B, batches = _resample_batches(resamples, n, n_resamples, rng)
+        k = critical_rank(B, alpha)
+        cap = k + min(B, max(k // 4, 1024))
+        check_memory("n_resamples", 24.0 * P * cap + 16.0 * min(B, _STREAM_BATCH_ELEMENTS // n + 1) * n,
+                     f"the {k} = n_resamples * alpha largest bootstrap statistics of each of the {P} "
+                     f"system pairs (B = {B})", hint="use fewer resamples, a smaller alpha or fewer systems")
         Xs = _log_values(X, offset, "scores") if stat == "gmean" else X
-        t, asl, crit, contrib = _paired_all_pairs(Xs, pa, pb, idx, k)
+        t, asl, crit, contrib = _paired_all_pairs_stream(Xs, pa, pb, B, batches, k)
         diff = Xs.mean(axis=0)[pa] - Xs.mean(axis=0)[pb]
     else:
+        idx = _topic_resamples(resamples, 2 * n, n_resamples, rng, stream=_STREAM_POOLED,
+                               bytes_per_resample=8.0 * (4 * s + 2 * n + 8),
+                               what="pooled indices and per-system sums of the unpaired test")
+        B = idx.shape[0]
+        k = critical_rank(B, alpha)
+    batch = _batch(B, batch_size)
+    if test != "paired":
         t, asl, crit = _unpaired_all_pairs(X, pa, pb, idx, k, batch, stat, offset)
         diff = t
         contrib = crit.copy()
@@ -728,7 +822,8 @@ def stability(scores: Any, *, fuzziness: Sequence[float] = DEFAULT_FUZZINESS, st
     n, s = X.shape
     stat = _statistic_name(statistic, allow_callable=False)
     f = _check_fuzziness(fuzziness)
-    idx = _topic_resamples(resamples, n, n_resamples, rng)
+    idx = _topic_resamples(resamples, n, n_resamples, rng, bytes_per_resample=16.0 * s,
+                           what="system summaries of the stability method")
     B = idx.shape[0]
     M = _summaries(X, idx, stat, offset)
     pa, pb = _pairs(s)
@@ -809,6 +904,9 @@ def swap_rates(scores: Any, *, statistic: str = "mean", bin_width: float = 0.01,
     width = check_float("bin_width", bin_width, minimum=0.0, inclusive=False)
     nb = check_int("n_bins", n_bins, minimum=1)
     thr = check_float("threshold", threshold, minimum=0.0, maximum=1.0)
+    if resamples is None:  # two B x n sample matrices and four B x s summaries
+        check_memory("n_resamples", check_int("n_resamples", n_resamples, minimum=1) * (16.0 * n + 32.0 * s),
+                     "the two sets of bootstrap samples and system summaries of the swap method")
     if isinstance(rng, np.random.Generator):
         idx = _topic_resamples(resamples, n, n_resamples, rng)
         idx2 = _topic_resamples(resamples_prime, n, idx.shape[0], rng, name="resamples_prime")
@@ -975,7 +1073,8 @@ def rank_correlation_se(scores_a: Any, scores_b: Any, *, method: str = "kendall"
     n, s = A.shape
     if method == "spearman" and s < 3:
         raise InputError("scores_a", "Spearman's test needs at least 3 systems")
-    idx = _topic_resamples(resamples, n, n_resamples, rng)
+    idx = _topic_resamples(resamples, n, n_resamples, rng, bytes_per_resample=32.0 * s + 8.0,
+                           what="system summaries of both metrics")
     obs = _correlation_rows(_summary(A, sa, offset)[None, :], _summary(Bv, sb, offset)[None, :],
                             method, variant)[0]
     boot = _correlation_rows(_summaries(A, idx, sa, offset), _summaries(Bv, idx, sb, offset),
@@ -1017,7 +1116,8 @@ def difference_se(x: Any, y: Any, *, statistic: str = "mean", n_resamples: int =
                      if np.ndim(x) == 1 and np.ndim(y) == 1 and np.size(x) == np.size(y) else
                      _raise_len(x, y), parameter="x").to_numpy()
     stat = _statistic_name(statistic, allow_callable=False)
-    idx = _topic_resamples(resamples, X.shape[0], n_resamples, rng)
+    idx = _topic_resamples(resamples, X.shape[0], n_resamples, rng, bytes_per_resample=40.0,
+                           what="summaries and differences")
     M = _summaries(X, idx, stat, offset)
     D = M[:, 0] - M[:, 1]
     obs = _summary(X, stat, offset)
@@ -1088,6 +1188,10 @@ def meta_evaluate(scores: Any, *, alpha: float = 0.05, n_resamples: int = 1000, 
     bad = set(analyses) - {"paired", "unpaired", "stability", "swap"}
     if bad:
         raise InputError("analyses", f"unknown analyses {sorted(bad)}")
+    B = check_int("n_resamples", n_resamples, minimum=1)
+    s = df.shape[1]
+    check_memory("n_resamples", B * (8.0 * 4 * n + 8.0 * (4 * s + 8)),
+                 f"the three sets of {B} bootstrap samples of {n} topics shared by the analyses")
     if isinstance(rng, np.random.Generator):
         idx = bootstrap_indices(n, n_resamples=n_resamples, rng=rng)
         idx_swap = bootstrap_indices(n, n_resamples=n_resamples, rng=rng)
