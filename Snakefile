@@ -17,6 +17,7 @@ include: "workflow/rules/ranking_report.smk"
 include: "workflow/rules/consensus.smk"
 include: "workflow/rules/clustering.smk"
 include: "workflow/rules/bootstrap.smk"
+include: "workflow/rules/metaeval.smk"
 
 
 rule all:

@@ -76,7 +76,7 @@ def test_bad_moments_args(capsys, argv, fragment):
     "xtext, ytext, fragment",
     [
         ("1\n2\n3\n", "1\n2\n", "same length"),
-        ("1\n2\n2\n", "1\n2\n3\n", "ties"),
+        ("1\n2\n2.5\n", "1\n2\n3\n", "integer"),
         ("1\nnan\n3\n", "1\n2\n3\n", "NaN"),
         ("1\n2\n5\n", "1\n2\n3\n", "permutation"),
         ("", "1\n2\n3\n", "empty"),
@@ -106,3 +106,70 @@ def test_console_script_exit_code_and_no_traceback():
     assert proc.returncode == 2
     assert proc.stdout == ""
     assert proc.stderr.strip() == "agreekit moments: error: `n` must be >= 2; got 0"
+
+
+def _rank_files(tmp_path, x, y):
+    fx, fy = tmp_path / "x.txt", tmp_path / "y.txt"
+    fx.write_text("".join(f"{v}\n" for v in x))
+    fy.write_text("".join(f"{v}\n" for v in y))
+    return str(fx), str(fy)
+
+
+def test_correlate_test_exact(tmp_path, capsys):
+    from agreekit import weighted_correlation_test
+
+    x, y = [1, 2, 3, 4, 5, 6, 7, 8], [2, 1, 3, 5, 4, 6, 8, 7]
+    fx, fy = _rank_files(tmp_path, x, y)
+    code, out, err = run(capsys, "correlate", "--coefficient", "kendall", "--scheme", "additive",
+                         "--weigher", "harmonic", fx, fy, "--test", "--alternative", "greater")
+    assert code == 0 and err == ""
+    res = json.loads(out)
+    ref = weighted_correlation_test(x, y, alternative="greater", method="exact")
+    assert res["method"] == "exact" and res["pvalue_se"] == 0.0
+    assert res["pvalue"] == ref.pvalue and res["value"] == ref.statistic
+    # the library result is checked against a brute-force count in test_ranking_significance.py
+
+
+def test_correlate_test_monte_carlo_seeded(tmp_path, capsys):
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    x, y = rng.permutation(40) + 1, rng.permutation(40) + 1
+    fx, fy = _rank_files(tmp_path, x, y)
+    argv = ["correlate", "--coefficient", "spearman", "--scheme", "multiplicative", "--weigher", "harmonic",
+            fx, fy, "--test", "--method", "monte-carlo", "--resamples", "2000", "--seed", "5"]
+    code, out1, _ = run(capsys, *argv)
+    code2, out2, _ = run(capsys, *argv)
+    assert code == code2 == 0 and out1 == out2
+    res = json.loads(out1)
+    assert res["method"] == "monte-carlo" and res["pvalue_se"] > 0
+    assert res["pvalue"] * 2001 == pytest.approx(round(res["pvalue"] * 2001))  # (b+1)/(B+1) on two tails
+
+
+@pytest.mark.parametrize(
+    "extra, fragment",
+    [
+        (["--method", "bootstrap"], "`method`"),
+        (["--alternative", "bigger"], "`alternative`"),
+        (["--resamples", "many"], "`resamples`"),
+        (["--seed", "x1"], "`seed`"),
+    ],
+)
+def test_correlate_test_bad_options(tmp_path, capsys, extra, fragment):
+    fx, fy = _rank_files(tmp_path, [1, 2, 3, 4], [2, 1, 4, 3])
+    code, out, err = run(capsys, "correlate", "--coefficient", "kendall", "--scheme", "additive",
+                         "--weigher", "harmonic", fx, fy, "--test", *extra)
+    assert code == 2 and out == "" and fragment in err and len(err.strip().splitlines()) == 1
+
+
+def test_correlate_ties(tmp_path, capsys):
+    fx, fy = _rank_files(tmp_path, [1, 2, 2, 4, 5], [2, 1, 3, 5, 4])
+    base = ["correlate", "--coefficient", "kendall", "--scheme", "additive", "--weigher", "harmonic", fx, fy]
+    code, out, err = run(capsys, *base)
+    assert code == 0
+    assert json.loads(out)["value"] == pytest.approx(weighted_kendall([1, 2, 2, 4, 5], [2, 1, 3, 5, 4]))
+    code, out, err = run(capsys, *base, "--ties", "raise")
+    assert code == 2 and out == "" and "ties" in err and "`x`" in err
+    # p-values need untied rankings: one line naming the parameter, no partial output
+    code, out, err = run(capsys, *base, "--test")
+    assert code == 2 and out == "" and "`x`" in err and "ties" in err

@@ -13,6 +13,7 @@ __version__ = "0.1.0"
 from agreekit._validation import InputError
 from agreekit.ranking.correlation import weighted_correlation, weighted_kendall, weighted_spearman
 from agreekit.ranking.moments import ExactMoments, exact_moments
+from agreekit.ranking.significance import WeightedCorrelationResult, weighted_correlation_test
 from agreekit.ranking.standardization import BoundConsistencyError, StandardizationFunction
 from agreekit.ranking.tables import load_table, standardize
 from agreekit.ranking.weighting import Weigher, parse_weigher
@@ -31,4 +32,6 @@ __all__ = [
     "BoundConsistencyError",
     "standardize",
     "load_table",
+    "WeightedCorrelationResult",
+    "weighted_correlation_test",
 ]

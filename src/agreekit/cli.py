@@ -29,6 +29,7 @@ SUBCOMMAND_MODULES = (
     "agreekit._cli.consensus",
     "agreekit._cli.clustering",
     "agreekit._cli.bootstrap",
+    "agreekit._cli.metaeval",
 )
 
 

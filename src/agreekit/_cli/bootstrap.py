@@ -106,7 +106,7 @@ def _run_evaluate(args: argparse.Namespace):
                                              "metric)")
             targets[name] = check_output_path(path, parameter="--output-dir")
     mats = evaluate(args.qrels, list(args.runs), metrics, depth=args.depth, gains=_gains(args.gain),
-                    beta=args.beta, empty_topics=args.empty_topics)
+                    beta=args.beta, ndcg=args.ndcg, empty_topics=args.empty_topics)
     if not args.output_dir:
         buf = io.StringIO()
         mats[metrics[0]].to_csv(buf, float_format="%.10g", lineterminator="\n")
@@ -153,11 +153,14 @@ def register(subparsers) -> None:
     e.add_argument("qrels", metavar="QRELS", help="TREC qrels file (topic iter docno grade; .gz ok)")
     e.add_argument("runs", metavar="RUN", nargs="+", help="TREC run files (one system each; .gz ok)")
     e.add_argument("--metric", action="append", required=True,
-                   help="metric (repeatable or comma-separated): AveP, P@10, Q-measure, nCG@100, nDCG@100")
+                   help="metric (repeatable or comma-separated): AveP, P@10, Q-measure, nCG@100, nDCG@100, R-prec")
     e.add_argument("--depth", type=int, default=1000, help="cut each ranked list at this depth (default 1000)")
     e.add_argument("--gain", action="append", metavar="GRADE=GAIN",
                    help="gain of a relevance grade (repeatable; default gain = grade)")
     e.add_argument("--beta", type=float, default=1.0, help="Q-measure beta (default 1)")
+    e.add_argument("--ndcg", choices=("jk", "trec"), default="jk",
+                   help="nDCG form: jk = Jarvelin-Kekalainen as in Sakai 2006 (default), "
+                        "trec = trec_eval's ndcg_cut (gain / log2(rank + 1))")
     e.add_argument("--empty-topics", choices=("error", "drop"), default="error",
                    help="qrels topics without relevant documents: error (default) or drop")
     e.add_argument("-o", "--output-dir", default=None,

@@ -36,9 +36,20 @@ def register(subparsers) -> None:
                    help="CSV column holding the ranks (default: the first column)")
     p.add_argument("--standardize", action="store_true",
                    help="also return g(value) from the coefficient table (see `agreekit standardize`)")
+    p.add_argument("--ties", default="average",
+                   help="tied ranks: 'average' (default; average ranks, tau_b-style Kendall) or 'raise'")
     from agreekit._cli.tables import add_standardize_options
 
     add_standardize_options(p, with_scheme_args=False)
+    g = p.add_argument_group("significance test (agreekit.weighted_correlation_test)")
+    g.add_argument("--test", action="store_true",
+                   help="add the p-value under independence: pvalue, method, pvalue_se (and the null moments)")
+    g.add_argument("--alternative", default="two-sided", help="two-sided (default), greater or less")
+    g.add_argument("--method", default="auto",
+                   help="auto (default: exact for n <= 10, else the table's null quantiles, else Monte Carlo), "
+                        "exact, table or monte-carlo")
+    g.add_argument("--resamples", default="100000", help="Monte Carlo resamples (default 100000)")
+    g.add_argument("--seed", default=None, help="Monte Carlo seed (an integer; default: fresh randomness)")
     p.set_defaults(func=_correlate)
 
 
@@ -125,7 +136,7 @@ def _correlate(args):
     x = read_rank_file(args.x, parameter="x", column=args.column)
     y = read_rank_file(args.y, parameter="y", column=args.column)
     value = weighted_correlation(x, y, coefficient=args.coefficient, weigher=args.weigher,
-                                 scheme=args.scheme)
+                                 scheme=args.scheme, ties=args.ties)
     from agreekit.ranking.weighting import parse_weigher
 
     out = {"coefficient": args.coefficient, "scheme": args.scheme,
@@ -134,4 +145,17 @@ def _correlate(args):
         from agreekit._cli.tables import standardized_fields
 
         out.update(standardized_fields(args, value, int(len(x))))
+    if getattr(args, "test", False):
+        from agreekit.ranking.significance import weighted_correlation_test
+
+        res = weighted_correlation_test(
+            x, y, coefficient=args.coefficient, weigher=args.weigher, scheme=args.scheme,
+            alternative=args.alternative, method=args.method, n_resamples=_parse_int("resamples", args.resamples),
+            rng=None if args.seed is None else _parse_int("seed", args.seed), table=args.table,
+            g0_rule=getattr(args, "g0_rule", None))
+        out.update({"pvalue": res.pvalue, "method": res.method, "pvalue_se": res.pvalue_se,
+                    "alternative": res.alternative, "null_mean": res.null_mean, "null_var": res.null_var,
+                    "null_left_var": res.null_left_var})
+        if not getattr(args, "standardize", False):
+            out["standardized"] = res.standardized
     return out

@@ -14,6 +14,7 @@ name          definition (R = number of relevant documents of the topic)
 ``nDCG@l``    dcg(l) / dcgI(l), gain g(i)/log_a(i) for i > a, a = 2    (Eq. 4)
 ``Q-measure`` (1/R) sum_r isrel(r) (beta cg(r) + count(r)) / (beta cgI(r) + r)
               with beta = 1                                        (Eqs. 5-6)
+``R-prec``    count(R) / R, precision at rank R (trec_eval ``Rprec``)
 ============  ==============================================================
 
 ``AveP@l`` / ``Q-measure@l`` evaluate only the top l documents; ``PDoc@l`` is
@@ -21,10 +22,15 @@ an alias of ``P@l``, ``AP`` of ``AveP`` and ``Q`` of ``Q-measure``.  The
 geometric-mean variants (G_AveP, G_Q-measure) use the same per-topic values
 and differ only in the summary statistic, :func:`geometric_mean` (Eq. 7).
 
-nDCG here is **not** trec_eval's / ir_measures' ``ndcg`` (discount
-1/log2(r+1) from rank 1) nor gdeval's (exponential gain): ranks 1 and 2 are
-undiscounted and rank i > 2 is divided by log2(i), as in Jarvelin and
-Kekalainen (2002) and Sakai (2006).
+nDCG comes in two forms, chosen with ``ndcg=``:
+
+* ``ndcg="jk"`` (default; the seed's metric): Jarvelin and Kekalainen (2002)
+  as used by Sakai (2006) - ranks i <= a (a = ``log_base`` = 2) undiscounted,
+  rank i > a divided by log_a(i);
+* ``ndcg="trec"``: trec_eval's ``ndcg_cut.k`` (= ir_measures' ``nDCG@k``) -
+  linear gain divided by log2(i + 1) from rank 1, the ideal list cut at k too.
+
+Neither is gdeval's TREC Web nDCG (exponential gain 2^g - 1).
 
 Conventions (decisions documented in the README):
 
@@ -81,14 +87,15 @@ __all__ = [
 #: offset of the geometric mean, Sakai (2006) Eq. 7
 GM_OFFSET = 1e-5
 
-_METRIC_RE = re.compile(r"^(AveP|AP|Q-measure|Q|P|PDoc|nCG|nDCG)(?:@(\d+))?$")
+_METRIC_RE = re.compile(r"^(AveP|AP|Q-measure|Q|P|PDoc|nCG|nDCG|R-prec|Rprec)(?:@(\d+))?$")
 _CANONICAL = {"AveP": "AveP", "AP": "AveP", "Q-measure": "Q-measure", "Q": "Q-measure",
-              "P": "P", "PDoc": "P", "nCG": "nCG", "nDCG": "nDCG"}
+              "P": "P", "PDoc": "P", "nCG": "nCG", "nDCG": "nDCG", "R-prec": "R-prec", "Rprec": "R-prec"}
+NDCG_FORMS = ("jk", "trec")
 
 
 @dataclass(frozen=True)
 class MetricSpec:
-    """A parsed metric name: ``kind`` in {AveP, P, Q-measure, nCG, nDCG}, ``cutoff`` or None."""
+    """A parsed metric name: ``kind`` in {AveP, P, Q-measure, nCG, nDCG, R-prec}, ``cutoff`` or None."""
 
     name: str
     kind: str
@@ -108,8 +115,10 @@ def parse_metric(name: str) -> MetricSpec:
     m = _METRIC_RE.match(name.strip())
     if m is None:
         raise InputError("metrics", f"unknown metric {name!r}; use AveP, P@l (PDoc@l), Q-measure, "
-                                    "nCG@l or nDCG@l (optionally AveP@l, Q-measure@l)")
+                                    "nCG@l, nDCG@l or R-prec (optionally AveP@l, Q-measure@l)")
     cutoff = None if m.group(2) is None else int(m.group(2))
+    if cutoff is not None and _CANONICAL[m.group(1)] == "R-prec":
+        raise InputError("metrics", f"{name!r}: R-prec takes no cut-off (its cut-off is R)")
     if cutoff is not None and cutoff < 1:
         raise InputError("metrics", f"cut-off of {name!r} must be >= 1")
     return MetricSpec(name=name, kind=_CANONICAL[m.group(1)], cutoff=cutoff)
@@ -248,7 +257,7 @@ def _discount(ranks: np.ndarray, log_base: float) -> np.ndarray:
 
 def topic_metrics(ranked_gains: Sequence[float], ideal_gains: Sequence[float],
                   specs: Sequence[MetricSpec], *, depth: int = 1000, beta: float = 1.0,
-                  log_base: float = 2.0) -> list[float]:
+                  log_base: float = 2.0, ndcg: str = "jk") -> list[float]:
     """Metric values of one ranked list for one topic.
 
     ``ranked_gains`` are the gains of the retrieved documents in rank order (0
@@ -261,7 +270,11 @@ def topic_metrics(ranked_gains: Sequence[float], ideal_gains: Sequence[float],
     >>> from agreekit.ireval.metrics import topic_metrics, parse_metric
     >>> topic_metrics([1, 0, 1], [1, 1], [parse_metric("AveP")])  # (1/1 + 2/3) / 2
     [0.8333333333333333]
+    >>> topic_metrics([0, 1], [1], [parse_metric("nDCG@2")], ndcg="trec")  # 1/log2(3)
+    [0.6309297535714575]
     """
+    if ndcg not in NDCG_FORMS:
+        raise InputError("ndcg", f"must be one of {{'jk', 'trec'}}; got {ndcg!r}")
     g_all = np.asarray(ranked_gains, dtype=np.float64)
     gi_all = np.sort(np.asarray(ideal_gains, dtype=np.float64))[::-1]
     gi_all = gi_all[gi_all > 0]
@@ -290,6 +303,9 @@ def topic_metrics(ranked_gains: Sequence[float], ideal_gains: Sequence[float],
                 br = (beta * cg + count) / (beta * cgi + ranks)
                 out.append(float(np.sum(br[rel]) / R))
             continue
+        if spec.kind == "R-prec":
+            out.append(float(np.count_nonzero(g_all[:R] > 0) / R))
+            continue
         ell = depth if spec.cutoff is None else spec.cutoff
         g = g_all[:ell]
         if spec.kind == "P":
@@ -299,8 +315,12 @@ def topic_metrics(ranked_gains: Sequence[float], ideal_gains: Sequence[float],
         else:  # nDCG
             ranks = np.arange(1, g.size + 1, dtype=np.float64)
             ranks_i = np.arange(1, min(ell, R) + 1, dtype=np.float64)
-            dcg = float(np.sum(g / _discount(ranks, log_base)))
-            dcgi = float(np.sum(gi_all[:ell] / _discount(ranks_i, log_base)))
+            if ndcg == "trec":  # trec_eval ndcg_cut: gain / log2(rank + 1) from rank 1
+                dcg = float(np.sum(g / np.log2(ranks + 1.0)))
+                dcgi = float(np.sum(gi_all[:ell] / np.log2(ranks_i + 1.0)))
+            else:
+                dcg = float(np.sum(g / _discount(ranks, log_base)))
+                dcgi = float(np.sum(gi_all[:ell] / _discount(ranks_i, log_base)))
             out.append(dcg / dcgi)
     return out
 
@@ -335,7 +355,7 @@ def _as_runs(run) -> list[tuple[str, pd.DataFrame]]:
 
 def evaluate(qrels: Any, run: Any, metrics: str | Sequence[str] = ("AveP",), *,
              depth: int = 1000, gains: Mapping | None = None, beta: float = 1.0,
-             log_base: float = 2.0, empty_topics: str = "error"):
+             log_base: float = 2.0, ndcg: str = "jk", empty_topics: str = "error"):
     """Per-topic IR metrics of one or more runs: topics x systems matrices.
 
     Parameters
@@ -347,7 +367,7 @@ def evaluate(qrels: Any, run: Any, metrics: str | Sequence[str] = ("AveP",), *,
         TREC runs; one system per run.
     metrics : str or sequence of str
         Metric names (see module docstring): ``"AveP"``, ``"P@10"``,
-        ``"Q-measure"``, ``"nCG@1000"``, ``"nDCG@1000"``, ...
+        ``"Q-measure"``, ``"nCG@1000"``, ``"nDCG@1000"``, ``"R-prec"``, ...
     depth : int, default 1000
         Each ranked list is cut at this many documents (the paper's L).
         P@l, nCG@l, nDCG@l without ``@l`` use l = depth.
@@ -357,7 +377,12 @@ def evaluate(qrels: Any, run: Any, metrics: str | Sequence[str] = ("AveP",), *,
     beta : float, default 1
         Q-measure's beta (1 = Sakai 2006; 0 gives AveP).
     log_base : float, default 2
-        nDCG's a.
+        nDCG's a (``ndcg="jk"`` only).
+    ndcg : {"jk", "trec"}, default "jk"
+        nDCG form: ``"jk"`` = Jarvelin-Kekalainen as in Sakai (2006), ranks
+        1..a undiscounted, rank i > a divided by log_a(i); ``"trec"`` =
+        trec_eval's ``ndcg_cut.l`` / ir_measures' ``nDCG@l``, gain divided by
+        log2(i + 1) from rank 1.  Both use the linear gains of ``gains``.
     empty_topics : {"error", "drop"}
         What to do with qrels topics without relevant documents.
 
@@ -389,6 +414,7 @@ def evaluate(qrels: Any, run: Any, metrics: str | Sequence[str] = ("AveP",), *,
     beta = check_float("beta", beta, minimum=0.0)
     log_base = check_float("log_base", log_base, minimum=1.0, inclusive=False)
     check_choice("empty_topics", empty_topics, ("error", "drop"))
+    ndcg = check_choice("ndcg", ndcg, NDCG_FORMS)
     gmap = _gain_map(gains)
 
     q = read_qrels(qrels)
@@ -430,7 +456,8 @@ def evaluate(qrels: Any, run: Any, metrics: str | Sequence[str] = ("AveP",), *,
         for t, grp in ranked.groupby("topic", sort=False):
             answered.add(t)
             values[:, topic_pos[t], j] = topic_metrics(grp["gain"].to_numpy(), ideal[t], specs,
-                                                       depth=depth, beta=beta, log_base=log_base)
+                                                       depth=depth, beta=beta, log_base=log_base,
+                                                       ndcg=ndcg)
         # topics the run did not answer keep the value 0 (trec_eval -c)
     index = pd.Index(topics, name="topic")
     out = {spec.name: pd.DataFrame(values[k], index=index, columns=pd.Index(sys_names, name="system"))

@@ -1,7 +1,8 @@
 """Weighted Spearman ρ_w and Kendall τ_w between two rankings (seed 000, Section 2.2).
 
 Rankings are *rank vectors*: ``x[i]`` is the 1-based position of item ``i``
-(1 = top).  Per-item weights combine the weighting function at both ranks,
+(1 = top); repeated values are ties, replaced by average ranks (``ties="average"``,
+the default) or rejected (``ties="raise"``).  Per-item weights combine the weighting function at both ranks,
 ``f(x_i) + f(y_i)`` (additive, Eq. 12) or ``f(x_i) f(y_i)`` (multiplicative,
 Eq. 13).  ρ_w is the weighted Pearson correlation of the two rank vectors with
 weighted means (Eq. 7); τ_w is Eq. 8 with pair weight ``w_i w_j``.
@@ -16,41 +17,128 @@ from __future__ import annotations
 import numpy as np
 
 from agreekit.ranking import _kernels as _k
-from agreekit._validation import InputError, check_rank_vector, check_same_length
+from agreekit.ranking import _ties
+from agreekit._validation import InputError, check_choice, check_same_length
 from agreekit.ranking.weighting import check_coefficient, check_scheme, parse_weigher
 
-__all__ = ["weighted_spearman", "weighted_kendall", "weighted_correlation", "batch_coefficient"]
+__all__ = ["weighted_spearman", "weighted_kendall", "weighted_correlation", "batch_coefficient",
+           "check_rank_values", "TIES"]
 
 _COEF = {"spearman": _k.SPEARMAN, "kendall": _k.KENDALL}
 
 
-def _correlation_iv(x, y, weigher, scheme):
-    x = check_rank_vector("x", x)
-    y = check_rank_vector("y", y)
+TIES = ("average", "raise")
+
+
+def check_rank_values(parameter: str, values, *, ties: str = "average", min_length: int = 2):
+    """Validate a rank vector that may hold ties; return ``(ranks, tied)``.
+
+    Allowed values: positive integers 1..n (n = the length), 1 = top; a repeated
+    value is a tie.  0, negative, non-integral (2.5), NaN/inf or values above n raise
+    :class:`InputError` naming ``parameter``.  Without ties ``ranks`` is the int64
+    permutation of 1..n; with ties (and ``ties="average"``) it is the float64 vector
+    of average ranks, ``scipy.stats.rankdata(values, "average")``, so [1, 2, 2, 4] and
+    [1, 2, 2, 3] both become [1, 2.5, 2.5, 4].  ``ties="raise"`` rejects ties.
+    """
+    arr = np.asarray(values)
+    if arr.ndim != 1:
+        raise InputError(parameter, f"must be a 1-D rank vector; got shape {arr.shape}")
+    if arr.size < min_length:
+        raise InputError(parameter, f"must have at least {min_length} ranks; got {arr.size}")
+    if arr.dtype.kind not in "iu":
+        if arr.dtype.kind not in "f":
+            try:
+                arr = arr.astype(np.float64)
+            except (TypeError, ValueError):
+                raise InputError(parameter, "must contain numeric ranks") from None
+        if not np.all(np.isfinite(arr)):
+            raise InputError(parameter, "must not contain NaN or infinite values")
+        if not np.all(arr == np.round(arr)):
+            raise InputError(parameter, "must contain integer ranks (positive integers, 1 = top)")
+    ranks = np.ascontiguousarray(arr, dtype=np.int64)
+    n = ranks.size
+    lo, hi, tied = _ties.rank_summary(ranks)
+    if lo < 1 or hi > n:
+        raise InputError(parameter, f"must hold ranks in 1..{n} (a permutation of 1..{n}, 1 = top, repeated "
+                                    f"values for ties); got values in [{lo}, {hi}]")
+    if not tied:
+        return ranks, False
+    if ties == "raise":
+        raise InputError(parameter, f"must be a permutation of 1..{n}; it has ties (repeated ranks) and "
+                                    "`ties` is 'raise'")
+    from scipy.stats import rankdata
+
+    return rankdata(ranks, method="average"), True
+
+
+def _correlation_iv(x, y, weigher, scheme, ties="average"):
+    ties = check_choice("ties", ties, TIES)
+    x, tx = check_rank_values("x", x, ties=ties)
+    y, ty = check_rank_values("y", y, ties=ties)
     check_same_length(("x", "y"), x, y)
     w = parse_weigher(weigher)
     scheme = check_scheme(scheme)
-    return x, y, w.table(x.size), scheme == "multiplicative"
+    return x, y, w, scheme == "multiplicative", tx or ty
 
 
-def weighted_correlation(x, y, *, coefficient="spearman", weigher="harmonic", scheme="additive") -> float:
+def _tied_coefficient(x, y, weigher, coefficient, mult):
+    """Γ of two rank vectors (average ranks, float) with ties (see :func:`weighted_kendall`)."""
+    x = np.asarray(x, dtype=np.float64)
+    y = np.asarray(y, dtype=np.float64)
+    fx = weigher(x)
+    fy = weigher(y)
+    if not (np.all(np.isfinite(fx)) and np.all(np.isfinite(fy)) and fx.min() > 0 and fy.min() > 0):
+        raise InputError("weigher", f"{weigher.spec!r} must give finite positive weights at the (average) ranks")
+    w = fx * fy if mult else fx + fy
+    for name, v in (("x", x), ("y", y)):
+        if v.min() == v.max():
+            raise InputError(name, "has all ranks tied: the correlation is undefined")
+    if coefficient == "spearman":
+        W = w.sum()
+        dx = x - (w @ x) / W
+        dy = y - (w @ y) / W
+        return float((w * dx) @ dy / np.sqrt(((w * dx) @ dx) * ((w * dy) @ dy)))
+    order = np.lexsort((y, x))
+    _, yd = np.unique(y, return_inverse=True)
+    yd = (yd + 1).astype(np.int64)
+    num, den_x = _ties.kendall_weighted_tied(order.astype(np.int64), x[order], yd, int(yd.max()), w)
+    oy = np.argsort(y, kind="stable")
+    den_y = _ties.untied_pair_weight(y[oy], w[oy])
+    return float(num / np.sqrt(den_x * den_y))
+
+
+def weighted_correlation(x, y, *, coefficient="spearman", weigher="harmonic", scheme="additive",
+                         ties="average") -> float:
     """ρ_w or τ_w of two rank vectors, selected by ``coefficient``.
 
     See :func:`weighted_spearman` and :func:`weighted_kendall`.
     """
     coefficient = check_coefficient(coefficient)
-    x, y, F, mult = _correlation_iv(x, y, weigher, scheme)
-    return float(_k.coefficient_pair(x, y, F,
-                                     _COEF[coefficient], mult))
+    x, y, w, mult, tied = _correlation_iv(x, y, weigher, scheme, ties)
+    if tied:
+        return _tied_coefficient(x, y, w, coefficient, mult)
+    return float(_k.coefficient_pair(x, y, w.table(x.size), _COEF[coefficient], mult))
 
 
-def weighted_spearman(x, y, *, weigher="harmonic", scheme="additive") -> float:
+_RANKS_DOC = """x, y : array_like of int
+        Rank vectors, ``x[i]`` = position of item ``i`` (1 = top): positive integers
+        1..n; repeated values are ties (e.g. [1, 2, 2, 4] or [1, 2, 2, 3]).  0,
+        negative, non-integral (2.5), NaN values or values above n raise
+        :class:`~agreekit.InputError` naming the parameter.
+    ties : {'average', 'raise'}, optional
+        ``'average'`` (default): tied values are replaced by their average ranks
+        (``scipy.stats.rankdata(x, "average")``: [1, 2, 2, 4] and [1, 2, 2, 3] both
+        become [1, 2.5, 2.5, 4]) before the weights and the coefficient are computed;
+        without ties the input must be a permutation of 1..n.  ``'raise'``: ties raise
+        :class:`~agreekit.InputError`."""
+
+
+def weighted_spearman(x, y, *, weigher="harmonic", scheme="additive", ties="average") -> float:
     """Weighted Spearman ρ_w of two rankings (Eq. 7 of [1]_).
 
     Parameters
     ----------
-    x, y : array_like of int
-        Rank vectors: permutations of 1..n, ``x[i]`` = position of item ``i`` (1 = top).
+    %(ranks)s
     weigher : str, Weigher or callable, optional
         Weighting function f of the 1-based rank, as a spec (``"harmonic"``,
         ``"inverse_square:n0=1"``, ``"power:p=1.5,n0=0"``, ``"dcg"``) or a callable.
@@ -65,13 +153,16 @@ def weighted_spearman(x, y, *, weigher="harmonic", scheme="additive") -> float:
     Raises
     ------
     InputError
-        If ``x`` or ``y`` is not a permutation of 1..n (ties, NaN, gaps), the
-        lengths differ, or ``weigher``/``scheme`` is unknown.
+        If ``x`` or ``y`` is not a valid rank vector (see above; ties with
+        ``ties='raise'``), all its ranks are tied, the lengths differ, or
+        ``weigher``/``scheme``/``ties`` is unknown.
 
     Notes
     -----
     ρ_w = Σ w_i (x_i - x̄)(y_i - ȳ) / sqrt(Σ w_i (x_i - x̄)² Σ w_i (y_i - ȳ)²) with weighted
     means x̄ = Σ w_i x_i / Σ w_i.  With constant weights it equals Spearman's ρ.  O(n).
+    With ties, x and y are the average ranks and w_i combines f at the average ranks
+    (f evaluated at non-integral ranks such as 2.5).
 
     References
     ----------
@@ -84,17 +175,18 @@ def weighted_spearman(x, y, *, weigher="harmonic", scheme="additive") -> float:
     0.639423
     >>> weighted_spearman([1, 2, 3], [1, 2, 3], weigher="inverse_square:n0=1")
     1.0
+    >>> round(weighted_spearman([1, 2, 2, 4], [1, 3, 2, 4]), 6)  # a tie in x
+    0.955967
     """
-    return weighted_correlation(x, y, coefficient="spearman", weigher=weigher, scheme=scheme)
+    return weighted_correlation(x, y, coefficient="spearman", weigher=weigher, scheme=scheme, ties=ties)
 
 
-def weighted_kendall(x, y, *, weigher="harmonic", scheme="additive") -> float:
+def weighted_kendall(x, y, *, weigher="harmonic", scheme="additive", ties="average") -> float:
     """Weighted Kendall τ_w of two rankings (Eq. 8 of [1]_), in O(n log n).
 
     Parameters
     ----------
-    x, y : array_like of int
-        Rank vectors: permutations of 1..n, ``x[i]`` = position of item ``i`` (1 = top).
+    %(ranks)s
     weigher : str, Weigher or callable, optional
         Weighting function f of the 1-based rank (see :func:`weighted_spearman`).
     scheme : {'additive', 'multiplicative'}, optional
@@ -105,6 +197,11 @@ def weighted_kendall(x, y, *, weigher="harmonic", scheme="additive") -> float:
     float
         τ_w in [-1, 1].
 
+    Raises
+    ------
+    InputError
+        As :func:`weighted_spearman`.
+
     Notes
     -----
     τ_w = Σ_{i≠j} w_i w_j sgn(x_j - x_i) sgn(y_j - y_i) / Σ_{i≠j} w_i w_j.  Computed with
@@ -114,13 +211,23 @@ def weighted_kendall(x, y, *, weigher="harmonic", scheme="additive") -> float:
     additive=False)``; scipy's default (hyperbolic additive τ_h) is a different
     coefficient.  With constant weights it equals Kendall's τ.
 
+    With ties (average ranks, sgn(0) = 0) the normalization is τ_b-style,
+    sqrt(Σ_{x_i≠x_j} w_i w_j · Σ_{y_i≠y_j} w_i w_j), which again equals scipy's
+    ``weightedtau`` with the call above; with constant weights it is Kendall's τ_b.
+
     Examples
     --------
     >>> from agreekit import weighted_kendall
     >>> round(weighted_kendall([1, 2, 3, 4], [2, 1, 3, 4]), 6)
     0.260274
+    >>> round(weighted_kendall([1, 2, 2, 4], [1, 3, 2, 4]), 6)  # a tie in x
+    0.940789
     """
-    return weighted_correlation(x, y, coefficient="kendall", weigher=weigher, scheme=scheme)
+    return weighted_correlation(x, y, coefficient="kendall", weigher=weigher, scheme=scheme, ties=ties)
+
+
+weighted_spearman.__doc__ = weighted_spearman.__doc__ % {"ranks": _RANKS_DOC}
+weighted_kendall.__doc__ = weighted_kendall.__doc__ % {"ranks": _RANKS_DOC}
 
 
 def batch_coefficient(perms, *, coefficient, weigher, scheme) -> np.ndarray:

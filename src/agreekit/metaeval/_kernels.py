@@ -1,0 +1,122 @@
+"""Numba kernels behind :mod:`agreekit.metaeval` (parallel over replicates, deterministic)."""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+#: |x - y| <= TIE_TOL * max(|x|, |y|) counts as a tie (round-off of means equal in exact arithmetic)
+TIE_TOL = 1e-12
+
+
+@njit(cache=True, parallel=True)
+def average_ranks_desc(S, rel_tol):
+    """Average ranks of each row of S (R x s), 1 = largest; near-equal values share a rank.
+
+    Values are sorted descending and consecutive values within ``rel_tol`` (relative)
+    chain into one tie group, which gets the mean of the positions it occupies.
+    """
+    R, s = S.shape
+    out = np.empty((R, s))
+    for r in prange(R):
+        row = S[r]
+        order = np.argsort(-row, kind="mergesort")
+        start = 0
+        while start < s:
+            stop = start + 1
+            while stop < s:
+                a = row[order[stop - 1]]
+                b = row[order[stop]]
+                if abs(a - b) <= rel_tol * max(abs(a), abs(b)):
+                    stop += 1
+                else:
+                    break
+            avg = 0.5 * (start + stop - 1) + 1.0
+            for k in range(start, stop):
+                out[r, order[k]] = avg
+            start = stop
+    return out
+
+
+@njit(cache=True, parallel=True)
+def pair_correlations(RA, FW, pa, pb, multiplicative):
+    """Kendall tau-b and weighted tau_w (tau-b normalised) for every replicate and metric pair.
+
+    RA[m, r, i]: rank of system i by metric m in replicate r (ties share a value);
+    FW[m, r, i]: f at that rank.  Item weight w_i = FW[a, r, i] + FW[b, r, i] (or the
+    product); tau_w = sum_{i<j} w_i w_j sgn_a sgn_b / sqrt(sum_{a untied} w_i w_j *
+    sum_{b untied} w_i w_j), which is tau_w of the seed when there are no ties.
+    Returns (tau_b, tau_w), each of shape (R, P); NaN where a ranking is all tied.
+    """
+    M, R, s = RA.shape
+    P = pa.size
+    tb = np.empty((R, P))
+    tw = np.empty((R, P))
+    for r in prange(R):
+        w = np.empty(s)
+        for p in range(P):
+            a = pa[p]
+            b = pb[p]
+            xa = RA[a, r]
+            xb = RA[b, r]
+            for i in range(s):
+                if multiplicative:
+                    w[i] = FW[a, r, i] * FW[b, r, i]
+                else:
+                    w[i] = FW[a, r, i] + FW[b, r, i]
+            S0 = 0.0
+            n1 = 0.0
+            n2 = 0.0
+            Sw = 0.0
+            d1 = 0.0
+            d2 = 0.0
+            for i in range(s):
+                ai = xa[i]
+                bi = xb[i]
+                wi = w[i]
+                for j in range(i + 1, s):
+                    da = ai - xa[j]
+                    db = bi - xb[j]
+                    sa = 1.0 if da > 0 else (-1.0 if da < 0 else 0.0)
+                    sb = 1.0 if db > 0 else (-1.0 if db < 0 else 0.0)
+                    ww = wi * w[j]
+                    c = sa * sb
+                    S0 += c
+                    Sw += c * ww
+                    if sa != 0.0:
+                        n1 += 1.0
+                        d1 += ww
+                    if sb != 0.0:
+                        n2 += 1.0
+                        d2 += ww
+            tb[r, p] = S0 / np.sqrt(n1 * n2) if n1 > 0 and n2 > 0 else np.nan
+            tw[r, p] = Sw / np.sqrt(d1 * d2) if d1 > 0 and d2 > 0 else np.nan
+    return tb, tw
+
+
+@njit(cache=True, parallel=True)
+def top_k_overlap(RA, pa, pb, k):
+    """|{i: minrank_a(i) <= k} ∩ {i: minrank_b(i) <= k}| per replicate and pair.
+
+    With average ranks, the competition (min) rank of i is 1 + #{j: strictly better};
+    system i is in the top k when fewer than k systems are strictly better.
+    """
+    M, R, s = RA.shape
+    P = pa.size
+    out = np.empty((R, P), dtype=np.int64)
+    for r in prange(R):
+        top = np.zeros((M, s), dtype=np.bool_)
+        for m in range(M):
+            x = RA[m, r]
+            for i in range(s):
+                better = 0
+                for j in range(s):
+                    if x[j] < x[i]:
+                        better += 1
+                top[m, i] = better < k
+        for p in range(P):
+            c = 0
+            for i in range(s):
+                if top[pa[p], i] and top[pb[p], i]:
+                    c += 1
+            out[r, p] = c
+    return out

@@ -1,0 +1,93 @@
+"""R-prec and trec_eval's nDCG (ndcg="trec") against pytrec_eval / ir_measures; ndcg="jk" stays the default."""
+import math
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from agreekit._validation import InputError
+from agreekit.ireval.metrics import evaluate, parse_metric, read_qrels, read_run, topic_metrics
+
+ROBUST = Path(__file__).resolve().parents[1] / "resources" / "bootstrap" / "robust03_top100"
+pytrec_eval = pytest.importorskip("pytrec_eval")
+ir_measures = pytest.importorskip("ir_measures")
+
+QRELS = {"1": {"a": 2, "b": 1, "c": 1, "d": 0}}
+RUN = pd.DataFrame({"topic": "1", "docno": list("xadby"), "score": [5.0, 4, 3, 2, 1]})
+
+
+def _one(metric, **kw):
+    return float(evaluate(QRELS, {"s": RUN}, metric, **kw).iloc[0, 0])
+
+
+def test_hand_computed_rprec_and_trec_ndcg():
+    # R = 3 relevant (a, b, c); top 3 = x, a, d -> one relevant
+    assert _one("R-prec") == pytest.approx(1 / 3)
+    assert _one("Rprec") == pytest.approx(1 / 3)
+    # trec: gains 2 at rank 2, 1 at rank 4; ideal 2, 1, 1 at ranks 1-3
+    dcg = 2 / math.log2(3) + 1 / math.log2(5)
+    ideal = 2 / math.log2(2) + 1 / math.log2(3) + 1 / math.log2(4)
+    assert _one("nDCG@5", ndcg="trec") == pytest.approx(dcg / ideal, abs=1e-15)
+    assert _one("nDCG@2", ndcg="trec") == pytest.approx((2 / math.log2(3)) / (2 + 1 / math.log2(3)), abs=1e-15)
+    # the default is still Jarvelin-Kekalainen (ranks 1-2 undiscounted, rank 4 / log2(4))
+    assert _one("nDCG@5") == pytest.approx((2 + 1 / 2) / (2 + 1 + 1 / math.log2(3)))
+    assert _one("nDCG@5", ndcg="jk") == _one("nDCG@5")
+
+
+def test_bad_ndcg_form_and_rprec_cutoff_are_rejected():
+    with pytest.raises(InputError, match="`ndcg`"):
+        evaluate(QRELS, {"s": RUN}, "nDCG@5", ndcg="gdeval")
+    with pytest.raises(InputError, match="`ndcg`"):
+        topic_metrics([1], [1], [parse_metric("nDCG@5")], ndcg="TREC")
+    with pytest.raises(InputError, match="R-prec takes no cut-off"):
+        parse_metric("R-prec@10")
+
+
+def _pytrec(qrels_df, run_df, measures):
+    qrels, run = {}, {}
+    for t, d, r in qrels_df.itertuples(index=False):
+        qrels.setdefault(str(t), {})[str(d)] = int(r)
+    for t, d, s in run_df.itertuples(index=False):
+        run.setdefault(str(t), {})[str(d)] = float(s)
+    return pytrec_eval.RelevanceEvaluator(qrels, measures).evaluate(run)
+
+
+@pytest.mark.skipif(not ROBUST.exists(), reason="robust03 fixture not shipped")
+def test_rprec_and_trec_ndcg_match_pytrec_eval_on_all_robust03_runs():
+    qrels_df = read_qrels(ROBUST / "robust03_qrels.txt.gz")
+    paths = sorted((ROBUST / "runs").glob("input.*.gz"))
+    runs = dict(read_run(p) for p in paths)
+    assert len(runs) == 17
+    ours = evaluate(qrels_df, runs, ["R-prec", "nDCG@10", "nDCG@20", "nDCG@100"], depth=100, ndcg="trec")
+    worst = 0.0
+    n_checked = 0
+    for name, run_df in runs.items():
+        # pytrec_eval sees the run cut to depth 100 exactly as trec_eval ranks it (score desc, docno desc)
+        ref = _pytrec(qrels_df, run_df, {"Rprec", "ndcg_cut.10,20,100"})
+        for t in ours["R-prec"].index:
+            r = ref.get(t, {})    # topics the run does not answer score 0 (trec_eval -c)
+            for ours_name, ref_name in (("R-prec", "Rprec"), ("nDCG@10", "ndcg_cut_10"),
+                                        ("nDCG@20", "ndcg_cut_20"), ("nDCG@100", "ndcg_cut_100")):
+                d = abs(ours[ours_name].loc[t, name] - r.get(ref_name, 0.0))
+                worst = max(worst, d)
+                n_checked += 1
+    assert n_checked == 17 * 100 * 4
+    assert worst <= 1e-12
+
+
+@pytest.mark.skipif(not ROBUST.exists(), reason="robust03 fixture not shipped")
+def test_trec_ndcg_matches_ir_measures_and_jk_differs():
+    qrels_df = read_qrels(ROBUST / "robust03_qrels.txt.gz")
+    name, run_df = read_run(ROBUST / "runs" / "input.MU03rob01.gz")
+    ours = evaluate(qrels_df, {name: run_df}, ["nDCG@20", "R-prec"], depth=100, ndcg="trec")
+    jk = evaluate(qrels_df, {name: run_df}, "nDCG@20", depth=100)
+    qrels = [ir_measures.Qrel(t, d, int(r)) for t, d, r in qrels_df.itertuples(index=False)]
+    run = [ir_measures.ScoredDoc(t, d, float(s)) for t, d, s in run_df.itertuples(index=False)]
+    ref = {(str(m.measure), m.query_id): m.value
+           for m in ir_measures.iter_calc([ir_measures.nDCG @ 20, ir_measures.Rprec], qrels, run)}
+    diffs = [abs(ours["nDCG@20"].loc[t, name] - ref.get(("nDCG@20", t), 0.0)) for t in ours["nDCG@20"].index]
+    diffs += [abs(ours["R-prec"].loc[t, name] - ref.get(("Rprec", t), 0.0)) for t in ours["R-prec"].index]
+    assert max(diffs) <= 1e-12
+    gap = (jk[name] - ours["nDCG@20"][name]).abs()
+    assert gap.max() > 0.01   # the paper's form is a different metric

@@ -1,0 +1,30 @@
+"""Thin adapter: one collection's metrics -> agreekit.metaeval (agreement + consensus) -> files."""
+import sys
+import time
+
+sys.stderr = open(snakemake.log[0], "w")  # noqa: F821
+
+from agreekit.ireval.metrics import load_scores  # noqa: E402
+from agreekit.ireval.report import collection_seed  # noqa: E402
+from agreekit.metaeval import consensus_ranking, metric_agreement  # noqa: E402
+from agreekit.metaeval.report import write_collection  # noqa: E402
+
+p = snakemake.params  # noqa: F821
+s = p.settings
+coll = snakemake.wildcards.me_collection  # noqa: F821
+t0 = time.perf_counter()
+scores = {m["name"]: load_scores(m["path"], parameter=m["path"]) for m in p.metrics}
+statistic = {m["name"]: m["statistic"] for m in p.metrics}
+# the same per-collection seed as the bootstrap stage: the same topic samples Q*b
+agreement = metric_agreement(scores, weigher=s["weigher"], scheme=s["scheme"], n_resamples=s["n_resamples"],
+                             rng=collection_seed(p.seed, coll), statistic=statistic, alpha=s["alpha"],
+                             top_k=s["top_k"], pvalue_resamples=s["pvalue_resamples"])
+t1 = time.perf_counter()
+c = s["consensus"]
+consensus = consensus_ranking(scores, method=c["method"], statistic=statistic, time_limit=c["time_limit"],
+                              rng=collection_seed(p.seed, coll), max_solutions=c["max_solutions"])
+t2 = time.perf_counter()
+write_collection(coll, agreement, consensus, p.outdir)
+print(f"{coll}: {len(scores)} metrics, {agreement.n_systems} systems, {agreement.n_topics} topics; "
+      f"agreement {t1 - t0:.1f} s, consensus {t2 - t1:.1f} s ({consensus.method}, proven={consensus.proven}, "
+      f"gap={consensus.gap:.3g}), total {time.perf_counter() - t0:.1f} s", file=sys.stderr)
