@@ -2,22 +2,10 @@
 #   results/clustering/table{1,2,3}.{csv,md}   seed Tables 1-3, our value beside the paper's
 #   results/clustering/figure{7,8,9}.{png,md}, figure{7,8,9}_trials.csv, figure{7,8,9}_summary.csv
 #     seed Figures 7 (unweighted LFR), 8 (weighted LFR), 9 (overlapping LFR); one job per (x, repeat)
-validate(config["clustering"], "../../config/clustering.schema.yaml")
-
-CLUSTERING = config["clustering"]
-CLUSTERING_TABLES = CLUSTERING["tables"]
-# figure -> (config section, wildcard prefix, x values formatted with 2 decimals)
-CLUSTERING_FIGURES = {
-    "7": ("lfr", "mu", [f"{float(v):.2f}" for v in CLUSTERING["lfr"]["mu"]]),
-    "8": ("lfr_weighted", "mw", [f"{float(v):.2f}" for v in CLUSTERING["lfr_weighted"]["mu_weights"]]),
-    "9": ("lfr_overlapping", "of", [f"{float(v):.2f}" for v in CLUSTERING["lfr_overlapping"]["overlap_fraction"]]),
-}
+# Settings and helper functions: clustering_setup.smk.
 
 
-def clustering_trials(fig):
-    section, prefix, xs = CLUSTERING_FIGURES[fig]
-    reps = range(CLUSTERING[section]["repeats"])
-    return [f"results/clustering/{section}/{prefix}{x}_rep{r}.json" for x in xs for r in reps]
+include: "clustering_setup.smk"
 
 
 wildcard_constraints:

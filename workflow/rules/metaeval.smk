@@ -3,38 +3,11 @@
 # tau_w between the metrics' system rankings (bootstrap SEs on shared topic samples), the p-value
 # of tau_w, the top-k overlap and the Kemeny consensus; summary.md across collections.
 # One job per collection.  Appends its final outputs to FINAL_TARGETS.
-import os
-
-validate(config["metaeval"], "../../config/metaeval.schema.yaml")
-
-ME = config["metaeval"]
-ME_OUT = "results/metaeval"
-ME_FILES = ["agreement.csv", "agreement.md", "heatmap.png", "heatmap.pdf", "consensus.csv", "consensus.md",
-            "collection.json"]
+# Settings and helper functions: metaeval_setup.smk.
 
 
-def _me_metrics():
-    """collection -> list of {name, path, statistic} (the bootstrap stage's inputs)."""
-    sm = config["bootstrap"]["score_matrices"]
-    out = {}
-    for coll, keys in sm["collections"].items():
-        specs = []
-        for key in keys:
-            path = os.path.join(sm["dir"], f"{coll}_{key}.csv")
-            label = sm["labels"].get(key, key)
-            specs.append({"name": label, "path": path, "statistic": "mean"})
-            if key in ME["geometric"]:
-                specs.append({"name": f"G_{label}", "path": path, "statistic": "gmean"})
-        out[coll] = specs
-    rb = config["bootstrap"]["robust03"]
-    if rb["enabled"]:
-        out["robust03"] = [{"name": m["name"], "path": f"results/bootstrap/scores/robust03/{m['measure']}.csv",
-                            "statistic": m.get("statistic", "mean")} for m in rb["metrics"]]
-    return {c: s for c, s in out.items() if len(s) >= 2 and c not in ME["exclude"]}
+include: "metaeval_setup.smk"
 
-
-ME_METRICS = _me_metrics()
-ME_COLLECTIONS = list(ME_METRICS)
 
 wildcard_constraints:
     me_collection="[A-Za-z0-9_]+",
@@ -42,14 +15,14 @@ wildcard_constraints:
 
 rule metaeval_collection:
     input:
-        lambda wc: sorted({m["path"] for m in ME_METRICS[wc.me_collection]}),
+        me_collection_inputs,
     output:
-        [ME_OUT + "/{me_collection}/" + f for f in ME_FILES],
+        expand("results/metaeval/{{me_collection}}/{f}", f=ME_FILES),
     params:
         metrics=lambda wc: ME_METRICS[wc.me_collection],
         seed=config["seed"],
         settings=ME,
-        outdir=lambda wc: f"{ME_OUT}/{wc.me_collection}",
+        outdir=lambda wc, output: os.path.dirname(output[0]),
     log:
         "logs/metaeval/{me_collection}.log",
     conda:
@@ -60,12 +33,12 @@ rule metaeval_collection:
 
 rule metaeval_summary:
     input:
-        expand(ME_OUT + "/{me_collection}/{f}", me_collection=ME_COLLECTIONS, f=["agreement.csv", "collection.json"]),
+        me_collection_files,
     output:
-        md=ME_OUT + "/summary.md",
-        csv=ME_OUT + "/summary.csv",
+        md="results/metaeval/summary.md",
+        csv="results/metaeval/summary.csv",
     params:
-        collections={c: f"{ME_OUT}/{c}" for c in ME_COLLECTIONS},
+        collections={c: f"results/metaeval/{c}" for c in ME_COLLECTIONS},
         threshold=ME["interchangeable_threshold"],
     log:
         "logs/metaeval/summary.log",
@@ -76,6 +49,6 @@ rule metaeval_summary:
 
 
 FINAL_TARGETS.extend(
-    [ME_OUT + "/summary.md", ME_OUT + "/summary.csv"]
-    + expand(ME_OUT + "/{me_collection}/{f}", me_collection=ME_COLLECTIONS, f=ME_FILES)
+    ["results/metaeval/summary.md", "results/metaeval/summary.csv"]
+    + expand("results/metaeval/{me_collection}/{f}", me_collection=ME_COLLECTIONS, f=ME_FILES)
 )
