@@ -128,7 +128,10 @@ def _snapshot(root: Path) -> dict:
 
 def _assert_clean_rejection(capsys, root: Path, argv: list[str], fragments: list[str]) -> str:
     before = _snapshot(root)
-    code = main(argv)
+    try:
+        code = main(argv)
+    except SystemExit as exc:  # argparse usage errors (e.g. a value outside `choices`)
+        code = exc.code
     out, err = capsys.readouterr()
     lines = err.strip().splitlines()
     assert code == 2, (argv, err)
@@ -286,7 +289,7 @@ CONTENT_CASES = {
     "moments-bad-n": ({}, ["moments", "--coefficient", "kendall", "--scheme", "additive", "--weigher",
                            "harmonic", "--n", "four"], [r"`n`"]),
     "moments-bad-coefficient": ({}, ["moments", "--coefficient", "pearson", "--scheme", "additive",
-                                     "--weigher", "harmonic", "--n", "4"], [r"`coefficient`"]),
+                                     "--weigher", "harmonic", "--n", "4"], [r"--coefficient", "invalid choice"]),
     # standardize / table
     "standardize-gamma-out-of-range": ({}, ["standardize", *CORR, "--n", "5", "--gamma", "1.5"], [r"`gamma`"]),
     "standardize-table-mismatch": ({}, ["standardize", "--coefficient", "kendall", "--scheme", "additive",

@@ -73,6 +73,14 @@ EXAMPLES = {
         "agreekit bootstrap resources/bootstrap/trec_topic_by_run_scores/adhoc8_ap.csv --test unpaired "
         "--resamples 200 --format csv -o pairs.csv",
     ],
+    "metaeval": [
+        "agreekit metaeval AP=resources/bootstrap/trec_topic_by_run_scores/adhoc8_ap.csv "
+        "P@10=resources/bootstrap/trec_topic_by_run_scores/adhoc8_p10.csv --resamples 200 --seed 1 "
+        "--pvalue-resamples 500",
+        "agreekit metaeval AP=resources/bootstrap/trec_topic_by_run_scores/adhoc8_ap.csv "
+        "P@10=resources/bootstrap/trec_topic_by_run_scores/adhoc8_p10.csv "
+        "RR=resources/bootstrap/trec_topic_by_run_scores/adhoc8_rr.csv --resamples 200 --seed 1 -o metaeval_adhoc8",
+    ],
     "evaluate": [
         "agreekit evaluate resources/bootstrap/robust03_top100/robust03_qrels.txt.gz "
         "resources/bootstrap/robust03_top100/runs/input.Sel50.gz --metric AveP --depth 100",

@@ -57,7 +57,8 @@ def register(subparsers) -> None:
     p.add_argument("scores", metavar="METRIC=FILE.csv", nargs="+",
                    help="metric name and its topics x systems CSV (header = system names)")
     p.add_argument("--weigher", default="harmonic", help="weighting function of tau_w (default harmonic)")
-    p.add_argument("--scheme", choices=("additive", "multiplicative"), default="additive")
+    p.add_argument("--scheme", choices=("additive", "multiplicative"), default="additive",
+                   help="weighting scheme of tau_w")
     p.add_argument("--resamples", type=int, default=1000, metavar="B", help="bootstrap topic samples (default 1000)")
     p.add_argument("--seed", type=int, default=None, metavar="S", help="random seed (default: fresh entropy)")
     p.add_argument("--statistic", choices=("mean", "gmean"), default="mean", help="system summary (default mean)")
@@ -68,7 +69,8 @@ def register(subparsers) -> None:
     p.add_argument("--no-pvalue", action="store_true", help="skip the p-values of tau_w")
     p.add_argument("--pvalue-resamples", type=int, default=10_000, metavar="N",
                    help="Monte Carlo size for p-values that need one, e.g. tied rankings (default 10000)")
-    p.add_argument("--consensus-method", choices=("auto", "exact", "fast", "quick"), default="auto")
+    p.add_argument("--consensus-method", choices=("auto", "exact", "fast", "quick"), default="auto",
+                   help="Kemeny solver of the consensus ranking")
     p.add_argument("--time-limit", type=float, default=None, metavar="SEC",
                    help="time limit of the consensus solver in seconds")
     p.add_argument("--name", default="collection", help="collection name used in the files' titles (with -o)")
