@@ -18,6 +18,13 @@ import time
 import numba as nb
 import numpy as np
 
+from agreekit import _jit
+from agreekit._jit import interpreted, pick
+
+#: blocks of at most this many items are searched by the interpreted branch and bound
+#: (a few thousand nodes at most: faster than compiling the kernel)
+BB_INTERPRET_MAX = 6
+
 __all__ = ["components", "branch_and_bound", "mip_all_optima", "pair_values"]
 
 
@@ -137,13 +144,13 @@ def components(C: np.ndarray, *, full: bool = False, CT: np.ndarray | None = Non
     from agreekit.consensus._heuristics import abs_sum
 
     eps = 1e-9 * max(abs_sum(C)[1], 1.0)
-    n_comp, lab = _strong_components(C, CT, bool(full), eps)
+    n_comp, lab = pick(_strong_components, 4 * m * m)(C, CT, bool(full), eps)
     # representatives (first item of each component): in a semicomplete digraph every edge
     # between two components points the same way, so the out-degree among representatives
     # is the number of components below; the condensation is a transitive tournament
     reps = np.full(n_comp, m, dtype=np.int64)
     np.minimum.at(reps, lab, np.arange(m))
-    deg = _component_outdegree(C, CT, reps, bool(full), eps)
+    deg = pick(_component_outdegree, n_comp * n_comp)(C, CT, reps, bool(full), eps)
     order = np.argsort(-deg, kind="stable")
     members = np.argsort(lab, kind="stable")
     bounds = np.searchsorted(lab[members], np.arange(n_comp + 1))
@@ -356,7 +363,11 @@ def branch_and_bound(C: np.ndarray, initial: np.ndarray, *, full: bool = False,
     # pair penalties here are on the P scale: P = Σ_pairs (best - value) = V - objective
     upper = V - objective(initial, C)
     deadline = 0.0 if time_limit is None else time.perf_counter() + float(time_limit)
-    sols, best, proven, truncated, nodes = _bb_kernel(order, pen_a, pen_t, pen_b, upper, eps,
+    # the search tree is unknown beforehand; up to BB_INTERPRET_MAX items it is small
+    mode = _jit._mode()
+    small = m <= BB_INTERPRET_MAX and mode == "auto"
+    bb = interpreted(_bb_kernel) if small or mode == "interpreted" else _bb_kernel
+    sols, best, proven, truncated, nodes = bb(order, pen_a, pen_t, pen_b, upper, eps,
                                                       max_solutions, max_nodes, deadline)
     if len(sols) == 0:  # cannot happen when `initial` is valid; keep the incumbent
         sols = np.asarray(initial)[None, :]

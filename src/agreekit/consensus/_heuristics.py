@@ -21,6 +21,8 @@ import time
 import numba as nb
 import numpy as np
 
+from agreekit._jit import pick
+
 __all__ = ["start_vector", "quick_pass", "quick", "fast_starts", "fast", "fast_stream", "score",
            "abs_sum", "best_unique"]
 
@@ -54,7 +56,7 @@ def score(r: np.ndarray, C: np.ndarray, CT: np.ndarray | None = None) -> float:
     """``Σ_{i≠j} c_ij s_ij`` of rank vector ``r`` in Θ(m²) time and O(1) extra memory."""
     if CT is None:
         CT = np.ascontiguousarray(C.T)
-    return float(_score(np.ascontiguousarray(r, dtype=np.int64), C, CT))
+    return float(pick(_score, r.size ** 2)(np.ascontiguousarray(r, dtype=np.int64), C, CT))
 
 
 @nb.njit(cache=True)
@@ -72,7 +74,7 @@ def _abs_sum(C):
 
 def abs_sum(C: np.ndarray) -> tuple[float, float]:
     """(Σ|c_ij|, max |c_ij|) without an m × m temporary."""
-    s, mx = _abs_sum(np.ascontiguousarray(C))
+    s, mx = pick(_abs_sum, C.size)(np.ascontiguousarray(C))
     return float(s), float(mx)
 
 
@@ -222,7 +224,7 @@ def start_vector(C: np.ndarray, *, full: bool = False, CT: np.ndarray | None = N
     if CT is None:
         CT = np.ascontiguousarray(C.T)
     m = C.shape[0]
-    Q = (m + 1) - _start_counts(C, CT)
+    Q = (m + 1) - pick(_start_counts, m * m)(C, CT)
     if full:
         Q = np.argsort(np.argsort(Q, kind="stable"), kind="stable") + 1
     return Q.astype(np.int64)
@@ -274,7 +276,8 @@ def quick(C: np.ndarray, *, full: bool = False, CT: np.ndarray | None = None,
     dl = 0.0 if deadline is None else float(deadline)
     Q = start_vector(C, full=full, CT=CT)
     starts = np.stack([Q, (m + 1) - Q]).astype(np.int64)
-    out, scores, ran, finished = _quick_chains(starts, C, CT, full, V, eps, dl)
+    # 4 passes of Θ(m²) each (a pass tries O(m) positions for each of the m objects)
+    out, scores, ran, finished = pick(_quick_chains, 8 * m * m)(starts, C, CT, full, V, eps, dl)
     return out[ran], scores[ran], bool(finished.all())
 
 
@@ -326,7 +329,8 @@ def fast(C: np.ndarray, starts: np.ndarray, *, full: bool = False, CT: np.ndarra
         CT = np.ascontiguousarray(C.T)
     V, eps = _tol(C)
     dl = 0.0 if deadline is None else float(deadline)
-    return _fast_kernel(np.ascontiguousarray(starts, dtype=np.int64), C, CT, full, V, eps, dl)
+    starts = np.ascontiguousarray(starts, dtype=np.int64)
+    return pick(_fast_kernel, 4 * starts.shape[0] * starts.shape[1] ** 2)(starts, C, CT, full, V, eps, dl)
 
 
 #: FAST draws and solves its starts in batches of this many (memory: two batch × m int64
@@ -362,7 +366,7 @@ def fast_stream(C: np.ndarray, n_starts: int, rng: np.random.Generator, *, full:
             break
         b = min(batch, n_starts - lo)
         starts = fast_starts(m, b, rng, full=full, offset=lo)
-        out, sc, done = _fast_kernel(starts, C, CT, full, V, eps, dl)
+        out, sc, done = pick(_fast_kernel, 4 * n_starts * m * m)(starts, C, CT, full, V, eps, dl)
         out, sc = out[done], sc[done]
         n_done += int(done.sum())
         if sc.size == 0:
@@ -381,8 +385,8 @@ def fast_stream(C: np.ndarray, n_starts: int, rng: np.random.Generator, *, full:
             break
     if n_done == 0:  # the deadline passed before any start ran: one pass from the first start
         start = fast_starts(m, 1, rng, full=full, offset=0)[0]
-        a, _, _ = quick_pass(start, C, CT, full, V, eps, dl)
-        keep, top, n_done = a[None, :], float(_score(a, C, CT)), 0
+        a, _, _ = pick(quick_pass, 2 * m * m)(start, C, CT, full, V, eps, dl)
+        keep, top, n_done = a[None, :], float(pick(_score, m * m)(a, C, CT)), 0
         return keep, top, n_done, capped
     return keep[keep_s >= top - eps], top, n_done, capped
 

@@ -399,9 +399,14 @@ def kemeny(rankings, *, weights=None, method: str = "auto", n_starts: int | None
 
 
 def warmup() -> None:
-    """Compile (or load from numba's cache) every kernel, so later timings measure work only."""
+    """Compile (or load from numba's cache) every kernel, serial and parallel, so later
+    timings measure work only."""
+    from agreekit._jit import forced
+
     X = np.array([[1, 2, 3, 4], [2, 1, 3, 4], [1, 1, 2, np.nan], [4, 3, 2, 1]])
-    kemeny(X, method="quick")
-    kemeny(X, method="fast", n_starts=4, rng=0)
-    for solver in ("bb", "mip"):
-        kemeny(X, method="exact", solver=solver)
+    for mode in ("compiled", "serial"):
+        with forced(mode):
+            kemeny(X, method="quick")
+            kemeny(X, method="fast", n_starts=4, rng=0)
+            for solver in ("bb", "mip"):
+                kemeny(X, method="exact", solver=solver)

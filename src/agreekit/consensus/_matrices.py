@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numba as nb
 import numpy as np
 
+from agreekit._jit import pick
 from agreekit._validation import InputError
 
 __all__ = [
@@ -193,13 +194,13 @@ def _cim_kernel(X, w):
     Entry (i, j) sums ``w_k · (+1 if x_ki <= x_kj else −1)`` over the judges ranking both,
     in judge order, so the result does not depend on the number of threads."""
     X = np.ascontiguousarray(X, dtype=np.float64)
-    return _cim_rows(X, np.ascontiguousarray(w, dtype=np.float64), False)[0]
+    return pick(_cim_rows, X.size * X.shape[1])(X, np.ascontiguousarray(w, dtype=np.float64), False)[0]
 
 
 def _cim_and_transpose(X, w):
     """(C, C.T as a C-contiguous array), both computed row by row (no strided transpose)."""
     X = np.ascontiguousarray(X, dtype=np.float64)
-    return _cim_rows(X, np.ascontiguousarray(w, dtype=np.float64), True)
+    return pick(_cim_rows, 2 * X.size * X.shape[1])(X, np.ascontiguousarray(w, dtype=np.float64), True)
 
 
 def score_matrix(ranking) -> np.ndarray:
