@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from agreekit.clustering.lfr import lfr_benchmark, realized_mixing
+from agreekit._jit import warm
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "benchmarks" / "output" / "bench_lfr.json"
@@ -63,7 +64,7 @@ def networkx(n):
 
 
 def main():
-    lfr_benchmark(200, average_degree=10, max_degree=30, seed=0)  # compile the numba kernels
+    warm(lambda: lfr_benchmark(200, average_degree=10, max_degree=30, seed=0))  # compile the numba kernels
     rows = []
     for n, target in ((10_000, 5.0), (100_000, 60.0)):
         t_ours, (mu_o, k_o) = best(lambda: ours(n))

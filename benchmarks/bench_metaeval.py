@@ -26,6 +26,7 @@ from agreekit.consensus import warmup
 from agreekit.ireval.metrics import load_scores
 from agreekit.metaeval import consensus_ranking, metric_agreement
 from agreekit.ranking.weighting import parse_weigher
+from agreekit._jit import warm
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "benchmarks" / "output" / "bench_metaeval.json"
@@ -60,8 +61,8 @@ def main():
     scores, statistic = collection()
     # compile / load every kernel first, so the timings measure work only
     small = {k: v.iloc[:, :12] for k, v in scores.items()}
-    metric_agreement(small, statistic=statistic, n_resamples=20, rng=0, pvalue_resamples=50)
-    consensus_ranking(small, statistic=statistic, method="exact")
+    warm(lambda: metric_agreement(small, statistic=statistic, n_resamples=20, rng=0, pvalue_resamples=50))
+    warm(lambda: consensus_ranking(small, statistic=statistic, method="exact"))
     warmup()
 
     runs = []

@@ -27,6 +27,7 @@ from scipy import stats
 from agreekit import exact_moments, weighted_kendall
 from agreekit.ranking._kernels import kendall_weighted_quadratic
 from agreekit.ranking.weighting import parse_weigher
+from agreekit._jit import warm
 
 OUT = Path(__file__).parent / "output" / "bench_ranking.txt"
 QUICK = "--quick" in sys.argv  # smaller sizes for a smoke run
@@ -48,7 +49,7 @@ def kendall_section(lines):
                  f"{'x scipy':>8} {'x O(n^2)':>9} {'|diff| max':>10}")
     rng = np.random.default_rng(2024)
     f = parse_weigher("harmonic")
-    weighted_kendall([1, 2, 3], [3, 1, 2])  # compile
+    warm(lambda: weighted_kendall([1, 2, 3], [3, 1, 2]))  # compile
     sizes = [1000, 10000] if QUICK else [1000, 10000, 36119, 100000]
     for n in sizes:
         x = rng.permutation(n) + 1
@@ -75,7 +76,7 @@ CONFIGS = [(c, s, w) for c in ("spearman", "kendall") for s in ("additive", "mul
 def exact_section(lines):
     lines.append(f"## exact enumeration (numba threads: {numba.get_num_threads()})")
     for c in ("spearman", "kendall"):
-        exact_moments(c, n=5, weigher="harmonic", scheme="additive")  # compile
+        warm(lambda: exact_moments(c, n=5, weigher="harmonic", scheme="additive"))  # compile
     t_wall = time.perf_counter()
     t_cpu = time.process_time()
     for c, s, w in CONFIGS:

@@ -31,6 +31,7 @@ from agreekit.ranking import significance as S
 from agreekit.ranking.tables import CoefficientTable, load_table
 from agreekit.ranking.tablegen.sampling import sample_coefficient
 from agreekit.ranking.weighting import parse_weigher
+from agreekit._jit import warm
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -88,7 +89,7 @@ def main():
     x = np.arange(1, n + 1)
     ys = [rng.permutation(n) + 1 for _ in range(50)]
     kw = dict(coefficient="spearman", scheme="additive", weigher="harmonic", table=tab, method="table")
-    weighted_correlation_test(x, ys[0], **kw)  # compile + per-n cache
+    warm(lambda: weighted_correlation_test(x, ys[0], **kw))  # compile + per-n cache
     reps = 2000
     t_ours, c_ours = best_of(lambda: [weighted_correlation_test(x, ys[i % 50], **kw) for i in range(reps)], 3)
     t_ref, _ = best_of(lambda: [stats.spearmanr(x, ys[i % 50]) for i in range(reps // 10)], 3)
@@ -128,8 +129,8 @@ def main():
     y = rng.permutation(n) + 1
     f = parse_weigher("harmonic").table(n)
     for coef in ("spearman", "kendall"):
-        weighted_correlation_test(x[:50], y[:50] if False else rng.permutation(50) + 1, coefficient=coef,
-                                  method="monte-carlo", n_resamples=100, rng=0)  # compile
+        warm(lambda: weighted_correlation_test(x[:50], rng.permutation(50) + 1, coefficient=coef,
+                                               method="monte-carlo", n_resamples=100, rng=0))  # compile
         c, t = time.process_time(), time.perf_counter()
         res = weighted_correlation_test(x, y, coefficient=coef, method="monte-carlo", n_resamples=B, rng=1,
                                         progress=False)

@@ -1,15 +1,19 @@
 """Pay for numba compilation only when the work repays it.
 
 A numba kernel costs 0.3–3 s to compile on first use (``parallel=True`` kernels the most) and
-nothing afterwards (``cache=True`` keeps the machine code next to the installed sources). For
-the small inputs of a first try — a 4 × 4 profile, n = 6 exact moments — that compilation is
-almost all of the run time, so :func:`pick` chooses, from an estimate of the work, between
+next to nothing afterwards (``cache=True`` keeps the machine code beside the installed
+sources). For the small inputs of a first try — a 4 × 4 profile, n = 6 exact moments — that
+compilation is almost all of the run time, so :func:`pick` chooses a variant of a kernel:
 
 * the kernel's own Python source run by CPython (:func:`interpreted`; every kernel it calls
-  is interpreted too, so nothing is compiled),
+  is interpreted too, so nothing is compiled) — while the kernel has never been compiled
+  (neither in this process nor in numba's cache on disk) and the work interpreted so far,
+  this call included, stays within :data:`INTERPRET_BUDGET` steps (about 0.1 s of CPython:
+  less than compiling); after that the kernel is compiled and used from then on, so a loop
+  of many small calls pays for one compilation, not for slow calls;
 * the kernel compiled without ``parallel=True`` (:func:`serial`; compiles several times
-  faster than a parallel kernel), and
-* the kernel as declared.
+  faster than a parallel kernel) when the work is below :data:`PARALLEL_ABOVE`;
+* the kernel as declared otherwise.
 
 All three execute the same source statements: a ``prange`` loop is a ``range`` loop in the
 first two, and the kernels that use it write one output slot per iteration (no reductions
@@ -28,16 +32,17 @@ import types
 import numba as nb
 from numba.core.dispatcher import Dispatcher
 
-__all__ = ["interpreted", "serial", "pick", "forced", "INTERPRET_BELOW", "PARALLEL_ABOVE"]
+__all__ = ["interpreted", "serial", "pick", "forced", "available", "warm", "INTERPRET_BUDGET", "PARALLEL_ABOVE"]
 
-#: estimated elementary steps below which CPython runs the kernel's source (about 10–50 ms)
-INTERPRET_BELOW = 50_000
-#: estimated elementary steps above which a parallel kernel is used (its extra compile time,
-#: 1–3 s once per install, is then repaid on later calls; below it the work takes milliseconds)
-PARALLEL_ABOVE = 2_000_000
+#: elementary steps a kernel may run interpreted (over all calls) before it is compiled
+INTERPRET_BUDGET = 200_000
+#: estimated elementary steps above which a parallel kernel is used: below, the serial kernel
+#: runs in ~0.2 s or less, while compiling the parallel one costs 1–3 s more (once per install)
+PARALLEL_ABOVE = 200_000_000
 
 _PY: dict[int, types.FunctionType] = {}
 _SERIAL: dict[int, Dispatcher] = {}
+_SPENT: dict[int, float] = {}  # interpreted work so far, per kernel
 
 
 _MODES = ("auto", "compiled", "serial", "interpreted")
@@ -67,8 +72,24 @@ def forced(mode: str):
         _FORCED.pop()
 
 
+class _InterpretedModule:
+    """A package module seen from interpreted code: its kernels (``_k.kernel``) interpreted."""
+
+    def __init__(self, module):
+        self._module = module
+
+    def __getattr__(self, name):
+        value = _swap(getattr(self._module, name))
+        setattr(self, name, value)
+        return value
+
+
 def _swap(value):
-    return interpreted(value) if isinstance(value, Dispatcher) else value
+    if isinstance(value, Dispatcher):
+        return interpreted(value)
+    if isinstance(value, types.ModuleType) and value.__name__.startswith("agreekit"):
+        return _InterpretedModule(value)
+    return value
 
 
 def interpreted(kernel: Dispatcher) -> types.FunctionType:
@@ -98,33 +119,65 @@ def interpreted(kernel: Dispatcher) -> types.FunctionType:
     return fn
 
 
+def warm(call) -> None:
+    """Run ``call()`` twice, with every kernel it meets compiled serial, then as declared, so
+    that later calls of any size find their variant compiled (benchmarks' warm-up)."""
+    for mode in ("serial", "compiled"):
+        with forced(mode):
+            call()
+
+
 def serial(kernel: Dispatcher) -> Dispatcher:
-    """The kernel compiled without ``parallel=True`` (its own cache entry)."""
+    """The kernel compiled without ``parallel=True`` (its own cache entry); the kernel itself
+    when it is not parallel."""
+    d = _SERIAL.get(id(kernel))
+    if d is not None:
+        return d
     opts = dict(kernel.targetoptions)
+    opts.pop("nopython", None)
     if not opts.pop("parallel", False):
-        return kernel
-    key = id(kernel)
-    d = _SERIAL.get(key)
-    if d is None:
+        d = kernel
+    else:
         py = kernel.py_func
         fn = types.FunctionType(py.__code__, py.__globals__, py.__name__, py.__defaults__, py.__closure__)
         fn.__qualname__ = py.__qualname__ + "__serial"  # distinct cache files
         fn.__module__ = py.__module__
         fn.__doc__ = py.__doc__
-        d = _SERIAL[key] = nb.njit(cache=kernel._cache.__class__.__name__ != "NullCache", **opts)(fn)
+        d = nb.njit(cache=kernel._cache.__class__.__name__ != "NullCache", **opts)(fn)
+    _SERIAL[id(kernel)] = d
     return d
 
 
+def available(kernel: Dispatcher) -> bool:
+    """Compiled in this process, or in numba's cache on disk (then loading it is cheap)."""
+    if kernel.signatures:
+        return True
+    cache_file = getattr(kernel._cache, "_cache_file", None)
+    return cache_file is not None and os.path.exists(cache_file._index_path)
+
+
 def pick(kernel: Dispatcher, work: float):
-    """The variant of ``kernel`` for an estimated ``work`` (elementary steps): interpreted below
-    :data:`INTERPRET_BELOW`, serial below :data:`PARALLEL_ABOVE`, else the declared kernel."""
+    """The variant of ``kernel`` to call for an estimated ``work`` (elementary steps): see the
+    module docstring."""
     mode = _mode()
     if mode == "compiled":
         return kernel
     if mode == "serial":
         return serial(kernel)
-    if mode == "interpreted" or work < INTERPRET_BELOW:
+    if mode == "interpreted":
         return interpreted(kernel)
-    if work < PARALLEL_ABOVE:
-        return serial(kernel)
-    return kernel
+    if work >= PARALLEL_ABOVE:
+        return kernel
+    twin = serial(kernel)
+    if twin.signatures:
+        return twin
+    if twin is not kernel and kernel.signatures:
+        return kernel
+    key = id(kernel)
+    spent = _SPENT.get(key, 0.0) + work
+    if spent <= INTERPRET_BUDGET and not available(twin) and not (twin is not kernel and available(kernel)):
+        _SPENT[key] = spent
+        return interpreted(kernel)
+    if twin is not kernel and not available(twin) and available(kernel):
+        return kernel
+    return twin

@@ -16,6 +16,7 @@ from scipy.special import xlogy
 
 from agreekit._validation import InputError, check_choice, check_float
 from agreekit.clustering._inputs import Clustering, Graph, align_pair, as_graph
+from agreekit._jit import pick
 from agreekit.clustering._kernels import contingency_codes
 
 __all__ = [
@@ -111,7 +112,7 @@ def _table_from_codes(u: np.ndarray, v: np.ndarray) -> ContingencyTable:
     kv = int(v.max()) + 1
     if u.size >= 2**31 - 1:
         raise InputError("U", "has too many nodes (at most 2**31 - 2)")
-    rows, cols, cnt = contingency_codes(u, v, ku, kv)
+    rows, cols, cnt = pick(contingency_codes, 4 * u.size)(u, v, ku, kv)
     rs = np.bincount(u, minlength=ku).astype(np.float64)
     cs = np.bincount(v, minlength=kv).astype(np.float64)
     return ContingencyTable(rows, cols, cnt, rs, cs, True)
@@ -523,7 +524,8 @@ def _expected_mi(t: ContingencyTable) -> float:
         return 0.0
     av, ac = _size_classes(t.row_sums)
     bv, bc = _size_classes(t.col_sums)
-    return float(expected_mutual_info_sum(av, ac, bv, bc, int(round(t.total))))
+    work = av.size * bv.size * (1 + min(int(av.max()), int(bv.max())))
+    return float(pick(expected_mutual_info_sum, work)(av, ac, bv, bc, int(round(t.total))))
 
 
 def mutual_info(U: Any, V: Any) -> float:

@@ -13,17 +13,21 @@ ahead, ``c_ji − c_ij`` if j is ahead and ``c_ij + c_ji`` if tied.
 """
 from __future__ import annotations
 
+import math
 import time
 
 import numba as nb
 import numpy as np
 
-from agreekit import _jit
-from agreekit._jit import interpreted, pick
+from agreekit._jit import pick
 
-#: blocks of at most this many items are searched by the interpreted branch and bound
-#: (a few thousand nodes at most: faster than compiling the kernel)
-BB_INTERPRET_MAX = 6
+
+def _fubini(m: int) -> int:
+    """Number of weak orders of m items (ordered Bell number)."""
+    a = [1]
+    for k in range(1, m + 1):
+        a.append(sum(math.comb(k, j) * a[k - j] for j in range(1, k + 1)))
+    return a[m]
 
 __all__ = ["components", "branch_and_bound", "mip_all_optima", "pair_values"]
 
@@ -364,9 +368,9 @@ def branch_and_bound(C: np.ndarray, initial: np.ndarray, *, full: bool = False,
     upper = V - objective(initial, C)
     deadline = 0.0 if time_limit is None else time.perf_counter() + float(time_limit)
     # the search tree is unknown beforehand; up to BB_INTERPRET_MAX items it is small
-    mode = _jit._mode()
-    small = m <= BB_INTERPRET_MAX and mode == "auto"
-    bb = interpreted(_bb_kernel) if small or mode == "interpreted" else _bb_kernel
+    # work bound: m² per node, at most Fubini(m) leaves (the weak orders); pick() interprets
+    # the search only while that is small (m <= 6) and the kernel is not compiled yet
+    bb = pick(_bb_kernel, m * m * _fubini(m) if m <= 12 else np.inf)
     sols, best, proven, truncated, nodes = bb(order, pen_a, pen_t, pen_b, upper, eps,
                                                       max_solutions, max_nodes, deadline)
     if len(sols) == 0:  # cannot happen when `initial` is valid; keep the incumbent

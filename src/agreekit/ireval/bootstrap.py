@@ -61,6 +61,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from agreekit import _jit
+from agreekit._jit import pick
 from agreekit.ireval import _kernels as _k
 from agreekit._memory import check_memory
 from agreekit._validation import InputError, check_choice, check_float, check_int
@@ -608,15 +610,26 @@ def _paired_all_pairs(X, pa, pb, idx, k):
 def _paired_all_pairs_stream(X, pa, pb, B, batches, k):
     """The same results as :func:`_paired_all_pairs`, with the topic samples streamed in
     batches: memory O(pairs x k) for the k = B alpha largest |t*| per pair (needed for the
-    critical value and the required difference), not O(B x n)."""
+    critical value and the required difference), not O(B x n).
+
+    Small analyses whose kernel is not compiled yet run :func:`_paired_stream_numpy` instead
+    (the same operations in the same order, vectorised over pairs: the same bits, no compile)."""
     X = np.ascontiguousarray(X, dtype=np.float64)
     n = X.shape[0]
     P = pa.size
+    work = 4.0 * P * n * B
+    kernel = _k.paired_pairs_batch
+    mode = _jit._mode()
+    if mode == "interpreted" or (mode == "auto" and P * B <= _NUMPY_PAIRED_MAX_ELEMENTS
+                                 and work <= _jit.INTERPRET_BUDGET * 1000
+                                 and not _jit.available(_jit.serial(kernel)) and not _jit.available(kernel)):
+        return _paired_stream_numpy(X, pa, pb, B, batches, k)
     t = np.empty(P)
     degen = np.zeros(P, dtype=bool)
     empty = np.zeros((0, n))
+    one = pick(_k.paired_one, 4 * n * P)
     for p in range(P):
-        tt, _, _, const = _k.paired_one(np.ascontiguousarray(X[:, pa[p]] - X[:, pb[p]]), empty, _ZERO_VAR_TOL)
+        tt, _, _, const = one(np.ascontiguousarray(X[:, pa[p]] - X[:, pb[p]]), empty, _ZERO_VAR_TOL)
         t[p] = tt
         degen[p] = const
     thr = np.abs(t) * (1.0 - _REL_TOL)
@@ -627,15 +640,101 @@ def _paired_all_pairs_stream(X, pa, pb, B, batches, k):
     wbs = np.empty((P, cap))
     fill = np.zeros(P, dtype=np.int64)
     kth = np.full(P, -1.0)
+    batch_kernel = pick(kernel, work)
     for lo, idx in batches:
-        C = _k.counts_matrix(idx, n)
-        _k.paired_pairs_batch(X, pa, pb, C, lo, thr, count, vals, idxs, wbs, fill, kth, k, _ZERO_VAR_TOL)
+        C = pick(_k.counts_matrix, idx.size)(idx, n)
+        batch_kernel(X, pa, pb, C, lo, thr, count, vals, idxs, wbs, fill, kth, k, _ZERO_VAR_TOL)
     crit = np.empty(P)
     contrib = np.empty(P)
+    prune = pick(_k._prune_top, P * cap * 8)
     for p in range(P):
-        f = _k._prune_top(vals[p], idxs[p], wbs[p], fill[p], k)
+        f = prune(vals[p], idxs[p], wbs[p], fill[p], k)
         crit[p] = vals[p, f - 1]
         contrib[p] = abs(wbs[p, f - 1])
+    contrib[degen] = np.nan
+    return t, count / B, crit, contrib
+
+
+#: the numpy paired test keeps B x P values (|t*| and wbar) in memory: at most this many
+_NUMPY_PAIRED_MAX_ELEMENTS = 4_000_000
+
+
+def _paired_one_numpy(Z, zero_tol):
+    """:func:`agreekit.ireval._kernels.paired_one` for every column of Z (n x P) at once,
+    without the replicates: (t, w, w2, const), sums over topics in topic order."""
+    n, P = Z.shape
+    s = np.zeros(P)
+    sq = np.zeros(P)
+    for i in range(n):
+        s += Z[i]
+        sq += Z[i] * Z[i]
+    zbar = s / n
+    dev = np.zeros(P)
+    for i in range(n):
+        d = Z[i] - zbar
+        dev += d * d
+    const = dev / (n - 1) <= zero_tol * (sq / n)
+    W = np.where(const[None, :], 0.0, Z - zbar[None, :])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        sd = np.sqrt(dev / (n - 1))
+        t = zbar / (sd / np.sqrt(n))
+    t = np.where(const, np.where(sq == 0.0, 0.0, np.where(zbar > 0, np.inf, -np.inf)), t)
+    return t, W, W * W, const
+
+
+def _dot2_numpy(C, W, W2):
+    """(C @ W, C @ W2) summed as :func:`agreekit.ireval._kernels._dot2` sums (four partial
+    sums by topic mod 4, combined pairwise, then the remaining topics in order)."""
+    Bb, n = C.shape
+    P = W.shape[1]
+    n4 = n - n % 4
+    a = np.zeros((4, Bb, P))
+    b = np.zeros((4, Bb, P))
+    for i in range(n4):
+        c = C[:, i, None]
+        a[i % 4] += c * W[i]
+        b[i % 4] += c * W2[i]
+    s1 = (a[0] + a[1]) + (a[2] + a[3])
+    s2 = (b[0] + b[1]) + (b[2] + b[3])
+    for i in range(n4, n):
+        c = C[:, i, None]
+        s1 += c * W[i]
+        s2 += c * W2[i]
+    return s1, s2
+
+
+def _paired_stream_numpy(X, pa, pb, B, batches, k):
+    """:func:`_paired_all_pairs_stream` in numpy, for small analyses (B x P within
+    :data:`_NUMPY_PAIRED_MAX_ELEMENTS`): the kernels' operations in the kernels' order,
+    vectorised over pairs and replicates, so the results are the same bits."""
+    n = X.shape[0]
+    P = pa.size
+    Z = X[:, pa] - X[:, pb]
+    t, W, W2, degen = _paired_one_numpy(Z, _ZERO_VAR_TOL)
+    thr = np.abs(t) * (1.0 - _REL_TOL)
+    absT = np.empty((B, P))
+    wbar = np.empty((B, P))
+    for lo, idx in batches:
+        Bb = idx.shape[0]
+        C = np.zeros((Bb, n))
+        np.add.at(C, (np.repeat(np.arange(Bb), idx.shape[1]), idx.ravel()), 1.0)
+        s1, s2 = _dot2_numpy(C, W, W2)
+        mean = s1 / n
+        var = (s2 - s1 * mean) / (n - 1)
+        var[var < 0.0] = 0.0
+        flat = var <= _ZERO_VAR_TOL * (s2 / n)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ts = mean / np.sqrt(var / n)
+        edge = np.where(s2 == 0.0, 0.0, np.where(mean > 0, np.inf, np.where(mean < 0, -np.inf, 0.0)))
+        absT[lo:lo + Bb] = np.abs(np.where(flat, edge, ts))
+        wbar[lo:lo + Bb] = mean
+    count = (absT >= thr[None, :]).sum(axis=0)
+    # the k-th largest |t*| in a stable descending order (ties: the earlier replicate first)
+    order = np.argsort(-absT, axis=0, kind="stable")
+    kth = order[k - 1]
+    cols = np.arange(P)
+    crit = absT[kth, cols]
+    contrib = np.abs(wbar[kth, cols])
     contrib[degen] = np.nan
     return t, count / B, crit, contrib
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from agreekit._jit import pick
 from agreekit.ranking import _kernels as _k
 from agreekit.ranking import _ties
 from agreekit._validation import InputError, check_choice, check_same_length
@@ -57,7 +58,7 @@ def check_rank_values(parameter: str, values, *, ties: str = "average", min_leng
             raise InputError(parameter, "must contain integer ranks (positive integers, 1 = top)")
     ranks = np.ascontiguousarray(arr, dtype=np.int64)
     n = ranks.size
-    lo, hi, tied = _ties.rank_summary(ranks)
+    lo, hi, tied = pick(_ties.rank_summary, 2 * n)(ranks)
     if lo < 1 or hi > n:
         raise InputError(parameter, f"must hold ranks in 1..{n} (a permutation of 1..{n}, 1 = top, repeated "
                                     f"values for ties); got values in [{lo}, {hi}]")
@@ -101,10 +102,18 @@ def _tied_coefficient(x, y, weigher, coefficient, mult):
     order = np.lexsort((y, x))
     _, yd = np.unique(y, return_inverse=True)
     yd = (yd + 1).astype(np.int64)
-    num, den_x = _ties.kendall_weighted_tied(order.astype(np.int64), x[order], yd, int(yd.max()), w)
+    work = _pair_work(x.size, "spearman")
+    num, den_x = pick(_ties.kendall_weighted_tied, work)(order.astype(np.int64), x[order], yd, int(yd.max()), w)
     oy = np.argsort(y, kind="stable")
-    den_y = _ties.untied_pair_weight(y[oy], w[oy])
+    den_y = pick(_ties.untied_pair_weight, work)(y[oy], w[oy])
     return float(num / np.sqrt(den_x * den_y))
+
+
+def _pair_work(n: int, coefficient: str) -> int:
+    """Elementary steps of one coefficient (for :func:`agreekit._jit.pick`)."""
+    if coefficient == "kendall" and n <= _k._KENDALL_QUADRATIC_MAX_N:
+        return n * n
+    return 4 * n * max(1, n.bit_length())
 
 
 def weighted_correlation(x, y, *, coefficient="spearman", weigher="harmonic", scheme="additive",
@@ -117,7 +126,8 @@ def weighted_correlation(x, y, *, coefficient="spearman", weigher="harmonic", sc
     x, y, w, mult, tied = _correlation_iv(x, y, weigher, scheme, ties)
     if tied:
         return _tied_coefficient(x, y, w, coefficient, mult)
-    return float(_k.coefficient_pair(x, y, w.table(x.size), _COEF[coefficient], mult))
+    return float(pick(_k.coefficient_pair, _pair_work(x.size, coefficient))(
+        x, y, w.table(x.size), _COEF[coefficient], mult))
 
 
 _RANKS_DOC = """x, y : array_like of int
@@ -266,4 +276,5 @@ def batch_coefficient(perms, *, coefficient, weigher, scheme) -> np.ndarray:
     if arr.size and (arr.min() < 1 or arr.max() > n):
         raise InputError("perms", f"rows must be permutations of 1..{n}")
     F = parse_weigher(weigher).table(n)
-    return _k.batch_identity(np.ascontiguousarray(arr, dtype=np.int64), F, _COEF[coefficient], scheme == "multiplicative")
+    kernel = pick(_k.batch_identity, arr.shape[0] * _pair_work(n, coefficient))
+    return kernel(np.ascontiguousarray(arr, dtype=np.int64), F, _COEF[coefficient], scheme == "multiplicative")

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from agreekit._jit import pick
 from agreekit.ranking import _kernels as _k
 from agreekit._validation import InputError, check_int
 from agreekit.ranking.weighting import check_coefficient, check_scheme, parse_weigher
@@ -88,9 +89,10 @@ def _sweep(n, k, F, coef, mult, center, progress, values=None):
         from tqdm.auto import tqdm
         bar = tqdm(total=n_blocks, desc=f"exact n={n}", unit="block", leave=False)
     empty = np.empty(0)
+    kernel = pick(_k.exact_chunk_sums, 4 * math.factorial(n))  # chosen on the whole enumeration
     for a, b in zip(edges[:-1], edges[1:]):
         out = empty if values is None else values[a * per_block:b * per_block]
-        parts.append(_k.exact_chunk_sums(n, k, F, coef, mult, center, a, b, out))
+        parts.append(kernel(n, k, F, coef, mult, center, a, b, out))
         if bar is not None:
             bar.update(int(b - a))
     if bar is not None:

@@ -47,6 +47,7 @@ import numpy as np
 from numba import njit, prange
 
 from agreekit._validation import InputError, check_choice, check_int, check_same_length
+from agreekit._jit import pick
 from agreekit.ranking import _kernels as _k
 from agreekit.ranking.correlation import check_rank_values
 from agreekit.ranking.weighting import check_coefficient, check_scheme, parse_weigher
@@ -198,8 +199,9 @@ def _exact_counts(n, F, coef, mult, lo, hi, progress):
         from tqdm.auto import tqdm
         bar = tqdm(total=n_blocks, desc=f"exact p-value n={n}", unit="block", leave=False)
     n_ge = n_le = 0
+    kernel = pick(_exact_chunk_counts, 4 * math.factorial(n))
     for a, b in zip(edges[:-1], edges[1:]):
-        part = _exact_chunk_counts(n, k, F, coef, mult, lo, hi, a, b)
+        part = kernel(n, k, F, coef, mult, lo, hi, a, b)
         n_ge += int(part[:, 0].sum())
         n_le += int(part[:, 1].sum())
         if bar is not None:
@@ -358,10 +360,11 @@ def _monte_carlo_null(n, F, coef, mult, n_resamples, rng, progress, batch_elemen
     if progress:
         from tqdm.auto import tqdm
         starts = tqdm(starts, desc=f"monte-carlo n={n}", unit="batch", leave=False)
+    kernel = pick(_k.batch_identity, n_resamples * n * max(1, int(math.log2(n))))  # on the whole work
     for s in starts:
         k = min(rows, n_resamples - s)
         p = random_permutations(rng, k, n, out=perms[:k], _u=u[:k])
-        out[s:s + k] = _k.batch_identity(p, F, coef, mult)
+        out[s:s + k] = kernel(p, F, coef, mult)
     return out
 
 
@@ -784,7 +787,7 @@ def weighted_correlation_test(x, y, *, coefficient="kendall", weigher="harmonic"
     coef = _COEF[coefficient]
     mult = scheme == "multiplicative"
     F = w.table(n) if w.family == "callable" else _weight_table(w, n)
-    gamma = float(_k.coefficient_pair(x, y, F, coef, mult))
+    gamma = float(pick(_k.coefficient_pair, 4 * n * max(1, int(math.log2(n))))(x, y, F, coef, mult))
     tab = None
     model = None
     if method == "auto":
