@@ -176,3 +176,15 @@ def test_bad_mode_is_a_clear_error(monkeypatch):
     with pytest.raises(ValueError, match="mode must be one of"):
         with _jit.forced("nope"):
             pass
+
+
+@pytest.mark.parametrize("coefficient", ["spearman", "kendall"])
+def test_exact_counts_same_in_every_mode(coefficient):
+    # counting kernel of the n = 11, 12 exact p-values (bools added as ints in every mode)
+    from agreekit.ranking import _kernels as K
+    from agreekit.ranking.significance import _exact_counts
+    from agreekit.ranking.weighting import parse_weigher
+
+    coef = K.SPEARMAN if coefficient == "spearman" else K.KENDALL
+    F = parse_weigher("harmonic").table(7)
+    _same(_in_modes(lambda: _exact_counts(7, F, coef, False, -0.3, 0.2, False)))

@@ -165,8 +165,8 @@ def _exact_chunk_counts(n, k, F, coef, mult, lo, hi, c_start, c_end):
                 b = rem[d, 1]
                 g = _k._last_two(F, coef, mult, n, state[d], B[d], a, b)
                 g2 = _k._last_two(F, coef, mult, n, state[d], B[d], b, a)
-                n_ge += (g >= lo) + (g2 >= lo)
-                n_le += (g <= hi) + (g2 <= hi)
+                n_ge += int(g >= lo) + int(g2 >= lo)  # int(): bools add as bools in numpy
+                n_le += int(g <= hi) + int(g2 <= hi)
                 if d == k:
                     break
                 d -= 1
