@@ -188,3 +188,23 @@ def test_exact_counts_same_in_every_mode(coefficient):
     coef = K.SPEARMAN if coefficient == "spearman" else K.KENDALL
     F = parse_weigher("harmonic").table(7)
     _same(_in_modes(lambda: _exact_counts(7, F, coef, False, -0.3, 0.2, False)))
+
+
+def test_metaeval_and_gather_kernels_numpy_versions_are_bit_identical():
+    from agreekit.ireval import _kernels as IK
+    from agreekit.metaeval import _kernels as MK
+
+    rng = np.random.default_rng(11)
+    S = rng.integers(0, 6, size=(40, 23)) / 7.0          # many exact ties
+    S[:, 5] = S[:, 4] * (1 + 1e-14)                       # near-ties within TIE_TOL
+    _same(_in_modes(lambda: _jit.pick(MK.average_ranks_desc, 1)(S, MK.TIE_TOL)))
+    with _jit.forced("compiled"):
+        RA = MK.average_ranks_desc(np.concatenate([S, S[::-1], S[:, ::-1]])[:, :23], MK.TIE_TOL)
+    RA = RA.reshape(3, 40, 23)
+    FW = 1.0 / (RA + 1.0)
+    pa, pb = (a.astype(np.int64) for a in np.triu_indices(3, 1))
+    for mult in (False, True):
+        _same(_in_modes(lambda: _jit.pick(MK.pair_correlations, 1)(RA, FW, pa, pb, mult)))
+    X = rng.normal(size=(17, 9))
+    idx = rng.integers(-2, 19, size=(30, 17))              # out-of-range rows add nothing
+    _same(_in_modes(lambda: _jit.pick(IK.gather_sum, 1)(idx, X)))

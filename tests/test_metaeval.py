@@ -320,3 +320,18 @@ def test_pvalue_with_ties_matches_the_exact_permutation_distribution(scheme):
     assert abs(row.pvalue - exact) <= 4 * se + 3 / K
     again = metric_agreement(scores, scheme=scheme, n_resamples=5, rng=1, pvalue_resamples=K)
     assert again.to_frame().pvalue.iloc[0] == row.pvalue      # seeded: reproducible
+
+
+def test_tau_b_tie_break_equals_scipy_kendalltau():
+    from scipy.stats import kendalltau
+
+    from agreekit.metaeval._consensus import _tau_b
+
+    rng = np.random.default_rng(5)
+    for _ in range(200):
+        s = int(rng.integers(2, 30))
+        x = rng.integers(1, 6, s).astype(float)
+        y = rng.normal(size=s).round(int(rng.integers(0, 2)))
+        ref = kendalltau(x, y).statistic
+        got = _tau_b(x, y)
+        assert (np.isnan(ref) and np.isnan(got)) or abs(got - ref) <= 1e-12

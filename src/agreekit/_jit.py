@@ -32,7 +32,7 @@ import types
 import numba as nb
 from numba.core.dispatcher import Dispatcher
 
-__all__ = ["interpreted", "serial", "pick", "forced", "available", "warm", "INTERPRET_BUDGET", "PARALLEL_ABOVE"]
+__all__ = ["interpreted", "serial", "pick", "forced", "available", "warm", "numpy_version", "INTERPRET_BUDGET", "PARALLEL_ABOVE"]
 
 #: elementary steps a kernel may run interpreted (over all calls) before it is compiled
 INTERPRET_BUDGET = 200_000
@@ -43,6 +43,20 @@ PARALLEL_ABOVE = 200_000_000
 _PY: dict[int, types.FunctionType] = {}
 _SERIAL: dict[int, Dispatcher] = {}
 _SPENT: dict[int, float] = {}  # interpreted work so far, per kernel
+_NUMPY: dict[int, tuple] = {}   # id(kernel) -> (numpy version, speed-up over interpreted loops)
+
+
+def numpy_version(kernel: Dispatcher, *, speedup: float = 100.0):
+    """Decorator registering a numpy function as the interpreted version of ``kernel``.
+
+    For kernels whose loops are too slow in CPython even for small inputs: the function must
+    give the kernel's results bit for bit (same operations in the same order, vectorised
+    over the independent loops; ``tests/test_jit.py`` checks it), and it counts as
+    ``work / speedup`` against :data:`INTERPRET_BUDGET`."""
+    def register(func):
+        _NUMPY[id(kernel)] = (func, float(speedup))
+        return func
+    return register
 
 
 _MODES = ("auto", "compiled", "serial", "interpreted")
@@ -94,11 +108,14 @@ def _swap(value):
 
 def interpreted(kernel: Dispatcher) -> types.FunctionType:
     """The kernel's Python function, with every numba kernel it refers to (globals and closure
-    cells) replaced by its interpreted version, so that calling it compiles nothing."""
+    cells) replaced by its interpreted version, so that calling it compiles nothing; or the
+    numpy version registered with :func:`numpy_version`."""
     key = id(kernel)
     fn = _PY.get(key)
     if fn is not None:
         return fn
+    if key in _NUMPY:
+        return _NUMPY[key][0]
     py = kernel.py_func
     glb = dict(py.__globals__)
     closure = None
@@ -174,7 +191,7 @@ def pick(kernel: Dispatcher, work: float):
     if twin is not kernel and kernel.signatures:
         return kernel
     key = id(kernel)
-    spent = _SPENT.get(key, 0.0) + work
+    spent = _SPENT.get(key, 0.0) + (work / _NUMPY[key][1] if key in _NUMPY else work)
     if spent <= INTERPRET_BUDGET and not available(twin) and not (twin is not kernel and available(kernel)):
         _SPENT[key] = spent
         return interpreted(kernel)

@@ -4,6 +4,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from agreekit._jit import numpy_version
+
 
 @njit(cache=True)
 def gather_moments(idx, W):
@@ -39,6 +41,19 @@ def gather_sum(idx, X):
             row = X[i]
             for s in range(S):
                 o[s] += row[s]
+    return out
+
+
+@numpy_version(gather_sum)
+def _gather_sum_numpy(idx, X):
+    """:func:`gather_sum` in numpy: topics added in sample order (the kernel's order)."""
+    B, n = idx.shape
+    N, S = X.shape
+    out = np.zeros((B, S))
+    for j in range(n):
+        i = idx[:, j]
+        ok = (i >= 0) & (i < N)
+        out[ok] += X[i[ok]]
     return out
 
 

@@ -265,10 +265,11 @@ def _log_values(X: np.ndarray, offset: float, name: str) -> np.ndarray:
 def _summaries(X: np.ndarray, idx: np.ndarray, statistic: str, offset: float) -> np.ndarray:
     """B x s system summaries M(X, Q*b) over the topic samples ``idx``."""
     n = X.shape[0]
+    gather = pick(_k.gather_sum, idx.size * X.shape[1])
     if statistic == "mean":
-        return _k.gather_sum(idx, np.ascontiguousarray(X)) / n
+        return gather(idx, np.ascontiguousarray(X)) / n
     L = _log_values(X, offset, "scores")
-    return np.exp(_k.gather_sum(idx, np.ascontiguousarray(L)) / n) - offset
+    return np.exp(gather(idx, np.ascontiguousarray(L)) / n) - offset
 
 
 def _summary(X: np.ndarray, statistic: str, offset: float) -> np.ndarray:

@@ -11,6 +11,7 @@ import pandas as pd
 from agreekit._validation import InputError, check_float, check_int
 from agreekit.ireval.bootstrap import _check_resamples, bootstrap_indices
 from agreekit.ireval.metrics import GM_OFFSET
+from agreekit._jit import pick
 from agreekit.metaeval import _kernels as _k
 from agreekit.metaeval._inputs import check_metric_scores, ranks_from_summaries
 from agreekit.ranking.weighting import check_scheme, parse_weigher
@@ -180,7 +181,7 @@ def _permutation_pvalue(ra, rb, fa, fb, observed, *, multiplicative, rng, n_resa
         perm = rng.permuted(np.tile(np.arange(s), (k, 1)), axis=1)
         RA = np.stack([np.broadcast_to(ra, (k, s)), rb[perm]])
         FW = np.stack([np.broadcast_to(fa, (k, s)), fb[perm]])
-        _, tw = _k.pair_correlations(np.ascontiguousarray(RA), np.ascontiguousarray(FW), zero, one,
+        _, tw = pick(_k.pair_correlations, RA.shape[1] * RA.shape[2] ** 2)(np.ascontiguousarray(RA), np.ascontiguousarray(FW), zero, one,
                                      multiplicative)
         tw = tw[:, 0]
         ge += int(np.count_nonzero(tw >= observed - tol))
@@ -326,8 +327,8 @@ def metric_agreement(scores, *, weigher="harmonic", scheme="additive", n_resampl
     FW = np.ascontiguousarray(w(RA))
     if not np.all(np.isfinite(FW)) or np.any(FW <= 0):
         raise InputError("weigher", f"{w.spec!r} must give finite positive weights for ranks 1..{s}")
-    tb, tw = _k.pair_correlations(RA, FW, pa, pb, scheme == "multiplicative")
-    overlap = _k.top_k_overlap(np.ascontiguousarray(RA[:, :1]), pa, pb, top_k)[0]
+    tb, tw = pick(_k.pair_correlations, pa.size * RA.shape[1] * RA.shape[2] ** 2)(RA, FW, pa, pb, scheme == "multiplicative")
+    overlap = pick(_k.top_k_overlap, RA.shape[0] * RA.shape[2] ** 2)(np.ascontiguousarray(RA[:, :1]), pa, pb, top_k)[0]
     g = _standardize(tw, weigher=w, scheme=scheme, n=s, table=table)
 
     boot_b, boot_w, boot_g = tb[1:], tw[1:], g[1:]

@@ -11,6 +11,7 @@ import pandas as pd
 from agreekit._validation import InputError
 from agreekit.ireval.bootstrap import _statistic_name, _summaries, _summary
 from agreekit.ireval.metrics import GM_OFFSET, align_scores, check_scores
+from agreekit._jit import pick
 from agreekit.metaeval import _kernels as _k
 
 
@@ -46,7 +47,7 @@ def ranks_from_summaries(S: np.ndarray) -> np.ndarray:
     """Average ranks (1 = best = largest summary) along the last axis; ties up to round-off share."""
     shape = S.shape
     flat = np.ascontiguousarray(S.reshape(-1, shape[-1]), dtype=np.float64)
-    return _k.average_ranks_desc(flat, _k.TIE_TOL).reshape(shape)
+    return pick(_k.average_ranks_desc, flat.size * 16)(flat, _k.TIE_TOL).reshape(shape)
 
 
 def check_metric_scores(scores: Any, *, statistic: Any = "mean", parameter: str = "scores",

@@ -4,6 +4,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from agreekit._jit import numpy_version
+
 #: |x - y| <= TIE_TOL * max(|x|, |y|) counts as a tie (round-off of means equal in exact arithmetic)
 TIE_TOL = 1e-12
 
@@ -120,3 +122,66 @@ def top_k_overlap(RA, pa, pb, k):
                     c += 1
             out[r, p] = c
     return out
+
+
+# --------------------------------------------------------------------------- numpy versions
+# The kernels' operations in the kernels' order, vectorised over replicates: the same bits
+# (tests/test_jit.py), used for small inputs before the kernels are compiled (agreekit._jit).
+
+
+@numpy_version(average_ranks_desc)
+def _average_ranks_desc_numpy(S, rel_tol):
+    R, s = S.shape
+    out = np.empty((R, s))
+    if s == 0:
+        return out
+    order = np.argsort(-S, axis=1, kind="stable")  # the stable descending order of the kernel
+    v = np.take_along_axis(S, order, axis=1)
+    a, b = v[:, :-1], v[:, 1:]
+    tie = np.abs(a - b) <= rel_tol * np.maximum(np.abs(a), np.abs(b))
+    pos = np.broadcast_to(np.arange(s), (R, s))
+    new = np.ones((R, s), dtype=bool)
+    new[:, 1:] = ~tie
+    end = np.ones((R, s), dtype=bool)
+    end[:, :-1] = new[:, 1:]
+    start = np.maximum.accumulate(np.where(new, pos, 0), axis=1)
+    stop = np.minimum.accumulate(np.where(end, pos + 1, s)[:, ::-1], axis=1)[:, ::-1]
+    avg = 0.5 * (start + stop - 1) + 1.0
+    np.put_along_axis(out, order, avg, axis=1)
+    return out
+
+
+@numpy_version(pair_correlations)
+def _pair_correlations_numpy(RA, FW, pa, pb, multiplicative):
+    M, R, s = RA.shape
+    P = pa.size
+    tb = np.empty((R, P))
+    tw = np.empty((R, P))
+    for p in range(P):
+        xa = RA[pa[p]]
+        xb = RA[pb[p]]
+        w = FW[pa[p]] * FW[pb[p]] if multiplicative else FW[pa[p]] + FW[pb[p]]
+        S0 = np.zeros(R)
+        n1 = np.zeros(R)
+        n2 = np.zeros(R)
+        Sw = np.zeros((R, 1))
+        d1 = np.zeros((R, 1))
+        d2 = np.zeros((R, 1))
+        for i in range(s - 1):
+            sa = np.sign(xa[:, i, None] - xa[:, i + 1:])
+            sb = np.sign(xb[:, i, None] - xb[:, i + 1:])
+            ww = w[:, i, None] * w[:, i + 1:]
+            c = sa * sb
+            S0 += c.sum(axis=1)            # small integers: exact in any order
+            n1 += np.count_nonzero(sa, axis=1)
+            n2 += np.count_nonzero(sb, axis=1)
+            # the weighted sums in the kernel's order: add.accumulate is sequential, and the
+            # kernel's skipped terms are added here as +0.0, which changes nothing
+            Sw = np.add.accumulate(np.concatenate([Sw, c * ww], axis=1), axis=1)[:, -1:]
+            d1 = np.add.accumulate(np.concatenate([d1, np.where(sa != 0, ww, 0.0)], axis=1), axis=1)[:, -1:]
+            d2 = np.add.accumulate(np.concatenate([d2, np.where(sb != 0, ww, 0.0)], axis=1), axis=1)[:, -1:]
+        Sw, d1, d2 = Sw[:, 0], d1[:, 0], d2[:, 0]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            tb[:, p] = np.where((n1 > 0) & (n2 > 0), S0 / np.sqrt(n1 * n2), np.nan)
+            tw[:, p] = np.where((d1 > 0) & (d2 > 0), Sw / np.sqrt(d1 * d2), np.nan)
+    return tb, tw
