@@ -308,8 +308,8 @@ def _batch(n_resamples: int, batch_size: int | None) -> int:
 
 def _paired_core(Z: np.ndarray, idx: np.ndarray):
     """Studentised paired bootstrap for one difference vector (used by :func:`paired_test`)."""
-    C = _k.counts_matrix(idx, Z.size)
-    return _k.paired_one(np.ascontiguousarray(Z, dtype=np.float64), C, _ZERO_VAR_TOL)
+    CT = np.ascontiguousarray(_k.counts_matrix(idx, Z.size).T)
+    return _k.paired_one(np.ascontiguousarray(Z, dtype=np.float64), CT, _ZERO_VAR_TOL)
 
 
 def _asl(observed_abs: np.ndarray, null_abs: np.ndarray) -> np.ndarray:
@@ -601,8 +601,8 @@ class DiscriminativePowerResult:
 def _paired_all_pairs(X, pa, pb, idx, k):
     """Paired test of every pair on one in-memory B x n sample matrix (kept as the reference
     of the streamed :func:`_paired_all_pairs_stream`)."""
-    C = _k.counts_matrix(idx, X.shape[0])
-    t, asl, crit, contrib, degen = _k.paired_all_pairs(np.ascontiguousarray(X), pa, pb, C, k,
+    CT = np.ascontiguousarray(_k.counts_matrix(idx, X.shape[0]).T)
+    t, asl, crit, contrib, degen = _k.paired_all_pairs(np.ascontiguousarray(X), pa, pb, CT, k,
                                                        _REL_TOL, _ZERO_VAR_TOL)
     contrib[degen] = np.nan
     return t, asl, crit, contrib
@@ -627,7 +627,7 @@ def _paired_all_pairs_stream(X, pa, pb, B, batches, k):
         return _paired_stream_numpy(X, pa, pb, B, batches, k)
     t = np.empty(P)
     degen = np.zeros(P, dtype=bool)
-    empty = np.zeros((0, n))
+    empty = np.zeros((n, 0))
     one = pick(_k.paired_one, 4 * n * P)
     for p in range(P):
         tt, _, _, const = one(np.ascontiguousarray(X[:, pa[p]] - X[:, pb[p]]), empty, _ZERO_VAR_TOL)
@@ -643,8 +643,8 @@ def _paired_all_pairs_stream(X, pa, pb, B, batches, k):
     kth = np.full(P, -1.0)
     batch_kernel = pick(kernel, work)
     for lo, idx in batches:
-        C = pick(_k.counts_matrix, idx.size)(idx, n)
-        batch_kernel(X, pa, pb, C, lo, thr, count, vals, idxs, wbs, fill, kth, k, _ZERO_VAR_TOL)
+        CT = np.ascontiguousarray(pick(_k.counts_matrix, idx.size)(idx, n).T)
+        batch_kernel(X, pa, pb, CT, lo, thr, count, vals, idxs, wbs, fill, kth, k, _ZERO_VAR_TOL)
     crit = np.empty(P)
     contrib = np.empty(P)
     prune = pick(_k._prune_top, P * cap * 8)
@@ -683,21 +683,13 @@ def _paired_one_numpy(Z, zero_tol):
     return t, W, W * W, const
 
 
-def _dot2_numpy(C, W, W2):
-    """(C @ W, C @ W2) summed as :func:`agreekit.ireval._kernels._dot2` sums (four partial
-    sums by topic mod 4, combined pairwise, then the remaining topics in order)."""
+def _replicate_sums_numpy(C, W, W2):
+    """(C @ W, C @ W2) summed as :func:`agreekit.ireval._kernels._replicate_sums` sums: the
+    topics added one after the other (C: B x n counts, W, W2: n x P)."""
     Bb, n = C.shape
-    P = W.shape[1]
-    n4 = n - n % 4
-    a = np.zeros((4, Bb, P))
-    b = np.zeros((4, Bb, P))
-    for i in range(n4):
-        c = C[:, i, None]
-        a[i % 4] += c * W[i]
-        b[i % 4] += c * W2[i]
-    s1 = (a[0] + a[1]) + (a[2] + a[3])
-    s2 = (b[0] + b[1]) + (b[2] + b[3])
-    for i in range(n4, n):
+    s1 = np.zeros((Bb, W.shape[1]))
+    s2 = np.zeros((Bb, W.shape[1]))
+    for i in range(n):
         c = C[:, i, None]
         s1 += c * W[i]
         s2 += c * W2[i]
@@ -719,7 +711,7 @@ def _paired_stream_numpy(X, pa, pb, B, batches, k):
         Bb = idx.shape[0]
         C = np.zeros((Bb, n))
         np.add.at(C, (np.repeat(np.arange(Bb), idx.shape[1]), idx.ravel()), 1.0)
-        s1, s2 = _dot2_numpy(C, W, W2)
+        s1, s2 = _replicate_sums_numpy(C, W, W2)
         mean = s1 / n
         var = (s2 - s1 * mean) / (n - 1)
         var[var < 0.0] = 0.0
