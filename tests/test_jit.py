@@ -208,3 +208,12 @@ def test_metaeval_and_gather_kernels_numpy_versions_are_bit_identical():
     X = rng.normal(size=(17, 9))
     idx = rng.integers(-2, 19, size=(30, 17))              # out-of-range rows add nothing
     _same(_in_modes(lambda: _jit.pick(IK.gather_sum, 1)(idx, X)))
+
+
+def test_top_k_overlap_same_in_every_mode():
+    from agreekit.metaeval import _kernels as MK
+
+    rng = np.random.default_rng(2)
+    RA = rng.integers(1, 12, size=(3, 5, 14)).astype(float)  # tied ranks
+    pa, pb = (a.astype(np.int64) for a in np.triu_indices(3, 1))
+    _same(_in_modes(lambda: _jit.pick(MK.top_k_overlap, 1)(RA, pa, pb, 4)))
