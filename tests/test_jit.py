@@ -217,3 +217,19 @@ def test_top_k_overlap_same_in_every_mode():
     RA = rng.integers(1, 12, size=(3, 5, 14)).astype(float)  # tied ranks
     pa, pb = (a.astype(np.int64) for a in np.triu_indices(3, 1))
     _same(_in_modes(lambda: _jit.pick(MK.top_k_overlap, 1)(RA, pa, pb, 4)))
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.float64])
+@pytest.mark.parametrize("descending", [False, True])
+def test_stable_order_is_numpys_stable_argsort(dtype, descending):
+    from agreekit._sorting import stable_order
+
+    rng = np.random.default_rng(4)
+    for n in [0, 1, 2, 3, 7, 8, 33, 200]:
+        for _ in range(5):
+            v = rng.integers(-3, 4, n).astype(dtype)  # many ties
+            for run in (stable_order, _jit.interpreted(stable_order)):
+                idx = np.empty(n, np.int64)
+                run(v, n, idx, np.empty(n, np.int64), descending)
+                ref = np.argsort(-v if descending else v, kind="stable")
+                assert np.array_equal(idx, ref)

@@ -20,6 +20,7 @@ import numba as nb
 import numpy as np
 
 from agreekit._jit import pick
+from agreekit._sorting import stable_order
 
 
 def _fubini(m: int) -> int:
@@ -235,6 +236,7 @@ def _bb_kernel(order, pen_a, pen_t, pen_b, upper, eps, max_solutions, max_nodes,
     St = np.empty(m)
     Sb = np.empty(m)
     tmp = np.empty(maxp)
+    buf = np.empty(maxp, dtype=np.int64)
     sols = np.empty((max_solutions, m), dtype=np.int64)
     nsol = 0
     best = upper
@@ -251,7 +253,7 @@ def _bb_kernel(order, pen_a, pen_t, pen_b, upper, eps, max_solutions, max_nodes,
     n = _placement_costs(order[1], order, lev, 1, 1, pen_a, pen_t, pen_b, Sa, St, Sb, tmp)
     for t in range(n):
         costs[1, t] = tmp[t]
-    perm[1, :n] = np.argsort(tmp[:n], kind="mergesort")
+    stable_order(tmp, n, perm[1], buf, False)  # np.argsort(kind='mergesort'), cheaper to compile
     ncand[1] = n
     while d >= 1:
         if applied[d] >= 0:
@@ -319,7 +321,7 @@ def _bb_kernel(order, pen_a, pen_t, pen_b, upper, eps, max_solutions, max_nodes,
         n = _placement_costs(order[d], order, lev, d, nlevs[d], pen_a, pen_t, pen_b, Sa, St, Sb, tmp)
         for t in range(n):
             costs[d, t] = tmp[t]
-        perm[d, :n] = np.argsort(tmp[:n], kind="mergesort")
+        stable_order(tmp, n, perm[d], buf, False)
         ncand[d] = n
         pos[d] = 0
         applied[d] = -1

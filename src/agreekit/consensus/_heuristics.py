@@ -22,6 +22,7 @@ import numba as nb
 import numpy as np
 
 from agreekit._jit import pick
+from agreekit._sorting import stable_order
 
 __all__ = ["start_vector", "quick_pass", "quick", "fast_starts", "fast", "fast_stream", "score",
            "abs_sum", "best_unique"]
@@ -82,7 +83,8 @@ def abs_sum(C: np.ndarray) -> tuple[float, float]:
 def _dense(r):
     """Dense ranks 1..k (int64) of an integer vector (any values)."""
     m = r.size
-    idx = np.argsort(r, kind="mergesort")
+    idx = np.empty(m, dtype=np.int64)
+    stable_order(r, m, idx, np.empty(m, dtype=np.int64), False)
     out = np.empty(m, dtype=np.int64)
     level = 1
     out[idx[0]] = 1
@@ -125,7 +127,8 @@ def quick_pass(r0, C, CT, full, V, eps, deadline):
     m = r0.size
     R = _dense(r0)
     P0 = V - _score(R, C, CT)
-    order = np.argsort(-R, kind="mergesort")
+    order = np.empty(m, dtype=np.int64)
+    stable_order(R, m, order, np.empty(m, dtype=np.int64), True)  # = np.argsort(-R, kind="mergesort")
     step = 2 if full else 1
     size = 2 * m + 4
     level = np.zeros(size, dtype=np.int64)

@@ -5,6 +5,7 @@ import numpy as np
 from numba import njit, prange
 
 from agreekit._jit import numpy_version
+from agreekit._sorting import stable_order
 
 #: |x - y| <= TIE_TOL * max(|x|, |y|) counts as a tie (round-off of means equal in exact arithmetic)
 TIE_TOL = 1e-12
@@ -21,7 +22,8 @@ def average_ranks_desc(S, rel_tol):
     out = np.empty((R, s))
     for r in prange(R):
         row = S[r]
-        order = np.argsort(-row, kind="mergesort")
+        order = np.empty(s, dtype=np.int64)
+        stable_order(row, s, order, np.empty(s, dtype=np.int64), True)  # np.argsort(-row, kind="mergesort")
         start = 0
         while start < s:
             stop = start + 1
