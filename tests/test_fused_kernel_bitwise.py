@@ -141,3 +141,28 @@ def test_level_major_tree_matches_fenwick_paths(n):
         # every node the walk reads is at a level < K, so the level-major tree sees all of them
         assert query == {(2 * (p >> (k + 1)) + 1) << k for k in range(K) if (p >> k) & 1}
         assert {u for u in update if u <= n - 1} <= {(2 * (p >> (k + 1)) + 1) << k for k in range(K)}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("coefficient", ["spearman", "kendall"])
+def test_shipped_tables_null_quantiles_and_means_are_reproduced(coefficient):
+    # end to end against the data the tables were built from: the stored null quantiles and sample
+    # means at the first, a middle and the last training n (36119) are recomputed exactly
+    import json
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1] / "src" / "agreekit" / "data" / "tables"
+    tabs = [json.loads(p.read_text()) for p in sorted(root.glob(f"{coefficient}_*.json"))]
+    assert len(tabs) == 8
+    seed = tabs[0]["provenance"]["seed"]
+    grid = tabs[0]["null_quantiles"]["n"]
+    for k in (0, len(grid) // 2, len(grid) - 1):
+        n = grid[k]
+        sizes = [t["null_quantiles"]["size"][k] for t in tabs]
+        got = sample_lanes(coefficient, n=n, sizes=sizes, lanes=[(t["weigher"], t["scheme"]) for t in tabs],
+                           key=stream_key(seed, coefficient, n))
+        for t, g in zip(tabs, got):
+            nq = t["null_quantiles"]
+            assert nq["n"][k] == n and t["samples"]["n"][k] == n and t["provenance"]["seed"] == seed
+            np.testing.assert_array_equal(np.quantile(g, nq["probs"], method="linear"), nq["values"][k])
+            assert float(np.sum(g)) / g.size == t["samples"]["mean"][k]

@@ -13,6 +13,9 @@ the same order.
 
 Loads and stores take a C-contiguous array and a *flat* element index (no bounds check, no
 negative-index wraparound: the caller guarantees ``0 <= idx`` and ``idx + width <= arr.size``).
+
+numba's on-disk cache (``cache=True``) keys a kernel on its own source file only: after editing
+this module, touch the modules that use it (or clear their ``__pycache__``).
 """
 from __future__ import annotations
 
