@@ -5,8 +5,8 @@ Measured in one process, one numba thread for both (ratios, not absolute timings
 * **today's kernel** (``agreekit.ranking.tablegen.sampling.sample_coefficient``): PCG64 uniforms ->
   Fisher–Yates into a permutation matrix -> ``batch_coefficient``, one scheme per pass;
 * **fused kernel** (``agreekit.ranking.tablegen.sampling.sample_lanes``): per-row SplitMix64 +
-  Fisher–Yates + the coefficient of all 8 paper schemes of one coefficient on each permutation, four
-  lanes at a time in registers.
+  Fisher–Yates + the coefficient of all 8 paper schemes of one coefficient on each permutation, as
+  one 8-lane vector (both schemes of the four weighers) per item.
 
 Cases: Spearman n = 36119, Kendall n = 2620 and n = 36119.  The figure of merit is ns per permutation
 element *and scheme* (several schemes on one permutation count as several); target >= 4x today's

@@ -30,8 +30,9 @@ LANES = [(w, s) for s in ("additive", "multiplicative") for w in WEIGHERS]
 @pytest.mark.parametrize("n", [3, 11, 60, 700, 9000])
 @pytest.mark.parametrize("sizes", [[40, 40, 31, 40, 7, 40, 1, 25], [40, 3, 40, 40, 12, 12, 12, 12]])
 def test_fused_kernel_equals_the_reference_coefficients_on_the_same_permutations(coefficient, n, sizes):
-    # lanes stop at different rows; in the second case only the additive lanes run after row 12, so both
-    # the 8-lane (add + mult) and the 4-lane paths are taken; n = 9000 takes Kendall's two-pass path
+    # lanes stop at different rows; in the second case only the additive lanes run after row 12 (the kernel
+    # still computes all eight lanes and reports the active ones); n = 9000 was the old kernel's two-pass
+    # Kendall path (tests/test_fused_kernel_bitwise.py compares with that kernel bit for bit)
     key = stream_key(5, coefficient, n)
     got = sample_lanes(coefficient, n=n, sizes=sizes, lanes=LANES, key=key, batch_elements=17 * n)
     perms = permutation_rows(n, key[0], key[1], 0, 40)

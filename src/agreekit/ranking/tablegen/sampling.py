@@ -247,7 +247,10 @@ def sample_lanes(coefficient: str, *, n: int, sizes: Sequence[int], lanes: Seque
     if len(set(where)) != len(where):
         raise InputError("lanes", "lists a (weigher, scheme) twice")
     C = 4 * ((len(cols) + 3) // 4)
-    F = np.empty((n, C))
+    # C-contiguous and 64-byte aligned: a row's four weights of a column group never straddle a cache line
+    buf = np.empty(n * C + 8)
+    start = (-buf.ctypes.data % 64) // 8
+    F = buf[start:start + n * C].reshape(n, C)
     for spec, c in cols.items():
         F[:, c] = parse_weigher(spec).table(n)
     for c in range(len(cols), C):  # padding columns repeat a real one and are never read back
