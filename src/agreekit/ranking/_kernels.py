@@ -47,6 +47,36 @@ def spearman_weighted(x, y, w):
     return sxy / np.sqrt(sxx * syy)
 
 
+@njit(cache=True, fastmath={"reassoc"})
+def spearman_weighted_reassoc(x, y, w):
+    """:func:`spearman_weighted` with the sums reassociated (SIMD-vectorized, about 2x faster).
+
+    Same two-pass formula; only the order of the additions differs (chosen by the compiler for
+    the CPU's vector width), so results agree with the one-chain sums to rounding (~1e-15) and
+    are reproducible on one machine.  Used for single pairs (:func:`coefficient_pair`).
+    """
+    n = x.size
+    W = 0.0
+    mx = 0.0
+    my = 0.0
+    for i in range(n):
+        W += w[i]
+        mx += w[i] * x[i]
+        my += w[i] * y[i]
+    mx /= W
+    my /= W
+    sxy = 0.0
+    sxx = 0.0
+    syy = 0.0
+    for i in range(n):
+        dx = x[i] - mx
+        dy = y[i] - my
+        sxy += w[i] * dx * dy
+        sxx += w[i] * dx * dx
+        syy += w[i] * dy * dy
+    return sxy / np.sqrt(sxx * syy)
+
+
 @njit(cache=True)
 def kendall_weighted_quadratic(x, y, w):
     """Eq. 8 by its O(n^2) definition (reference and small-n path)."""
@@ -107,9 +137,15 @@ def coefficient_pair(x, y, F, coef, mult):
     w = np.empty(n)
     for i in range(n):
         w[i] = _item_weight(F, x[i], y[i], mult)
+    return coefficient_weighted(x, y, w, coef)
+
+
+@njit(cache=True)
+def coefficient_weighted(x, y, w, coef):
+    """Γ(x, y) for two 1-based rank vectors with item weights ``w`` (single pairs)."""
     if coef == SPEARMAN:
-        return spearman_weighted(x, y, w)
-    if n <= _KENDALL_QUADRATIC_MAX_N:
+        return spearman_weighted_reassoc(x, y, w)
+    if x.size <= _KENDALL_QUADRATIC_MAX_N:
         return kendall_weighted_quadratic(x, y, w)
     return kendall_weighted_fenwick(x, y, w)
 
