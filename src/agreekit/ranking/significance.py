@@ -438,11 +438,17 @@ def _table_quantiles(tab) -> _StoredQuantiles | None:
 
 #: local fit of the standardized quantiles across n between stored lengths: (n_upto, points per side,
 #: polynomial degree in log n).  One point per side and degree 1 is linear interpolation between the
-#: neighbours; wider windows pool the Monte Carlo noise of several lengths (the standardized quantiles
-#: change slowly with n at large n) but blur features whose probability moves with n, so they are used
-#: only where the stored lengths' own samples are small.  Chosen by the held-out checks of
-#: benchmarks/bench_significance_table_accuracy.py.
-_WINDOWS = ((1500, 1, 1), (math.inf, 3, 2))
+#: neighbours (n <= 1500, where the default config stores >= 2e5 permutations per length and the nulls
+#: of multiplicative / steep weights still change shape quickly); beyond, a quadratic over 8 stored
+#: lengths on each side (a factor ~3 in n each way at the default grid ratio 1.15) pools the Monte Carlo
+#: noise of the smaller samples there.  Chosen with the held-out checks of
+#: benchmarks/bench_significance_table_accuracy.py (at n = 5400: 8/8 Spearman tables within target with
+#: this window, 6/8 with linear interpolation, 5/8 with 3 points per side; 10 per side biased n = 2000).
+_WINDOWS = ((1500, 1, 1), (math.inf, 8, 2))
+#: probabilities separating the tails from the body, where the interpolation scheme may differ, and the
+#: number of stored lengths on each side whose leave-one-out scores choose the scheme for an n
+_REGIONS = (0.01, 0.99)
+_MODE_HALF_WINDOW = 2
 
 
 class _QuantileModel:
@@ -479,7 +485,9 @@ class _QuantileModel:
         self.sw = np.sqrt(nq.size.astype(np.float64))
         self.index = {int(v): k for k, v in enumerate(nq.n)}
         self._cache: dict = {}
-        #: interpolation scheme for the lower and the upper half of the distribution
+        #: interpolation scheme per region: lower tail, lower body, upper body, upper tail (see _REGIONS)
+        P = nq.probs
+        self._region_index = (int(np.searchsorted(P, _REGIONS[0])), P.size // 2, int(np.searchsorted(P, _REGIONS[1])))
         self.modes = self._choose_modes()
 
     def _training_moments(self):
@@ -548,40 +556,61 @@ class _QuantileModel:
         return (1.0 - lam) * la + lam * lb
 
     def _choose_modes(self):
-        """Per half of the distribution, 'horizontal' or 'vertical' by leave-one-out error.
+        """Per region of the distribution and per stretch of n, 'horizontal' or 'vertical' by leave-one-out error.
 
-        Each stored length k outside the dense range (whose neighbours are more than 5 % away)
-        is predicted from the other stored lengths by both schemes, and the predicted tail
-        probabilities at its stored quantiles are compared with the stored probabilities (mean
-        |log ratio| over tail probabilities 0.001 .. 0.5).
+        Regions (by probability): lower tail P < 0.01, lower body 0.01 .. 0.5, upper body, upper
+        tail P > 0.99 (a cluster of mass ~1/n matters where the tail probability is ~1/n, so the
+        better scheme can change with n).  Each stored length k outside the dense range (whose
+        neighbours are more than 5 % away) is predicted from the other stored lengths by both
+        schemes, and the predicted tail probabilities at its stored quantiles are compared with the
+        stored probabilities (mean |log ratio| over each region, tail probabilities >= 0.001).  For
+        n between stored lengths j-1 and j the scores of the stored lengths j-1-w .. j+w
+        (w = ``_MODE_HALF_WINDOW``) decide; returns a (K, 4) array of modes (True = vertical).
         """
         nq, L, P = self.nq, self.logit, self.nq.probs
         K = nq.n.size
-        lower = (P >= 1e-3) & (P <= 0.5)
-        upper = (P >= 0.5) & (P <= 1 - 1e-3)
-        score = {"horizontal": np.zeros(2), "vertical": np.zeros(2)}
-        used = 0
+        masks = [(P >= 1e-3) & (P < _REGIONS[0]), (P >= _REGIONS[0]) & (P <= 0.5),
+                 (P >= 0.5) & (P <= _REGIONS[1]), (P > _REGIONS[1]) & (P <= 1 - 1e-3)]
+        diff = np.zeros((K, 4))   # score(vertical) - score(horizontal) at stored length k
+        valid = np.zeros(K, bool)
         for k in range(1, K - 1):
             n = int(nq.n[k])
             if nq.n[k + 1] <= 1.05 * nq.n[k - 1] or (k + 2 >= K and _WINDOWS[-1][1] > 1):
                 continue
-            used += 1
+            valid[k] = True
             qh = self._horizontal(n, exclude=k)
             lh = np.interp(nq.values[k], qh, L)
             lv = np.array([self._vertical(n, g, exclude=k) for g in nq.values[k]])
-            for name, l in (("horizontal", lh), ("vertical", lv)):
+            for sign, l in ((-1.0, lh), (1.0, lv)):
                 F = 1.0 / (1.0 + np.exp(-l))
-                score[name][0] += np.mean(np.abs(np.log(np.maximum(F[lower], 1e-12) / P[lower])))
-                score[name][1] += np.mean(np.abs(np.log(np.maximum(1 - F[upper], 1e-12) / (1 - P[upper]))))
-        if used == 0:
-            return ("horizontal", "horizontal")
-        return tuple("vertical" if score["vertical"][h] < score["horizontal"][h] else "horizontal" for h in (0, 1))
+                for h, m in enumerate(masks):
+                    if h < 2:
+                        diff[k, h] += sign * np.mean(np.abs(np.log(np.maximum(F[m], 1e-12) / P[m])))
+                    else:
+                        diff[k, h] += sign * np.mean(np.abs(np.log(np.maximum(1 - F[m], 1e-12) / (1 - P[m]))))
+        total = diff[valid].sum(axis=0) if valid.any() else np.zeros(4)
+        modes = np.zeros((K + 1, 4), bool)
+        w = _MODE_HALF_WINDOW
+        for j in range(K + 1):
+            sel = slice(max(0, j - 1 - w), min(K, j + w + 1))
+            d = diff[sel][valid[sel]].sum(axis=0) if valid[sel].any() else total
+            modes[j] = d < 0
+        return modes
+
+    def vertical_at(self, n: int, gamma: float, q=None) -> bool:
+        """Whether P(Γ <= γ) at n is interpolated at fixed γ ('vertical'); never at a stored n."""
+        if int(n) in self.index:
+            return False
+        if q is None:
+            q = self.quantiles(n)[0]
+        i_lo, i_mid, i_hi = self._region_index
+        region = 0 if gamma < q[i_lo] else 1 if gamma <= q[i_mid] else 2 if gamma <= q[i_hi] else 3
+        return bool(self.modes[int(np.searchsorted(self.nq.n, n)), region])
 
     def tails(self, n: int, gamma: float):
         """(P(Γ >= γ), P(Γ <= γ)) at ranking length n."""
         q, _ = self.quantiles(n)
-        mode = self.modes[0] if gamma <= q[q.size // 2] else self.modes[1]
-        if mode == "horizontal" or int(n) in self.index:
+        if not self.vertical_at(n, gamma, q):
             l = _logit_cdf(q, self.logit, gamma)
         else:
             l = self._vertical(n, gamma)
@@ -800,7 +829,7 @@ def weighted_correlation_test(x, y, *, coefficient="kendall", weigher="harmonic"
         * ``'exact'``: all n! permutations (n <= 12; n = 11, 12 take seconds to minutes,
           with a progress bar).  The sorted null is cached in memory for n <= 10.
         * ``'table'``: the null quantiles stored in the coefficient table (schema >= 1.1),
-          interpolated between its training lengths; O(1) per call.  Available for
+          interpolated between its stored lengths; O(1) per call.  Available for
           n from the table's first training length to its ``n_max``.  Beyond the stored
           probability range [1e-4, 1 - 1e-4] the tail is extrapolated exponentially.
         * ``'monte-carlo'``: ``n_resamples`` uniform random permutations at the exact n.
@@ -844,10 +873,13 @@ def weighted_correlation_test(x, y, *, coefficient="kendall", weigher="harmonic"
     values at n = 10 (29 MB), grouped into 2¹⁶ buckets by a counting sort; a cached call counts
     one bucket.  Monte Carlo:
     O(n_resamples · n) for ρ_w, O(n_resamples · n log n) for τ_w, memory bounded by batches
-    of 4·10⁶ ranks plus 8 bytes per resample.  Table: the standardized quantiles at fixed p,
-    interpolated linearly in 1/sqrt(n) between the two neighbouring training lengths and
-    rescaled with the interpolated sample mean and standard deviation (cached per n), then a
-    logit-linear interpolation in p.  Measured accuracy and timings: ``benchmarks/``.
+    of 4·10⁶ ranks plus 8 bytes per resample.  Table: the stored quantiles at a stored n
+    (schema 1.2: every n up to 60, then a geometric grid of ratio 1.15 up to n_max), else the
+    standardized quantiles at fixed p fitted across the neighbouring stored lengths in log n
+    and rescaled with the fitted sample mean and standard deviation (cached per n), then a
+    logit-linear interpolation in p; O(1) per call after the first call at an n (about 30 µs
+    at n = 10⁴ for ρ_w, most of it the statistic itself).  Measured accuracy and timings:
+    ``benchmarks/`` and the README.
 
     References
     ----------
