@@ -32,8 +32,8 @@ def test_quantile_grid():
 def test_quantile_sizes_follow_the_rules():
     qs = quantile_settings(CFG["ranking"], "kendall", [11, 14])
     size = dict(zip(qs["n"], qs["size"]))
-    assert size[11] == size[60] == 2_000_000 and size[66] == 500_000
-    assert size[5042] == 300_000_000 // 5042 and size[40000] == 7500
+    assert size[11] == size[60] == 1_000_000 and size[66] == 500_000
+    assert size[5042] == 400_000_000 // 5042 and size[40000] == 10_000
 
 
 def _small(coef, scheme, weigher, seed=4):

@@ -221,11 +221,11 @@ def test_shipped_tables_are_schema_1_2_with_ses_and_quantiles(sid):
     nq = tab.null_quantiles
     assert nq.values.shape == (nq.n.size, 201) and np.all(np.diff(nq.values, axis=1) >= 0)
     np.testing.assert_array_equal(nq.probs, quantile_probs())
-    # schema 1.2: the quantile stage's own grid and sizes (every n up to 60 with 2e6, then >= 5e5 up to 600)
+    # schema 1.2: the quantile stage's own grid and sizes (every n up to 60 with 1e6, then >= 5e5 up to 800)
     qs = tab.data["provenance"]["settings"]["quantiles"]
     assert list(nq.n) == qs["n"] and list(nq.size) == qs["size"]
     assert list(nq.n[:50]) == list(range(11, 61)) and nq.n[-1] == 40000
-    assert nq.size[nq.n <= 60].min() == 2_000_000 and nq.size[nq.n <= 600].min() >= 500_000
+    assert nq.size[nq.n <= 60].min() == 1_000_000 and nq.size[nq.n <= 800].min() >= 500_000
 
 
 @pytest.mark.parametrize("coefficient", ["spearman", "kendall"])
