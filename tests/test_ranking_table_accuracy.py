@@ -1,5 +1,5 @@
 """Accurate tables (issue 9 §2): the fused shared-stream sampler, held-out degree choice, prediction SEs,
-schema 1.1 (SEs and null quantiles), and the validation gate."""
+schema 1.1/1.2 (SEs and null quantiles), and the validation gate."""
 import itertools
 import json
 import warnings
@@ -205,9 +205,9 @@ def test_schema_1_0_tables_are_still_read():
 
 
 @pytest.mark.parametrize("sid", T.available_tables())
-def test_shipped_tables_are_schema_1_1_with_ses_and_quantiles(sid):
+def test_shipped_tables_are_schema_1_2_with_ses_and_quantiles(sid):
     tab = T.load_table(sid)
-    assert tab.data["schema_version"] == "1.1" and tab.n_max == 40000
+    assert tab.data["schema_version"] == "1.2" and tab.n_max == 40000
     assert tab.data["samples"]["n"][-1] == 36119
     assert all(tab.data["fits"][q]["method"] == "held_out_loo" for q in ("mean", "var", "left_var"))
     ns = [11, 30, 100, 300, 1000, 3000, 10000, 40000]
@@ -222,8 +222,11 @@ def test_shipped_tables_are_schema_1_1_with_ses_and_quantiles(sid):
     nq = tab.null_quantiles
     assert nq.values.shape == (nq.n.size, 201) and np.all(np.diff(nq.values, axis=1) >= 0)
     np.testing.assert_array_equal(nq.probs, quantile_probs())
-    assert list(nq.n) == tab.data["samples"]["n"] and list(nq.size) == tab.data["samples"]["size"]
-    assert nq.size[nq.n <= 600].min() >= 200_000
+    # schema 1.2: the quantile stage's own grid and sizes (every n up to 60 with 1e6, then >= 5e5 up to 800)
+    qs = tab.data["provenance"]["settings"]["quantiles"]
+    assert list(nq.n) == qs["n"] and list(nq.size) == qs["size"]
+    assert list(nq.n[:50]) == list(range(11, 61)) and nq.n[-1] == 40000
+    assert nq.size[nq.n <= 60].min() == 1_000_000 and nq.size[nq.n <= 800].min() >= 500_000
 
 
 @pytest.mark.parametrize("coefficient", ["spearman", "kendall"])

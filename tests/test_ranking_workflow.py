@@ -87,7 +87,8 @@ def test_quick_workflow_end_to_end_deterministic_resumable(tmp_path):
     (a / "extra.yaml").write_text(yaml.safe_dump(plus))
     dry = _run(a, "ranking_all", "--dry-run", extra=True).stdout
     counts = _job_counts(dry)
-    for rule in ("ranking_exact", "ranking_sample", "ranking_fit", "ranking_validate"):
+    for rule in ("ranking_exact", "ranking_sample", "ranking_quantiles", "ranking_fit", "ranking_validate",
+                 "ranking_pvalue_check"):
         assert counts.get(rule) == 1, (rule, counts)
     assert "sid=kendall_additive_dcg" in dry
     assert not any(f"sid={sid}" in dry for sid in ids)

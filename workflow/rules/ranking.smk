@@ -47,6 +47,15 @@ def ranking_samples_file(wildcards):
     return f"results/ranking/samples/batch/{bid}.npz"
 
 
+def ranking_quantiles_file(wildcards):
+    if "quantiles" not in config["ranking"]:
+        return []
+    bid = RANKING_BATCH_OF.get(wildcards.sid)
+    if bid is None:
+        return [f"results/ranking/quantiles/{wildcards.sid}.npz"]
+    return [f"results/ranking/quantiles/batch/{bid}.npz"]
+
+
 def ranking_batch_settings(wildcards):
     return [RANKING_SETTINGS[sid] for sid in RANKING_BATCHES[wildcards.bid]]
 
@@ -57,6 +66,14 @@ def ranking_batch_tables(wildcards):
 
 def ranking_validation_n(sid):
     return config["ranking"]["validation"]["n"][RANKING_SETTINGS[sid]["coefficient"]]
+
+
+def ranking_pvalue_check_n(sid):
+    return config["ranking"]["quantiles"]["check"]["n"][RANKING_SETTINGS[sid]["coefficient"]]
+
+
+def ranking_pvalue_check_size(wildcards=None):
+    return config["ranking"]["quantiles"]["check"]["size"]
 
 
 def ranking_settings(wildcards):
@@ -70,6 +87,13 @@ def ranking_threads(wildcards=None):
 RANKING_TABLES = expand("results/tables/{sid}.json", sid=RANKING_IDS)
 RANKING_VALIDATION = expand("results/ranking/validation/{sid}.json", sid=RANKING_SINGLE) + expand(
     "results/ranking/validation/batch/{bid}.json", bid=list(RANKING_BATCHES)
+)
+RANKING_QUANTILE_STAGES = ["quantiles", "pvalue_check"] if "quantiles" in config["ranking"] else []
+RANKING_PVALUE_CHECK = (
+    expand("results/ranking/pvalue_check/{sid}.json", sid=RANKING_SINGLE)
+    + expand("results/ranking/pvalue_check/batch/{bid}.json", bid=list(RANKING_BATCHES))
+    if "quantiles" in config["ranking"]
+    else []
 )
 RANKING_PAPER_TABLES = expand(
     "results/paper_tables/table{k}.{ext}", k=[1, 2, 3, 4, 5], ext=["md", "tex", "csv"]

@@ -7,6 +7,7 @@ rule ranking_fit:
     input:
         exact="results/ranking/exact/{sid}.json",
         samples=ranking_samples_file,
+        quantiles=ranking_quantiles_file,
     output:
         fit="results/ranking/fits/{sid}.json",
         table="results/tables/{sid}.json",

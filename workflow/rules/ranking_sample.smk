@@ -45,3 +45,46 @@ rule ranking_sample_batch:
         AGREEKIT_ENV
     script:
         "../scripts/ranking_sample.py"
+
+# null quantiles for the table p-values (issue 10): their own stream (purpose "quantiles") and sizes,
+# at every n up to ranking.quantiles.dense_upto and on a geometric grid beyond; one job per batch / scheme
+
+
+rule ranking_quantiles:
+    output:
+        "results/ranking/quantiles/{single}.npz",
+    params:
+        settings=lambda w: [RANKING_SETTINGS[w.single]],
+        batch_elements=config["ranking"]["batch_elements"],
+    threads: ranking_threads()
+    resources:
+        mem_mb=3000,
+        runtime=60,
+    log:
+        "logs/ranking/quantiles/{single}.log",
+    benchmark:
+        "results/ranking/benchmarks/quantiles/{single}.tsv"
+    conda:
+        AGREEKIT_ENV
+    script:
+        "../scripts/ranking_quantiles.py"
+
+
+rule ranking_quantiles_batch:
+    output:
+        "results/ranking/quantiles/batch/{bid}.npz",
+    params:
+        settings=ranking_batch_settings,
+        batch_elements=config["ranking"]["batch_elements"],
+    threads: ranking_threads()
+    resources:
+        mem_mb=3000,
+        runtime=60,
+    log:
+        "logs/ranking/quantiles/batch-{bid}.log",
+    benchmark:
+        "results/ranking/benchmarks/quantiles/batch-{bid}.tsv"
+    conda:
+        AGREEKIT_ENV
+    script:
+        "../scripts/ranking_quantiles.py"

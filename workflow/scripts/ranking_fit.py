@@ -7,7 +7,12 @@ log = setup(snakemake, numba_threads=False)  # noqa: F821
 import numpy as np  # noqa: E402
 
 from agreekit._io import write_json  # noqa: E402
-from agreekit.ranking.tablegen.generation import assemble_table, fit_stage, summaries_from_arrays  # noqa: E402
+from agreekit.ranking.tablegen.generation import (  # noqa: E402
+    assemble_table,
+    fit_stage,
+    quantile_block_from_arrays,
+    summaries_from_arrays,
+)
 from agreekit.ranking.tables import load_table  # noqa: E402
 
 settings = snakemake.params.settings  # noqa: F821
@@ -21,7 +26,11 @@ for q, f in fitted["fits"].items():
 write_json(snakemake.output.fit, {k: v for k, v in fitted.items() if k != "null_quantiles"})  # noqa: F821
 with open(snakemake.input.exact) as fh:  # noqa: F821
     exact = json.load(fh)
-table = assemble_table(settings, exact, json.loads(json.dumps(fitted)))
+quantiles = None
+if snakemake.input.quantiles:  # noqa: F821  (their own sample; else the moment samples' quantiles)
+    with np.load(snakemake.input.quantiles[0]) as z:  # noqa: F821
+        quantiles = quantile_block_from_arrays({k: z[k] for k in z.files if k.startswith(sid + "/")}, sid)
+table = assemble_table(settings, exact, json.loads(json.dumps(fitted)), quantiles=quantiles)
 write_json(snakemake.output.table, table)  # noqa: F821
 load_table(snakemake.output.table)  # noqa: F821  (validates schema + checksum)
 log.info("table %s: checksum %s", table["scheme_id"], table["checksum"])

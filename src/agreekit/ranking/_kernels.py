@@ -107,9 +107,15 @@ def coefficient_pair(x, y, F, coef, mult):
     w = np.empty(n)
     for i in range(n):
         w[i] = _item_weight(F, x[i], y[i], mult)
+    return coefficient_weighted(x, y, w, coef)
+
+
+@njit(cache=True)
+def coefficient_weighted(x, y, w, coef):
+    """Γ(x, y) for two 1-based rank vectors with item weights ``w`` (single pairs)."""
     if coef == SPEARMAN:
-        return spearman_weighted(x, y, w)
-    if n <= _KENDALL_QUADRATIC_MAX_N:
+        return spearman_weighted(x, y, w)  # one chain per sum: the same bits everywhere
+    if x.size <= _KENDALL_QUADRATIC_MAX_N:
         return kendall_weighted_quadratic(x, y, w)
     return kendall_weighted_fenwick(x, y, w)
 

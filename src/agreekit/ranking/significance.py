@@ -402,13 +402,16 @@ class _StoredQuantiles:
     """Null quantiles of raw Γ stored in a coefficient table (schema >= 1.1).
 
     ``values[i][j]`` is the ``probs[j]`` quantile (``numpy.quantile``, method "linear")
-    of the Monte Carlo sample of size ``size[i]`` at training length ``n[i]``.
+    of the Monte Carlo sample of size ``size[i]`` at ranking length ``n[i]``; ``mean`` and
+    ``sd`` are that sample's mean and standard deviation (schema >= 1.2; None before).
     """
 
     probs: np.ndarray
     n: np.ndarray
     size: np.ndarray
     values: np.ndarray
+    mean: np.ndarray | None = None
+    sd: np.ndarray | None = None
 
 
 def quantile_probs() -> np.ndarray:
@@ -423,47 +426,52 @@ def null_quantile_block(samples: dict) -> dict:
     probs = quantile_probs()
     ns = sorted(samples)
     return {"probs": probs.tolist(), "n": [int(k) for k in ns], "size": [int(np.size(samples[k])) for k in ns],
-            "values": [np.quantile(samples[k], probs, method="linear").tolist() for k in ns]}
+            "values": [np.quantile(samples[k], probs, method="linear").tolist() for k in ns],
+            "mean": [float(np.mean(samples[k])) for k in ns], "sd": [float(np.std(samples[k])) for k in ns]}
 
 
 def _table_quantiles(tab) -> _StoredQuantiles | None:
-    nq = getattr(tab, "null_quantiles", None)
-    if nq is None:
-        block = tab.data.get("null_quantiles")
-        if block is None:
-            return None
-        nq = block
-    get = (lambda k: nq[k]) if isinstance(nq, dict) else (lambda k: getattr(nq, k))
-    return _StoredQuantiles(np.asarray(get("probs"), dtype=np.float64), np.asarray(get("n"), dtype=np.int64),
-                         np.asarray(get("size"), dtype=np.int64), np.asarray(get("values"), dtype=np.float64))
+    block = tab.data.get("null_quantiles")
+    if block is None:
+        return None
+    arr = lambda k, t=np.float64: None if k not in block else np.asarray(block[k], dtype=t)  # noqa: E731
+    return _StoredQuantiles(arr("probs"), arr("n", np.int64), arr("size", np.int64), arr("values"),
+                            arr("mean"), arr("sd"))
 
 
-#: polynomial degree (in t = 1/sqrt(n)) of the local fit of the standardized quantiles across n, and the
-#: number of training lengths used on each side of the target n.  Degree 1 with one point per side is
-#: linear interpolation between the neighbouring training lengths: wider windows smooth the sampling
-#: noise but blur features whose probability moves with n (e.g. the cluster of mass ~1/n where the top
-#: item keeps its rank, under multiplicative weights), which dominated the error in our checks.
-_SMOOTH_DEGREE = 1
-_SMOOTH_HALF_WINDOW = 1
+#: local fit of the standardized quantiles across n between stored lengths: (n_upto, points per side,
+#: polynomial degree in log n).  One point per side and degree 1 is linear interpolation between the
+#: neighbours (n <= 1500, where the default config stores >= 2e5 permutations per length and the nulls
+#: of multiplicative / steep weights still change shape quickly); beyond, a quadratic over 8 stored
+#: lengths on each side (a factor ~3 in n each way at the default grid ratio 1.15) pools the Monte Carlo
+#: noise of the smaller samples there.  Chosen with the held-out checks of
+#: benchmarks/bench_significance_table_accuracy.py (at n = 5400: 8/8 Spearman tables within target with
+#: this window, 6/8 with linear interpolation, 5/8 with 3 points per side; 10 per side biased n = 2000).
+_WINDOWS = ((1500, 1, 1), (math.inf, 8, 2))
+#: probabilities separating the tails from the body, where the interpolation scheme may differ, and the
+#: number of stored lengths on each side whose leave-one-out scores choose the scheme for an n
+_REGIONS = (0.01, 0.99)
+_MODE_HALF_WINDOW = 2
 
 
 class _QuantileModel:
     """Null quantile function Q(p; n) of a table, for any n in its quantile range.
 
-    At each training length n_k the stored quantiles are standardized with the sample's
-    own mean m_k and standard deviation s_k (the table's ``samples`` block, else the
-    quantiles' own moments), z_kj = (Q_kj - m_k)/s_k, which removes the location and
-    scale noise that all quantiles of one sample share.  For a target n, m_k, log s_k and
-    z_kj are interpolated across the nearest training lengths by a local weighted
-    polynomial in t = 1/sqrt(n) (by default linear between the two neighbours; weights =
-    sample sizes) and combined: Q(p; n) = m(n) + s(n) z(p; n), at fixed p ("horizontal").
+    At each stored length n_k the quantiles are standardized with the sample's own mean m_k
+    and standard deviation s_k, z_kj = (Q_kj - m_k)/s_k, which removes the location and
+    scale noise that all quantiles of one sample share.  At a stored n the stored quantiles are
+    used as they are.  Between stored lengths, m_k, log s_k and z_kj are fitted across the
+    nearest stored lengths by a weighted polynomial in log n (weights = sample sizes; window and
+    degree from ``_WINDOWS``) and combined: Q(p; n) = m(n) + s(n) z(p; n), at fixed p
+    ("horizontal").
 
     That fails where the null has clusters whose *probability* moves with n at a fixed
     location (under multiplicative or steep weights, the permutations that keep the top item
     in place form a cluster of mass ~1/n near Γ = 1).  There the "vertical" scheme is
     used instead: logit P(Γ <= γ) at fixed γ, linear in 1/n between the neighbouring
-    training lengths.  The scheme is chosen per half of the distribution (below / above the
-    median) by leave-one-out prediction of the interior training lengths from their neighbours.
+    stored lengths.  The scheme is chosen per half of the distribution (below / above the
+    median) by leave-one-out prediction of the stored lengths outside the dense range from
+    their neighbours.
     """
 
     def __init__(self, tab, nq: _StoredQuantiles):
@@ -476,14 +484,19 @@ class _QuantileModel:
         self.z = (nq.values - m[:, None]) / s[:, None]
         # columns: m, log s, z_1..z_P (fitted together, one least-squares solve)
         self.y = np.column_stack([m, np.log(s), self.z])
-        self.t = 1.0 / np.sqrt(nq.n.astype(np.float64))
+        self.u = np.log(nq.n.astype(np.float64))
         self.sw = np.sqrt(nq.size.astype(np.float64))
+        self.index = {int(v): k for k, v in enumerate(nq.n)}
         self._cache: dict = {}
-        #: interpolation scheme for the lower and the upper half of the distribution
+        #: interpolation scheme per region: lower tail, lower body, upper body, upper tail (see _REGIONS)
+        P = nq.probs
+        self._region_index = (int(np.searchsorted(P, _REGIONS[0])), P.size // 2, int(np.searchsorted(P, _REGIONS[1])))
         self.modes = self._choose_modes()
 
     def _training_moments(self):
         nq, d = self.nq, self.tab.data
+        if nq.mean is not None and nq.sd is not None:
+            return nq.mean, nq.sd
         smp = d.get("samples", {})
         if list(smp.get("n", [])) == nq.n.tolist():
             mean = np.asarray(smp["mean"], dtype=np.float64)
@@ -496,36 +509,49 @@ class _QuantileModel:
         v = np.trapezoid((nq.values - mean[:, None]) ** 2, P, axis=1) / (P[-1] - P[0])
         return mean, np.sqrt(v)
 
+    def _horizontal(self, n, exclude=None):
+        """Q(p; n) at the stored probabilities from the stored lengths around n (``exclude``: one index left out)."""
+        u0 = math.log(n)
+        K = self.u.size
+        idx = np.arange(K) if exclude is None else np.delete(np.arange(K), exclude)
+        pos = int(np.searchsorted(self.u[idx], u0))
+        half, deg = next((h, d) for upto, h, d in _WINDOWS if n <= upto)
+        lo = max(0, min(pos - half, idx.size - 2 * half))
+        sel = idx[lo:min(idx.size, lo + 2 * half)]
+        deg = min(deg, sel.size - 1)
+        X = np.vander(self.u[sel] - u0, deg + 1, increasing=True) * self.sw[sel, None]
+        coef, *_ = np.linalg.lstsq(X, self.y[sel] * self.sw[sel, None], rcond=None)
+        at = coef[0]
+        q = at[0] + math.exp(at[1]) * at[2:]
+        return np.maximum.accumulate(np.clip(q, -1.0, 1.0))
+
     def quantiles(self, n: int):
         hit = self._cache.get(n)
         if hit is not None:
             return hit
-        t0 = 1.0 / math.sqrt(n)
-        K = self.t.size
-        # the training points nearest to n (in t), a weighted polynomial in (t - t0)
-        pos = int(np.searchsorted(-self.t, -t0))
-        lo = max(0, min(pos - _SMOOTH_HALF_WINDOW, K - 2 * _SMOOTH_HALF_WINDOW))
-        hi = min(K, lo + 2 * _SMOOTH_HALF_WINDOW)
-        sel = slice(lo, hi)
-        deg = min(_SMOOTH_DEGREE, hi - lo - 1)
-        X = np.vander(self.t[sel] - t0, deg + 1, increasing=True) * self.sw[sel, None]
-        coef, *_ = np.linalg.lstsq(X, self.y[sel] * self.sw[sel, None], rcond=None)
-        at = coef[0]
-        q = at[0] + math.exp(at[1]) * at[2:]
-        q = np.maximum.accumulate(np.clip(q, -1.0, 1.0))
+        k = self.index.get(int(n))
+        q = self.nq.values[k] if k is not None else self._horizontal(n)
         mom = self.tab.moments(n)
         out = (q, mom)
+        if len(self._cache) > 4096:
+            self._cache.clear()
         self._cache[n] = out
         return out
 
-    def _neighbours(self, n):
+    def _neighbours(self, n, exclude=None):
         ns = self.nq.n
         b = min(max(int(np.searchsorted(ns, n)), 1), ns.size - 1)
-        return b - 1, b
+        a = b - 1
+        if exclude is not None:
+            if a == exclude:
+                a -= 1
+            if b == exclude:
+                b += 1
+        return a, b
 
-    def _vertical(self, n, gamma):
-        """logit P(Γ <= γ) at fixed γ, linear in 1/n between the neighbouring training lengths."""
-        a, b = self._neighbours(n)
+    def _vertical(self, n, gamma, exclude=None):
+        """logit P(Γ <= γ) at fixed γ, linear in 1/n between the neighbouring stored lengths."""
+        a, b = self._neighbours(n, exclude)
         ns = self.nq.n
         la = _logit_cdf(self.nq.values[a], self.logit, gamma)
         lb = _logit_cdf(self.nq.values[b], self.logit, gamma)
@@ -533,39 +559,64 @@ class _QuantileModel:
         return (1.0 - lam) * la + lam * lb
 
     def _choose_modes(self):
-        """Per half of the distribution, 'horizontal' or 'vertical' by leave-one-out error.
+        """Per region of the distribution and per stretch of n, 'horizontal' or 'vertical' by leave-one-out error.
 
-        Each interior training length k is predicted from k-1 and k+1 by both schemes and the
-        predicted tail probabilities at its stored quantiles are compared with the stored
-        probabilities (mean |log ratio| over tail probabilities 0.001 .. 0.5).
+        Regions (by probability): lower tail P < 0.01, lower body 0.01 .. 0.5, upper body, upper
+        tail P > 0.99 (a cluster of mass ~1/n matters where the tail probability is ~1/n, so the
+        better scheme can change with n).  Each stored length k outside the dense range (whose
+        neighbours are more than 5 % away) is predicted from the other stored lengths by both
+        schemes, and the predicted tail probabilities at its stored quantiles are compared with the
+        stored probabilities (mean |log ratio| over each region, tail probabilities >= 0.001).  For
+        n between stored lengths j-1 and j the scores of the stored lengths j-1-w .. j+w
+        (w = ``_MODE_HALF_WINDOW``) decide; returns a (K, 4) array of modes (True = vertical).
         """
         nq, L, P = self.nq, self.logit, self.nq.probs
         K = nq.n.size
-        lower = (P >= 1e-3) & (P <= 0.5)
-        upper = (P >= 0.5) & (P <= 1 - 1e-3)
-        score = {"horizontal": np.zeros(2), "vertical": np.zeros(2)}
+        masks = [(P >= 1e-3) & (P < _REGIONS[0]), (P >= _REGIONS[0]) & (P <= 0.5),
+                 (P >= 0.5) & (P <= _REGIONS[1]), (P > _REGIONS[1]) & (P <= 1 - 1e-3)]
+        diff = np.zeros((K, 4))   # score(vertical) - score(horizontal) at stored length k
+        valid = np.zeros(K, bool)
         for k in range(1, K - 1):
-            a, b = k - 1, k + 1
-            ta, tb, tk = self.t[a], self.t[b], self.t[k]
-            w = (tk - ta) / (tb - ta)
-            y = (1 - w) * self.y[a] + w * self.y[b]
-            qh = np.maximum.accumulate(np.clip(y[0] + math.exp(y[1]) * y[2:], -1.0, 1.0))
+            n = int(nq.n[k])
+            if nq.n[k + 1] <= 1.05 * nq.n[k - 1] or (k + 2 >= K and _WINDOWS[-1][1] > 1):
+                continue
+            valid[k] = True
+            qh = self._horizontal(n, exclude=k)
             lh = np.interp(nq.values[k], qh, L)
-            lam = (1.0 / nq.n[k] - 1.0 / nq.n[a]) / (1.0 / nq.n[b] - 1.0 / nq.n[a])
-            lv = (1 - lam) * np.interp(nq.values[k], nq.values[a], L) + lam * np.interp(nq.values[k], nq.values[b], L)
-            for name, l in (("horizontal", lh), ("vertical", lv)):
+            lv = np.array([self._vertical(n, g, exclude=k) for g in nq.values[k]])
+            for sign, l in ((-1.0, lh), (1.0, lv)):
                 F = 1.0 / (1.0 + np.exp(-l))
-                score[name][0] += np.mean(np.abs(np.log(np.maximum(F[lower], 1e-12) / P[lower])))
-                score[name][1] += np.mean(np.abs(np.log(np.maximum(1 - F[upper], 1e-12) / (1 - P[upper]))))
-        if K < 3:
-            return ("horizontal", "horizontal")
-        return tuple("vertical" if score["vertical"][h] < score["horizontal"][h] else "horizontal" for h in (0, 1))
+                for h, m in enumerate(masks):
+                    if h < 2:
+                        diff[k, h] += sign * np.mean(np.abs(np.log(np.maximum(F[m], 1e-12) / P[m])))
+                    else:
+                        diff[k, h] += sign * np.mean(np.abs(np.log(np.maximum(1 - F[m], 1e-12) / (1 - P[m]))))
+        total = diff[valid].sum(axis=0) if valid.any() else np.zeros(4)
+        modes = np.zeros((K + 1, 4), bool)
+        w = _MODE_HALF_WINDOW
+        for j in range(K + 1):
+            sel = slice(max(0, j - 1 - w), min(K, j + w + 1))
+            d = diff[sel][valid[sel]].sum(axis=0) if valid[sel].any() else total
+            modes[j] = d < 0
+        return modes
+
+    def vertical_at(self, n: int, gamma: float, q=None) -> bool:
+        """Whether P(Γ <= γ) at n is interpolated at fixed γ ('vertical'); never at a stored n."""
+        if int(n) in self.index:
+            return False
+        if q is None:
+            q = self.quantiles(n)[0]
+        i_lo, i_mid, i_hi = self._region_index
+        region = 0 if gamma < q[i_lo] else 1 if gamma <= q[i_mid] else 2 if gamma <= q[i_hi] else 3
+        return bool(self.modes[int(np.searchsorted(self.nq.n, n)), region])
 
     def tails(self, n: int, gamma: float):
         """(P(Γ >= γ), P(Γ <= γ)) at ranking length n."""
         q, _ = self.quantiles(n)
-        mode = self.modes[0] if gamma <= q[q.size // 2] else self.modes[1]
-        l = _logit_cdf(q, self.logit, gamma) if mode == "horizontal" else self._vertical(n, gamma)
+        if not self.vertical_at(n, gamma, q):
+            l = _logit_cdf(q, self.logit, gamma)
+        else:
+            l = self._vertical(n, gamma)
         # P(Γ <= γ) = expit(l), P(Γ >= γ) = expit(-l) (continuous null)
         return _expit(-l), _expit(l)
 
@@ -606,6 +657,39 @@ def _check_rng(rng):
     return int(rng)
 
 
+@njit(cache=True)
+def _checked_coefficient(x, y, F, coef, mult):  # pragma: no cover - compiled
+    """(True, Γ(x, y)) if x and y (int64, same length n) are both permutations of 1..n, else (False, nan).
+
+    The fast path of :func:`weighted_correlation_test`: the permutation check is fused into the
+    loop that builds the item weights of :func:`agreekit.ranking._kernels.coefficient_pair`
+    (same weights, same kernel, so the same Γ).
+    """
+    n = x.size
+    seen = np.zeros(n + 1, np.int32)
+    w = np.empty(n)
+    for i in range(n):
+        a = x[i]
+        b = y[i]
+        if a < 1 or a > n or b < 1 or b > n:
+            return False, np.nan
+        seen[a] += 1
+        seen[b] += n + 1
+        w[i] = F[a - 1] * F[b - 1] if mult else F[a - 1] + F[b - 1]
+    # every value exactly once in x and once in y  <=>  seen[v] == n + 2 for all v
+    for v in range(1, n + 1):
+        if seen[v] != n + 2:
+            return False, np.nan
+    return True, _k.coefficient_weighted(x, y, w, coef)
+
+
+@lru_cache(maxsize=256)
+def _options(coefficient, weigher, scheme, alternative, method):
+    """Validated (coefficient, Weigher, scheme, alternative, method) for hashable option values."""
+    return (check_coefficient(coefficient), parse_weigher(weigher), check_scheme(scheme),
+            check_choice("alternative", alternative, ALTERNATIVES), check_choice("method", method, METHODS))
+
+
 def _ranks(parameter, values):
     r, tied = check_rank_values(parameter, values, ties="average")
     if tied:
@@ -616,20 +700,70 @@ def _ranks(parameter, values):
 
 
 def _test_iv(x, y, coefficient, weigher, scheme, alternative, method, n_resamples, rng):
-    coefficient = check_coefficient(coefficient)
-    scheme = check_scheme(scheme)
-    alternative = check_choice("alternative", alternative, ALTERNATIVES)
-    method = check_choice("method", method, METHODS)
-    n_resamples = check_int("n_resamples", n_resamples, minimum=1)
+    try:
+        coefficient, w, scheme, alternative, method = _options(coefficient, weigher, scheme, alternative, method)
+    except TypeError:  # an unhashable option (e.g. a callable weigher that is not hashable)
+        coefficient = check_coefficient(coefficient)
+        scheme = check_scheme(scheme)
+        alternative = check_choice("alternative", alternative, ALTERNATIVES)
+        method = check_choice("method", method, METHODS)
+        w = parse_weigher(weigher)
+    if type(n_resamples) is not int or n_resamples < 1:
+        n_resamples = check_int("n_resamples", n_resamples, minimum=1)
     rng = _check_rng(rng)
-    x = _ranks("x", x)
-    y = _ranks("y", y)
-    check_same_length(("x", "y"), x, y)
-    w = parse_weigher(weigher)
     return x, y, coefficient, w, scheme, alternative, method, n_resamples, rng
 
 
+def _is_int64_vector(a):
+    return type(a) is np.ndarray and a.dtype == np.int64 and a.ndim == 1 and a.flags.c_contiguous
+
+
+def _checked_gamma(x, y, w, coef, mult):
+    """(x, y, F, Γ) with x, y validated rank vectors (permutations of 1..n) and F = f(1..n)."""
+    if _is_int64_vector(x) and _is_int64_vector(y) and x.size == y.size and x.size >= 2 and w.family != "callable":
+        # the fast path of int64 input; anything else (or a failed check) gets the full validation,
+        # which names the problem
+        F = _weight_table(w, x.size)
+        ok, gamma = pick(_checked_coefficient, _pair_work(x.size, coef))(x, y, F, coef, mult)
+        if ok:
+            return x, y, F, float(gamma)
+    x = _ranks("x", x)
+    y = _ranks("y", y)
+    check_same_length(("x", "y"), x, y)
+    n = x.size
+    F = w.table(n) if w.family == "callable" else _weight_table(w, n)
+    return x, y, F, float(pick(_k.coefficient_pair, _pair_work(n, coef))(x, y, F, coef, mult))
+
+
+def _pair_work(n: int, coef: int) -> int:
+    """Elementary steps of one coefficient (for :func:`agreekit._jit.pick`)."""
+    if coef == _k.KENDALL and n <= _k._KENDALL_QUADRATIC_MAX_N:
+        return n * n
+    return 4 * n * max(1, n.bit_length())
+
+
 def _find_table(table, coefficient, scheme, w, *, required):
+    from agreekit.ranking.tables import CoefficientTable
+
+    if isinstance(table, CoefficientTable) and w.family != "callable":
+        # a table object cannot change: its check against the configuration is memoized (the
+        # entry holds the table, so its id is not reused while the entry lives)
+        key = (id(table), coefficient, scheme, w.spec)
+        hit = _TABLE_MEMO.get(key)
+        if hit is not None and hit[0] is table:
+            return table
+        tab = _find_table_uncached(table, coefficient, scheme, w, required=required)
+        if len(_TABLE_MEMO) > 256:
+            _TABLE_MEMO.clear()
+        _TABLE_MEMO[key] = (table,)
+        return tab
+    return _find_table_uncached(table, coefficient, scheme, w, required=required)
+
+
+_TABLE_MEMO: dict = {}
+
+
+def _find_table_uncached(table, coefficient, scheme, w, *, required):
     from agreekit.ranking.tables import _resolve_table
     from agreekit.ranking.weighting import scheme_id
 
@@ -705,7 +839,7 @@ def weighted_correlation_test(x, y, *, coefficient="kendall", weigher="harmonic"
         * ``'exact'``: all n! permutations (n <= 12; n = 11, 12 take seconds to minutes,
           with a progress bar).  The sorted null is cached in memory for n <= 10.
         * ``'table'``: the null quantiles stored in the coefficient table (schema >= 1.1),
-          interpolated between its training lengths; O(1) per call.  Available for
+          interpolated between its stored lengths; O(1) per call.  Available for
           n from the table's first training length to its ``n_max``.  Beyond the stored
           probability range [1e-4, 1 - 1e-4] the tail is extrapolated exponentially.
         * ``'monte-carlo'``: ``n_resamples`` uniform random permutations at the exact n.
@@ -749,10 +883,13 @@ def weighted_correlation_test(x, y, *, coefficient="kendall", weigher="harmonic"
     values at n = 10 (29 MB), grouped into 2¹⁶ buckets by a counting sort; a cached call counts
     one bucket.  Monte Carlo:
     O(n_resamples · n) for ρ_w, O(n_resamples · n log n) for τ_w, memory bounded by batches
-    of 4·10⁶ ranks plus 8 bytes per resample.  Table: the standardized quantiles at fixed p,
-    interpolated linearly in 1/sqrt(n) between the two neighbouring training lengths and
-    rescaled with the interpolated sample mean and standard deviation (cached per n), then a
-    logit-linear interpolation in p.  Measured accuracy and timings: ``benchmarks/``.
+    of 4·10⁶ ranks plus 8 bytes per resample.  Table: the stored quantiles at a stored n
+    (schema 1.2: every n up to 60, then a geometric grid of ratio 1.15 up to n_max), else the
+    standardized quantiles at fixed p fitted across the neighbouring stored lengths in log n
+    and rescaled with the fitted sample mean and standard deviation (cached per n), then a
+    logit-linear interpolation in p; O(1) per call after the first call at an n (about 30 µs
+    at n = 10⁴ for ρ_w, most of it the statistic itself).  Measured accuracy and timings:
+    ``benchmarks/`` and the README.
 
     References
     ----------
@@ -783,11 +920,10 @@ def weighted_correlation_test(x, y, *, coefficient="kendall", weigher="harmonic"
     """
     x, y, coefficient, w, scheme, alternative, method, n_resamples, rng = _test_iv(
         x, y, coefficient, weigher, scheme, alternative, method, n_resamples, rng)
-    n = x.size
     coef = _COEF[coefficient]
     mult = scheme == "multiplicative"
-    F = w.table(n) if w.family == "callable" else _weight_table(w, n)
-    gamma = float(pick(_k.coefficient_pair, 4 * n * max(1, int(math.log2(n))))(x, y, F, coef, mult))
+    x, y, F, gamma = _checked_gamma(x, y, w, coef, mult)
+    n = x.size
     tab = None
     model = None
     if method == "auto":

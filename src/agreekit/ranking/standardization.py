@@ -203,6 +203,12 @@ class StandardizationFunction:
 
     def __call__(self, x):
         """g evaluated at ``x`` (float or array; values are expected in [-1, 1])."""
+        if type(x) is float and not self.identity:  # scalar fast path: the same arithmetic as below
+            if x < self.mean:
+                lp = x + 1.0
+                return -1.0 + (self.g1 - 2.0 * self.g2 * (1.0 + self.mean)) * lp + self.g2 * lp * lp
+            rp = x - 1.0
+            return 1.0 + (self.g1 + 2.0 * self.h2 * (1.0 - self.mean)) * rp + self.h2 * rp * rp
         arr = np.asarray(x, dtype=np.float64)
         if self.identity:
             return float(arr) if arr.ndim == 0 else arr.copy()

@@ -55,7 +55,7 @@ __all__ = [
 ]
 
 #: version written by this package; readers accept any 1.x
-SCHEMA_VERSION = "1.1"
+SCHEMA_VERSION = "1.2"
 _SCHEMA_MAJOR = 1
 FORMS = ("corrected", "paper")
 

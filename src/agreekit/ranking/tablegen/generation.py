@@ -47,6 +47,11 @@ __all__ = [
     "summaries_to_arrays",
     "summaries_from_arrays",
     "fit_stage",
+    "quantile_grid",
+    "quantile_settings",
+    "quantile_batch_stage",
+    "quantile_block_to_arrays",
+    "quantile_block_from_arrays",
     "assemble_table",
 ]
 
@@ -108,6 +113,19 @@ def check_ranking_config(cfg: Mapping) -> None:
                              f"gives {npos}")
         if grid and grid[-1] > cfg["n_max"][coef]:
             raise InputError(f"ranking.n_max.{coef}", f"must be >= the largest training n ({grid[-1]})")
+        if "quantiles" in cfg and grid:
+            qc = cfg["quantiles"]
+            if qc["dense_upto"] < grid[0]:
+                raise InputError("ranking.quantiles.dense_upto", f"({qc['dense_upto']}) must be >= the first training "
+                                                                 f"n ({grid[0]})")
+            stored = set(quantile_grid(grid[0], qc["dense_upto"], qc["q"], cfg["n_max"][coef]))
+            for n in qc["check"]["n"][coef]:
+                if n in stored:
+                    raise InputError(f"ranking.quantiles.check.n.{coef}", f"holds n = {n}, a stored length of the "
+                                                                          "quantile grid (the check needs held-out n)")
+                if not grid[0] <= n <= cfg["n_max"][coef]:
+                    raise InputError(f"ranking.quantiles.check.n.{coef}", f"holds n = {n}, outside the quantile range "
+                                                                          f"{grid[0]}..{cfg['n_max'][coef]}")
         rules = cfg["sample_size"][coef]
         if isinstance(rules, Mapping):
             if not rules.get("target_se", 0) > 0:
@@ -189,6 +207,7 @@ def scheme_settings(cfg: Mapping, spec: SchemeSpec, seed: int) -> dict:
                                 if "transforms" in cfg["degree_selection"] else {})},
         "n_max": int(cfg["n_max"][spec.coefficient]),
         "seed": int(seed),
+        **({"quantiles": quantile_settings(cfg, spec.coefficient, grid)} if "quantiles" in cfg else {}),
     }
 
 
@@ -447,7 +466,127 @@ def fit_stage(settings: Mapping, samples: Mapping) -> dict:
     return {"samples": samp, "fits": fit_json, "null_quantiles": nq}
 
 
-def assemble_table(settings: Mapping, exact: Mapping, fitted: Mapping) -> dict:
+# ------------------------------------------------------------------ null quantiles (issue 10)
+
+def quantile_grid(first_n: int, dense_upto: int, q: float, n_max: int) -> list[int]:
+    """Ranking lengths of the null quantiles: every n in ``first_n..dense_upto``, then
+    ``round(q**a)`` for the a with ``dense_upto < q**a < n_max``, then ``n_max`` itself.
+
+    Examples
+    --------
+    >>> quantile_grid(11, 14, 1.5, 40)
+    [11, 12, 13, 14, 17, 26, 38, 40]
+    """
+    q = float(q)
+    if not q > 1:
+        raise InputError("ranking.quantiles.q", f"must be > 1; got {q}")
+    out = list(range(int(first_n), int(dense_upto) + 1))
+    a = int(np.floor(np.log(max(dense_upto, 1)) / np.log(q)))
+    while True:
+        n = int(np.floor(q**a + 0.5))
+        if n >= n_max:
+            break
+        if n > (out[-1] if out else 0):
+            out.append(n)
+        a += 1
+    if not out or out[-1] < n_max:
+        out.append(int(n_max))
+    return out
+
+
+def quantile_settings(cfg: Mapping, coefficient: str, grid) -> dict:
+    """The ``quantiles`` entry of a scheme's settings: its ranking lengths and sample sizes.
+
+    ``N(n) = min(rule(n), max_elements // n)`` (at least 1000) with ``rule`` the first entry of
+    ``ranking.quantiles.size.<coefficient>.size`` that applies; the sample is drawn from its own
+    stream (purpose ``"quantiles"``), independent of the moment samples.
+    """
+    qc = cfg["quantiles"]
+    ns = quantile_grid(grid[0], qc["dense_upto"], qc["q"], int(cfg["n_max"][coefficient]))
+    rule = qc["size"][coefficient]
+    cap = int(rule.get("max_elements", 10**18))
+    sizes = [int(max(1000, min(sample_size(n, rule["size"]), cap // n))) for n in ns]
+    return {"n": ns, "size": sizes, "stream": "quantiles", "probs": "expit(linspace(logit(1e-4), logit(1-1e-4), 201))",
+            "round": 9}
+
+
+def _quantile_row(g: np.ndarray, probs: np.ndarray, digits: int):
+    g = np.asarray(g, dtype=np.float64)
+    N = g.size
+    mean = float(np.sum(g)) / N
+    sd = float(np.sqrt(np.sum((g - mean) ** 2) / N))
+    q = np.round(np.quantile(g, probs, method="linear"), digits)
+    return round(mean, 12), round(sd, 12), q
+
+
+def quantile_batch_stage(settings_list, *, batch_elements: int = 40_000_000, progress: bool = False) -> dict:
+    """Null quantiles for several schemes of one coefficient on one shared stream (purpose ``"quantiles"``).
+
+    At every n of ``settings["quantiles"]["n"]`` each scheme gets Γ on the first ``size`` rows of
+    the stream of (seed, coefficient, n, "quantiles") and keeps the 201 quantiles of
+    :func:`~agreekit.ranking.tablegen.sampling.quantile_probs` (rounded to ``round`` decimals) with
+    the sample's mean and standard deviation.  As for the moment samples, a scheme's numbers do
+    not depend on which other schemes share the job.  Returns ``{scheme_id: block}`` with the
+    table's ``null_quantiles`` block.
+    """
+    import time
+
+    from agreekit.ranking.tablegen.sampling import quantile_probs, sample_lanes, stream_key
+
+    settings_list = list(settings_list)
+    coefs = {st["coefficient"] for st in settings_list}
+    seeds = {st["seed"] for st in settings_list}
+    if len(coefs) != 1 or len(seeds) != 1:
+        raise InputError("batch", "schemes sampled together must share the coefficient and seed")
+    coef, seed = coefs.pop(), seeds.pop()
+    sids = [scheme_id(st["coefficient"], st["scheme"], st["weigher"]) for st in settings_list]
+    lanes = [(st["weigher"], st["scheme"]) for st in settings_list]
+    size_at = [dict(zip(st["quantiles"]["n"], st["quantiles"]["size"])) for st in settings_list]
+    digits = {int(st["quantiles"].get("round", 9)) for st in settings_list}
+    if len(digits) != 1:
+        raise InputError("batch", "schemes sampled together must share ranking.quantiles")
+    digits = digits.pop()
+    all_n = sorted(set().union(*[set(s) for s in size_at]))
+    probs = quantile_probs()
+    out = {sid: {"probs": [float(p) for p in probs], "n": [], "size": [], "mean": [], "sd": [], "values": []}
+           for sid in sids}
+    t0 = time.perf_counter()
+    for i, n in enumerate(all_n):
+        which = [j for j in range(len(sids)) if n in size_at[j]]
+        samples = sample_lanes(coef, n=n, sizes=[size_at[j][n] for j in which], lanes=[lanes[j] for j in which],
+                               key=stream_key(seed, coef, n, "quantiles"), batch_elements=batch_elements)
+        for j, g in zip(which, samples):
+            mean, sd, q = _quantile_row(g, probs, digits)
+            b = out[sids[j]]
+            b["n"].append(int(n))
+            b["size"].append(int(g.size))
+            b["mean"].append(mean)
+            b["sd"].append(sd)
+            b["values"].append([float(v) for v in q])
+        if progress:
+            print(f"quantiles {coef} n={n} ({i + 1}/{len(all_n)}) sizes={[size_at[j][n] for j in which]} "
+                  f"{time.perf_counter() - t0:.1f} s", flush=True)
+    return out
+
+
+def quantile_block_to_arrays(blocks: Mapping) -> dict:
+    """``{scheme_id: null_quantiles block}`` as arrays for ``numpy.savez``."""
+    out = {}
+    for sid, b in blocks.items():
+        for k in ("probs", "n", "size", "mean", "sd", "values"):
+            out[f"{sid}/{k}"] = np.asarray(b[k])
+    return out
+
+
+def quantile_block_from_arrays(arrays: Mapping, sid: str) -> dict:
+    """One scheme's ``null_quantiles`` block from :func:`quantile_block_to_arrays` output."""
+    g = lambda k: np.asarray(arrays[f"{sid}/{k}"])  # noqa: E731
+    return {"probs": [float(v) for v in g("probs")], "n": [int(v) for v in g("n")],
+            "size": [int(v) for v in g("size")], "mean": [float(v) for v in g("mean")],
+            "sd": [float(v) for v in g("sd")], "values": [[float(v) for v in row] for row in g("values")]}
+
+
+def assemble_table(settings: Mapping, exact: Mapping, fitted: Mapping, quantiles: Mapping | None = None) -> dict:
     """The final table (see ``agreekit/schemas/table.schema.json``) with config hash and checksum."""
     from agreekit import __version__
     from agreekit.ranking.tables import SCHEMA_VERSION, table_checksum
@@ -465,7 +604,7 @@ def assemble_table(settings: Mapping, exact: Mapping, fitted: Mapping) -> dict:
         "exact": copy.deepcopy(dict(exact)),
         "samples": copy.deepcopy(dict(fitted["samples"])),
         "fits": copy.deepcopy(dict(fitted["fits"])),
-        "null_quantiles": copy.deepcopy(dict(fitted["null_quantiles"])),
+        "null_quantiles": copy.deepcopy(dict(fitted["null_quantiles"] if quantiles is None else quantiles)),
         "provenance": {
             "package": "agreekit",
             "package_version": __version__,

@@ -340,6 +340,79 @@ def validation_failures(rows_by_scheme: Mapping[str, list], *, threshold: float 
     return bad
 
 
+#: tail probabilities of the table p-value check (both tails each), and its targets (issue 10)
+PVALUE_PROBS = (0.001, 0.0015, 0.002, 0.003, 0.005, 0.007, 0.01, 0.015, 0.02, 0.03, 0.05, 0.1, 0.2, 0.35, 0.5)
+PVALUE_ABS_TARGET = 0.005   # |p_table - p_MC| for p_MC >= 0.05
+PVALUE_REL_TARGET = 0.10    # |p_table - p_MC| / p_MC for 0.001 <= p_MC < 0.05
+
+
+def pvalue_reference_rows(gammas) -> list[tuple[float, float]]:
+    """(γ, p_MC) for every (p, tail) of ``PVALUE_PROBS`` x (lower, upper) from a reference sample:
+    γ = the sample's p (lower) or 1 - p (upper) quantile, p_MC = its fraction <= γ (lower) or >= γ (upper)."""
+    s = np.sort(np.asarray(gammas, dtype=np.float64))
+    B = s.size
+    out = []
+    for p in PVALUE_PROBS:
+        for side in ("less", "greater"):
+            g = float(np.quantile(s, p if side == "less" else 1 - p))
+            cnt = np.searchsorted(s, g, side="right") if side == "less" else B - np.searchsorted(s, g, side="left")
+            out.append((g, float(cnt / B)))
+    return out
+
+
+def pvalue_accuracy_row(table, n: int, size: int, ref_rows) -> dict:
+    """Table p-values (``weighted_correlation_test(method="table")``'s tails) against reference rows."""
+    from agreekit.ranking.significance import _quantile_model
+    from agreekit.ranking.tables import CoefficientTable
+
+    tab = table if isinstance(table, CoefficientTable) else CoefficientTable(dict(table))
+    model = _quantile_model(tab)
+    worst_abs = worst_rel = 0.0
+    detail = []
+    sides = [(p, side) for p in PVALUE_PROBS for side in ("less", "greater")]
+    for (p, side), (g, p_mc) in zip(sides, ref_rows):
+        p_ge, p_le = model.tails(int(n), g)
+        p_tab = p_le if side == "less" else p_ge
+        err = abs(p_tab - p_mc)
+        if p_mc >= 0.05:
+            worst_abs = max(worst_abs, err)
+        elif p_mc >= 0.001:
+            worst_rel = max(worst_rel, err / p_mc)
+        detail.append({"p": p, "side": side, "gamma": g, "p_mc": p_mc, "p_table": p_tab})
+    return {"scheme_id": tab.scheme_id, "n": int(n), "size": int(size),
+            "stored_n": bool(int(n) in model.index), "ref_rel_se_p001": float(math.sqrt(0.999 / (0.001 * size))),
+            "max_abs_err": worst_abs, "max_rel_err": worst_rel,
+            "pass": bool(worst_abs <= PVALUE_ABS_TARGET and worst_rel <= PVALUE_REL_TARGET), "detail": detail}
+
+
+def pvalue_check_batch(tables: Sequence[Mapping], n_values: Sequence[int], *, size, seed: int,
+                       batch_elements: int = 40_000_000) -> dict:
+    """Table p-values vs a fresh Monte Carlo at held-out n for several tables of one coefficient.
+
+    One shared reference stream per n, keyed by ``(seed, coefficient, n, "pvalue-check")``
+    (independent of the training, quantile and validation streams); ``size`` is a number of
+    permutations or a rule list.  Returns ``{scheme_id: [row per n]}`` (:func:`pvalue_accuracy_row`).
+    """
+    from agreekit.ranking.tablegen.sampling import sample_lanes, stream_key
+    from agreekit.ranking.tables import CoefficientTable
+
+    tables = list(tables)
+    coefs = {t["coefficient"] for t in tables}
+    if len(coefs) != 1:
+        raise ValueError("pvalue_check_batch: all tables must be of one coefficient")
+    coef = coefs.pop()
+    tabs = [CoefficientTable(dict(t)) for t in tables]
+    out: dict = {t["scheme_id"]: [] for t in tables}
+    for n in n_values:
+        n = int(n)
+        N = _validation_size(n, size)
+        gams = sample_lanes(coef, n=n, sizes=[N] * len(tables), lanes=[(t["weigher"], t["scheme"]) for t in tables],
+                            key=stream_key(seed, coef, n, "pvalue-check"), batch_elements=batch_elements)
+        for tab, gam in zip(tabs, gams):
+            out[tab.scheme_id].append(pvalue_accuracy_row(tab, n, N, pvalue_reference_rows(gam)))
+    return out
+
+
 def stage_times(benchmark_files: Sequence[str]) -> list[dict]:
     """Sum Snakemake ``benchmark:`` wall times per stage (the directory name under the benchmark root)."""
     acc: dict[str, list[float]] = {}
@@ -359,7 +432,8 @@ def _md_table(header, rows):
 
 
 def reproduction_report(tables: Sequence[Mapping], paper_values: Mapping, paper_degrees: Mapping,
-                        validation: Mapping[str, list], *, config_note: str = "") -> str:
+                        validation: Mapping[str, list], *, config_note: str = "",
+                        pvalues: Mapping[str, list] | None = None) -> str:
     """The Markdown text of ``results/reproduction.md``."""
     ex = exact_comparison(tables, paper_values)
     fits = fit_comparison(tables, paper_values)
@@ -449,4 +523,34 @@ def reproduction_report(tables: Sequence[Mapping], paper_values: Mapping, paper_
         if where:
             out.append(f"* worst |E[g]| {form}, {coef}: {m:.4f} ± {se:.4f} ({where[0]}, n = {where[1]})")
     out.append("")
+    if pvalues:
+        out += pvalue_report_section(tables, pvalues)
     return "\n".join(out)
+
+
+def pvalue_report_section(tables: Sequence[Mapping], pvalues: Mapping[str, list]) -> list[str]:
+    """Section 5 of the report: ``weighted_correlation_test(method="table")`` against a fresh Monte Carlo."""
+    rows = [r for sid in sorted(pvalues) for r in pvalues[sid]]
+    held = [r for r in rows if not r["stored_n"]]
+    qs = {t["scheme_id"]: t.get("null_quantiles", {}) for t in tables}
+    out = ["## 5. Table p-values at held-out n (fresh Monte Carlo)", "",
+           "`weighted_correlation_test(method=\"table\")` interpolates the null quantiles stored in the tables "
+           "(their own Monte Carlo sample: every n up to `ranking.quantiles.dense_upto`, then a geometric grid; "
+           f"{sum(len(q.get('n', [])) for q in qs.values()) // max(1, len(qs))} lengths per table on average). "
+           "At held-out n (not stored lengths) a fresh Monte Carlo reference of B permutations (stream "
+           "`pvalue-check`) gives p_MC at γ = its own p and 1 − p quantiles, p ∈ {"
+           + ", ".join(f"{p:g}" for p in PVALUE_PROBS) + "}; the target is |p_table − p_MC| ≤ "
+           f"{PVALUE_ABS_TARGET} for p_MC ≥ 0.05 and ≤ {PVALUE_REL_TARGET:.0%} of p_MC for 0.001 ≤ p_MC < 0.05. "
+           "The reference's own relative SE at p = 0.001, sqrt(0.999/(0.001 B)), is part of the measured error "
+           "(not subtracted). The large-sample accuracy benchmark (10⁷-permutation references) is "
+           "`benchmarks/bench_significance_table_accuracy.py`.", ""]
+    if not held:
+        return out + ["(no held-out rows)", ""]
+    out.append(f"Passed both targets: **{sum(r['pass'] for r in held)}/{len(held)}**; worst abs error "
+               f"{max(r['max_abs_err'] for r in held):.4f}, worst relative error {max(r['max_rel_err'] for r in held):.3f}.")
+    out.append("")
+    out += [_md_table(["scheme", "n", "B", "ref rel SE at p = 0.001", "max abs err (p ≥ 0.05)",
+                       "max rel err (0.001 ≤ p < 0.05)", "ok"],
+                      [(r["scheme_id"], r["n"], r["size"], f"{r['ref_rel_se_p001']:.3f}", f"{r['max_abs_err']:.4f}",
+                        f"{r['max_rel_err']:.3f}", "yes" if r["pass"] else "**NO**") for r in held]), ""]
+    return out
