@@ -229,3 +229,21 @@ def test_bad_rankings_and_ties():
     with pytest.raises(InputError, match="n <= 12") as exc:
         weighted_correlation_test(np.arange(1, 14), np.arange(1, 14), method="exact")
     assert exc.value.parameter == "method"
+
+
+def test_fused_check_gives_the_statistic_bit_for_bit():
+    # the table method's fast path (permutation check + weights + first Spearman pass in one
+    # loop) must return exactly weighted_spearman / weighted_kendall's value
+    from agreekit.ranking import _kernels as K
+    from agreekit.ranking.significance import _checked_coefficient
+
+    rng = np.random.default_rng(1)
+    for n in (2, 3, 10, 101, 5000):
+        F = 1.0 / np.arange(1, n + 1)
+        for mult in (False, True):
+            for coef in (K.SPEARMAN, K.KENDALL):
+                x, y = rng.permutation(n) + 1, rng.permutation(n) + 1
+                ok, g = _checked_coefficient(x, y, F, coef, mult)
+                assert ok and g == K.coefficient_pair(x, y, F, coef, mult)
+    x = np.array([1, 2, 2, 4])
+    assert not _checked_coefficient(x, np.array([1, 2, 3, 4]), 1.0 / np.arange(1, 5), K.SPEARMAN, False)[0]

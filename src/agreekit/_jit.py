@@ -40,10 +40,12 @@ INTERPRET_BUDGET = 200_000
 #: runs in ~0.2 s or less, while compiling the parallel one costs 1–3 s more (once per install)
 PARALLEL_ABOVE = 200_000_000
 
-_PY: dict[int, types.FunctionType] = {}
-_SERIAL: dict[int, Dispatcher] = {}
-_SPENT: dict[int, float] = {}  # interpreted work so far, per kernel
-_NUMPY: dict[int, tuple] = {}   # id(kernel) -> (numpy version, speed-up over interpreted loops)
+# keyed by the kernel itself (not id(): a collected kernel's id can be reused)
+_PY: dict[Dispatcher, types.FunctionType] = {}
+_SERIAL: dict[Dispatcher, Dispatcher] = {}
+_SPENT: dict[Dispatcher, float] = {}  # interpreted work so far, per kernel
+_READY: dict[Dispatcher, Dispatcher] = {}  # the compiled variant pick() returns from now on
+_NUMPY: dict[Dispatcher, tuple] = {}   # kernel -> (numpy version, speed-up over interpreted loops)
 
 
 def numpy_version(kernel: Dispatcher, *, speedup: float = 100.0):
@@ -54,7 +56,7 @@ def numpy_version(kernel: Dispatcher, *, speedup: float = 100.0):
     over the independent loops; ``tests/test_jit.py`` checks it), and it counts as
     ``work / speedup`` against :data:`INTERPRET_BUDGET`."""
     def register(func):
-        _NUMPY[id(kernel)] = (func, float(speedup))
+        _NUMPY[kernel] = (func, float(speedup))
         return func
     return register
 
@@ -110,7 +112,7 @@ def interpreted(kernel: Dispatcher) -> types.FunctionType:
     """The kernel's Python function, with every numba kernel it refers to (globals and closure
     cells) replaced by its interpreted version, so that calling it compiles nothing; or the
     numpy version registered with :func:`numpy_version`."""
-    key = id(kernel)
+    key = kernel
     fn = _PY.get(key)
     if fn is not None:
         return fn
@@ -147,7 +149,7 @@ def warm(call) -> None:
 def serial(kernel: Dispatcher) -> Dispatcher:
     """The kernel compiled without ``parallel=True`` (its own cache entry); the kernel itself
     when it is not parallel."""
-    d = _SERIAL.get(id(kernel))
+    d = _SERIAL.get(kernel)
     if d is not None:
         return d
     opts = dict(kernel.targetoptions)
@@ -161,7 +163,7 @@ def serial(kernel: Dispatcher) -> Dispatcher:
         fn.__module__ = py.__module__
         fn.__doc__ = py.__doc__
         d = nb.njit(cache=kernel._cache.__class__.__name__ != "NullCache", **opts)(fn)
-    _SERIAL[id(kernel)] = d
+    _SERIAL[kernel] = d
     return d
 
 
@@ -185,12 +187,17 @@ def pick(kernel: Dispatcher, work: float):
         return interpreted(kernel)
     if work >= PARALLEL_ABOVE:
         return kernel
+    key = kernel
+    ready = _READY.get(key)
+    if ready is not None:  # compiled before: no more checks (Dispatcher.signatures costs µs)
+        return ready
     twin = serial(kernel)
     if twin.signatures:
+        _READY[key] = twin
         return twin
     if twin is not kernel and kernel.signatures:
+        _READY[key] = kernel
         return kernel
-    key = id(kernel)
     spent = _SPENT.get(key, 0.0) + (work / _NUMPY[key][1] if key in _NUMPY else work)
     if spent <= INTERPRET_BUDGET and not available(twin) and not (twin is not kernel and available(kernel)):
         _SPENT[key] = spent

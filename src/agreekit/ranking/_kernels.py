@@ -33,8 +33,16 @@ def spearman_weighted(x, y, w):
         W += w[i]
         mx += w[i] * x[i]
         my += w[i] * y[i]
-    mx /= W
-    my /= W
+    return spearman_second_pass(x, y, w, W, mx, my)
+
+
+@njit(cache=True)
+def spearman_second_pass(x, y, w, W, sx, sy):
+    """The second pass of :func:`spearman_weighted` from the first one's sums W = Σw,
+    sx = Σw·x, sy = Σw·y (callers that fuse the first pass into another loop)."""
+    n = x.size
+    mx = sx / W
+    my = sy / W
     sxy = 0.0
     sxx = 0.0
     syy = 0.0

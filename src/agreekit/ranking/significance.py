@@ -668,6 +668,9 @@ def _checked_coefficient(x, y, F, coef, mult):  # pragma: no cover - compiled
     n = x.size
     seen = np.zeros(n + 1, np.int32)
     w = np.empty(n)
+    W = 0.0  # the first pass of spearman_weighted, in its order (the same bits)
+    sx = 0.0
+    sy = 0.0
     for i in range(n):
         a = x[i]
         b = y[i]
@@ -675,11 +678,17 @@ def _checked_coefficient(x, y, F, coef, mult):  # pragma: no cover - compiled
             return False, np.nan
         seen[a] += 1
         seen[b] += n + 1
-        w[i] = F[a - 1] * F[b - 1] if mult else F[a - 1] + F[b - 1]
+        wi = F[a - 1] * F[b - 1] if mult else F[a - 1] + F[b - 1]
+        w[i] = wi
+        W += wi
+        sx += wi * a
+        sy += wi * b
     # every value exactly once in x and once in y  <=>  seen[v] == n + 2 for all v
     for v in range(1, n + 1):
         if seen[v] != n + 2:
             return False, np.nan
+    if coef == _k.SPEARMAN:
+        return True, _k.spearman_second_pass(x, y, w, W, sx, sy)
     return True, _k.coefficient_weighted(x, y, w, coef)
 
 
