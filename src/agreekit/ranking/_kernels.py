@@ -108,6 +108,13 @@ def kendall_weighted_fenwick(x, y, w):
     return (conc - disc) / (conc + disc)
 
 
+def pair_work(n: int, coef: int) -> int:
+    """Elementary steps of one coefficient at length n (for :func:`agreekit._jit.pick`)."""
+    if coef == KENDALL and n <= _KENDALL_QUADRATIC_MAX_N:
+        return n * n
+    return 4 * n * max(1, n.bit_length())
+
+
 @njit(cache=True)
 def coefficient_pair(x, y, F, coef, mult):
     """Γ(x, y) for two 1-based rank vectors."""

@@ -102,18 +102,11 @@ def _tied_coefficient(x, y, weigher, coefficient, mult):
     order = np.lexsort((y, x))
     _, yd = np.unique(y, return_inverse=True)
     yd = (yd + 1).astype(np.int64)
-    work = _pair_work(x.size, "spearman")
+    work = _k.pair_work(x.size, _k.SPEARMAN)
     num, den_x = pick(_ties.kendall_weighted_tied, work)(order.astype(np.int64), x[order], yd, int(yd.max()), w)
     oy = np.argsort(y, kind="stable")
     den_y = pick(_ties.untied_pair_weight, work)(y[oy], w[oy])
     return float(num / np.sqrt(den_x * den_y))
-
-
-def _pair_work(n: int, coefficient: str) -> int:
-    """Elementary steps of one coefficient (for :func:`agreekit._jit.pick`)."""
-    if coefficient == "kendall" and n <= _k._KENDALL_QUADRATIC_MAX_N:
-        return n * n
-    return 4 * n * max(1, n.bit_length())
 
 
 def weighted_correlation(x, y, *, coefficient="spearman", weigher="harmonic", scheme="additive",
@@ -126,7 +119,7 @@ def weighted_correlation(x, y, *, coefficient="spearman", weigher="harmonic", sc
     x, y, w, mult, tied = _correlation_iv(x, y, weigher, scheme, ties)
     if tied:
         return _tied_coefficient(x, y, w, coefficient, mult)
-    return float(pick(_k.coefficient_pair, _pair_work(x.size, coefficient))(
+    return float(pick(_k.coefficient_pair, _k.pair_work(x.size, _COEF[coefficient]))(
         x, y, w.table(x.size), _COEF[coefficient], mult))
 
 
@@ -276,5 +269,5 @@ def batch_coefficient(perms, *, coefficient, weigher, scheme) -> np.ndarray:
     if arr.size and (arr.min() < 1 or arr.max() > n):
         raise InputError("perms", f"rows must be permutations of 1..{n}")
     F = parse_weigher(weigher).table(n)
-    kernel = pick(_k.batch_identity, arr.shape[0] * _pair_work(n, coefficient))
+    kernel = pick(_k.batch_identity, arr.shape[0] * _k.pair_work(n, _COEF[coefficient]))
     return kernel(np.ascontiguousarray(arr, dtype=np.int64), F, _COEF[coefficient], scheme == "multiplicative")

@@ -733,7 +733,7 @@ def _checked_gamma(x, y, w, coef, mult):
         # the fast path of int64 input; anything else (or a failed check) gets the full validation,
         # which names the problem
         F = _weight_table(w, x.size)
-        ok, gamma = pick(_checked_coefficient, _pair_work(x.size, coef))(x, y, F, coef, mult)
+        ok, gamma = pick(_checked_coefficient, _k.pair_work(x.size, coef))(x, y, F, coef, mult)
         if ok:
             return x, y, F, float(gamma)
     x = _ranks("x", x)
@@ -741,14 +741,7 @@ def _checked_gamma(x, y, w, coef, mult):
     check_same_length(("x", "y"), x, y)
     n = x.size
     F = w.table(n) if w.family == "callable" else _weight_table(w, n)
-    return x, y, F, float(pick(_k.coefficient_pair, _pair_work(n, coef))(x, y, F, coef, mult))
-
-
-def _pair_work(n: int, coef: int) -> int:
-    """Elementary steps of one coefficient (for :func:`agreekit._jit.pick`)."""
-    if coef == _k.KENDALL and n <= _k._KENDALL_QUADRATIC_MAX_N:
-        return n * n
-    return 4 * n * max(1, n.bit_length())
+    return x, y, F, float(pick(_k.coefficient_pair, _k.pair_work(n, coef))(x, y, F, coef, mult))
 
 
 def _find_table(table, coefficient, scheme, w, *, required):
