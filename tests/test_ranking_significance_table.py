@@ -181,3 +181,53 @@ def test_shipped_table_pvalues_uniform_under_h0(sid, n):
             ps[alt].append(res.pvalue)
     for alt, p in ps.items():
         assert stats.kstest(p, "uniform").pvalue > 0.01, alt
+
+
+@pytest.mark.parametrize("sid", ["kendall_multiplicative_inverse_square-n0=0", "spearman_additive_harmonic"])
+def test_vertical_scheme_is_weighted_least_squares_linear_in_inverse_n(sid, monkeypatch):
+    # the vertical weights c_k(n) reproduce a + b/n exactly (a linear smoother, unbiased for that model);
+    # one stored length per side is interpolation between the neighbours; wider windows pool, with
+    # weights proportional to the sample sizes when every x = 1/n_k - 1/n is equal, so compare with an
+    # independent weighted least-squares solve
+    from agreekit.ranking import significance as S
+
+    model = S._QuantileModel(load_table(sid), S._table_quantiles(load_table(sid)))
+    ns, size = model.nq.n, model.nq.size.astype(float)
+    for n in (70, 333, 1400, 2000, 5400, 30000, 39999):
+        sel, c = model._vertical_weights(n)
+        x = 1.0 / ns[sel]
+        assert c.sum() == pytest.approx(1.0, abs=1e-12)
+        assert c @ x == pytest.approx(1.0 / n, rel=1e-9)
+        half = next(h for upto, h in S._VERTICAL_WINDOWS if n <= upto)
+        assert sel.size == 2 * half and np.all(np.diff(sel) == 1)
+        if half == 1:
+            a, b = sel
+            lam = (1 / n - 1 / ns[a]) / (1 / ns[b] - 1 / ns[a])
+            np.testing.assert_allclose(c, [1 - lam, lam], atol=1e-12)
+            assert ns[a] <= n <= ns[b] or n > ns[-1]
+        else:
+            X = np.column_stack([np.ones(sel.size), x - 1.0 / n])
+            W = np.diag(size[sel])
+            ref = np.linalg.inv(X.T @ W @ X) @ X.T @ W
+            np.testing.assert_allclose(c, ref[0], atol=1e-10)
+    # leaving a stored length out never uses it
+    k = int(np.searchsorted(ns, 5000))
+    sel, _ = model._vertical_weights(int(ns[k]), exclude=k)
+    assert k not in sel
+
+
+def test_stored_lengths_where_the_fit_pools_use_the_pooled_quantiles():
+    from agreekit.ranking import significance as S
+
+    tab = load_table("kendall_additive_harmonic")
+    model = S._QuantileModel(tab, S._table_quantiles(tab))
+    for n in (30, 60, 101, 1433):     # dense range, and interpolation windows: the stored values as stored
+        k = model.index[n]
+        np.testing.assert_array_equal(model.quantiles(n)[0], model.nq.values[k])
+    n = 31020                          # a pooling window: the fit through all stored lengths around it
+    k = model.index[n]
+    q = model.quantiles(n)[0]
+    np.testing.assert_allclose(q, model._horizontal(n))
+    assert not np.array_equal(q, model.nq.values[k])
+    body = (model.nq.probs >= 0.01) & (model.nq.probs <= 0.99)   # (the extreme stored quantiles rest on a few draws)
+    assert np.max(np.abs(q - model.nq.values[k])[body]) < 0.05 * model.nq.sd[k]

@@ -448,6 +448,9 @@ def _table_quantiles(tab) -> _StoredQuantiles | None:
 #: benchmarks/bench_significance_table_accuracy.py (at n = 5400: 8/8 Spearman tables within target with
 #: this window, 6/8 with linear interpolation, 5/8 with 3 points per side; 10 per side biased n = 2000).
 _WINDOWS = ((1500, 1, 1), (math.inf, 8, 2))
+#: the same for the "vertical" scheme (logit P(Γ <= γ) at fixed γ, weighted least squares linear in 1/n):
+#: (n_upto, stored lengths per side).  One per side is interpolation between the neighbours.
+_VERTICAL_WINDOWS = ((1500, 1), (math.inf, 2))
 #: probabilities separating the tails from the body, where the interpolation scheme may differ, and the
 #: number of stored lengths on each side whose leave-one-out scores choose the scheme for an n
 _REGIONS = (0.01, 0.99)
@@ -480,6 +483,9 @@ class _QuantileModel:
         self.logit = np.log(nq.probs) - np.log1p(-nq.probs)
         self.n_lo = int(nq.n.min())
         self.n_hi = int(tab.n_max)
+        #: the end of the run of consecutive stored lengths (n_lo, n_lo + 1, ...)
+        steps = np.flatnonzero(np.diff(nq.n) != 1)
+        self.n_dense = int(nq.n[steps[0]] if steps.size else nq.n[-1])
         m, s = self._training_moments()
         self.z = (nq.values - m[:, None]) / s[:, None]
         # columns: m, log s, z_1..z_P (fitted together, one least-squares solve)
@@ -509,13 +515,17 @@ class _QuantileModel:
         v = np.trapezoid((nq.values - mean[:, None]) ** 2, P, axis=1) / (P[-1] - P[0])
         return mean, np.sqrt(v)
 
+    @staticmethod
+    def _window(n):
+        return next((h, d) for upto, h, d in _WINDOWS if n <= upto)
+
     def _horizontal(self, n, exclude=None):
         """Q(p; n) at the stored probabilities from the stored lengths around n (``exclude``: one index left out)."""
         u0 = math.log(n)
         K = self.u.size
         idx = np.arange(K) if exclude is None else np.delete(np.arange(K), exclude)
         pos = int(np.searchsorted(self.u[idx], u0))
-        half, deg = next((h, d) for upto, h, d in _WINDOWS if n <= upto)
+        half, deg = self._window(n)
         lo = max(0, min(pos - half, idx.size - 2 * half))
         sel = idx[lo:min(idx.size, lo + 2 * half)]
         deg = min(deg, sel.size - 1)
@@ -530,7 +540,10 @@ class _QuantileModel:
         if hit is not None:
             return hit
         k = self.index.get(int(n))
-        q = self.nq.values[k] if k is not None else self._horizontal(n)
+        # a stored length is used as stored where the fit is interpolation; where it pools, the pooled
+        # estimate (which includes the stored length itself) is the more accurate one there too
+        pooled = k is None or (n > self.n_dense and self._window(n)[0] > 1)
+        q = self._horizontal(n) if pooled else self.nq.values[k]
         mom = self.tab.moments(n)
         out = (q, mom)
         if len(self._cache) > 4096:
@@ -538,25 +551,32 @@ class _QuantileModel:
         self._cache[n] = out
         return out
 
-    def _neighbours(self, n, exclude=None):
+    def _vertical_weights(self, n, exclude=None):
+        """(stored indices, weights) of the vertical scheme at n: logit P(Γ <= γ) = Σ c_k logit F_k(γ)."""
+        key = ("v", n, exclude)
+        hit = self._cache.get(key)
+        if hit is not None:
+            return hit
         ns = self.nq.n
-        b = min(max(int(np.searchsorted(ns, n)), 1), ns.size - 1)
-        a = b - 1
-        if exclude is not None:
-            if a == exclude:
-                a -= 1
-            if b == exclude:
-                b += 1
-        return a, b
+        K = ns.size
+        idx = np.arange(K) if exclude is None else np.delete(np.arange(K), exclude)
+        half = next(h for upto, h in _VERTICAL_WINDOWS if n <= upto)
+        pos = min(max(int(np.searchsorted(ns[idx], n)), 1), idx.size - 1)
+        lo = max(0, min(pos - half, idx.size - 2 * half))
+        sel = idx[lo:min(idx.size, lo + 2 * half)]
+        x = 1.0 / ns[sel].astype(np.float64) - 1.0 / n
+        X = np.column_stack([np.ones_like(x), x])
+        w = self.nq.size[sel].astype(np.float64)
+        c = np.linalg.solve(X.T @ (X * w[:, None]), (X * w[:, None]).T)[0]
+        out = (sel, c)
+        self._cache[key] = out
+        return out
 
     def _vertical(self, n, gamma, exclude=None):
-        """logit P(Γ <= γ) at fixed γ, linear in 1/n between the neighbouring stored lengths."""
-        a, b = self._neighbours(n, exclude)
-        ns = self.nq.n
-        la = _logit_cdf(self.nq.values[a], self.logit, gamma)
-        lb = _logit_cdf(self.nq.values[b], self.logit, gamma)
-        lam = (1.0 / n - 1.0 / ns[a]) / (1.0 / ns[b] - 1.0 / ns[a])
-        return (1.0 - lam) * la + lam * lb
+        """logit P(Γ <= γ) at fixed γ: weighted least squares, linear in 1/n, over the stored lengths
+        around n (``_VERTICAL_WINDOWS``; one per side is interpolation between the neighbours)."""
+        sel, c = self._vertical_weights(n, exclude)
+        return float(sum(ck * _logit_cdf(self.nq.values[k], self.logit, gamma) for k, ck in zip(sel, c)))
 
     def _choose_modes(self):
         """Per region of the distribution and per stretch of n, 'horizontal' or 'vertical' by leave-one-out error.
