@@ -100,16 +100,22 @@ def check(tab, n, size, rows):
     worst_abs = worst_rel = 0.0
     detail = []
     for (p, side), (g, p_mc) in zip([(p, s) for p in PROBS for s in ("less", "greater")], rows):
-        p_ge, p_le = model.tails(n, g)
+        p_ge, p_le, n_eff = model.tails_and_size(n, g)
         p_tab = p_le if side == "less" else p_ge
         err = p_tab - p_mc
+        # the error in units of its expected size: the table's own sampling error (pvalue_se of
+        # method="table", N_eff permutations) and the reference's, both binomial
+        z = err / np.sqrt(p_mc * (1 - p_mc) * (1 / n_eff + 1 / size))
         if p_mc >= 0.05:
             worst_abs = max(worst_abs, abs(err))
         elif p_mc >= 0.001:
             worst_rel = max(worst_rel, abs(err) / p_mc)
         detail.append({"p": p, "side": side, "gamma": g, "p_mc": p_mc, "p_table": p_tab,
-                       "se_mc": float(np.sqrt(p_mc * (1 - p_mc) / size))})
+                       "se_mc": float(np.sqrt(p_mc * (1 - p_mc) / size)), "n_eff": n_eff, "z": float(z)})
+    zs = np.array([d["z"] for d in detail if 0.001 <= d["p_mc"]])
     return {"scheme_id": tab.scheme_id, "n": n, "size": size, "rel_se_ref_p0.001": float(np.sqrt(0.999 / (0.001 * size))),
+            "rel_se_table_p0.001": float(np.sqrt(0.999 / (0.001 * detail[0]["n_eff"]))),
+            "rms_z": float(np.sqrt(np.mean(zs ** 2))), "max_abs_z": float(np.max(np.abs(zs))),
             "max_abs_err_p_ge_0.05": worst_abs, "max_rel_err_0.001_le_p_lt_0.05": worst_rel,
             "pass": bool(worst_abs <= 0.005 and worst_rel <= 0.10), "detail": detail}
 
@@ -164,12 +170,24 @@ def summary_markdown(rows) -> str:
              f"(max {max(r['max_abs_err_p_ge_0.05'] for r in rows):.4f}); relative: {n_rel}/{len(rows)} "
              f"(max {max(r['max_rel_err_0.001_le_p_lt_0.05'] for r in rows):.3f}).", ""]
     ns = sorted({r["n"] for r in rows})
-    lines += ["| n | B | rel SE of B at p = 0.001 | passed | worst abs | worst rel |", "|---|---|---|---|---|---|"]
+    lines += ["Per n, also the table's own relative standard error at p = 0.001 (from `pvalue_se`: the effective number "
+              "of permutations N_eff of the fit it uses; median over the tables) and the calibration of that error: "
+              "z = (p_table − p_MC) / sqrt(p(1 − p)(1/N_eff + 1/B)) over all rows with p ≥ 0.001, RMS and max |z| "
+              "(about 1 and 3 if the sampling error is all there is; larger means interpolation error).", "",
+              "| n | B | rel SE of B at p = 0.001 | rel SE of table at p = 0.001 | passed | worst abs | worst rel | "
+              "RMS z | max \\|z\\| |", "|---|---|---|---|---|---|---|---|---|"]
     for n in ns:
         rr = [r for r in rows if r["n"] == n]
-        lines.append(f"| {n} | {rr[0]['size']:.0e} | {rr[0]['rel_se_ref_p0.001']:.3f} | {sum(r['pass'] for r in rr)}/{len(rr)} | "
-                     f"{max(r['max_abs_err_p_ge_0.05'] for r in rr):.4f} | "
-                     f"{max(r['max_rel_err_0.001_le_p_lt_0.05'] for r in rr):.3f} |")
+        for c in ("spearman", "kendall"):
+            rc = [r for r in rr if r["scheme_id"].startswith(c)]
+            if not rc:
+                continue
+            zall = np.array([d["z"] for r in rc for d in r["detail"] if d["p_mc"] >= 0.001])
+            lines.append(f"| {n} {c} | {rc[0]['size']:.0e} | {rc[0]['rel_se_ref_p0.001']:.3f} | "
+                         f"{np.median([r['rel_se_table_p0.001'] for r in rc]):.3f} | {sum(r['pass'] for r in rc)}/{len(rc)} | "
+                         f"{max(r['max_abs_err_p_ge_0.05'] for r in rc):.4f} | "
+                         f"{max(r['max_rel_err_0.001_le_p_lt_0.05'] for r in rc):.3f} | "
+                         f"{np.sqrt(np.mean(zall ** 2)):.2f} | {np.max(np.abs(zall)):.1f} |")
     lines += ["", "| table | n | B | max abs err (p ≥ 0.05) | max rel err (0.001 ≤ p < 0.05) | pass |",
               "|---|---|---|---|---|---|"]
     for r in rows:

@@ -105,7 +105,12 @@ def test_table_method_through_the_public_function(table_and_config):
         a = weighted_correlation_test(x, y, method="auto", **kw)
         mc = weighted_correlation_test(x, y, method="monte-carlo", n_resamples=100_000, rng=rng, **kw)
         assert t.method == a.method == "table" and t == a
-        assert np.isnan(t.pvalue_se)
+        # the table's own Monte Carlo error: linear interpolation between the stored n = 51 and 67
+        # (2e5 permutations each) has N_eff = 1 / ((1 - lam)^2 / N + lam^2 / N)
+        lam = (np.log(n) - np.log(51)) / (np.log(67) - np.log(51))
+        n_eff = 200_000 / ((1 - lam) ** 2 + lam ** 2)
+        q = min(t.pvalue / 2, 0.5)
+        assert t.pvalue_se == pytest.approx(2 * np.sqrt(q * (1 - q) / n_eff), rel=1e-9) or t.pvalue == 1.0
         assert abs(t.pvalue - mc.pvalue) <= 0.005 + 4 * mc.pvalue_se
         m = tab.moments(n)
         assert (t.null_mean, t.null_var, t.null_left_var) == (m.mean, m.var, m.left_var)
@@ -231,3 +236,25 @@ def test_stored_lengths_where_the_fit_pools_use_the_pooled_quantiles():
     assert not np.array_equal(q, model.nq.values[k])
     body = (model.nq.probs >= 0.01) & (model.nq.probs <= 0.99)   # (the extreme stored quantiles rest on a few draws)
     assert np.max(np.abs(q - model.nq.values[k])[body]) < 0.05 * model.nq.sd[k]
+
+
+def test_table_pvalue_se_tracks_the_error_against_a_large_monte_carlo():
+    # at n = 5400 (pooled fits over stored lengths with 1e5-5e5 permutations each), the reported
+    # pvalue_se is the table's sampling error: against an independent 1e6 Monte Carlo, the errors
+    # scaled by sqrt(se_table^2 + se_mc^2) have a spread of about 1 (not << 1, not >> 1)
+    tab = load_table("spearman_additive_inverse_square-n0=1")
+    n = 5400
+    ref = np.sort(_mc("spearman", "additive", "inverse_square:n0=1", n, 1_000_000, seed=79))
+    model = _quantile_model(tab)
+    zs = []
+    for p in (0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2):
+        for side in ("less", "greater"):
+            g = float(np.quantile(ref, p if side == "less" else 1 - p))
+            p_mc = np.mean(ref <= g) if side == "less" else np.mean(ref >= g)
+            p_ge, p_le, n_eff = model.tails_and_size(n, g)
+            p_tab = p_le if side == "less" else p_ge
+            assert 2e5 < n_eff < 2e7
+            zs.append((p_tab - p_mc) / np.sqrt(p_mc * (1 - p_mc) * (1 / n_eff + 1 / ref.size)))
+    zs = np.array(zs)
+    assert np.max(np.abs(zs)) < 4.5
+    assert 0.2 < np.sqrt(np.mean(zs ** 2)) < 2.0

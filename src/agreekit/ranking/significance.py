@@ -91,8 +91,11 @@ class WeightedCorrelationResult:
         (``"table"``, and ``"monte-carlo"`` when a table covers n), or estimated from the
         Monte Carlo sample (``"monte-carlo"`` without a table).
     pvalue_se : float
-        Monte Carlo standard error of ``pvalue``; 0 for ``"exact"``; NaN for ``"table"``
-        (its accuracy is a property of the table, see the README).
+        Monte Carlo standard error of ``pvalue``; 0 for ``"exact"``.  For ``"table"``, the
+        Monte Carlo error of the table's own samples: the binomial standard error with the
+        effective number of permutations behind the stored quantiles it uses
+        (``1 / Σ c_k² / N_k`` for a fit Σ c_k y_k over stored lengths with N_k permutations each);
+        it leaves out the interpolation error between stored lengths (see the README).
     coefficient, scheme, weigher : str
         The configuration (``weigher`` as its canonical spec).
     """
@@ -376,15 +379,17 @@ def _mc_test(gamma, null, alternative):
     p_ge = (b_ge + 1) / (B + 1)
     p_le = (b_le + 1) / (B + 1)
     p = _combine(p_ge, p_le, alternative)
-    # binomial standard error of the tail estimate(s) that p is made of
+    return p, _tail_se(p_ge, p_le, p, alternative, B)
+
+
+def _tail_se(p_ge, p_le, p, alternative, size):
+    """Binomial standard error of the tail estimate(s) that p is made of, from ``size`` draws."""
     if alternative == "greater":
-        se = math.sqrt(p_ge * (1 - p_ge) / B)
-    elif alternative == "less":
-        se = math.sqrt(p_le * (1 - p_le) / B)
-    else:
-        q = min(p_ge, p_le)
-        se = 0.0 if p >= 1.0 else 2.0 * math.sqrt(q * (1 - q) / B)
-    return p, se
+        return math.sqrt(p_ge * (1 - p_ge) / size)
+    if alternative == "less":
+        return math.sqrt(p_le * (1 - p_le) / size)
+    q = min(p_ge, p_le)
+    return 0.0 if p >= 1.0 else 2.0 * math.sqrt(q * (1 - q) / size)
 
 
 def _sample_moments(null):
@@ -519,8 +524,8 @@ class _QuantileModel:
     def _window(n):
         return next((h, d) for upto, h, d in _WINDOWS if n <= upto)
 
-    def _horizontal(self, n, exclude=None):
-        """Q(p; n) at the stored probabilities from the stored lengths around n (``exclude``: one index left out)."""
+    def _horizontal_design(self, n, exclude=None):
+        """(stored indices, design matrix in log n - log n0) of the horizontal fit at n."""
         u0 = math.log(n)
         K = self.u.size
         idx = np.arange(K) if exclude is None else np.delete(np.arange(K), exclude)
@@ -529,7 +534,12 @@ class _QuantileModel:
         lo = max(0, min(pos - half, idx.size - 2 * half))
         sel = idx[lo:min(idx.size, lo + 2 * half)]
         deg = min(deg, sel.size - 1)
-        X = np.vander(self.u[sel] - u0, deg + 1, increasing=True) * self.sw[sel, None]
+        return sel, np.vander(self.u[sel] - u0, deg + 1, increasing=True)
+
+    def _horizontal(self, n, exclude=None):
+        """Q(p; n) at the stored probabilities from the stored lengths around n (``exclude``: one index left out)."""
+        sel, X = self._horizontal_design(n, exclude)
+        X = X * self.sw[sel, None]
         coef, *_ = np.linalg.lstsq(X, self.y[sel] * self.sw[sel, None], rcond=None)
         at = coef[0]
         q = at[0] + math.exp(at[1]) * at[2:]
@@ -632,13 +642,44 @@ class _QuantileModel:
 
     def tails(self, n: int, gamma: float):
         """(P(Γ >= γ), P(Γ <= γ)) at ranking length n."""
+        return self.tails_and_size(n, gamma)[:2]
+
+    def tails_and_size(self, n: int, gamma: float):
+        """(P(Γ >= γ), P(Γ <= γ), N_eff): N_eff is the effective number of permutations behind them."""
         q, _ = self.quantiles(n)
-        if not self.vertical_at(n, gamma, q):
+        vertical = self.vertical_at(n, gamma, q)
+        if not vertical:
             l = _logit_cdf(q, self.logit, gamma)
         else:
             l = self._vertical(n, gamma)
         # P(Γ <= γ) = expit(l), P(Γ >= γ) = expit(-l) (continuous null)
-        return _expit(-l), _expit(l)
+        return _expit(-l), _expit(l), self.effective_size(n, vertical)
+
+    def effective_size(self, n: int, vertical: bool = False) -> float:
+        """N_eff = 1 / Σ_k c_k² / N_k of the linear smoother Σ_k c_k y_k that gives the p-values at n.
+
+        The stored values y_k of length n_k rest on N_k permutations (variance ∝ 1/N_k), so a tail
+        probability p from the fit has the binomial variance p (1 - p) / N_eff; at a stored length
+        used as stored, N_eff = N_k.  This is the Monte Carlo noise of the table only, not the
+        interpolation error between stored lengths.
+        """
+        key = ("N", n, vertical)
+        hit = self._cache.get(key)
+        if hit is not None:
+            return hit
+        size = self.nq.size.astype(np.float64)
+        k = self.index.get(int(n))
+        if vertical:
+            sel, c = self._vertical_weights(n)
+        elif k is not None and not (n > self.n_dense and self._window(n)[0] > 1):
+            sel, c = np.array([k]), np.ones(1)
+        else:
+            sel, X = self._horizontal_design(n)
+            w = size[sel]
+            c = np.linalg.solve(X.T @ (X * w[:, None]), (X * w[:, None]).T)[0]
+        out = float(1.0 / np.sum(c * c / size[sel]))
+        self._cache[key] = out
+        return out
 
 
 def _logit_cdf(q, L, gamma):
@@ -977,11 +1018,11 @@ def weighted_correlation_test(x, y, *, coefficient="kendall", weigher="harmonic"
         if not model.n_lo <= n <= model.n_hi:
             raise InputError("n", f"= {n} is outside the quantile range of table {tab.scheme_id!r} "
                                   f"({model.n_lo} <= n <= {model.n_hi}); use method='exact' or 'monte-carlo'")
-        p_ge, p_le = model.tails(n, gamma)
+        p_ge, p_le, n_eff = model.tails_and_size(n, gamma)
         p = _combine(p_ge, p_le, alternative)
         mom = model.quantiles(n)[1]
         moments = (mom.mean, mom.var, mom.left_var)
-        se = math.nan
+        se = _tail_se(p_ge, p_le, p, alternative, n_eff)
     else:
         if tab is None and table is not None:
             tab = _find_table(table, coefficient, scheme, w, required=True)
