@@ -36,7 +36,7 @@ from agreekit.ranking.tablegen.sampling import sample_lanes, stream_key
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "benchmarks" / "output"
 PROBS = (0.001, 0.0015, 0.002, 0.003, 0.005, 0.007, 0.01, 0.015, 0.02, 0.03, 0.05, 0.1, 0.2, 0.35, 0.5)
-HELD_OUT = (70, 125, 300, 1000, 2000, 5400, 30000)
+HELD_OUT = (70, 125, 300, 1000, 2000, 5400, 12000, 30000)
 SEED = 20261201
 
 
