@@ -524,6 +524,12 @@ class _QuantileModel:
     def _window(n):
         return next((h, d) for upto, h, d in _WINDOWS if n <= upto)
 
+    def _pooled(self, n) -> bool:
+        """Whether the quantiles at n come from the horizontal fit: always between stored lengths; at a
+        stored length only where the fit pools (its pooled estimate, which includes the stored length
+        itself, is the more accurate one there too); where it interpolates, a stored length is used as stored."""
+        return int(n) not in self.index or (n > self.n_dense and self._window(n)[0] > 1)
+
     def _horizontal_design(self, n, exclude=None):
         """(stored indices, design matrix in log n - log n0) of the horizontal fit at n."""
         u0 = math.log(n)
@@ -549,11 +555,7 @@ class _QuantileModel:
         hit = self._cache.get(n)
         if hit is not None:
             return hit
-        k = self.index.get(int(n))
-        # a stored length is used as stored where the fit is interpolation; where it pools, the pooled
-        # estimate (which includes the stored length itself) is the more accurate one there too
-        pooled = k is None or (n > self.n_dense and self._window(n)[0] > 1)
-        q = self._horizontal(n) if pooled else self.nq.values[k]
+        q = self._horizontal(n) if self._pooled(n) else self.nq.values[self.index[int(n)]]
         mom = self.tab.moments(n)
         out = (q, mom)
         if len(self._cache) > 4096:
@@ -575,10 +577,7 @@ class _QuantileModel:
         lo = max(0, min(pos - half, idx.size - 2 * half))
         sel = idx[lo:min(idx.size, lo + 2 * half)]
         x = 1.0 / ns[sel].astype(np.float64) - 1.0 / n
-        X = np.column_stack([np.ones_like(x), x])
-        w = self.nq.size[sel].astype(np.float64)
-        c = np.linalg.solve(X.T @ (X * w[:, None]), (X * w[:, None]).T)[0]
-        out = (sel, c)
+        out = (sel, _intercept_weights(np.column_stack([np.ones_like(x), x]), self.nq.size[sel]))
         self._cache[key] = out
         return out
 
@@ -667,19 +666,22 @@ class _QuantileModel:
         hit = self._cache.get(key)
         if hit is not None:
             return hit
-        size = self.nq.size.astype(np.float64)
-        k = self.index.get(int(n))
         if vertical:
             sel, c = self._vertical_weights(n)
-        elif k is not None and not (n > self.n_dense and self._window(n)[0] > 1):
-            sel, c = np.array([k]), np.ones(1)
+        elif not self._pooled(n):
+            sel, c = np.array([self.index[int(n)]]), np.ones(1)
         else:
             sel, X = self._horizontal_design(n)
-            w = size[sel]
-            c = np.linalg.solve(X.T @ (X * w[:, None]), (X * w[:, None]).T)[0]
-        out = float(1.0 / np.sum(c * c / size[sel]))
+            c = _intercept_weights(X, self.nq.size[sel])
+        out = float(1.0 / np.sum(c * c / self.nq.size[sel]))
         self._cache[key] = out
         return out
+
+
+def _intercept_weights(X, w):
+    """c with c @ y = the intercept of the weighted least-squares fit of y on X (weights w)."""
+    Xw = X * np.asarray(w, dtype=np.float64)[:, None]
+    return np.linalg.solve(X.T @ Xw, Xw.T)[0]
 
 
 def _logit_cdf(q, L, gamma):
