@@ -1,6 +1,7 @@
 """Adapter: table p-values vs a fresh Monte Carlo at held-out n for one table or a batch of tables
 (agreekit.ranking.tablegen.reproduction.pvalue_check_batch); reported in results/reproduction.md."""
 import json
+from pathlib import Path
 
 from ranking_common import setup
 
@@ -8,10 +9,7 @@ log = setup(snakemake)  # noqa: F821
 from agreekit._io import write_json  # noqa: E402
 from agreekit.ranking.tablegen.reproduction import pvalue_check_batch  # noqa: E402
 
-tables = []
-for f in snakemake.input.tables:  # noqa: F821
-    with open(f) as fh:
-        tables.append(json.load(fh))
+tables = [json.loads(Path(f).read_text()) for f in snakemake.input.tables]  # noqa: F821
 p = snakemake.params  # noqa: F821
 res = pvalue_check_batch(tables, p.n, size=p.size, seed=p.seed, batch_elements=p.batch_elements)
 for sid, rows in res.items():

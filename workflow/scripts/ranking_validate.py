@@ -2,6 +2,7 @@
 (agreekit.ranking.tablegen.reproduction.held_out_batch); fails the job if a table misses the target."""
 import json
 import sys
+from pathlib import Path
 
 from ranking_common import setup
 
@@ -9,10 +10,7 @@ log = setup(snakemake)  # noqa: F821
 from agreekit._io import write_json  # noqa: E402
 from agreekit.ranking.tablegen.reproduction import held_out_batch, validation_failures  # noqa: E402
 
-tables = []
-for f in snakemake.input.tables:  # noqa: F821
-    with open(f) as fh:
-        tables.append(json.load(fh))
+tables = [json.loads(Path(f).read_text()) for f in snakemake.input.tables]  # noqa: F821
 p = snakemake.params  # noqa: F821
 val = p.validation
 res = held_out_batch(tables, p.n, size=val["size"], seed=p.seed, batch_elements=p.batch_elements)

@@ -255,6 +255,25 @@ def _validation_size(n: int, size) -> int:
     return int(size) if isinstance(size, (int, np.integer)) else sample_size(n, size)
 
 
+def _shared_stream_samples(tables, n_values, size, seed, purpose, batch_elements, caller):
+    """(n, N, [Γ sample per table]) for every n: all tables (one coefficient) on one stream per n,
+    keyed by ``(seed, coefficient, n, purpose)``; N from ``size`` (:func:`_validation_size`)."""
+    from agreekit.ranking.tablegen.sampling import sample_lanes, stream_key
+
+    coefs = {t["coefficient"] for t in tables}
+    if len(coefs) != 1:
+        raise ValueError(f"{caller}: all tables must be of one coefficient")
+    coef = coefs.pop()
+    lanes = [(t["weigher"], t["scheme"]) for t in tables]
+
+    def samples():
+        for n in map(int, n_values):
+            N = _validation_size(n, size)
+            yield n, N, sample_lanes(coef, n=n, sizes=[N] * len(tables), lanes=lanes,
+                                     key=stream_key(seed, coef, n, purpose), batch_elements=batch_elements)
+    return samples()
+
+
 def held_out_batch(tables: Sequence[Mapping], n_values: Sequence[int], *, size, seed: int,
                    batch_elements: int = 40_000_000, g0_rules: Sequence[str | None] = (None,)) -> dict:
     """Fresh Monte Carlo E[g(Γ)] at held-out ranking lengths for several tables of one coefficient.
@@ -268,22 +287,14 @@ def held_out_batch(tables: Sequence[Mapping], n_values: Sequence[int], *, size, 
     import inspect
 
     from agreekit.ranking.standardization import StandardizationFunction
-    from agreekit.ranking.tablegen.sampling import sample_lanes, stream_key
     from agreekit.ranking.tables import CoefficientTable
 
     tables = list(tables)
-    coefs = {t["coefficient"] for t in tables}
-    if len(coefs) != 1:
-        raise ValueError("held_out_batch: all tables must be of one coefficient")
-    coef = coefs.pop()
     tabs = [CoefficientTable(t) for t in tables]
     has_rule = "g0_rule" in inspect.signature(StandardizationFunction.from_moments).parameters
     out: dict = {t["scheme_id"]: [] for t in tables}
-    for n in n_values:
-        n = int(n)
-        N = _validation_size(n, size)
-        gams = sample_lanes(coef, n=n, sizes=[N] * len(tables), lanes=[(t["weigher"], t["scheme"]) for t in tables],
-                            key=stream_key(seed, coef, n, "validation"), batch_elements=batch_elements)
+    for n, N, gams in _shared_stream_samples(tables, n_values, size, seed, "validation", batch_elements,
+                                             "held_out_batch"):
         for t, tab, gam in zip(tables, tabs, gams):
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", RuntimeWarning)
@@ -361,7 +372,13 @@ def pvalue_reference_rows(gammas) -> list[tuple[float, float]]:
 
 
 def pvalue_accuracy_row(table, n: int, size: int, ref_rows) -> dict:
-    """Table p-values (``weighted_correlation_test(method="table")``'s tails) against reference rows."""
+    """Table p-values (``weighted_correlation_test(method="table")``'s tails) against reference rows.
+
+    Besides the errors, each detail row carries the table's effective sample size ``n_eff`` (its
+    ``pvalue_se`` is binomial with it) and ``z`` = error / sqrt(p_MC (1 - p_MC) (1/n_eff + 1/size)),
+    the error in units of the two sampling errors; ``rms_z`` and ``max_abs_z`` summarize z over
+    0.001 <= p_MC (about 1 and 3 when sampling error is all there is).
+    """
     from agreekit.ranking.significance import _quantile_model
     from agreekit.ranking.tables import CoefficientTable
 
@@ -371,17 +388,21 @@ def pvalue_accuracy_row(table, n: int, size: int, ref_rows) -> dict:
     detail = []
     sides = [(p, side) for p in PVALUE_PROBS for side in ("less", "greater")]
     for (p, side), (g, p_mc) in zip(sides, ref_rows):
-        p_ge, p_le = model.tails(int(n), g)
+        p_ge, p_le, n_eff = model.tails_and_size(int(n), g)
         p_tab = p_le if side == "less" else p_ge
         err = abs(p_tab - p_mc)
         if p_mc >= 0.05:
             worst_abs = max(worst_abs, err)
         elif p_mc >= 0.001:
             worst_rel = max(worst_rel, err / p_mc)
-        detail.append({"p": p, "side": side, "gamma": g, "p_mc": p_mc, "p_table": p_tab})
+        z = (p_tab - p_mc) / math.sqrt(p_mc * (1 - p_mc) * (1 / n_eff + 1 / size))
+        detail.append({"p": p, "side": side, "gamma": g, "p_mc": p_mc, "p_table": p_tab, "n_eff": n_eff, "z": z})
+    zs = np.array([d["z"] for d in detail if d["p_mc"] >= 0.001])
     return {"scheme_id": tab.scheme_id, "n": int(n), "size": int(size),
             "stored_n": bool(int(n) in model.index), "ref_rel_se_p001": float(math.sqrt(0.999 / (0.001 * size))),
+            "table_rel_se_p001": float(math.sqrt(0.999 / (0.001 * detail[0]["n_eff"]))),
             "max_abs_err": worst_abs, "max_rel_err": worst_rel,
+            "rms_z": float(np.sqrt(np.mean(zs ** 2))), "max_abs_z": float(np.max(np.abs(zs))),
             "pass": bool(worst_abs <= PVALUE_ABS_TARGET and worst_rel <= PVALUE_REL_TARGET), "detail": detail}
 
 
@@ -393,21 +414,13 @@ def pvalue_check_batch(tables: Sequence[Mapping], n_values: Sequence[int], *, si
     (independent of the training, quantile and validation streams); ``size`` is a number of
     permutations or a rule list.  Returns ``{scheme_id: [row per n]}`` (:func:`pvalue_accuracy_row`).
     """
-    from agreekit.ranking.tablegen.sampling import sample_lanes, stream_key
     from agreekit.ranking.tables import CoefficientTable
 
     tables = list(tables)
-    coefs = {t["coefficient"] for t in tables}
-    if len(coefs) != 1:
-        raise ValueError("pvalue_check_batch: all tables must be of one coefficient")
-    coef = coefs.pop()
     tabs = [CoefficientTable(dict(t)) for t in tables]
     out: dict = {t["scheme_id"]: [] for t in tables}
-    for n in n_values:
-        n = int(n)
-        N = _validation_size(n, size)
-        gams = sample_lanes(coef, n=n, sizes=[N] * len(tables), lanes=[(t["weigher"], t["scheme"]) for t in tables],
-                            key=stream_key(seed, coef, n, "pvalue-check"), batch_elements=batch_elements)
+    for n, N, gams in _shared_stream_samples(tables, n_values, size, seed, "pvalue-check", batch_elements,
+                                             "pvalue_check_batch"):
         for tab, gam in zip(tabs, gams):
             out[tab.scheme_id].append(pvalue_accuracy_row(tab, n, N, pvalue_reference_rows(gam)))
     return out
