@@ -34,7 +34,9 @@ def test_quantile_sizes_follow_the_rules():
     size = dict(zip(qs["n"], qs["size"]))
     assert size[11] == size[60] == 1_000_000 and size[66] == 500_000
     assert size[1648] == 500_000 and size[2180] == 1_000_000_000 // 2180
-    assert size[5042] == 1_000_000_000 // 5042 and size[40000] == 25_000
+    assert size[5042] == 1_000_000_000 // 5042 and size[7668] == 1_000_000_000 // 7668
+    # beyond n = 8000 the element cap would go below min_size: min_size applies
+    assert size[8818] == size[31020] == size[40000] == 125_000
     sp = dict(zip(*(lambda q: (q["n"], q["size"]))(quantile_settings(CFG["ranking"], "spearman", [11, 14]))))
     assert sp[5042] == 500_000 and sp[7668] == 3_000_000_000 // 7668 and sp[40000] == 75_000
 

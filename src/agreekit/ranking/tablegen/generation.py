@@ -497,15 +497,18 @@ def quantile_grid(first_n: int, dense_upto: int, q: float, n_max: int) -> list[i
 def quantile_settings(cfg: Mapping, coefficient: str, grid) -> dict:
     """The ``quantiles`` entry of a scheme's settings: its ranking lengths and sample sizes.
 
-    ``N(n) = min(rule(n), max_elements // n)`` (at least 1000) with ``rule`` the first entry of
-    ``ranking.quantiles.size.<coefficient>.size`` that applies; the sample is drawn from its own
-    stream (purpose ``"quantiles"``), independent of the moment samples.
+    ``N(n) = min(rule(n), max(max_elements // n, min_size))`` (at least 1000) with ``rule`` the first
+    entry of ``ranking.quantiles.size.<coefficient>.size`` that applies: the element cap bounds the work
+    per length, and ``min_size`` (optional, default 0) keeps the precision of the p-values from falling
+    with n beyond the cap.  The sample is drawn from its own stream (purpose ``"quantiles"``),
+    independent of the moment samples.
     """
     qc = cfg["quantiles"]
     ns = quantile_grid(grid[0], qc["dense_upto"], qc["q"], int(cfg["n_max"][coefficient]))
     rule = qc["size"][coefficient]
     cap = int(rule.get("max_elements", 10**18))
-    sizes = [int(max(1000, min(sample_size(n, rule["size"]), cap // n))) for n in ns]
+    floor = int(rule.get("min_size", 0))
+    sizes = [int(max(1000, min(sample_size(n, rule["size"]), max(cap // n, floor)))) for n in ns]
     return {"n": ns, "size": sizes, "stream": "quantiles", "probs": "expit(linspace(logit(1e-4), logit(1-1e-4), 201))",
             "round": 9}
 
