@@ -36,7 +36,7 @@ from agreekit.ranking.tablegen.sampling import sample_lanes, stream_key
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "benchmarks" / "output"
-HELD_OUT = (70, 125, 300, 1000, 2000, 5400, 12000, 30000)
+HELD_OUT = (70, 125, 300, 1000, 2000, 5400, 12000, 20000, 30000)
 SEED = 20261201
 
 
