@@ -16,7 +16,9 @@ reported beside every row: the comparison includes the reference's noise, it is 
 
 The references (γ and p_MC per row) are cached in ``benchmarks/output/significance_table_reference.npz``
 (``--recompute`` to redo them), so the check of a changed table or model takes seconds.
-Writes ``benchmarks/output/significance_table_accuracy.json`` and ``.md``.
+Writes ``benchmarks/output/significance_table_accuracy.json`` and ``.md`` (``--output`` another stem, e.g. for a
+second, independent reference: ``--seed 20261202 --n 30000 --coefficient kendall --output
+significance_table_accuracy_seed2 --cache benchmarks/output/significance_table_reference_seed2.npz``).
 Run: ``.venv/bin/python benchmarks/bench_significance_table_accuracy.py [--n 70,125,...] [--coefficient kendall]``.
 """
 from __future__ import annotations
@@ -87,6 +89,8 @@ def main(argv=None):
     ap.add_argument("--tables", default=None, help="comma-separated scheme ids (default: all shipped)")
     ap.add_argument("--recompute", action="store_true", help="ignore the cached references")
     ap.add_argument("--cache", default=str(OUT / "significance_table_reference.npz"))
+    ap.add_argument("--output", default="significance_table_accuracy",
+                    help="file stem of the .json / .md written to benchmarks/output/")
     args = ap.parse_args(argv)
     n_values = [int(v) for v in args.n.split(",")]
     ids = args.tables.split(",") if args.tables else available_tables()
@@ -111,9 +115,9 @@ def main(argv=None):
             print(f"{t.scheme_id:45s} n={n:6d} B={size:9d} abs={r['max_abs_err']:.4f} "
                   f"rel={r['max_rel_err']:.3f} {'ok' if r['pass'] else 'FAIL'}", flush=True)
     out = {"n": n_values, "seed": args.seed, "loadavg_start": load0, "loadavg_end": os.getloadavg(), "rows": rows}
-    (OUT / "significance_table_accuracy.json").write_text(json.dumps(out, indent=1) + "\n")
+    (OUT / f"{args.output}.json").write_text(json.dumps(out, indent=1) + "\n")
     md = summary_markdown(rows)
-    (OUT / "significance_table_accuracy.md").write_text(md)
+    (OUT / f"{args.output}.md").write_text(md)
     print(md)
 
 
