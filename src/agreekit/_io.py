@@ -28,6 +28,7 @@ import io
 import json
 import math
 import os
+import sys
 import tempfile
 import zlib
 from collections.abc import Iterable, Iterator, Mapping
@@ -48,7 +49,28 @@ _GZIP_MAGIC = b"\x1f\x8b"
 # --------------------------------------------------------------------------- reading
 
 
+#: the path that means standard input (and, for outputs, standard output)
+STDIN = "-"
+
+
+class _NoClose(io.RawIOBase):
+    """A raw view of a binary stream whose close() leaves the stream open (for stdin)."""
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def readable(self):
+        return True
+
+    def readinto(self, b):
+        data = self._stream.read1(len(b)) if hasattr(self._stream, "read1") else self._stream.read(len(b))
+        b[:len(data)] = data
+        return len(data)
+
+
 def _shown(path) -> str:
+    if isinstance(path, (str, os.PathLike)) and os.fspath(path) == STDIN:
+        return "<stdin>"
     return repr(os.fspath(path)) if isinstance(path, (str, os.PathLike)) else "<stream>"
 
 
@@ -65,6 +87,8 @@ def check_input_path(path: Any, *, parameter: str) -> Path:
     """
     if isinstance(path, bytes) or not isinstance(path, (str, os.PathLike)):
         raise InputError(parameter, f"must be a file path (str or os.PathLike); got {type(path).__name__}")
+    if isinstance(path, str) and path == STDIN:
+        return Path(STDIN)
     p = Path(path)
     shown = _shown(path)
     if os.fspath(path) == "":
@@ -87,12 +111,16 @@ def check_input_path(path: Any, *, parameter: str) -> Path:
 
 def _open_binary(path: Path, parameter: str):
     shown = _shown(path)
-    try:
-        raw = open(path, "rb")
-    except OSError as exc:
-        raise InputError(parameter, f"cannot read {shown}: {exc.strerror}") from None
-    head = raw.read(2)
-    raw.seek(0) if raw.seekable() else None
+    if os.fspath(path) == STDIN:
+        raw = io.BufferedReader(_NoClose(sys.stdin.buffer))
+        head = raw.peek(2)[:2]
+    else:
+        try:
+            raw = open(path, "rb")
+        except OSError as exc:
+            raise InputError(parameter, f"cannot read {shown}: {exc.strerror}") from None
+        head = raw.read(2)
+        raw.seek(0) if raw.seekable() else None
     if head == _GZIP_MAGIC:
         return gzip.GzipFile(fileobj=raw, mode="rb"), raw, True
     if path.suffix.lower() == ".gz":

@@ -148,7 +148,11 @@ def _run(args: argparse.Namespace):
     saved = warnings.formatwarning
     warnings.formatwarning = one_line
     try:
-        return args.func(args)
+        with warnings.catch_warnings():
+            warnings.simplefilter("default", DeprecationWarning)  # shown once per call site
+            for text in getattr(args, "_deprecated_options", None) or ():
+                warnings.warn(text, DeprecationWarning, stacklevel=1)
+            return args.func(args)
     finally:
         warnings.formatwarning = saved
 
