@@ -15,9 +15,11 @@ coll = snakemake.wildcards.me_collection  # noqa: F821
 t0 = time.perf_counter()
 scores = {m["name"]: load_scores(m["path"], parameter=m["path"]) for m in p.metrics}
 statistic = {m["name"]: m["statistic"] for m in p.metrics}
-# the same per-collection seed as the bootstrap stage: the same topic samples Q*b
+# the same per-collection seed as the bootstrap stage: the same topic samples Q*b;
+# the config's alpha is the intervals' 1 - level (metric_agreement rounds 1 - level to 12 decimals)
 agreement = metric_agreement(scores, weigher=s["weigher"], scheme=s["scheme"], n_resamples=s["n_resamples"],
-                             rng=collection_seed(p.seed, coll), statistic=statistic, alpha=s["alpha"],
+                             rng=collection_seed(p.seed, coll), summary=statistic,
+                             confidence_level=1.0 - s["alpha"],
                              top_k=s["top_k"], pvalue_resamples=s["pvalue_resamples"])
 t1 = time.perf_counter()
 c = s["consensus"]
