@@ -31,6 +31,11 @@ CLI_ONLY_OPTIONS = {
     "func": "(internal) the handler",
     "api": "(internal) the library function(s) the subcommand calls",
     "command": "(internal) the subcommand's name",
+    "correlate": "bootstrap: a second score matrix whose system ranking is correlated with SCORES",
+    "gmean": "metaeval: metrics summarised by the geometric mean (builds the API's summary mapping)",
+    "no_pvalue": "metaeval: skip the p-values (the API's pvalue=False)",
+    "consensus_method": "metaeval: the `method` of consensus_ranking (a second function's option)",
+    "name": "metaeval: the collection's title in the files of --output-dir",
 }
 
 

@@ -220,6 +220,13 @@ def critical_rank(n_resamples: int, alpha: float) -> int:
     :class:`UserWarning` (the k-th largest value is then a slightly conservative
     threshold); B * alpha < 1 is an :class:`~agreekit._validation.InputError`.
 
+    Parameters
+    ----------
+    n_resamples : int
+        B, the number of bootstrap samples.
+    alpha : float
+        The significance level of the test (a pair is significant iff ASL < alpha).
+
     Examples
     --------
     >>> from agreekit.ireval.bootstrap import critical_rank
@@ -629,6 +636,8 @@ class DiscriminativePowerResult(ResultBase):
         with ``summary="gmean"`` (AG).
     summary_name : str
         The summary ("mean", "gmean" or the callable's name; formerly ``statistic``).
+    alpha : float
+        The significance level; k = B alpha (rounded down) is the critical rank.
     table : DataFrame
         One row per pair (i < j in column order): ``system_a``, ``system_b``,
         ``difference`` (observed M(a) - M(b); mean log difference for AG),
@@ -1127,16 +1136,42 @@ def swap_rates(scores: Any, *, summary: str = "mean", bin_width: float = 0.01, n
 # --------------------------------------------------------------------------- rank correlation
 
 
-def kendall_normal_test(tau: float, n_systems: int) -> tuple[float, float]:
-    """Eq. 11: Z0 = |tau| / sqrt((4 ns + 10) / (9 ns (ns - 1))) and its two-sided p-value."""
+def _normal_pvalue(z: float, alternative: str, dist) -> float:
+    """p-value of a signed statistic z under ``dist`` (symmetric) for ``alternative``."""
+    if alternative == "two-sided":
+        return float(2 * dist.sf(abs(z)))
+    return float(dist.sf(z) if alternative == "greater" else dist.cdf(z))
+
+
+def kendall_normal_test(tau: float, n_systems: int, *, alternative: str = "two-sided") -> tuple[float, float]:
+    """Eq. 11: Z0 = |tau| / sqrt((4 ns + 10) / (9 ns (ns - 1))) and its p-value.
+
+    ``alternative="two-sided"`` (Sakai's test) gives 2 (1 - Phi(Z0)); "greater" / "less"
+    use the signed z = tau / sqrt(...) (H1: positive / negative association) and return it.
+
+    Examples
+    --------
+    >>> from agreekit.ireval.bootstrap import kendall_normal_test
+    >>> z, p = kendall_normal_test(0.332, 30)
+    >>> round(z, 3), round(p, 4)
+    (2.577, 0.01)
+    """
     ns = check_int("n_systems", n_systems, minimum=2)
+    alternative = _check_alternative(alternative)
     from scipy import stats as _stats
-    z = abs(float(tau)) / math.sqrt((4 * ns + 10) / (9 * ns * (ns - 1)))
-    return z, float(2 * _stats.norm.sf(z))
+    z = float(tau) / math.sqrt((4 * ns + 10) / (9 * ns * (ns - 1)))
+    p = _normal_pvalue(z, alternative, _stats.norm)
+    return (abs(z) if alternative == "two-sided" else z), p
 
 
 def kendall_critical_value(n_systems: int, alpha: float = 0.01) -> float:
     """Smallest |tau| significant at ``alpha`` (two-sided) under Eq. 11.
+
+    Parameters
+    ----------
+    n_systems : int
+    alpha : float, default 0.01
+        The significance level (two-sided).
 
     Examples
     --------
@@ -1150,15 +1185,22 @@ def kendall_critical_value(n_systems: int, alpha: float = 0.01) -> float:
     return float(_stats.norm.isf(alpha / 2) * math.sqrt((4 * ns + 10) / (9 * ns * (ns - 1))))
 
 
-def spearman_t_test(rho: float, n_systems: int) -> tuple[float, float]:
-    """t0 = |rho| sqrt(ns - 2) / sqrt(1 - rho^2) with ns - 2 df; two-sided p-value."""
+def spearman_t_test(rho: float, n_systems: int, *, alternative: str = "two-sided") -> tuple[float, float]:
+    """t0 = |rho| sqrt(ns - 2) / sqrt(1 - rho^2) with ns - 2 df and its p-value.
+
+    ``alternative="two-sided"`` gives the two-sided p-value of t0 (the p-value of
+    :func:`scipy.stats.spearmanr`); "greater" / "less" use the signed t and return it.
+    """
     ns = check_int("n_systems", n_systems, minimum=3)
+    alternative = _check_alternative(alternative)
     rho = float(rho)
     if abs(rho) >= 1:
-        return float("inf"), 0.0
+        t = math.copysign(float("inf"), rho)
+    else:
+        t = rho * math.sqrt(ns - 2) / math.sqrt(1 - rho * rho)
     from scipy import stats as _stats
-    t0 = abs(rho) * math.sqrt(ns - 2) / math.sqrt(1 - rho * rho)
-    return t0, float(2 * _stats.t.sf(t0, ns - 2))
+    p = _normal_pvalue(t, alternative, _stats.t(ns - 2))
+    return (abs(t) if alternative == "two-sided" else t), p
 
 
 def _correlation_rows(A: np.ndarray, Bm: np.ndarray, coefficient: str, variant: str) -> np.ndarray:
@@ -1202,13 +1244,12 @@ class RankCorrelationResult(TestResultBase):
     coefficient: str
     n_systems: int
     n_resamples: int
+    statistic: float = field(default=float("nan"), repr=False)
 
     method = deprecated_attribute("coefficient", "method")
 
-    @property
-    def statistic(self) -> float:
-        """The correlation (what ``stat, p = result`` unpacks first)."""
-        return self.correlation
+    def __post_init__(self):
+        object.__setattr__(self, "statistic", self.correlation)  # what `stat, p = result` unpacks first
 
     def to_dict(self) -> dict:
         """Plain-dict summary (JSON-able)."""
@@ -1366,10 +1407,19 @@ def meta_evaluate(scores: Any, *, alpha: float = 0.05, n_resamples: int = 1000, 
     swap method; the swap method's Q'*b and the unpaired pooled indices come
     from independent streams of the same seed.
 
-    ``summary`` is the metric's summary (``"gmean"`` for G_AveP etc.; formerly
-    ``statistic``); ``paired_summary`` (formerly ``paired_statistic``) defaults to it,
-    i.e. "gmean" runs the AG paired test.  ``alpha`` is the significance level:
-    discriminative power counts pairs with Sakai's ASL < alpha.
+    Parameters
+    ----------
+    scores : DataFrame or array_like, shape (n topics, s systems)
+    alpha : float, default 0.05
+        The significance level: discriminative power counts pairs with Sakai's
+        ASL = b / B < alpha (the seed's count).
+    n_resamples, rng
+        B and the seed of the three shared sets of samples.
+    summary : {"mean", "gmean"}
+        The metric's summary (``"gmean"`` for G_AveP etc.; formerly ``statistic``).
+    paired_summary : {"mean", "gmean"}, optional
+        Summary of the paired test (formerly ``paired_statistic``); defaults to
+        ``summary``, i.e. "gmean" runs the AG paired test.
 
     Examples
     --------

@@ -82,7 +82,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from agreekit._api import _warn
+from agreekit._api import ResultBase, _warn
 from agreekit._validation import InputError
 
 __all__ = [
@@ -111,7 +111,7 @@ _SUPPORTED = "AP (AveP), P@k (PDoc@k), R@k, RR, Rprec (R-prec), nDCG@k, nDCG_jk@
 
 
 @dataclass(frozen=True)
-class MetricSpec:
+class MetricSpec(ResultBase):
     """A parsed metric name: ``kind`` in {AveP, P, Q-measure, nCG, nDCG, nDCG_jk, R-prec, R, RR},
     ``cutoff`` or None."""
 
