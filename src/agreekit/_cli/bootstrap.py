@@ -142,11 +142,7 @@ def _run_evaluate(args: argparse.Namespace):
     write_files(contents, parameter="--output-dir")  # all or nothing
     info = {"n_topics": int(next(iter(mats.values())).shape[0]),
             "systems": [str(c) for c in next(iter(mats.values())).columns], "metrics": written}
-    if args.format == "csv":
-        rows = ["metric,path"] + [f"{n},{w['path']}" for n, w in written.items()]
-        write_output(args, "\n".join(rows) + "\n")
-    else:
-        write_output(args, dumps_json(info) + "\n")
+    write_output(args, dumps_json(info) + "\n")   # the files are CSV; what was written is JSON
     return None
 
 
@@ -198,7 +194,7 @@ def register(subparsers) -> None:
                    help="deprecated: name the form in the metric instead (nDCG@k = trec, nDCG_jk@k = jk)")
     e.add_argument("--empty-topics", choices=("error", "drop"), default="error",
                    help="qrels topics without relevant documents: error (default) or drop")
-    add_format(e, default="csv")
+    add_format(e, default="csv")   # of the matrices printed without --output-dir (its files are CSV)
     add_output(e, what="the matrix of a single metric (csv) or every matrix (json); with --output-dir, "
                        "the list of files written")
     add_output_dir(e, what="one DIR/<metric>.csv per metric (needed for CSV of several metrics)")
