@@ -69,21 +69,23 @@ EXAMPLES = {
         "agreekit clustering u.txt v.txt -m ari -m nmi_sum -m vi",
     ],
     "bootstrap": [
-        "agreekit bootstrap resources/bootstrap/trec_topic_by_run_scores/adhoc8_ap.csv --seed 1",
+        "agreekit bootstrap resources/bootstrap/trec_topic_by_run_scores/adhoc8_ap.csv --rng 1",
         "agreekit bootstrap resources/bootstrap/trec_topic_by_run_scores/adhoc8_ap.csv --test unpaired "
-        "--resamples 200 --format csv -o pairs.csv",
+        "--n-resamples 200 --format csv -o pairs.csv",
     ],
     "metaeval": [
         "agreekit metaeval AP=resources/bootstrap/trec_topic_by_run_scores/adhoc8_ap.csv "
-        "P@10=resources/bootstrap/trec_topic_by_run_scores/adhoc8_p10.csv --resamples 200 --seed 1 "
+        "P@10=resources/bootstrap/trec_topic_by_run_scores/adhoc8_p10.csv --n-resamples 200 --rng 1 "
         "--pvalue-resamples 500",
         "agreekit metaeval AP=resources/bootstrap/trec_topic_by_run_scores/adhoc8_ap.csv "
         "P@10=resources/bootstrap/trec_topic_by_run_scores/adhoc8_p10.csv "
-        "RR=resources/bootstrap/trec_topic_by_run_scores/adhoc8_rr.csv --resamples 200 --seed 1 -o metaeval_adhoc8",
+        "RR=resources/bootstrap/trec_topic_by_run_scores/adhoc8_rr.csv --n-resamples 200 --rng 1 "
+        "--output-dir metaeval_adhoc8",
     ],
     "evaluate": [
         "agreekit evaluate resources/bootstrap/robust03_top100/robust03_qrels.txt.gz "
-        "resources/bootstrap/robust03_top100/runs/input.Sel50.gz --metric AveP --depth 100",
+        "resources/bootstrap/robust03_top100/runs/input.Sel50.gz --metrics AP,nDCG@10,RR --format json "
+        "--depth 100",
     ],
 }
 
