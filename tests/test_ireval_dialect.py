@@ -416,3 +416,16 @@ def test_metaeval_cli_alpha_is_confidence_level(tmp_path, capsys):
         assert main(args + ["--alpha", "0.1"]) == 0
     assert len(w) == 1 and "--confidence-level" in str(w[0].message)
     assert capsys.readouterr().out == new
+
+
+def test_progress_bar_goes_to_stderr_and_changes_no_number(capsys):
+    Y = np.random.default_rng(2).uniform(size=(200, 4))
+    quiet = discriminative_power(Y, n_resamples=30_000, rng=1, progress=False)
+    assert capsys.readouterr().err == ""
+    shown = discriminative_power(Y, n_resamples=30_000, rng=1, progress=True)   # 3 batches of samples
+    assert "bootstrap: resamples" in capsys.readouterr().err
+    pd.testing.assert_frame_equal(quiet.table, shown.table)
+    runs = {f"s{i}": RUN.assign(score=RUN["score"] * (i + 1)) for i in range(3)}
+    a = evaluate(QRELS, runs, "AP", progress=True)
+    assert "evaluate: runs" in capsys.readouterr().err
+    pd.testing.assert_frame_equal(a["AP"], evaluate(QRELS, runs, "AP", progress=False)["AP"])

@@ -22,7 +22,7 @@ import warnings
 from pathlib import Path
 
 from agreekit._cli._common import (add_format, add_output, add_output_dir, add_quiet, add_renamed, add_rng,
-                                   write_output)
+                                   progress_of, write_output)
 from agreekit._io import check_output_path, dumps_json, write_files
 from agreekit._validation import InputError
 
@@ -86,7 +86,7 @@ def _bootstrap(args: argparse.Namespace):
         corr = rank_correlation_se(scores, other, n_resamples=args.n_resamples, rng=seed,
                                    summary=args.summary).to_dict()
     res = discriminative_power(scores, alpha=args.alpha, test=args.test, n_resamples=args.n_resamples,
-                               rng=seed, summary=args.summary)
+                               rng=seed, summary=args.summary, progress=progress_of(args))
     if args.format == "csv":
         buf = io.StringIO()
         res.table.to_csv(buf, index=False, float_format="%.10g", lineterminator="\n")
@@ -122,7 +122,8 @@ def _run_evaluate(args: argparse.Namespace):
             targets[name] = check_output_path(path, parameter="--output-dir")
     kw = {} if args.ndcg is None else {"ndcg": args.ndcg}   # deprecated: evaluate() warns
     mats = evaluate(args.qrels, list(args.run), metrics, depth=args.depth, gains=_gains(args.gains),
-                    beta=args.beta, log_base=args.log_base, empty_topics=args.empty_topics, **kw)
+                    beta=args.beta, log_base=args.log_base, empty_topics=args.empty_topics,
+                    progress=progress_of(args), **kw)
     if not args.output_dir:
         if args.format == "csv":
             buf = io.StringIO()

@@ -859,7 +859,7 @@ def _unpaired_all_pairs(X, pa, pb, idx2, k, batch, statistic, offset):
 def discriminative_power(scores: Any, *, alpha: float = 0.05, test: str = "paired",
                          n_resamples: int = 1000, rng: Any = None, resamples: Any = None,
                          summary: str | Callable = "mean", offset: float = GM_OFFSET,
-                         batch_size: int | None = None) -> DiscriminativePowerResult:
+                         batch_size: int | None = None, progress: bool | None = None) -> DiscriminativePowerResult:
     """Bootstrap test over all system pairs: discriminative power and required difference.
 
     Parameters
@@ -882,6 +882,9 @@ def discriminative_power(scores: Any, *, alpha: float = 0.05, test: str = "paire
         resampled values themselves: pairs per batch (memory about
         B * batch_size doubles; default about 32 MB).  "mean" and "gmean" run in
         compiled kernels with memory O(B) per pair and per thread.
+    progress : bool, optional
+        A progress bar over the batches of topic samples of the paired test on stderr
+        (default: only when stderr is a terminal and there is more than one batch).
 
     Returns
     -------
@@ -908,6 +911,9 @@ def discriminative_power(scores: Any, *, alpha: float = 0.05, test: str = "paire
         # streamed: the topic samples are drawn (or read) in batches; what stays in memory is
         # the k = B alpha largest |t*| of every pair, with their replicate index and wbar
         B, batches = _resample_batches(resamples, n, n_resamples, rng)
+        step = max(1, _STREAM_BATCH_ELEMENTS // n)
+        from agreekit.ireval.metrics import _progress
+        batches = _progress(batches, progress, total=-(-B // step), desc="bootstrap: resamples")
         k = critical_rank(B, alpha)
         cap = k + min(B, max(k // 4, 1024))
         check_memory("n_resamples", 24.0 * P * cap + 16.0 * min(B, _STREAM_BATCH_ELEMENTS // n + 1) * n,

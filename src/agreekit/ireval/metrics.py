@@ -386,6 +386,19 @@ def topic_metrics(ranked_gains: Sequence[float], ideal_gains: Sequence[float],
     return out
 
 
+def _progress(iterable, progress, *, total: int, desc: str):
+    """``iterable`` with a tqdm bar on stderr when ``progress`` (None: only if stderr is a terminal)."""
+    import sys
+
+    if progress is None:
+        progress = bool(getattr(sys.stderr, "isatty", lambda: False)())
+    if not progress or total <= 1:
+        return iterable
+    from tqdm import tqdm
+
+    return tqdm(iterable, total=total, desc=desc, leave=False, file=sys.stderr)
+
+
 def _check_ndcg(ndcg) -> str:
     if ndcg not in NDCG_FORMS:
         raise InputError("ndcg", f"must be one of {{'jk', 'trec'}}; got {ndcg!r}")
@@ -438,7 +451,8 @@ def _as_runs(run) -> list[tuple[str, pd.DataFrame]]:
 
 def evaluate(qrels: Any, run: Any, metrics: Any = ("AveP",), *,
              depth: int = 1000, gains: Mapping | None = None, beta: float = 1.0,
-             log_base: float = 2.0, ndcg: str | None = None, empty_topics: str = "error") -> dict:
+             log_base: float = 2.0, ndcg: str | None = None, empty_topics: str = "error",
+             progress: bool | None = None) -> dict:
     """Per-topic IR metrics of one or more runs: a dict metric -> topics x systems matrix.
 
     Parameters
@@ -470,6 +484,8 @@ def evaluate(qrels: Any, run: Any, metrics: Any = ("AveP",), *,
         ``nDCG@k`` means, with a :class:`DeprecationWarning`.
     empty_topics : {"error", "drop"}
         What to do with qrels topics without relevant documents.
+    progress : bool, optional
+        A progress bar over the runs on stderr (default: only when stderr is a terminal).
 
     Returns
     -------
@@ -538,7 +554,7 @@ def evaluate(qrels: Any, run: Any, metrics: Any = ("AveP",), *,
         raise InputError("run", f"duplicate system names {dup}; pass a dict name -> run")
     values = np.zeros((len(specs), len(topics), len(runs)))
     topic_pos = {t: i for i, t in enumerate(topics)}
-    for j, (_, df) in enumerate(runs):
+    for j, (_, df) in _progress(enumerate(runs), progress, total=len(runs), desc="evaluate: runs"):
         ranked = _rank_run(df[df["topic"].isin(topic_pos)], depth)
         g = gain_lookup.reindex(pd.MultiIndex.from_arrays([ranked["topic"], ranked["docno"]]))
         ranked = ranked.assign(gain=g.fillna(0.0).to_numpy())
