@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import sys
 import time
 import warnings
 from dataclasses import dataclass, field, fields, replace
@@ -156,7 +157,18 @@ def _unique_rows(rows):
     return _heuristics.unique_rows(np.asarray(rows, dtype=np.int64))
 
 
-def _heuristic(C, CT, method, full, n_starts, rng, deadline, max_solutions=None):
+def _progress_bar(progress, n_starts):
+    """A tqdm bar on stderr for FAST's starts, or None: ``progress`` True shows it, False
+    hides it, None (auto) shows it only when stderr is a terminal."""
+    if (progress is not None and not progress) or (
+            progress is None and not (hasattr(sys.stderr, "isatty") and sys.stderr.isatty())):
+        return None
+    from tqdm import tqdm
+
+    return tqdm(total=n_starts, desc="kemeny: FAST starts", unit="start", file=sys.stderr, leave=False)
+
+
+def _heuristic(C, CT, method, full, n_starts, rng, deadline, max_solutions=None, progress=False):
     """Run QUICK or FAST on C.
 
     Returns (distinct best candidates, best objective, finished, note): ``finished`` is
@@ -169,8 +181,14 @@ def _heuristic(C, CT, method, full, n_starts, rng, deadline, max_solutions=None)
         sols, top = _heuristics.best_unique(cands, scores, eps)
         note = "" if finished else f"time limit reached during QUICK ({len(cands)} of 4 passes started)"
         return sols, top, finished, note
-    sols, top, n_done, capped = _heuristics.fast_stream(C, n_starts, rng, full=full, CT=CT,
-                                                        deadline=deadline, max_solutions=max_solutions)
+    bar = _progress_bar(progress, n_starts)
+    try:
+        sols, top, n_done, capped = _heuristics.fast_stream(
+            C, n_starts, rng, full=full, CT=CT, deadline=deadline, max_solutions=max_solutions,
+            progress=None if bar is None else bar.update)
+    finally:
+        if bar is not None:
+            bar.close()
     finished = n_done >= n_starts
     notes = []
     if not finished:
@@ -202,7 +220,7 @@ def _solve_block(Cb, init, solver, full, max_solutions, remaining):
 @renamed_parameters(ties="allow_ties")
 def kemeny(rankings, *, weights=None, method: str = "auto", n_starts: int | None = None,
            rng=None, allow_ties: bool = True, time_limit: float | None = None, labels=None,
-           solver: str = "auto", max_solutions: int = 1000) -> KemenyResult:
+           solver: str = "auto", max_solutions: int = 1000, progress: bool | None = None) -> KemenyResult:
     """Kemeny consensus (median) ranking of complete, weak or partial rankings.
 
     Maximises the weighted average Emond–Mason τ_x with the input rankings, i.e.
@@ -253,6 +271,9 @@ def kemeny(rankings, *, weights=None, method: str = "auto", n_starts: int | None
         Cap on the number of optimal rankings returned (``exhaustive`` False if hit);
         also caps the distinct best rankings FAST keeps, so that its memory does not
         grow with ``n_starts``.
+    progress : bool, optional
+        A progress bar of FAST's starts on stderr (tqdm): True shows it, False hides it,
+        None (default) shows it only when stderr is a terminal.
 
     Returns
     -------
@@ -295,6 +316,8 @@ def kemeny(rankings, *, weights=None, method: str = "auto", n_starts: int | None
     max_solutions = check_int("max_solutions", max_solutions, minimum=1)
     if time_limit is not None:
         time_limit = check_float("time_limit", time_limit, minimum=0.0, inclusive=False)
+    if progress is not None and not isinstance(progress, (bool, np.bool_)):
+        raise InputError("progress", f"must be True, False or None; got {progress!r}")
     if not isinstance(allow_ties, (bool, np.bool_)):
         raise InputError("allow_ties", f"must be True or False; got {allow_ties!r}")
     full = not bool(allow_ties)
@@ -358,7 +381,8 @@ def kemeny(rankings, *, weights=None, method: str = "auto", n_starts: int | None
                        f"use method='fast' for more starts")
 
     if method in ("quick", "fast"):
-        sols, top, finished, note = _heuristic(C, CT, method, full, n_starts, gen, deadline, max_solutions)
+        sols, top, finished, note = _heuristic(C, CT, method, full, n_starts, gen, deadline, max_solutions,
+                                               progress=progress)
         proven = V - top <= eps  # C itself is a score matrix: the upper bound is reached
         if note:
             message = "; ".join(x for x in (message, note) if x)

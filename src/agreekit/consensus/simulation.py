@@ -195,8 +195,8 @@ def run_cell(*, m: int, theta: float, variant: str, n_profiles: int, n_judges: i
     """
     from tqdm.auto import tqdm
 
-    warmup()  # JIT compilation is not part of the timings
     streams = _profile_streams(rng, n_profiles)
+    warmup()  # JIT compilation is not part of the timings
     rows = []
     for p in tqdm(range(n_profiles), disable=not progress, desc=f"m={m} theta={theta} {variant}"):
         rng = streams[p]
