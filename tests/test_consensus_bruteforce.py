@@ -88,7 +88,7 @@ def test_all_positive_matrix_gives_all_tie():
 
 @pytest.mark.parametrize("kwargs, param", [
     ({"method": "slow"}, "method"), ({"solver": "cplex"}, "solver"), ({"n_starts": 0}, "n_starts"),
-    ({"time_limit": -1}, "time_limit"), ({"ties": "yes"}, "ties"), ({"weights": [1]}, "weights"),
+    ({"time_limit": -1}, "time_limit"), ({"allow_ties": "yes"}, "allow_ties"), ({"weights": [1]}, "weights"),
     ({"max_solutions": 0}, "max_solutions"), ({"labels": ["a", "a", "b"]}, "labels"),
 ])
 def test_bad_arguments(kwargs, param):

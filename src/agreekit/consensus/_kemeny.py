@@ -336,7 +336,8 @@ def kemeny(rankings, *, weights=None, method: str = "auto", n_starts: int | None
         obj = _objective(sols[0], C, CT)
         if timed_out:
             warnings.warn(f"kemeny: time_limit={time_limit:g} s reached; returning the best ranking found"
-                          + ("" if optimal else " (not proven optimal)"), TimeLimitWarning, stacklevel=3)
+                          + ("" if optimal else " (not proven optimal)"), TimeLimitWarning,
+                          stacklevel=4)  # finish, kemeny, the renamed_parameters wrapper, the caller
         return KemenyResult(solutions=sols, labels=data.labels, average_tau_x=obj / denom, penalty=V - obj,
                             method=meth, proven=bool(optimal), seconds=time.perf_counter() - t0,
                             exhaustive=bool(exhaustive), solver=solver_name, blocks=tuple(blocks),
