@@ -335,6 +335,8 @@ def test_cli_parser_declares_its_api():
         if action.dest in ("help",):
             continue
         assert action.dest in params or action.dest in CLI_ONLY_OPTIONS, action.dest
+        if action.option_strings and action.dest not in CLI_ONLY_OPTIONS:
+            assert "--" + action.dest.replace("_", "-") in action.option_strings, action.option_strings
 
 
 # ----------------------------------------------------------------------------- workflow scripts

@@ -1,6 +1,7 @@
 """``agreekit consensus FILE.csv …``: Kemeny consensus ranking of a table of rankings."""
 from __future__ import annotations
 
+import argparse
 import csv
 import io
 
@@ -9,17 +10,38 @@ from agreekit._cli._common import (add_format, add_output, add_quiet, add_rename
 from agreekit._io import dumps_json
 
 
+class _AllowTies(argparse.Action):
+    """``--allow-ties`` / ``--no-allow-ties``, with the former ``--no-ties`` as a deprecated alias
+    (one action, so that the option is named as the API's ``allow_ties``)."""
+
+    def __init__(self, option_strings, dest, *, old=(), **kwargs):
+        self.old = tuple(old)
+        kwargs["nargs"] = 0
+        super().__init__(option_strings, dest, **kwargs)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        setattr(namespace, self.dest, not option_string.startswith("--no-"))
+        if option_string in self.old:
+            pending = getattr(namespace, "_deprecated_options", None) or []
+            pending.append(f"option {option_string} is deprecated, use --no-allow-ties (the old spelling is "
+                           "removed in the next release)")
+            setattr(namespace, "_deprecated_options", pending)
+
+
 def _handler(args):
     from agreekit._cli import resolve_seed
     from agreekit.consensus import kemeny, read_rankings
 
     seed = resolve_seed(args.rng)
-    data = read_rankings(args.path, weights_column=args.weights_column, ordinal=args.ordinal)
+    data = read_rankings(args.path, weights_column=None if args.no_weights else args.weights_column,
+                         ordinal=args.ordinal)
     res = kemeny(data, method=args.method, n_starts=args.n_starts, rng=seed,
                  allow_ties=args.allow_ties, time_limit=args.time_limit, solver=args.solver,
                  max_solutions=args.max_solutions, progress=progress_of(args))
     if args.format == "json":
-        text = dumps_json({**res.to_dict(), "seed": seed}) + "\n"
+        # the seed is reported when the result may depend on it (not for a proven, complete set of optima)
+        extra = {} if (res.proven and res.exhaustive) else {"seed": seed}
+        text = dumps_json({**res.to_dict(), **extra}) + "\n"
     else:
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
@@ -47,8 +69,7 @@ def register(subparsers) -> None:
     p.add_argument("path", metavar="FILE.csv", help="CSV with a header of item labels (- = stdin)")
     p.add_argument("--weights-column", default="auto", metavar="NAME",
                    help="column of row weights (default: a column named 'weight' if present)")
-    p.add_argument("--no-weights", dest="weights_column", action="store_const", const=None,
-                   help="ignore any weight column")
+    p.add_argument("--no-weights", action="store_true", help="ignore any weight column")
     p.add_argument("--ordinal", action="store_true",
                    help="accept any numbers as ordinal scores (lower = better) instead of positive "
                         "integer ranks (ConsRank's usa_ranks.csv holds a 0)")
@@ -58,10 +79,10 @@ def register(subparsers) -> None:
                 help="FAST starts (default 100; --starts is a deprecated alias)")
     add_rng(p, what="FAST's random starts")
     add_format(p)
-    p.add_argument("--allow-ties", dest="allow_ties", action="store_true", default=True,
-                   help="allow ties in the consensus (weak orders; the default)")
-    add_renamed(p, "--no-allow-ties", "--no-ties", action="store_false", dest="allow_ties",
-                help="search permutations only (--no-ties is a deprecated alias)")
+    p.add_argument("--allow-ties", "--no-allow-ties", "--no-ties", dest="allow_ties", action=_AllowTies,
+                   old=("--no-ties",), default=True,
+                   help="allow ties in the consensus (weak orders; the default) or search permutations only "
+                        "(--no-allow-ties; --no-ties is a deprecated alias)")
     p.add_argument("--time-limit", type=float, default=None, metavar="SEC", help="time limit in seconds")
     p.add_argument("--solver", choices=("auto", "bb", "mip"), default="auto",
                    help="exact solver per block (default auto)")
