@@ -336,3 +336,30 @@ def test_cli_stdin_stdout_format_and_deprecated_alpha(tmp_path):
     assert json.loads(out.read_text())["results"]["ari_delta"] == C.ari_delta(U, V)
     both = _run(["-", "-"], stdin="0\n1\n")
     assert both.returncode == 2 and "stdin" in both.stderr and len(both.stderr.strip().splitlines()) == 1
+
+
+def test_pipeline_keeps_the_seeds_omega_labels_and_numbers():
+    # figure 9's "omega" / "adjusted_omega" columns (labels ω / Aω) are the seed's unadjusted and
+    # adjusted indices, computed here independently by brute force over node pairs
+    from itertools import combinations
+
+    from agreekit.clustering import experiments as X
+
+    rng = np.random.default_rng(9)
+    n = 30
+    truth = [[v for v in range(n) if v % 3 == c] for c in range(3)] + [[0, 1, 2, 4]]
+    labels = rng.integers(0, 4, n)
+    found = [np.flatnonzero(labels == c).tolist() for c in range(4)] + [[3, 5, 7, 8]]  # covers every node
+    t, f = C.as_clustering(truth, nodes=range(n)), C.as_clustering(found, nodes=range(n))
+
+    def times(cover, i, j):
+        return sum(i in c and j in c for c in cover)
+
+    pairs = list(combinations(range(n), 2))
+    cu = [times(truth, i, j) for i, j in pairs]
+    cv = [times(found, i, j) for i, j in pairs]
+    w = sum(a == b for a, b in zip(cu, cv)) / len(pairs)
+    e = sum(cu.count(k) * cv.count(k) for k in set(cu) | set(cv)) / len(pairs) ** 2
+    assert X._figure9_score("omega", t, f, truth, found, n) == pytest.approx(w, abs=1e-12)
+    assert X._figure9_score("adjusted_omega", t, f, truth, found, n) == pytest.approx((w - e) / (1 - e), abs=1e-12)
+    assert (X.FIGURE9_MEASURES["omega"], X.FIGURE9_MEASURES["adjusted_omega"]) == ("ω", "Aω")
