@@ -17,7 +17,8 @@ from pathlib import Path
 
 import numpy as np
 
-from agreekit.consensus import combined_input_matrix, kemeny, read_rankings, warmup
+from agreekit.consensus import combined_input_matrix, kemeny, read_rankings
+from agreekit.consensus._kemeny import warmup
 from agreekit.consensus._heuristics import start_vector
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -89,24 +90,24 @@ def main():
     t_q, q = timed(lambda: kemeny(usa, method="quick"), repeat=5)
     C = combined_input_matrix(usa)
     t_naive, _ = timed(lambda: naive_quick(C))
-    R["quick_usa"] = {"seconds": t_q, "tau_x": q.tau_x, "target_seconds": 0.2, "report_seconds": 16.384,
+    R["quick_usa"] = {"seconds": t_q, "tau_x": q.average_tau_x, "target_seconds": 0.2, "report_seconds": 16.384,
                       "naive_numpy_seconds": t_naive, "speedup_vs_naive": t_naive / t_q}
 
     t_f, f = timed(lambda: kemeny(usa, method="fast", n_starts=1000, rng=1), repeat=3)
     t_naive10, _ = timed(lambda: [naive_pass(naive_pass(np.random.default_rng(i).permutation(50) + 1, C)[0], C)
                                   for i in range(10)])
-    R["fast1000_usa"] = {"seconds": t_f, "tau_x": f.tau_x, "n_solutions": f.n_solutions, "target_seconds": 10,
+    R["fast1000_usa"] = {"seconds": t_f, "tau_x": f.average_tau_x, "n_solutions": f.n_optima, "target_seconds": 10,
                          "report_seconds": 1177.274, "naive_numpy_seconds_extrapolated": t_naive10 * 100,
                          "speedup_vs_naive": t_naive10 * 100 / t_f}
 
     for solver in ("bb", "mip"):
         t_e, e = timed(lambda: kemeny(emd, method="exact", solver=solver), repeat=3)
-        R[f"exact_emd_{solver}"] = {"seconds": t_e, "tau_x": e.tau_x, "n_solutions": e.n_solutions,
-                                    "optimal": e.optimal, "exhaustive": e.exhaustive, "target_seconds": 10,
+        R[f"exact_emd_{solver}"] = {"seconds": t_e, "tau_x": e.average_tau_x, "n_solutions": e.n_optima,
+                                    "optimal": e.proven, "exhaustive": e.exhaustive, "target_seconds": 10,
                                     "report_seconds": 5113.608, "speedup_vs_report": 5113.608 / t_e}
 
     t_u, u = timed(lambda: kemeny(usa, method="exact", rng=1))
-    R["exact_usa"] = {"seconds": t_u, "tau_x": u.tau_x, "n_solutions": u.n_solutions, "optimal": u.optimal,
+    R["exact_usa"] = {"seconds": t_u, "tau_x": u.average_tau_x, "n_solutions": u.n_optima, "optimal": u.proven,
                       "exhaustive": u.exhaustive, "blocks": list(u.blocks), "solver": u.solver,
                       "target_seconds": 120, "cbc_ilp_seconds_notes": 1314}
 
@@ -120,7 +121,7 @@ def main():
         for solver in ("bb", "mip"):
             t, r = timed(lambda: kemeny(X, method="exact", solver=solver, time_limit=60, max_solutions=10**5))
             row[f"{solver}_seconds"] = t
-            row[f"{solver}_n_solutions"] = r.n_solutions
+            row[f"{solver}_n_solutions"] = r.n_optima
             row[f"{solver}_exhaustive"] = r.exhaustive
         rows.append(row)
     R["exact_bb_vs_mip_simulated"] = rows
@@ -130,8 +131,8 @@ def main():
     for m, variant in ((30, "complete"), (50, "complete")):
         X = simulate_profile(m, 0.05, 50, variant, np.random.default_rng(m))
         r = kemeny(X, method="exact", time_limit=30)
-        rows.append({"m": m, "variant": variant, "largest_block": max(r.blocks), "seconds": r.elapsed,
-                     "n_solutions": r.n_solutions, "optimal": r.optimal, "exhaustive": r.exhaustive,
+        rows.append({"m": m, "variant": variant, "largest_block": max(r.blocks), "seconds": r.seconds,
+                     "n_solutions": r.n_optima, "optimal": r.proven, "exhaustive": r.exhaustive,
                      "time_limit": 30, "message": r.message})
     R["exact_large_low_consensus"] = rows
 
@@ -177,8 +178,8 @@ def scale():
     R["quick_m1000"] = {"seconds": t_q, "cpu_seconds": c_q, "old_theta_m3_cpu_seconds": c_ref,
                         "target_seconds": 0.1, "old_theta_m3_seconds": t_ref,
                         "speedup_vs_old": t_ref / t_q, "same_solutions_as_old": bool(np.array_equal(q.solutions, ref_sols)),
-                        "tau_x": q.tau_x}
-    R["fast100_m1000"] = {"seconds": t_f, "cpu_seconds": c_f, "target_seconds": 10, "tau_x": f.tau_x,
+                        "tau_x": q.average_tau_x}
+    R["fast100_m1000"] = {"seconds": t_f, "cpu_seconds": c_f, "target_seconds": 10, "tau_x": f.average_tau_x,
                           "old_quick_seconds_x50_extrapolated": t_ref * 50,
                           "speedup_vs_old_extrapolated": t_ref * 50 / t_f}
     for m in (3000, 10000):
@@ -186,7 +187,7 @@ def scale():
         rss0 = _rss_mib()
         t, c, r = timed_cpu(lambda: kemeny(X, method="quick"))
         R[f"quick_m{m}"] = {"seconds": t, "cpu_seconds": c, "target_seconds": 10 if m == 10000 else None,
-                            "tau_x": r.tau_x,
+                            "tau_x": r.average_tau_x,
                             "peak_rss_mib": _rss_mib(), "peak_rss_growth_mib": _rss_mib() - rss0,
                             "m2_doubles_mib": 8 * m * m / 2**20,
                             "old_theta_m3_seconds_extrapolated": t_ref * (m / 1000) ** 3}

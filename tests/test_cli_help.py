@@ -79,11 +79,11 @@ def test_bootstrap_reports_the_seed_it_drew_and_it_repeats_the_run():
 
 
 def test_consensus_reports_the_seed_it_drew_and_it_repeats_the_run():
-    args = ["consensus", "resources/consensus/emond_mason.csv", "--method", "fast", "--starts", "20"]
+    args = ["consensus", "resources/consensus/emond_mason.csv", "--method", "fast", "--n-starts", "20"]
     a = _json(args)
     assert isinstance(a["seed"], int)
-    again = _json(args + ["--seed", str(a["seed"])])
-    assert {k: v for k, v in again.items() if k != "elapsed"} == {k: v for k, v in a.items() if k != "elapsed"}
+    again = _json(args + ["--rng", str(a["seed"])])
+    assert {k: v for k, v in again.items() if k != "seconds"} == {k: v for k, v in a.items() if k != "seconds"}
 
 
 def test_examples_in_help_run(tmp_path):

@@ -3,8 +3,8 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from agreekit.clustering import (adjusted_omega, adjusted_rand_index, adjusted_rand_index_approx,
-                                agreement_with_graph, ari_delta, comembership_stats, i_norm, i_sqrt_tr, omega,
+from agreekit.clustering import (omega, adjusted_rand_index, adjusted_rand_index_approx,
+                                agreement_with_graph, ari_delta, comembership_stats, i_norm, i_sqrt_tr, omega_unadjusted,
                                 rand_index, ri_delta)
 
 
@@ -77,13 +77,13 @@ def test_omega_matches_brute_force_pair_count(seed):
     U = random_cover(rng, n, k, max_memb=min(k, 4))
     V = random_cover(rng, n, r, max_memb=min(r, 4))
     w, aw = brute_omega(U, V)
-    assert omega(U, V) == pytest.approx(w, abs=1e-12)
-    assert adjusted_omega(U, V) == pytest.approx(aw, abs=1e-12)
+    assert omega_unadjusted(U, V) == pytest.approx(w, abs=1e-12)
+    assert omega(U, V) == pytest.approx(aw, abs=1e-12)
     # as lists of clusters with string node ids, in shuffled order
     names = [f"node{i}" for i in range(n)]
     cover_u = [[names[i] for i in rng.permutation(np.flatnonzero(U[:, c]))] for c in range(k)]
     cover_v = [[names[i] for i in np.flatnonzero(V[:, c])] for c in rng.permutation(r)]
-    assert adjusted_omega(cover_u, cover_v) == pytest.approx(aw, abs=1e-12)
+    assert omega(cover_u, cover_v) == pytest.approx(aw, abs=1e-12)
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -95,14 +95,14 @@ def test_disjoint_input_reduces_to_classic(seed):
     assert ri_delta(u, v) == pytest.approx(rand_index(u, v), abs=1e-12)
     assert ari_delta(u, v) == pytest.approx(adjusted_rand_index(u, v), abs=1e-12)
     assert ari_delta(u, v, exact=False) == pytest.approx(adjusted_rand_index_approx(u, v), abs=1e-12)
-    assert omega(u, v) == pytest.approx(rand_index(u, v), abs=1e-12)
-    assert adjusted_omega(u, v) == pytest.approx(adjusted_rand_index(u, v), abs=1e-12)
+    assert omega_unadjusted(u, v) == pytest.approx(rand_index(u, v), abs=1e-12)
+    assert omega(u, v) == pytest.approx(adjusted_rand_index(u, v), abs=1e-12)
     # the same partitions given as covers go through the general (sparse Gram / pair-scan) path
     cu = [list(np.flatnonzero(u == c)) for c in np.unique(u)]
     cv = [list(np.flatnonzero(v == c)) for c in np.unique(v)]
     dense_u = np.eye(u.max() + 1)[u]
     assert ari_delta(dense_u, cv) == pytest.approx(adjusted_rand_index(u, v), abs=1e-12)
-    assert adjusted_omega(cu, cv) == pytest.approx(adjusted_rand_index(u, v), abs=1e-12)
+    assert omega(cu, cv) == pytest.approx(adjusted_rand_index(u, v), abs=1e-12)
 
 
 def test_identical_overlapping_clusterings_agree_fully():
@@ -111,8 +111,8 @@ def test_identical_overlapping_clusterings_agree_fully():
     for f in (ri_delta, ari_delta, i_norm, i_sqrt_tr):
         for exact in (True, False):
             assert f(U, U, exact=exact) == pytest.approx(1.0, abs=1e-12)
+    assert omega_unadjusted(U, U) == 1.0
     assert omega(U, U) == 1.0
-    assert adjusted_omega(U, U) == 1.0
 
 
 def random_graph(rng, n, p, weighted=False):
@@ -162,7 +162,7 @@ def test_plus_mode_and_agreement_with_graph(seed):
             a_vn = brute(V, N, exact)[key]
             for alpha in (0.5, 0.2):
                 expected = 1 - (alpha * (1 - a_uv) + (1 - alpha) * abs(a_un - a_vn))
-                got = f(U, V, exact=exact, graph=A, mode="plus", alpha=alpha)
+                got = f(U, V, exact=exact, graph=A, mode="plus", direct_weight=alpha)
                 assert got == pytest.approx(expected, abs=1e-12)
             assert agreement_with_graph(U, A, f, exact=exact) == pytest.approx(a_un, abs=1e-12)
     edges = list(zip(iu.tolist(), ju.tolist()))
@@ -190,8 +190,8 @@ def test_omega_with_many_identical_nodes_and_forced_hash_collisions(seed):
     U = random_cover(rng, n, 3, max_memb=2)   # few distinct rows: large groups
     V = random_cover(rng, n, 4, max_memb=2)
     w, aw = brute_omega(U, V)
-    assert omega(U, V) == pytest.approx(w, abs=1e-12)
-    assert adjusted_omega(U, V) == pytest.approx(aw, abs=1e-12)
+    assert omega_unadjusted(U, V) == pytest.approx(w, abs=1e-12)
+    assert omega(U, V) == pytest.approx(aw, abs=1e-12)
     Us, Vs = sp.csr_array(U), sp.csr_array(V)
     grouped = _cover_pair_counts(Us, Vs)
     collided = _cover_pair_counts(Us, Vs, hashes=np.zeros(n, dtype=np.uint64))  # every hash equal

@@ -28,21 +28,21 @@ def test_min_degree_matches_the_truncated_power_law_mean():
 
 @pytest.mark.parametrize("generator,params", [("agreekit", SMALL), ("networkx", SMALL_NX)])
 def test_lfr_graph_and_detection_are_deterministic_and_sensible(generator, params):
-    edges, truth, used = lfr_graph(params, 0.1, seed=3, generator=generator)
+    edges, truth, used = lfr_graph(params, 0.1, rng=3, generator=generator)
     assert edges.shape[1] == 2 and np.all(edges[:, 0] != edges[:, 1])
     assert truth.min() == 0 and truth.size == 200
-    e2, t2, u2 = lfr_graph(params, 0.1, seed=3, generator=generator)
+    e2, t2, u2 = lfr_graph(params, 0.1, rng=3, generator=generator)
     assert used == u2 and np.array_equal(edges, e2) and np.array_equal(truth, t2)
     for alg in ("louvain", "walktrap", "infomap", "fastgreedy"):
-        found = detect_communities(200, edges, alg, seed=5)
-        assert np.array_equal(found, detect_communities(200, edges, alg, seed=5))
+        found = detect_communities(200, edges, alg, rng=5)
+        assert np.array_equal(found, detect_communities(200, edges, alg, rng=5))
         # well-separated communities (mu = 0.1) are recovered well by every method
         assert adjusted_rand_index(truth, found) > 0.5, alg
 
 
 def test_trial_records_and_summary():
-    recs = [lfr_trial(SMALL, mu, seed=s, algorithms=["louvain", "walktrap"]) for mu in (0.1, 0.6) for s in (1, 2)]
-    assert recs[0] == lfr_trial(SMALL, 0.1, seed=1, algorithms=["louvain", "walktrap"])
+    recs = [lfr_trial(SMALL, mu, rng=s, algorithms=["louvain", "walktrap"]) for mu in (0.1, 0.6) for s in (1, 2)]
+    assert recs[0] == lfr_trial(SMALL, 0.1, rng=1, algorithms=["louvain", "walktrap"])
     assert abs(recs[0]["realized_mu"] - 0.1) < 0.03 and recs[0]["generator"] == "agreekit"
     r = recs[0]["algorithms"]["louvain"]["scores"]
     assert set(r) == {"ari_delta", "ari_delta_approx", "ri", "vi_agreement", "nmi_sum", "nmi_sqrt"}
@@ -56,8 +56,8 @@ def test_trial_records_and_summary():
 
 
 def test_weighted_trial_scores_with_the_weighted_graph():
-    rec = weighted_lfr_trial(SMALL, 0.3, seed=4, mu=0.4, algorithms=["louvain", "walktrap"])
-    assert rec == weighted_lfr_trial(SMALL, 0.3, seed=4, mu=0.4, algorithms=["louvain", "walktrap"])
+    rec = weighted_lfr_trial(SMALL, 0.3, rng=4, mu=0.4, algorithms=["louvain", "walktrap"])
+    assert rec == weighted_lfr_trial(SMALL, 0.3, rng=4, mu=0.4, algorithms=["louvain", "walktrap"])
     assert abs(rec["realized_mu"] - 0.4) < 0.03 and abs(rec["realized_mu_weights"] - 0.3) < 0.02
     assert set(rec["algorithms"]["louvain"]["scores"]) == set(FIGURE8_MEASURES)
     # the scores are the library's measures on the weighted graph (recomputed independently here)
@@ -65,8 +65,8 @@ def test_weighted_trial_scores_with_the_weighted_graph():
     from agreekit.clustering.experiments import _seeds
 
     gseed, s_louvain, _ = _seeds(4, 3)
-    g = lfr_benchmark(200, mu=0.4, mu_weights=0.3, beta=1.5, seed=gseed, **SMALL.generator_kwargs())
-    found = detect_communities(200, g.edges, "louvain", seed=s_louvain, weights=g.weights)
+    g = lfr_benchmark(200, mu=0.4, mu_weights=0.3, beta=1.5, rng=gseed, **SMALL.generator_kwargs())
+    found = detect_communities(200, g.edges, "louvain", rng=s_louvain, weights=g.weights)
     edges = [(int(a), int(b), float(w)) for (a, b), w in zip(g.edges, g.weights)]
     sc = rec["algorithms"]["louvain"]["scores"]
     assert sc["ari_xi"] == pytest.approx(1 - generalized_distance(g.labels(), found, phi="square", eta="edges",
@@ -79,17 +79,17 @@ def test_weighted_detection_uses_the_weights():
     # two triangles joined by a heavy edge: weighted Louvain merges across it, unweighted does not
     edges = np.array([[0, 1], [1, 2], [0, 2], [3, 4], [4, 5], [3, 5], [2, 3]])
     w = np.array([1, 1, 1, 1, 1, 1, 50.0])
-    plain = detect_communities(6, edges, "louvain", seed=0)
-    heavy = detect_communities(6, edges, "louvain", seed=0, weights=w)
+    plain = detect_communities(6, edges, "louvain", rng=0)
+    heavy = detect_communities(6, edges, "louvain", rng=0, weights=w)
     assert plain[2] != plain[3] and heavy[2] == heavy[3]
 
 
 def test_overlapping_trial_and_detection():
     pytest.importorskip("cdlib")
-    rec = overlapping_lfr_trial(SMALL, 0.2, seed=6, methods=["slpa", "lfm"])
+    rec = overlapping_lfr_trial(SMALL, 0.2, rng=6, methods=["slpa", "lfm"])
     assert rec["overlapping_nodes"] == 40 and abs(rec["realized_mu"] - 0.1) < 0.03
     assert set(rec["algorithms"]["lfm"]["scores"]) == set(FIGURE9_MEASURES)
-    assert rec == overlapping_lfr_trial(SMALL, 0.2, seed=6, methods=["slpa", "lfm"])  # seeded
+    assert rec == overlapping_lfr_trial(SMALL, 0.2, rng=6, methods=["slpa", "lfm"])  # seeded
     for m, v in rec["algorithms"]["lfm"]["scores"].items():
         assert 0.0 <= v <= 1.0 + 1e-12, m
     # NMI' agrees with cdlib's LFK implementation on the same covers
@@ -98,9 +98,9 @@ def test_overlapping_trial_and_detection():
     from agreekit.clustering.experiments import _seeds
 
     gseed, s_slpa, s_lfm = _seeds(6, 3)
-    g = lfr_benchmark(200, mu=0.1, overlapping_nodes=40, overlapping_memberships=2, seed=gseed,
+    g = lfr_benchmark(200, mu=0.1, overlapping_nodes=40, overlapping_memberships=2, rng=gseed,
                       **SMALL.generator_kwargs())
-    cover = detect_overlapping(200, g.edges, "lfm", seed=s_lfm)
+    cover = detect_overlapping(200, g.edges, "lfm", rng=s_lfm)
     G = g.to_networkx()
     ref = evaluation.overlapping_normalized_mutual_information_LFK(
         NodeClustering([c.tolist() for c in g.communities], G, overlap=True), NodeClustering(cover, G, overlap=True))
@@ -111,7 +111,7 @@ def test_figure_report_and_findings(tmp_path):
     settings = dict(n=200, tau1=2.0, tau2=1.0, average_degree=12, max_degree=30, min_community=20,
                     max_community=50, mu=0.5, beta=1.5, mu_weights=[0.2, 0.6], repeats=1,
                     algorithms=["louvain", "walktrap", "fastgreedy"], measures=list(FIGURE8_MEASURES))
-    recs = [lfr_trial_for_figure(8, settings, x, seed=i) for i, x in enumerate(settings["mu_weights"])]
+    recs = [lfr_trial_for_figure(8, settings, x, rng=i) for i, x in enumerate(settings["mu_weights"])]
     frame, summary, md = figure_report(8, recs, settings, tmp_path / "f8.png")
     assert (tmp_path / "f8.png").stat().st_size > 10_000
     assert "## The seed's findings, checked" in md and ("**holds**" in md or "**does not hold**" in md)
@@ -124,15 +124,15 @@ def test_bad_parameters():
     with pytest.raises(InputError, match="tau2"):
         LFRParameters(tau2=0.0)
     with pytest.raises(InputError, match="tau2"):
-        lfr_graph(SMALL, 0.3, seed=1, generator="networkx")  # networkx needs tau2 > 1
+        lfr_graph(SMALL, 0.3, rng=1, generator="networkx")  # networkx needs tau2 > 1
     with pytest.raises(InputError, match="generator"):
-        lfr_graph(SMALL, 0.3, seed=1, generator="igraph")
+        lfr_graph(SMALL, 0.3, rng=1, generator="igraph")
     with pytest.raises(InputError, match="algorithm"):
-        detect_communities(3, np.array([[0, 1]]), "kmeans", seed=0)
+        detect_communities(3, np.array([[0, 1]]), "kmeans", rng=0)
     with pytest.raises(InputError, match="method"):
-        detect_overlapping(3, np.array([[0, 1]]), "copra", seed=0)
+        detect_overlapping(3, np.array([[0, 1]]), "copra", rng=0)
     with pytest.raises(InputError, match="figure"):
-        lfr_trial_for_figure(6, {}, 0.1, seed=0)
+        lfr_trial_for_figure(6, {}, 0.1, rng=0)
 
 
 def test_config_section_validates_against_the_schema():

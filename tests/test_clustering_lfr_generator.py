@@ -41,7 +41,7 @@ def _brute_mixing(n, edges, communities, weights=None):
 
 # ----------------------------------------------------------------------------- structure
 def test_structure_simple_graph_covering_communities():
-    g = lfr_benchmark(1000, mu=0.3, seed=5)
+    g = lfr_benchmark(1000, mu=0.3, rng=5)
     assert isinstance(g, LFRBenchmark)
     e = g.edges
     assert e.dtype == np.int64 and e.ndim == 2 and e.shape[1] == 2
@@ -63,11 +63,11 @@ def test_structure_simple_graph_covering_communities():
 
 def test_seeded_and_deterministic():
     a = lfr_benchmark(500, mu=0.4, mu_weights=0.3, overlapping_nodes=50, overlapping_memberships=2,
-                      average_degree=15, max_degree=40, seed=7)
+                      average_degree=15, max_degree=40, rng=7)
     b = lfr_benchmark(500, mu=0.4, mu_weights=0.3, overlapping_nodes=50, overlapping_memberships=2,
-                      average_degree=15, max_degree=40, seed=np.random.SeedSequence(7))
+                      average_degree=15, max_degree=40, rng=np.random.SeedSequence(7))
     c = lfr_benchmark(500, mu=0.4, mu_weights=0.3, overlapping_nodes=50, overlapping_memberships=2,
-                      average_degree=15, max_degree=40, seed=8)
+                      average_degree=15, max_degree=40, rng=8)
     assert np.array_equal(a.edges, b.edges) and np.array_equal(a.weights, b.weights)
     assert all(np.array_equal(x, y) for x, y in zip(a.communities, b.communities))
     assert not (a.edges.shape == c.edges.shape and np.array_equal(a.edges, c.edges))
@@ -75,7 +75,7 @@ def test_seeded_and_deterministic():
 
 def test_realized_mixing_matches_brute_force_and_networkx_graph():
     g = lfr_benchmark(300, mu=0.4, mu_weights=0.25, overlapping_nodes=30, overlapping_memberships=2,
-                      average_degree=10, max_degree=30, min_community=15, max_community=60, seed=3)
+                      average_degree=10, max_degree=30, min_community=15, max_community=60, rng=3)
     mu_t, mu_w = g.mixing()
     assert mu_t == pytest.approx(_brute_mixing(g.n, g.edges, g.communities), abs=1e-12)
     assert mu_w == pytest.approx(_brute_mixing(g.n, g.edges, g.communities, g.weights), abs=1e-12)
@@ -90,13 +90,13 @@ def test_realized_mixing_matches_brute_force_and_networkx_graph():
 # ----------------------------------------------------------------------------- mixing vs the request
 @pytest.mark.parametrize("mu", [0.1, 0.3, 0.5])
 def test_topological_mixing_within_002_where_networkx_is_off(mu):
-    g = lfr_benchmark(1000, mu=mu, average_degree=20, max_degree=50, tau2=1.5, seed=11)
+    g = lfr_benchmark(1000, mu=mu, average_degree=20, max_degree=50, tau2=1.5, rng=11)
     ours = g.mixing()[0]
     assert abs(ours - mu) <= 0.02
     pytest.importorskip("networkx")
     from agreekit.clustering.experiments import LFRParameters, lfr_graph
 
-    edges, labels, _ = lfr_graph(LFRParameters(tau2=1.5), mu, seed=11)
+    edges, labels, _ = lfr_graph(LFRParameters(tau2=1.5), mu, rng=11)
     theirs = realized_mixing(1000, edges, [np.flatnonzero(labels == c) for c in np.unique(labels)])
     print(f"mu={mu}: ours {ours:.4f}, networkx {theirs:.4f}")
     assert theirs - mu > 0.04  # networkx's wiring overshoots (0.153, 0.456, 0.716 at this seed)
@@ -104,7 +104,7 @@ def test_topological_mixing_within_002_where_networkx_is_off(mu):
 
 @pytest.mark.parametrize("mu_w", [0.1, 0.3, 0.5, 0.8])
 def test_weight_mixing_within_002(mu_w):
-    g = lfr_benchmark(1000, mu=0.5, mu_weights=mu_w, beta=1.5, seed=21)
+    g = lfr_benchmark(1000, mu=0.5, mu_weights=mu_w, beta=1.5, rng=21)
     mu_t, got = g.mixing()
     assert abs(mu_t - 0.5) <= 0.02
     assert abs(got - mu_w) <= 0.02
@@ -116,14 +116,14 @@ def test_weight_mixing_within_002(mu_w):
 
 
 def test_overlapping_mixing_within_002():
-    g = lfr_benchmark(1000, mu=0.1, overlapping_nodes=300, overlapping_memberships=2, seed=4)
+    g = lfr_benchmark(1000, mu=0.1, overlapping_nodes=300, overlapping_memberships=2, rng=4)
     assert abs(g.mixing()[0] - 0.1) <= 0.02
 
 
 # ----------------------------------------------------------------------------- distributions
 @pytest.mark.parametrize("tau1", [2.0, 2.5, 3.0])
 def test_degree_exponent_mle(tau1):
-    g = lfr_benchmark(10_000, tau1=tau1, average_degree=20, max_degree=50, mu=0.3, seed=31)
+    g = lfr_benchmark(10_000, tau1=tau1, average_degree=20, max_degree=50, mu=0.3, rng=31)
     assert abs(_fit_degree(g) - tau1) <= 0.15
     assert abs(g.degrees.mean() - 20) < 0.5
 
@@ -131,14 +131,14 @@ def test_degree_exponent_mle(tau1):
 @pytest.mark.parametrize("tau2", [1.0, 1.5, 2.0])
 def test_community_size_exponent_mle(tau2):
     # ~2000 communities: the MLE's standard error is ~0.05
-    g = lfr_benchmark(100_000, tau2=tau2, mu=0.3, seed=41)
+    g = lfr_benchmark(100_000, tau2=tau2, mu=0.3, rng=41)
     assert abs(_fit_sizes(g) - tau2) <= 0.15
 
 
 # ----------------------------------------------------------------------------- overlap
 @pytest.mark.parametrize("o_n,o_m", [(100, 2), (250, 3), (500, 2)])
 def test_exactly_on_nodes_with_om_memberships(o_n, o_m):
-    g = lfr_benchmark(1000, mu=0.1, overlapping_nodes=o_n, overlapping_memberships=o_m, seed=o_n)
+    g = lfr_benchmark(1000, mu=0.1, overlapping_nodes=o_n, overlapping_memberships=o_m, rng=o_n)
     counts = np.bincount(g.memberships(), minlength=o_m + 1)
     assert counts[o_m] == o_n and counts[1] == 1000 - o_n
     assert counts[0] == 0
@@ -165,7 +165,7 @@ def test_exactly_on_nodes_with_om_memberships(o_n, o_m):
 ])
 def test_impossible_parameters_raise_input_error(kw, param):
     with pytest.raises(InputError, match=f"`{param}`"):
-        lfr_benchmark(1000, **{"seed": 0, **kw})
+        lfr_benchmark(1000, **{"rng": 0, **kw})
 
 
 def test_powerlaw_mle_recovers_exponent_and_rejects_bad_input():
@@ -199,7 +199,7 @@ def test_unweighted_disjoint_case_agrees_with_networkit():
         theirs = dict(mu=realized_mixing(n, edges, comms), mean_degree=deg.mean(),
                       tau1=powerlaw_exponent_mle(deg, minimum=11, maximum=50),
                       tau2=powerlaw_exponent_mle([c.size for c in comms], minimum=20, maximum=100))
-        g = lfr_benchmark(n, mu=mu, tau1=2.0, tau2=1.5, average_degree=20, max_degree=50, seed=11)
+        g = lfr_benchmark(n, mu=mu, tau1=2.0, tau2=1.5, average_degree=20, max_degree=50, rng=11)
         ours = dict(mu=g.mixing()[0], mean_degree=g.degrees.mean(), tau1=_fit_degree(g), tau2=_fit_sizes(g))
         stats[mu] = (ours, theirs)
         assert abs(ours["mu"] - theirs["mu"]) <= 0.03, stats

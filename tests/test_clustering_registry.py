@@ -84,7 +84,7 @@ def test_registry_lookup_and_listing():
     names = {d["name"] for d in list_measures()}
     assert {"ri", "ari", "ari_prime", "vi", "nmi_sum", "nmi_sqrt", "jaccard", "f1", "mirkin", "ri_delta",
             "ari_delta", "ri_delta_approx", "ari_delta_approx", "i_norm", "i_sqrt_tr", "omega",
-            "adjusted_omega", "mi", "ami", "ami_max", "ami_min", "ami_sqrt", "fowlkes_mallows", "homogeneity",
+            "omega_unadjusted", "mi", "ami", "ami_max", "ami_min", "ami_sqrt", "fowlkes_mallows", "homogeneity",
             "completeness", "v_measure", "overlapping_nmi_lfk", "overlapping_nmi_mgh"} <= names
     assert get_measure("adjusted_mutual_info") is MEASURES["ami"]
     assert get_measure("onmi") is MEASURES["overlapping_nmi_lfk"]

@@ -20,8 +20,8 @@ def test_exact_returns_all_optima(seed, m, solver):
     X, w = _profile(seed, m)
     opt, tau = brute_force(X, w)
     res = kemeny(X, weights=w, method="exact", solver=solver, max_solutions=100000)
-    assert res.optimal and res.exhaustive
-    assert res.tau_x == pytest.approx(tau, abs=1e-12)
+    assert res.proven and res.exhaustive
+    assert res.average_tau_x == pytest.approx(tau, abs=1e-12)
     assert {tuple(s) for s in res.solutions} == opt
 
 
@@ -30,8 +30,8 @@ def test_exact_returns_all_optima(seed, m, solver):
 def test_exact_permutations_only(seed, m, solver):
     X, w = _profile(seed, m)
     opt, tau = brute_force(X, w, ties=False)
-    res = kemeny(X, weights=w, method="exact", solver=solver, ties=False, max_solutions=100000)
-    assert res.tau_x == pytest.approx(tau, abs=1e-12)
+    res = kemeny(X, weights=w, method="exact", solver=solver, allow_ties=False, max_solutions=100000)
+    assert res.average_tau_x == pytest.approx(tau, abs=1e-12)
     assert {tuple(s) for s in res.solutions} == opt
     assert all(len(set(s)) == m for s in res.solutions)
 
@@ -44,11 +44,11 @@ def test_heuristics_are_valid_and_report_true_tau(seed, m, method):
     res = kemeny(X, weights=w, method=method, n_starts=20, rng=seed)
     for s in res.solutions:
         assert sorted(set(s)) == list(range(1, max(s) + 1))  # dense weak order
-        assert average_tau_x(s, X, weights=w) == pytest.approx(res.tau_x, abs=1e-12)
-    assert res.tau_x <= tau + 1e-12
-    if res.tau_x >= tau - 1e-12:  # optimal value -> every returned ranking is an optimum
+        assert average_tau_x(s, X, weights=w) == pytest.approx(res.average_tau_x, abs=1e-12)
+    assert res.average_tau_x <= tau + 1e-12
+    if res.average_tau_x >= tau - 1e-12:  # optimal value -> every returned ranking is an optimum
         assert {tuple(s) for s in res.solutions} <= opt
-    assert not res.optimal or res.penalty == pytest.approx(0.0, abs=1e-9)
+    assert not res.proven or res.penalty == pytest.approx(0.0, abs=1e-9)
 
 
 def test_fast_finds_optimum_on_small_profiles():
@@ -56,7 +56,7 @@ def test_fast_finds_optimum_on_small_profiles():
     for seed, m in CASES:
         X, w = _profile(seed, m)
         _, tau = brute_force(X, w)
-        hits += kemeny(X, weights=w, method="fast", n_starts=50, rng=seed).tau_x >= tau - 1e-12
+        hits += kemeny(X, weights=w, method="fast", n_starts=50, rng=seed).average_tau_x >= tau - 1e-12
     assert hits >= 0.9 * len(CASES)
 
 
@@ -70,12 +70,12 @@ def test_fast_is_deterministic_given_seed():
 def test_auto_says_what_it_did():
     X, w = _profile(1, 5)
     res = kemeny(X, weights=w)
-    assert res.method == "exact" and res.optimal and "auto" in res.message
+    assert res.method == "exact" and res.proven and "auto" in res.message
 
 
 def test_trivial_all_zero_matrix():
     res = kemeny([[1, 2], [2, 1]])
-    assert res.tau_x == 0.0 and res.optimal and not res.exhaustive
+    assert res.average_tau_x == 0.0 and res.proven and not res.exhaustive
 
 
 def test_all_positive_matrix_gives_all_tie():
@@ -88,7 +88,7 @@ def test_all_positive_matrix_gives_all_tie():
 
 @pytest.mark.parametrize("kwargs, param", [
     ({"method": "slow"}, "method"), ({"solver": "cplex"}, "solver"), ({"n_starts": 0}, "n_starts"),
-    ({"time_limit": -1}, "time_limit"), ({"ties": "yes"}, "ties"), ({"weights": [1]}, "weights"),
+    ({"time_limit": -1}, "time_limit"), ({"allow_ties": "yes"}, "allow_ties"), ({"weights": [1]}, "weights"),
     ({"max_solutions": 0}, "max_solutions"), ({"labels": ["a", "a", "b"]}, "labels"),
 ])
 def test_bad_arguments(kwargs, param):
@@ -105,8 +105,8 @@ def test_max_solutions_truncates_but_stays_optimal(solver):
     opt, tau = brute_force(X)
     res = kemeny(X, method="exact", solver=solver, max_solutions=5)
     assert len(opt) > 5
-    assert res.n_solutions == 5 and res.optimal and not res.exhaustive
-    assert {tuple(s) for s in res.solutions} <= opt and res.tau_x == pytest.approx(tau)
+    assert res.n_optima == 5 and res.proven and not res.exhaustive
+    assert {tuple(s) for s in res.solutions} <= opt and res.average_tau_x == pytest.approx(tau)
     assert "max_solutions" in res.message
 
 
@@ -114,8 +114,8 @@ def test_time_limit_returns_unproven_result():
     rng = np.random.default_rng(0)
     X, _ = random_profile(rng, 5, 40, tie_prob=0.2, nan_prob=0.0)
     res = kemeny(X, method="exact", solver="bb", time_limit=0.3)
-    assert not res.exhaustive and res.n_solutions >= 1
-    if not res.optimal:
+    assert not res.exhaustive and res.n_optima >= 1
+    if not res.proven:
         assert "time limit" in res.message
 
 
@@ -127,7 +127,7 @@ def test_exact_with_real_valued_weights(seed, solver):
     w = rng.random(7) * 3
     opt, tau = brute_force(X, w)
     res = kemeny(X, weights=w, method="exact", solver=solver, max_solutions=10**5)
-    assert res.tau_x == pytest.approx(tau, abs=1e-12)
+    assert res.average_tau_x == pytest.approx(tau, abs=1e-12)
     assert {tuple(s) for s in res.solutions} == opt
 
 
@@ -140,7 +140,7 @@ def test_weights_scale_invariance_and_replication():
     c = kemeny(X, weights=w * 0.1, method="exact")
     np.testing.assert_array_equal(a.solutions, b.solutions)
     np.testing.assert_array_equal(a.solutions, c.solutions)
-    assert a.tau_x == pytest.approx(b.tau_x) == pytest.approx(c.tau_x)
+    assert a.average_tau_x == pytest.approx(b.average_tau_x) == pytest.approx(c.average_tau_x)
 
 
 @pytest.mark.parametrize("solver", ["bb", "mip"])
@@ -150,6 +150,6 @@ def test_huge_optimal_plateau_is_truncated_not_enumerated(solver):
     X = np.full((1, 14), np.nan)
     X[0, :2] = [1, 2]
     res = kemeny(X, method="exact", solver=solver, max_solutions=20)
-    assert res.optimal and not res.exhaustive and res.n_solutions == 20
-    assert res.tau_x == pytest.approx(2 / (14 * 13))
+    assert res.proven and not res.exhaustive and res.n_optima == 20
+    assert res.average_tau_x == pytest.approx(2 / (14 * 13))
     assert all(s[0] < s[1] for s in res.solutions)

@@ -17,21 +17,21 @@ def test_cli_json(capsys):
                  "--method", "exact"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["items"] == list("ABCDEFGHIJKLMNO")
-    assert out["n_solutions"] == 3 and out["optimal"] is True
-    assert round(out["tau_x"], 6) == 0.165561
+    assert out["n_optima"] == 3 and out["proven"] is True
+    assert round(out["average_tau_x"], 6) == 0.165561
     assert "D J (E K) (A B N) (C L) I H F G (M O)" in out["orderings"]
-    assert {"elapsed", "solutions"} <= set(out)
+    assert {"seconds", "solutions"} <= set(out)
     assert out["solutions"][0]["D"] == 1
 
 
 def test_cli_csv_fast_seeded(capsys):
-    args = ["consensus", str(RES / "sports.csv"), "--method", "fast", "--starts", "20", "--seed", "5",
+    args = ["consensus", str(RES / "sports.csv"), "--method", "fast", "--n-starts", "20", "--rng", "5",
             "--format", "csv"]
     assert main(args) == 0
     rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
     assert len(rows) == 1
     assert rows[0]["ordering"] == "Cycling Swimming Basketball Baseball Tennis Football Jogging"
-    assert round(float(rows[0]["tau_x"]), 6) == 0.144322
+    assert round(float(rows[0]["average_tau_x"]), 6) == 0.144322
 
 
 def test_cli_output_file(tmp_path):

@@ -30,9 +30,9 @@ def test_known_results(name, method):
     assert data.X.shape == (KNOWN[name]["n_rankings"], KNOWN[name]["n_items"])
     assert data.total_weight == KNOWN[name]["total_weight"]
     res = kemeny(data, method=method, n_starts=100, rng=7)
-    assert round(res.tau_x, 6) == KNOWN[name]["avg_tau_x"]
+    assert round(res.average_tau_x, 6) == KNOWN[name]["avg_tau_x"]
     if method == "exact":
-        assert res.optimal and res.exhaustive
+        assert res.proven and res.exhaustive
         assert _solutions(res) == _known(name)
         assert res.orderings == sorted(KNOWN[name]["orderings"], key=res.orderings.index)
     else:  # heuristics: optimal value, solutions among the optima
@@ -49,17 +49,17 @@ def test_emond_mason_report_solutions():
     mapped = {" ".join("".join(to_consrank.get(ch, ch) for ch in tok) for tok in s.split()) for s in report}
     res = kemeny(read_rankings(RES / "emond_mason.csv"), method="exact")
     assert set(res.orderings) == mapped
-    assert res.n_solutions == 3 and round(res.tau_x, 3) == 0.166  # the report's 0.166
+    assert res.n_optima == 3 and round(res.average_tau_x, 3) == 0.166  # the report's 0.166
 
 
 def test_emond_mason_fast_finds_all_three():
     res = kemeny(read_rankings(RES / "emond_mason.csv"), method="fast", n_starts=100, rng=1)
-    assert res.n_solutions == 3 and _solutions(res) == _known("emond_mason.csv")
+    assert res.n_optima == 3 and _solutions(res) == _known("emond_mason.csv")
 
 
 def test_sports_report_value_does_not_reproduce():
     res = kemeny(read_rankings(RES / "sports.csv"), method="exact")
-    assert round(res.tau_x, 6) == 0.144322 != 0.428
+    assert round(res.average_tau_x, 6) == 0.144322 != 0.428
 
 
 def test_apa_partial_rows_lower_tau():
@@ -72,13 +72,13 @@ def test_apa_partial_rows_lower_tau():
 def test_usa_exact_all_optima():
     data = read_rankings(RES / "usa_ranks.csv", ordinal=True)
     res = kemeny(data, method="exact", rng=3)
-    assert round(res.tau_x, 6) == KNOWN["usa_ranks.csv"]["avg_tau_x"] == 0.297684
-    assert res.optimal and res.exhaustive
+    assert round(res.average_tau_x, 6) == KNOWN["usa_ranks.csv"]["avg_tau_x"] == 0.297684
+    assert res.proven and res.exhaustive
     assert _known("usa_ranks.csv") <= _solutions(res)  # at least the 4 known optima
     for s in res.solutions:
-        assert average_tau_x(s, data) == pytest.approx(res.tau_x, abs=1e-12)
+        assert average_tau_x(s, data) == pytest.approx(res.average_tau_x, abs=1e-12)
     quick = kemeny(data, method="quick")
-    assert round(quick.tau_x, 6) == 0.297684 and _solutions(quick) <= _solutions(res)
+    assert round(quick.average_tau_x, 6) == 0.297684 and _solutions(quick) <= _solutions(res)
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -87,8 +87,8 @@ def test_bb_and_mip_agree_on_medium_profiles(seed, ties):
     """Two independent exact solvers return the same optimal set (m = 9..11, low consensus)."""
     rng = np.random.default_rng(77 + seed)
     X, w = random_profile(rng, 6, 9 + seed % 3, tie_prob=0.3, nan_prob=0.1)
-    a = kemeny(X, method="exact", solver="bb", ties=ties, max_solutions=10**5)
-    b = kemeny(X, method="exact", solver="mip", ties=ties, max_solutions=10**5)
+    a = kemeny(X, method="exact", solver="bb", allow_ties=ties, max_solutions=10**5)
+    b = kemeny(X, method="exact", solver="mip", allow_ties=ties, max_solutions=10**5)
     assert a.exhaustive and b.exhaustive
-    assert a.tau_x == pytest.approx(b.tau_x, abs=1e-12)
+    assert a.average_tau_x == pytest.approx(b.average_tau_x, abs=1e-12)
     np.testing.assert_array_equal(a.solutions, b.solutions)

@@ -112,11 +112,17 @@ def test_sample_lanes_matches_the_oracle_at_the_benchmark_sizes(coefficient, n):
 
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 7, 8, 9, 16, 17, 100, 1023, 1024, 1025])
-def test_level_major_tree_matches_fenwick_paths(n):
-    # every (rank p, level k) pair: the slot the kernel uses is the node the pointer-walk Fenwick tree
-    # reads (bit k of p set) or updates (bit clear), and slots of different nodes never collide
-    K, base = _fused.tree_levels(n)
-    assert base[K] <= n + K  # about one slot per node: the tree is no larger than the pointer-walk one
+def test_heap_order_tree_matches_fenwick_paths(n):
+    # every (rank p, level k) pair: the slot the kernel uses, (M + p) >> (k + 1), is the node the
+    # pointer-walk Fenwick tree reads (bit k of p set) or updates (bit clear), slots of different nodes
+    # never collide, and every slot lies in the range _clear_tree zeroes
+    K = _fused.tree_levels(n)
+    M = 1 << K
+    assert M // 2 <= max(n - 1, 1) < M  # at most 2n slots of address space (about n of them touched)
+    cleared = set()
+    for k in range(K):
+        lo = M >> (k + 1)
+        cleared |= set(range(lo, lo + ((n - 1) >> (k + 1)) + 1))
     seen = {}
     for p in range(n):
         query = set()
@@ -131,16 +137,17 @@ def test_level_major_tree_matches_fenwick_paths(n):
             j += j & -j
         for k in range(K):
             node = (2 * (p >> (k + 1)) + 1) << k
-            slot = base[k] + (p >> (k + 1))
-            assert base[k] <= slot < base[k + 1]
+            slot = (M + p) >> (k + 1)
+            assert M >> (k + 1) <= slot < M >> k and slot in cleared
             assert seen.setdefault(slot, node) == node
             if (p >> k) & 1:
                 assert node in query
             elif node <= n:
                 assert node in update
-        # every node the walk reads is at a level < K, so the level-major tree sees all of them
+        # every node the walk reads is at a level < K, so the tree sees all of them
         assert query == {(2 * (p >> (k + 1)) + 1) << k for k in range(K) if (p >> k) & 1}
         assert {u for u in update if u <= n - 1} <= {(2 * (p >> (k + 1)) + 1) << k for k in range(K)}
+    assert len(seen) == len(cleared)  # _clear_tree zeroes exactly the slots in use
 
 
 @pytest.mark.slow

@@ -60,8 +60,9 @@ EXAMPLES = {
     ],
     "consensus": [
         "agreekit consensus resources/consensus/emond_mason.csv --method exact",
-        "agreekit consensus resources/consensus/usa_ranks.csv --ordinal --method fast --starts 1000 --seed 1 "
-        "--format csv",
+        "agreekit consensus resources/consensus/usa_ranks.csv --ordinal --method fast --n-starts 1000 --rng 1 "
+        "--format csv -o usa.csv",
+        "cat resources/consensus/sports.csv | agreekit consensus - --method quick --no-allow-ties",
     ],
     "clustering": [
         "agreekit clustering --list",

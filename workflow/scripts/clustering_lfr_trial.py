@@ -13,7 +13,7 @@ with open(sm.log[0], "w") as log:
     # stream id: (global seed, seed 003, [figure], x index, repeat) -> independent of --cores and job order
     key = [int(sm.params.seed), 3] + ([] if figure == 7 else [figure]) + [int(sm.params.x_index), int(sm.wildcards.cl_rep)]
     seed = int(np.random.SeedSequence(key).generate_state(1)[0])
-    rec = lfr_trial_for_figure(figure, dict(sm.params.settings), float(sm.wildcards.cl_x), seed=seed)
+    rec = lfr_trial_for_figure(figure, dict(sm.params.settings), float(sm.wildcards.cl_x), rng=seed)
     write_json(sm.output[0], rec)
     print(f"figure {figure} x={sm.wildcards.cl_x} rep={sm.wildcards.cl_rep}: {rec['edges']} edges, "
           f"{rec['true_communities']} communities, realized mu {rec['realized_mu']:.4f}", file=log)

@@ -4,17 +4,20 @@ import sys
 import numpy as np
 
 from agreekit._io import write_json
-from agreekit.consensus._io import read_rankings
-from agreekit.consensus.comparison import compare_methods
+from agreekit.consensus import compare_methods, read_rankings
+
+# the seed's JSON keys, kept so that the shipped outputs do not change (library name -> JSON key)
+JSON_KEYS = {"n_optima": "n_solutions", "average_tau_x": "tau_x", "proven": "optimal", "seconds": "elapsed"}
 
 sm = snakemake  # noqa: F821
 with open(sm.log[0], "w") as log:
     sys.stderr = log
     name = sm.wildcards.dataset
     data = read_rankings(sm.input.csv, ordinal=True)  # ConsRank data as distributed (usa_ranks holds a 0)
-    seed = np.random.SeedSequence([int(sm.params.seed), *map(ord, name)])
-    res = compare_methods(data, n_starts=int(sm.params.fast_starts), seed=seed,
+    rng = np.random.SeedSequence([int(sm.params.seed), *map(ord, name)])
+    res = compare_methods(data, n_starts=int(sm.params.fast_starts), rng=rng,
                           exact_time_limit=float(sm.params.exact_time_limit))
+    res["methods"] = {meth: {JSON_KEYS.get(k, k): v for k, v in d.items()} for meth, d in res["methods"].items()}
     res = {"dataset": name, **res}
     write_json(sm.output.json, res)
     for meth, d in res["methods"].items():

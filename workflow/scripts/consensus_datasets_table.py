@@ -6,14 +6,23 @@ from pathlib import Path
 import pandas as pd
 
 from agreekit._io import atomic_write
-from agreekit.consensus.comparison import methods_table
+from agreekit.consensus import methods_table
+
+# the per-dataset JSONs and the shipped table keep the seed's names (library name -> shipped name)
+SHIPPED = {"n_optima": "n_solutions", "average_tau_x": "tau_x", "proven": "optimal", "seconds": "elapsed"}
+FROM_JSON = {old: new for new, old in SHIPPED.items()}
+COLUMNS = {"n_optima": "n_solutions", "average_tau_x": "tau_x", "proven": "optimal"}  # 'seconds' stays
 
 sm = snakemake  # noqa: F821
 with open(sm.log[0], "w") as log:
     sys.stderr = log
-    results = {Path(p).stem: json.loads(Path(p).read_text()) for p in sm.input.jsons}
+    results = {}
+    for p in sm.input.jsons:
+        res = json.loads(Path(p).read_text())
+        res["methods"] = {meth: {FROM_JSON.get(k, k): v for k, v in d.items()} for meth, d in res["methods"].items()}
+        results[Path(p).stem] = res
     report = pd.read_csv(sm.input.report)
-    df = methods_table(results, report)
+    df = methods_table(results, report).rename(columns=COLUMNS)
     with atomic_write(sm.output.csv) as fh:
         df.to_csv(fh, index=False)
     cols = ["dataset", "n_items", "method", "n_solutions", "tau_x", "optimal", "all_optima", "seconds",

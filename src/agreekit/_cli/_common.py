@@ -28,6 +28,8 @@ CLI_ONLY_OPTIONS = {
     "output_dir": "a directory for several output files",
     "format": "output format (json or csv)",
     "quiet": "no progress bars on stderr",
+    "no_weights": "consensus: ignore any weight column (read_rankings(weights_column=None), which a string option cannot say)",
+    "list": "print the registry of a subcommand's named choices instead of computing (clustering --list)",
     "func": "(internal) the handler",
     "api": "(internal) the library function(s) the subcommand calls",
     "command": "(internal) the subcommand's name",

@@ -13,18 +13,30 @@ for overlapping clusters and network communities* (DMKD 2015):
   :func:`homogeneity`, :func:`completeness`, :func:`v_measure`;
 * co-membership form (Definition 4, Theorem 4.1) for overlapping and soft clusterings:
   :func:`ri_delta`, :func:`ari_delta`, :func:`i_norm`, :func:`i_sqrt_tr`, and Omega:
-  :func:`omega`, :func:`adjusted_omega`;
+  :func:`omega` (Collins–Dent adjusted, = cdlib's ``omega``) and :func:`omega_unadjusted`
+  (the raw index; ``adjusted_omega`` is a deprecated alias of :func:`omega`);
 * overlapping NMI of covers (the seed's NMI′ and NMI″): :func:`overlapping_nmi`;
-* graph-aware agreement (sec. 4.1): the ``graph=``/``mode=`` keywords of the Δ measures and
-  :func:`agreement_with_graph`.
+* graph-aware agreement (sec. 4.1): the ``graph=``/``mode=``/``direct_weight=`` keywords of
+  the Δ measures and :func:`agreement_with_graph`;
+* LFR benchmark graphs (weighted, overlapping): :func:`lfr_benchmark` returning an
+  :class:`LFRBenchmark`, with :func:`realized_mixing` and :func:`powerlaw_exponent_mle`.
 
-Inputs are normalized by :func:`as_clustering` (label vectors, covers, membership matrices)
-and graphs by :func:`as_graph`; all results are Python floats.  :data:`MEASURES` is the
-registry of named measures.
+Inputs are normalized by :func:`as_clustering` (label vectors, covers, membership matrices,
+cdlib ``NodeClustering`` objects) and graphs by :func:`as_graph`; all results are Python floats.
+
+Data:
+
+* :data:`MEASURES` — the registry of named measures, ``{name: MeasureSpec}`` (the CLI's
+  ``-m`` names; :func:`get_measure` also resolves aliases);
+* :data:`PHI_FUNCTIONS` — the named φ functions of :func:`generalized_distance`,
+  ``{"xlogx", "comb2", "x(x-1)", "square"}`` -> elementwise callable.
+
+The seed-table helpers of the pipeline (``seed_table``, ``seed_table_frame``,
+``seed_table_markdown``, ``SEED_TABLE_COLUMNS``) live in :mod:`agreekit.clustering._tables`.
 """
 from agreekit.clustering._comembership import (CoMembershipStats, adjusted_omega, agreement_with_graph,
                                               ari_delta, comembership_stats, i_norm, i_sqrt_tr, omega,
-                                              ri_delta)
+                                              omega_unadjusted, ri_delta)
 from agreekit.clustering._contingency import (PHI_FUNCTIONS, ContingencyTable, adjusted_mutual_info,
                                              adjusted_rand_index, adjusted_rand_index_approx, completeness,
                                              contingency_table, expected_mutual_info, f_measure,
@@ -35,7 +47,9 @@ from agreekit.clustering._files import read_clustering, read_graph
 from agreekit.clustering._inputs import Clustering, Graph, as_clustering, as_graph
 from agreekit.clustering._overlapping import overlapping_nmi
 from agreekit.clustering._registry import MEASURES, MeasureSpec, get_measure, list_measures
-from agreekit.clustering._tables import SEED_TABLE_COLUMNS, seed_table, seed_table_frame, seed_table_markdown
+from agreekit.clustering._tables import (SEED_TABLE_COLUMNS, seed_table, seed_table_frame,  # noqa: F401 (pipeline)
+                                        seed_table_markdown)
+from agreekit.clustering.lfr import LFRBenchmark, lfr_benchmark, powerlaw_exponent_mle, realized_mixing
 
 __all__ = [
     "as_clustering", "Clustering", "as_graph", "Graph", "read_clustering", "read_graph",
@@ -44,8 +58,8 @@ __all__ = [
     "normalized_mutual_info", "jaccard_index", "f_measure", "mirkin_index",
     "mutual_info", "expected_mutual_info", "adjusted_mutual_info", "fowlkes_mallows",
     "homogeneity", "completeness", "v_measure", "overlapping_nmi",
-    "ri_delta", "ari_delta", "i_norm", "i_sqrt_tr", "omega", "adjusted_omega", "agreement_with_graph",
+    "ri_delta", "ari_delta", "i_norm", "i_sqrt_tr", "omega", "omega_unadjusted", "agreement_with_graph",
     "comembership_stats", "CoMembershipStats",
     "MEASURES", "MeasureSpec", "get_measure", "list_measures",
-    "seed_table", "seed_table_frame", "seed_table_markdown", "SEED_TABLE_COLUMNS",
+    "lfr_benchmark", "LFRBenchmark", "realized_mixing", "powerlaw_exponent_mle",
 ]

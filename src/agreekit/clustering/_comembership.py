@@ -7,7 +7,8 @@ The *exact* forms drop the pairs of a node with itself (diagonals zeroed, P = n�
 the *approximate* (primed) forms keep them (P = n²).  Graph-aware forms: ``mode="transform"``
 is D_⊥(U, V | G) = D(NᵀU, NᵀV) with N the node-by-edge incidence matrix (√w at both ends),
 whose Gram matrices are ``Uᵀ(W + diag(strength))U``; ``mode="plus"`` is
-D_+ = α D(U, V) + (1 − α)|D(U, N) − D(V, N)| with the edge set N used as a clustering.
+D_+ = w D(U, V) + (1 − w)|D(U, N) − D(V, N)| with the edge set N used as a clustering; the
+seed's α is the weight ``w = direct_weight`` of the direct distance D(U, V) (0.5 in the seed).
 """
 from __future__ import annotations
 
@@ -19,18 +20,19 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from agreekit._api import ResultBase, deprecated_alias, renamed_parameters
 from agreekit._validation import InputError, check_choice, check_float
 from agreekit.clustering._contingency import _pair_counts, _table_from_codes
 from agreekit.clustering._inputs import Clustering, Graph, align_pair, as_graph
 from agreekit.clustering._kernels import (group_signatures, max_offdiagonal, signature_hashes,
                                          weighted_pair_counts)
 
-__all__ = ["ri_delta", "ari_delta", "i_norm", "i_sqrt_tr", "omega", "adjusted_omega",
+__all__ = ["ri_delta", "ari_delta", "i_norm", "i_sqrt_tr", "omega", "omega_unadjusted", "adjusted_omega",
            "agreement_with_graph", "comembership_stats", "CoMembershipStats"]
 
 
 @dataclass(frozen=True)
-class CoMembershipStats:
+class CoMembershipStats(ResultBase):
     """Sufficient statistics of two co-membership matrices (after the exact/approx choice).
 
     ``s_u = ‖CU‖²_F``, ``s_v = ‖CV‖²_F``, ``s_uv = <CU, CV>_F``, ``sum_u = Σ CU``,
@@ -187,7 +189,7 @@ def _edge_clustering(cu: Clustering, g: Graph) -> Clustering:
     return Clustering(cu.n, cu.nodes, None, crisp, N)
 
 
-def _delta_measure(U, V, exact, graph, mode, alpha, from_stats: Callable, need_max: bool) -> float:
+def _delta_measure(U, V, exact, graph, mode, direct_weight, from_stats: Callable, need_max: bool) -> float:
     exact = bool(exact)
     cu, cv = align_pair(U, V)
     if graph is None:
@@ -198,12 +200,12 @@ def _delta_measure(U, V, exact, graph, mode, alpha, from_stats: Callable, need_m
         if g.n_edges == 0:
             raise InputError("graph", "has no edges; the transformed measures need at least one edge")
         return float(from_stats(_stats_transform(cu, cv, g, exact, need_max)))
-    alpha = check_float("alpha", alpha, minimum=0.0, maximum=1.0)
+    w = check_float("direct_weight", direct_weight, minimum=0.0, maximum=1.0)
     en = _edge_clustering(cu, g)
     d_uv = 1.0 - from_stats(_stats_plain(cu, cv, exact, need_max))
     d_un = 1.0 - from_stats(_stats_plain(cu, en, exact, need_max))
     d_vn = 1.0 - from_stats(_stats_plain(cv, en, exact, need_max))
-    return float(1.0 - (alpha * d_uv + (1.0 - alpha) * abs(d_un - d_vn)))
+    return float(1.0 - (w * d_uv + (1.0 - w) * abs(d_un - d_vn)))
 
 
 _GRAPH_DOC = """
@@ -213,14 +215,17 @@ _GRAPH_DOC = """
     mode : {"transform", "plus"}
         ``"transform"``: D_⊥(U, V | G) = D(NᵀU, NᵀV), every edge a data point (exact form: pairs of
         an edge with itself dropped, P = |E|² − |E|); ``"plus"``: agreement
-        1 − [α D(U, V) + (1 − α)|D(U, N) − D(V, N)|] with D = 1 − agreement and N the edges used
-        as 2-node clusters.
-    alpha : float
-        Weight α of D_+ (default 0.5)."""
+        1 − [w D(U, V) + (1 − w)|D(U, N) − D(V, N)|] with D = 1 − agreement, N the edges used
+        as 2-node clusters and w = ``direct_weight``.
+    direct_weight : float
+        ``mode="plus"`` only: the weight w of the direct distance D(U, V) in D_+ (the seed's α,
+        default 0.5); the structural term |D(U, N) − D(V, N)| gets 1 − w.  ``alpha=`` is its
+        deprecated spelling."""
 
 
+@renamed_parameters(alpha="direct_weight")
 def ri_delta(U: Any, V: Any, *, exact: bool = True, graph: Any = None, mode: str = "transform",
-             alpha: float = 0.5) -> float:
+             direct_weight: float = 0.5) -> float:
     """Co-membership Rand index RI_δ = 1 − ‖UUᵀ − VVᵀ‖²_F / (P m²).
 
     ``m`` is the largest co-membership entry of either clustering.  ``exact=True`` (RI_δ):
@@ -233,7 +238,7 @@ def ri_delta(U: Any, V: Any, *, exact: bool = True, graph: Any = None, mode: str
         Label vectors, covers (overlapping allowed) or crisp/soft membership matrices.
     exact : bool
         Exact (default) or approximate (primed) form."""
-    return _delta_measure(U, V, exact, graph, mode, alpha, _ri_from, True)
+    return _delta_measure(U, V, exact, graph, mode, direct_weight, _ri_from, True)
 
 
 ri_delta.__doc__ += _GRAPH_DOC + """
@@ -255,8 +260,9 @@ ri_delta.__doc__ += _GRAPH_DOC + """
     """
 
 
+@renamed_parameters(alpha="direct_weight")
 def ari_delta(U: Any, V: Any, *, exact: bool = True, graph: Any = None, mode: str = "transform",
-              alpha: float = 0.5) -> float:
+              direct_weight: float = 0.5) -> float:
     """Co-membership adjusted Rand index ARI_δ = 1 − S_Δ / (S_U + S_V − 2 ΣCU ΣCV / P).
 
     ``exact=True`` (ARI_δ): diagonals dropped, P = n² − n; equals the Hubert–Arabie ARI on
@@ -268,7 +274,7 @@ def ari_delta(U: Any, V: Any, *, exact: bool = True, graph: Any = None, mode: st
         Label vectors, covers (overlapping allowed) or crisp/soft membership matrices.
     exact : bool
         Exact (default) or approximate (primed) form."""
-    return _delta_measure(U, V, exact, graph, mode, alpha, _ari_from, False)
+    return _delta_measure(U, V, exact, graph, mode, direct_weight, _ari_from, False)
 
 
 ari_delta.__doc__ += _GRAPH_DOC + """
@@ -283,8 +289,9 @@ ari_delta.__doc__ += _GRAPH_DOC + """
     """
 
 
+@renamed_parameters(alpha="direct_weight")
 def i_norm(U: Any, V: Any, *, exact: bool = False, graph: Any = None, mode: str = "transform",
-           alpha: float = 0.5) -> float:
+           direct_weight: float = 0.5) -> float:
     """I_norm = 1 − ‖UUᵀ − VVᵀ‖_F / (‖UUᵀ‖_F + ‖VVᵀ‖_F) (plain Frobenius norms).
 
     ``exact`` defaults to False: the seed's tables use the diagonal-kept form.
@@ -294,7 +301,7 @@ def i_norm(U: Any, V: Any, *, exact: bool = False, graph: Any = None, mode: str 
     U, V : clustering
     exact : bool
         Drop the diagonals (pairs of a node with itself)."""
-    return _delta_measure(U, V, exact, graph, mode, alpha, _inorm_from, False)
+    return _delta_measure(U, V, exact, graph, mode, direct_weight, _inorm_from, False)
 
 
 i_norm.__doc__ += _GRAPH_DOC + """
@@ -307,8 +314,9 @@ i_norm.__doc__ += _GRAPH_DOC + """
     """
 
 
+@renamed_parameters(alpha="direct_weight")
 def i_sqrt_tr(U: Any, V: Any, *, exact: bool = False, graph: Any = None, mode: str = "transform",
-              alpha: float = 0.5) -> float:
+              direct_weight: float = 0.5) -> float:
     """I_√tr = tr(UUᵀ VVᵀ) / √(tr(UUᵀUUᵀ) tr(VVᵀVVᵀ)): the cosine of the co-membership matrices.
 
     Equals ‖UᵀV‖²_F / (‖UᵀU‖_F ‖VᵀV‖_F).  ``exact`` defaults to False (the seed's tables).
@@ -318,7 +326,7 @@ def i_sqrt_tr(U: Any, V: Any, *, exact: bool = False, graph: Any = None, mode: s
     U, V : clustering
     exact : bool
         Drop the diagonals (pairs of a node with itself)."""
-    return _delta_measure(U, V, exact, graph, mode, alpha, _isqrt_from, False)
+    return _delta_measure(U, V, exact, graph, mode, direct_weight, _isqrt_from, False)
 
 
 i_sqrt_tr.__doc__ += _GRAPH_DOC + """
@@ -402,33 +410,32 @@ def _omega_counts(U: Any, V: Any) -> tuple[int, int, int]:
 
 
 def omega(U: Any, V: Any) -> float:
-    """Omega index (Collins & Dent): fraction of node pairs co-clustered the same number of times.
+    """Omega index of Collins & Dent, adjusted for chance: Aω = (ω − E[ω]) / (1 − E[ω]).
 
-    Over unordered pairs i < j (diagonal excluded); equals the Rand index on partitions.
-    Crisp clusterings only (covers may overlap).  Computed by counting, per co-membership
-    multiplicity, only the pairs that share a cluster in U or V (no O(n²) loop).
+    The value of cdlib's :func:`cdlib.evaluation.omega` and clusim's ``omega_index``.  ω is the
+    unadjusted index (:func:`omega_unadjusted`), E[ω] = Σ_t f_U(t) f_V(t) / P², with ``f_X(t)``
+    the number of node pairs co-clustered exactly t times in X and P the number of pairs.
+    Equals the adjusted Rand index on partitions.  Crisp clusterings only (covers may overlap);
+    exact integer arithmetic up to the final division.
+
+    .. versionchanged:: 0.2
+       ``omega`` is the adjusted index (as in cdlib); it was the unadjusted one, now
+       :func:`omega_unadjusted`.  ``adjusted_omega`` is a deprecated alias of ``omega``.
+
+    Parameters
+    ----------
+    U, V : clustering
+        Crisp covers (overlapping allowed), label vectors, 0/1 matrices or cdlib
+        ``NodeClustering`` objects over the same nodes.
+
+    Returns
+    -------
+    float
 
     Examples
     --------
     >>> from agreekit.clustering import omega
     >>> omega([[0, 3, 4], [1, 2, 3], [2, 3, 4]], [[0, 3, 4], [1], [2]])
-    0.5
-    """
-    npairs, agree, _ = _omega_counts(U, V)
-    return 1.0 if npairs == 0 else float(agree / npairs)
-
-
-def adjusted_omega(U: Any, V: Any) -> float:
-    """Adjusted Omega index Aω = (ω − E[ω]) / (1 − E[ω]), E[ω] = Σ_t f_U(t) f_V(t) / P².
-
-    ``f_X(t)`` is the number of node pairs co-clustered exactly t times in X and P the number of
-    pairs.  Equals the ARI on partitions, and cdlib's ``omega`` / clusim's ``omega_index``.
-    Exact integer arithmetic up to the final division.
-
-    Examples
-    --------
-    >>> from agreekit.clustering import adjusted_omega
-    >>> adjusted_omega([[0, 3, 4], [1, 2, 3], [2, 3, 4]], [[0, 3, 4], [1], [2]])
     0.21875
     """
     npairs, agree, s = _omega_counts(U, V)
@@ -436,6 +443,37 @@ def adjusted_omega(U: Any, V: Any) -> float:
     if den == 0:
         return 1.0
     return float((agree * npairs - s) / den)
+
+
+def omega_unadjusted(U: Any, V: Any) -> float:
+    """Unadjusted Omega index ω (Collins & Dent): share of node pairs co-clustered equally often.
+
+    Over unordered pairs i < j (diagonal excluded), the fraction whose number of shared clusters
+    is the same in U and V; the seed's ω, equal to the Rand index on partitions.  Crisp
+    clusterings only (covers may overlap).  Computed by counting, per co-membership
+    multiplicity, only the pairs that share a cluster in U or V (no O(n²) loop).  The
+    chance-adjusted index (cdlib's ``omega``) is :func:`omega`.
+
+    Parameters
+    ----------
+    U, V : clustering
+        Crisp covers (overlapping allowed), label vectors or 0/1 matrices over the same nodes.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> from agreekit.clustering import omega_unadjusted
+    >>> omega_unadjusted([[0, 3, 4], [1, 2, 3], [2, 3, 4]], [[0, 3, 4], [1], [2]])
+    0.5
+    """
+    npairs, agree, _ = _omega_counts(U, V)
+    return 1.0 if npairs == 0 else float(agree / npairs)
+
+
+adjusted_omega = deprecated_alias(omega, "adjusted_omega")
 
 
 # --- agreement of a clustering with the graph itself ("(N, X)" rows) -------------------
@@ -452,7 +490,7 @@ def agreement_with_graph(U: Any, graph: Any, measure: Any = "ari_delta", **optio
         Adjacency matrix, edge list or networkx graph over U's nodes.
     measure : str or callable
         A name from :data:`~agreekit.clustering.MEASURES` that accepts overlapping input
-        (e.g. ``"ri_delta"``, ``"ari_delta_approx"``, ``"i_norm"``, ``"adjusted_omega"``) or a
+        (e.g. ``"ri_delta"``, ``"ari_delta_approx"``, ``"i_norm"``, ``"omega"``) or a
         callable ``f(U, N, **options)``.
     **options
         Passed on to the measure (e.g. ``exact=False``).

@@ -14,6 +14,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.special import xlogy
 
+from agreekit._api import ResultBase, _warn, renamed_parameters
 from agreekit._validation import InputError, check_choice, check_float
 from agreekit.clustering._inputs import Clustering, Graph, align_pair, as_graph
 from agreekit._jit import pick
@@ -66,13 +67,14 @@ def _resolve_phi(phi: Any) -> tuple[str | None, Callable]:
 
 # --- the shared core --------------------------------------------------------------------
 @dataclass(eq=False)
-class ContingencyTable:
+class ContingencyTable(ResultBase):
     """Non-zero cells of a ``k x r`` overlap matrix η and its margins.
 
     ``counts`` holds the non-zero η_uv (float64; integer-valued for crisp input with the
     overlap η), ``rows``/``cols`` their cluster indices, ``row_sums``/``col_sums`` the margins
     η_u. and η_.v, ``total`` their grand sum.  ``integer`` is True when every cell is an
     integer count of nodes (the classic pair-counting measures then use exact integers).
+    ``to_dict()`` exports the cells and margins (JSON-ready lists).
     """
 
     rows: np.ndarray
@@ -81,7 +83,7 @@ class ContingencyTable:
     row_sums: np.ndarray
     col_sums: np.ndarray
     integer: bool
-    _cache: dict = field(default_factory=dict)
+    _cache: dict = field(default_factory=dict, repr=False)
 
     @property
     def total(self) -> float:
@@ -412,26 +414,55 @@ def variation_of_information(U: Any, V: Any, *, normalized: bool = False) -> flo
     return vi
 
 
-_AVERAGES = ("sum", "sqrt", "max", "min")
-_AVERAGE_ALIASES = {"arithmetic": "sum", "geometric": "sqrt"}
+#: scikit-learn's ``average_method`` values (the upper bound of I(U;V) in NMI and AMI)
+_AVERAGE_METHODS = ("arithmetic", "geometric", "min", "max")
+#: deprecated values (this package's names before scikit-learn's) -> scikit-learn's
+_OLD_AVERAGE_VALUES = {"sum": "arithmetic", "sqrt": "geometric"}
 
 
-def normalized_mutual_info(U: Any, V: Any, *, average: str = "sum") -> float:
-    """Normalized mutual information of two partitions.
+def _check_average_method(value: Any, func: str) -> str:
+    """scikit-learn's ``average_method`` name; the old ``"sum"``/``"sqrt"`` warn once."""
+    if isinstance(value, str) and value in _OLD_AVERAGE_VALUES:
+        new = _OLD_AVERAGE_VALUES[value]
+        _warn(f'{func}(): average_method="{value}" is deprecated, use average_method="{new}"', stacklevel=5)
+        return new
+    return check_choice("average_method", value, _AVERAGE_METHODS)
 
-    ``average="sum"``: NMI_Σ = 2I/(H(U)+H(V)) (= 1 − AD_{x log x}, seed Identity 3; scikit-learn's
-    ``average_method="arithmetic"``); ``"sqrt"``: I/√(H(U)H(V)) (``"geometric"``); ``"max"``,
-    ``"min"`` also accepted.  Conventions as scikit-learn: 1.0 if both have a single cluster,
-    0.0 if the mutual information is 0.
+
+def _normalizer(average_method: str, hu: float, hv: float) -> float:
+    return {"arithmetic": (hu + hv) / 2.0, "geometric": math.sqrt(hu * hv), "max": max(hu, hv),
+            "min": min(hu, hv)}[average_method]
+
+
+@renamed_parameters(average="average_method")
+def normalized_mutual_info(U: Any, V: Any, *, average_method: str = "arithmetic") -> float:
+    """Normalized mutual information of two partitions, I(U;V) / avg(H(U), H(V)).
+
+    ``average_method`` is scikit-learn's (:func:`sklearn.metrics.normalized_mutual_info_score`):
+    ``"arithmetic"`` (default): NMI_Σ = 2I/(H(U)+H(V)) (= 1 − AD_{x log x}, seed Identity 3);
+    ``"geometric"``: I/√(H(U)H(V)); ``"min"``, ``"max"``.  Conventions as scikit-learn: 1.0 if
+    both have a single cluster, 0.0 if the mutual information is 0.
+
+    Parameters
+    ----------
+    U, V : clustering
+        Two partitions (label vectors, covers without overlap, crisp matrices).
+    average_method : {"arithmetic", "geometric", "min", "max"}
+        The mean of H(U) and H(V) that normalizes I(U;V).  ``average=`` and the values
+        ``"sum"``/``"sqrt"`` are deprecated spellings of ``average_method=`` and
+        ``"arithmetic"``/``"geometric"``.
+
+    Returns
+    -------
+    float
 
     Examples
     --------
     >>> from agreekit.clustering import normalized_mutual_info
-    >>> round(normalized_mutual_info([0, 0, 1, 1], [0, 0, 1, 2], average="sqrt"), 4)
+    >>> round(normalized_mutual_info([0, 0, 1, 1], [0, 0, 1, 2], average_method="geometric"), 4)
     0.8165
     """
-    average = _AVERAGE_ALIASES.get(average, average)
-    check_choice("average", average, _AVERAGES)
+    average_method = _check_average_method(average_method, "normalized_mutual_info")
     t = _partition_table(U, V, "normalized_mutual_info")
     ku, kv = t.shape
     if ku == kv == 1:
@@ -441,8 +472,7 @@ def normalized_mutual_info(U: Any, V: Any, *, average: str = "sum") -> float:
     hu, hv, mi = _entropy_terms(t)
     if mi == 0:
         return 0.0
-    norm = {"sum": (hu + hv) / 2.0, "sqrt": math.sqrt(hu * hv), "max": max(hu, hv), "min": min(hu, hv)}[average]
-    return float(mi / norm)
+    return float(mi / _normalizer(average_method, hu, hv))
 
 
 def jaccard_index(U: Any, V: Any) -> float:
@@ -581,25 +611,23 @@ def expected_mutual_info(U: Any, V: Any) -> float:
     return _expected_mi(_partition_table(U, V, "expected_mutual_info"))
 
 
-_AMI_AVERAGES = ("arithmetic", "max", "min", "geometric")
-_AMI_ALIASES = {"sum": "arithmetic", "sqrt": "geometric"}
-
-
-def adjusted_mutual_info(U: Any, V: Any, *, average: str = "arithmetic") -> float:
+@renamed_parameters(average="average_method")
+def adjusted_mutual_info(U: Any, V: Any, *, average_method: str = "arithmetic") -> float:
     r"""Adjusted mutual information (AMI) of two partitions, corrected for chance.
 
     .. math:: AMI = \frac{I(U;V) - E[I]}{\mathrm{avg}(H(U), H(V)) - E[I]}
 
     with the exact expected mutual information :func:`expected_mutual_info` under the
     hypergeometric model (Vinh et al. 2010; the seed's §2: with the arithmetic mean AMI equals
-    the adjusted VI).  ``average`` picks the upper bound of I: ``"arithmetic"`` (default, as
-    scikit-learn), ``"max"``, ``"min"``, ``"geometric"`` (``"sum"``/``"sqrt"`` accepted as in
+    the adjusted VI).  ``average_method`` picks the upper bound of I, with scikit-learn's names
+    and default: ``"arithmetic"`` (default), ``"geometric"``, ``"min"``, ``"max"`` (``average=``
+    and the values ``"sum"``/``"sqrt"`` are deprecated spellings, as in
     :func:`normalized_mutual_info`).  Equals scikit-learn's ``adjusted_mutual_info_score``,
     including its conventions: 1.0 when both partitions have a single cluster, 0.0 when exactly
     one has, numerator and denominator kept at least machine epsilon away from 0 with their sign.
     One difference: if a partition is all singletons, I(U;V) is the same for every permutation
     (E[I] = I exactly), and AMI is 0 — or 0/0 when the bound equals I (both all singletons, or
-    ``average="min"``); we return exactly 0.0, resp. 1.0, where scikit-learn returns rounding
+    ``average_method="min"``); we return exactly 0.0, resp. 1.0, where scikit-learn returns rounding
     noise (e.g. 1.5 for 10 singletons against 3 clusters with "min").
 
     References
@@ -615,8 +643,7 @@ def adjusted_mutual_info(U: Any, V: Any, *, average: str = "arithmetic") -> floa
     >>> adjusted_mutual_info([0, 0, 1, 1], [5, 5, 7, 7])
     1.0
     """
-    average = _AMI_ALIASES.get(average, average)
-    check_choice("average", average, _AMI_AVERAGES)
+    average_method = _check_average_method(average_method, "adjusted_mutual_info")
     t = _partition_table(U, V, "adjusted_mutual_info")
     ku, kv = t.shape
     n = int(round(t.total))
@@ -625,11 +652,10 @@ def adjusted_mutual_info(U: Any, V: Any, *, average: str = "arithmetic") -> floa
     if ku == 1 or kv == 1:
         return 0.0
     if ku == n or kv == n:  # all singletons on one side: I is constant, E[I] = I
-        return 1.0 if (ku == kv or average == "min") else 0.0
+        return 1.0 if (ku == kv or average_method == "min") else 0.0
     hu, hv, mi = _mi_entropies(t)
     emi = _expected_mi(t)
-    norm = {"arithmetic": (hu + hv) / 2.0, "geometric": math.sqrt(hu * hv), "max": max(hu, hv),
-            "min": min(hu, hv)}[average]
+    norm = _normalizer(average_method, hu, hv)
     eps = np.finfo(np.float64).eps
     den = norm - emi
     den = min(den, -eps) if den < 0 else max(den, eps)

@@ -1,6 +1,6 @@
 """Reading clusterings and graphs from text files (used by the CLI and the pipeline).
 
-Clustering files (``kind="auto"`` picks by content):
+Clustering files (``input_format="auto"`` picks by content):
 
 * ``labels`` — one label per line; node i is line i (0-based);
 * ``cover`` — one cluster per line, node ids separated by whitespace or commas (overlaps and
@@ -8,6 +8,8 @@ Clustering files (``kind="auto"`` picks by content):
 * ``matrix`` — CSV membership matrix, one row per node, one column per cluster (crisp 0/1 or
   soft non-negative); an optional non-numeric header row is skipped.  Files ending in ``.csv``
   are read as matrices in ``auto`` mode.
+
+A path ``"-"`` reads standard input.
 
 Lines starting with ``#`` are comments; trailing blank lines are ignored, other blank lines are
 an error.  Node ids are integers if every id in the file is an integer, else strings.  A cover
@@ -24,7 +26,8 @@ from pathlib import Path
 
 import numpy as np
 
-from agreekit._io import iter_lines
+from agreekit._api import renamed_parameters
+from agreekit._io import STDIN, iter_lines
 from agreekit._validation import InputError, check_choice
 from agreekit.clustering._inputs import Clustering, as_clustering
 
@@ -33,7 +36,12 @@ __all__ = ["read_clustering", "read_graph"]
 _SPLIT = re.compile(r"[,\s]+")
 
 
-def _content_lines(path: Path, param: str) -> list[tuple[int, list[str]]]:
+def _source(path) -> str | Path:
+    """``"-"`` (standard input) as it is, anything else as a :class:`~pathlib.Path`."""
+    return STDIN if isinstance(path, str) and path == STDIN else Path(path)
+
+
+def _content_lines(path, param: str) -> list[tuple[int, list[str]]]:
     raw = [line for _, line in iter_lines(path, parameter=param)]
     while raw and not raw[-1].strip():
         raw.pop()
@@ -57,11 +65,27 @@ def _ids(tokens: list[str]) -> list:
         return tokens
 
 
-def read_clustering(path: str | os.PathLike, *, kind: str = "auto", name: str = "U") -> Clustering:
-    """Read a clustering file (labels, cover or CSV membership matrix) into a :class:`Clustering`."""
-    check_choice("kind", kind, ("auto", "labels", "cover", "matrix"))
-    path = Path(path)
-    if kind == "auto" and path.suffix.lower() == ".csv":
+@renamed_parameters(kind="input_format")
+def read_clustering(path: str | os.PathLike, *, input_format: str = "auto", name: str = "U") -> Clustering:
+    """Read a clustering file (labels, cover or CSV membership matrix) into a :class:`Clustering`.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The file (plain or gzip-compressed); ``"-"`` reads standard input.
+    input_format : {"auto", "labels", "cover", "matrix"}
+        How to read it (see the module documentation); ``"auto"`` picks by suffix and content.
+        ``kind=`` is its deprecated spelling.
+    name : str
+        Parameter name used in error messages.
+
+    Returns
+    -------
+    Clustering
+    """
+    kind = check_choice("input_format", input_format, ("auto", "labels", "cover", "matrix"))
+    path = _source(path)
+    if kind == "auto" and isinstance(path, Path) and path.suffix.lower() == ".csv":
         kind = "matrix"
     if kind == "matrix":
         return as_clustering(_read_matrix(path, name), name=name)
@@ -86,7 +110,7 @@ def read_clustering(path: str | os.PathLike, *, kind: str = "auto", name: str = 
     return as_clustering(clusters, name=name)
 
 
-def _read_matrix(path: Path, name: str) -> np.ndarray:
+def _read_matrix(path, name: str) -> np.ndarray:
     try:
         rows = [r for r in csv.reader(line for _, line in iter_lines(path, parameter=name))
                 if r and any(c.strip() for c in r)]
@@ -119,8 +143,11 @@ def _read_matrix(path: Path, name: str) -> np.ndarray:
 
 
 def read_graph(path: str | os.PathLike, *, name: str = "graph") -> list[tuple]:
-    """Read an edge list file (``a b`` or ``a b weight`` per line) into a list of edge tuples."""
-    path = Path(path)
+    """Read an edge list file (``a b`` or ``a b weight`` per line) into a list of edge tuples.
+
+    ``path`` ``"-"`` reads standard input.
+    """
+    path = _source(path)
     lines = _content_lines(path, name)
     for no, toks in lines:
         if len(toks) not in (2, 3):

@@ -10,7 +10,11 @@ path of all contingency measures).  Accepted forms:
   uncovered); its node set is the union of the clusters unless ``nodes=`` is given; an empty
   cluster or a node listed twice in one cluster is an error;
 * **membership matrix** — 2-D numpy array or ``scipy.sparse`` matrix, ``n x k``, crisp
-  (0/1) or soft (non-negative reals); node i = row i.
+  (0/1) or soft (non-negative reals); node i = row i;
+* **a peer's clustering object** — anything with a ``.communities`` list of node collections,
+  such as cdlib's ``NodeClustering`` (its ``.graph``, when set, gives the node universe) or an
+  :class:`~agreekit.clustering.LFRBenchmark` (nodes ``0..n-1``); read as a cover.  cdlib is
+  never imported.
 
 Two clusterings compared must be over the same node set (label vectors and matrices are
 positional, ids ``0..n-1``; covers are keyed by their node ids).  Nodes in no cluster
@@ -292,8 +296,9 @@ def as_clustering(clustering: Any, *, nodes: Iterable | None = None, uncovered: 
 
     Parameters
     ----------
-    clustering : array-like, mapping, list of collections, 2-D array, sparse matrix or Clustering
-        See the module documentation for the accepted forms.
+    clustering : array-like, mapping, list of collections, 2-D array, sparse matrix, Clustering, or an object with ``.communities``
+        See the module documentation for the accepted forms (a cdlib ``NodeClustering`` is
+        read as the cover ``.communities`` over the nodes of its ``.graph``).
     nodes : iterable, optional
         Node ids of a cover (the node universe; nodes in no cluster are *uncovered*), or the
         ids of the rows of a membership matrix / positions of a label vector.
@@ -319,6 +324,10 @@ def as_clustering(clustering: Any, *, nodes: Iterable | None = None, uncovered: 
         return clustering
     if nodes is not None:
         nodes = tuple(nodes)
+    peer = _peer_communities(clustering, nodes)
+    if peer is not None:
+        clusters, nodes = peer
+        return _from_cover(clusters, name, nodes, uncovered)
     if sp.issparse(clustering):
         return _from_matrix(clustering, name, nodes, uncovered)
     if isinstance(clustering, Mapping):
@@ -356,6 +365,25 @@ def as_clustering(clustering: Any, *, nodes: Iterable | None = None, uncovered: 
         return as_clustering(list(clustering), nodes=nodes, uncovered=uncovered, name=name)
     raise InputError(name, f"must be a label vector, a list of clusters or a membership matrix; "
                            f"got {type(clustering).__name__}")
+
+
+def _peer_communities(obj: Any, nodes: tuple | None):
+    """``(clusters, nodes)`` of an object with a ``.communities`` attribute (cdlib's
+    ``NodeClustering``, :class:`LFRBenchmark`), or None for anything else (duck-typed)."""
+    if isinstance(obj, (list, tuple, np.ndarray, Mapping, str, bytes)) or sp.issparse(obj):
+        return None
+    communities = getattr(obj, "communities", None)
+    if communities is None or isinstance(communities, (str, bytes)):
+        return None
+    clusters = [list(c.tolist()) if isinstance(c, np.ndarray) else list(c) for c in communities]
+    if nodes is None:
+        graph = getattr(obj, "graph", None)
+        n = getattr(obj, "n", None)
+        if graph is not None and hasattr(graph, "nodes"):
+            nodes = tuple(graph.nodes)
+        elif isinstance(n, (int, np.integer)) and not isinstance(n, bool):
+            nodes = tuple(range(int(n)))
+    return clusters, nodes
 
 
 def _describe(missing: set) -> str:

@@ -5,6 +5,7 @@ import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from agreekit._api import ResultBase
 from agreekit._validation import InputError
 from agreekit.clustering import _comembership as cm
 from agreekit.clustering import _contingency as ct
@@ -14,13 +15,14 @@ __all__ = ["MeasureSpec", "MEASURES", "get_measure", "list_measures"]
 
 
 @dataclass(frozen=True)
-class MeasureSpec:
+class MeasureSpec(ResultBase):
     """One registered measure.
 
     ``kind`` is ``"similarity"`` (1 = identical), ``"distance"`` (0 = identical) or
     ``"unnormalized"`` (larger = more agreement, no fixed maximum: mutual information); ``input``
     is the most general input it accepts: ``"partition"``, ``"crisp"`` (overlapping covers) or
     ``"soft"`` (real-valued memberships); ``graph`` tells whether it takes ``graph=``/``mode=``.
+    ``to_dict()`` gives the row of :func:`list_measures`.
     """
 
     name: str
@@ -34,6 +36,11 @@ class MeasureSpec:
 
     def __call__(self, U, V, **options) -> float:
         return float(self.func(U, V, **options))
+
+    def to_dict(self) -> dict:
+        """``name``, ``kind``, ``input``, ``graph``, ``description``, ``aliases`` (JSON-ready)."""
+        return {"name": self.name, "kind": self.kind, "input": self.input, "graph": self.graph,
+                "description": self.description, "aliases": list(self.aliases)}
 
 
 def _p(f, **kw):
@@ -53,10 +60,10 @@ _SPECS = [
                 "variation of information (nats)", ("variation_of_information",)),
     MeasureSpec("vi_normalized", _p(ct.variation_of_information, normalized=True), "distance", "partition",
                 True, False, "VI / log n (= ND_{x log x})", ()),
-    MeasureSpec("nmi_sum", _p(ct.normalized_mutual_info, average="sum"), "similarity", "partition", True, False,
-                "NMI, arithmetic normalization 2I/(H(U)+H(V))", ("nmi",)),
-    MeasureSpec("nmi_sqrt", _p(ct.normalized_mutual_info, average="sqrt"), "similarity", "partition", True,
-                False, "NMI, geometric normalization I/sqrt(H(U)H(V))", ()),
+    MeasureSpec("nmi_sum", _p(ct.normalized_mutual_info, average_method="arithmetic"), "similarity", "partition",
+                True, False, "NMI, arithmetic normalization 2I/(H(U)+H(V))", ("nmi", "nmi_arithmetic")),
+    MeasureSpec("nmi_sqrt", _p(ct.normalized_mutual_info, average_method="geometric"), "similarity", "partition",
+                True, False, "NMI, geometric normalization I/sqrt(H(U)H(V))", ("nmi_geometric",)),
     MeasureSpec("jaccard", ct.jaccard_index, "similarity", "partition", True, False,
                 "pair-counting Jaccard index", ("jaccard_index",)),
     MeasureSpec("f1", ct.f_measure, "similarity", "partition", True, False,
@@ -76,19 +83,20 @@ _SPECS = [
     MeasureSpec("i_sqrt_tr", cm.i_sqrt_tr, "similarity", "soft", True, True,
                 "cosine of UU' and VV', diagonal kept", ()),
     MeasureSpec("omega", cm.omega, "similarity", "crisp", True, False,
-                "Omega index (Collins & Dent)", ("omega_index",)),
-    MeasureSpec("adjusted_omega", cm.adjusted_omega, "similarity", "crisp", True, False,
-                "adjusted Omega index", ("adjusted_omega_index",)),
+                "adjusted Omega index (Collins & Dent; = cdlib's omega)",
+                ("adjusted_omega", "omega_index", "adjusted_omega_index")),
+    MeasureSpec("omega_unadjusted", cm.omega_unadjusted, "similarity", "crisp", True, False,
+                "unadjusted Omega index: share of pairs co-clustered equally often", ("unadjusted_omega",)),
     MeasureSpec("mi", ct.mutual_info, "unnormalized", "partition", True, False,
                 "mutual information I(U;V) (nats)", ("mutual_info", "mutual_information")),
-    MeasureSpec("ami", _p(ct.adjusted_mutual_info, average="arithmetic"), "similarity", "partition", True, False,
+    MeasureSpec("ami", _p(ct.adjusted_mutual_info, average_method="arithmetic"), "similarity", "partition", True, False,
                 "adjusted mutual information, exact E[I], arithmetic mean of H(U), H(V)",
                 ("adjusted_mutual_info", "ami_sum", "ami_arithmetic")),
-    MeasureSpec("ami_max", _p(ct.adjusted_mutual_info, average="max"), "similarity", "partition", True, False,
+    MeasureSpec("ami_max", _p(ct.adjusted_mutual_info, average_method="max"), "similarity", "partition", True, False,
                 "AMI with max(H(U), H(V))", ()),
-    MeasureSpec("ami_min", _p(ct.adjusted_mutual_info, average="min"), "similarity", "partition", True, False,
+    MeasureSpec("ami_min", _p(ct.adjusted_mutual_info, average_method="min"), "similarity", "partition", True, False,
                 "AMI with min(H(U), H(V))", ()),
-    MeasureSpec("ami_sqrt", _p(ct.adjusted_mutual_info, average="geometric"), "similarity", "partition", True,
+    MeasureSpec("ami_sqrt", _p(ct.adjusted_mutual_info, average_method="geometric"), "similarity", "partition", True,
                 False, "AMI with sqrt(H(U)H(V))", ("ami_geometric",)),
     MeasureSpec("fowlkes_mallows", ct.fowlkes_mallows, "similarity", "partition", True, False,
                 "Fowlkes-Mallows index", ("fm", "fmi", "fowlkes_mallows_index")),
@@ -122,5 +130,4 @@ def get_measure(name: str) -> MeasureSpec:
 
 def list_measures() -> list[dict]:
     """The registry as a list of plain dicts (name, kind, input, graph, description, aliases)."""
-    return [{"name": s.name, "kind": s.kind, "input": s.input, "graph": s.graph,
-             "description": s.description, "aliases": list(s.aliases)} for s in _SPECS]
+    return [s.to_dict() for s in _SPECS]

@@ -1,9 +1,15 @@
-"""Rows of the seed's Tables 1-3 for an example (graph, ground truth, candidates)."""
+"""Rows of the seed's Tables 1-3 for an example (graph, ground truth, candidates).
+
+Pipeline helpers (not in :mod:`agreekit.clustering`'s ``__all__``; import them from here):
+:func:`seed_table`, :func:`seed_table_frame`, :func:`seed_table_markdown` and
+:data:`SEED_TABLE_COLUMNS`, the table's columns (name -> (measure, exact)).
+"""
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
+from agreekit._api import renamed_parameters
 from agreekit._validation import InputError
 from agreekit.clustering._comembership import agreement_with_graph, ari_delta, i_norm, i_sqrt_tr, ri_delta
 from agreekit.clustering._inputs import as_clustering
@@ -21,7 +27,8 @@ SEED_TABLE_COLUMNS: dict[str, tuple[Any, bool]] = {
 }
 
 
-def seed_table(example: Mapping, *, alpha: float = 0.5) -> list[dict]:
+@renamed_parameters(alpha="direct_weight")
+def seed_table(example: Mapping, *, direct_weight: float = 0.5) -> list[dict]:
     """Compute the nine rows of a seed table (Tables 1-3) for one example.
 
     Parameters
@@ -30,8 +37,8 @@ def seed_table(example: Mapping, *, alpha: float = 0.5) -> list[dict]:
         With keys ``nodes``, ``edges`` (pairs of node ids), ``clusterings`` (name -> list of
         clusters), ``ground_truth`` (a name) and ``candidates`` (two names), as in
         ``resources/clustering/*.json``.
-    alpha : float
-        α of the D_+ rows.
+    direct_weight : float
+        The seed's α of the D_+ rows: the weight of D(T, C) (``alpha=`` is deprecated).
 
     Returns
     -------
@@ -63,13 +70,14 @@ def seed_table(example: Mapping, *, alpha: float = 0.5) -> list[dict]:
         row(f"bot({truth_name},{c}|G)", lambda m, e, c=c: m(truth, cl[c], exact=e, graph=edges, mode="transform"))
     for c in cand_names:
         row(f"plus({truth_name},{c}|G)",
-            lambda m, e, c=c: m(truth, cl[c], exact=e, graph=edges, mode="plus", alpha=alpha))
+            lambda m, e, c=c: m(truth, cl[c], exact=e, graph=edges, mode="plus", direct_weight=direct_weight))
     for name in [truth_name, *cand_names]:
         row(f"(N,{name})", lambda m, e, name=name: agreement_with_graph(cl[name], edges, m, exact=e))
     return rows
 
 
-def seed_table_frame(example: Mapping, *, alpha: float = 0.5):
+@renamed_parameters(alpha="direct_weight")
+def seed_table_frame(example: Mapping, *, direct_weight: float = 0.5):
     """:func:`seed_table` beside the seed's printed values (pandas DataFrame).
 
     Columns: ``row`` (our label), ``seed_row`` (the label printed in the seed), then for each
@@ -81,7 +89,7 @@ def seed_table_frame(example: Mapping, *, alpha: float = 0.5):
     labels = example.get("table_row_labels_in_seed", {})
     cols = list(example.get("columns", SEED_TABLE_COLUMNS))
     records = []
-    for r in seed_table(example, alpha=alpha):
+    for r in seed_table(example, direct_weight=direct_weight):
         rec = {"row": r["row"], "seed_row": labels.get(r["row"], r["row"])}
         paper = printed.get(r["row"])
         for i, c in enumerate(SEED_TABLE_COLUMNS):

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from agreekit._api import check_rng, renamed_parameters
 from agreekit._validation import InputError, check_choice, check_float, check_int
 
 __all__ = ["LFRParameters", "min_degree_for", "lfr_graph", "detect_communities", "detect_overlapping",
@@ -123,20 +124,35 @@ def min_degree_for(average_degree: float, max_degree: int, tau1: float) -> int:
     return best
 
 
-def lfr_graph(params: LFRParameters, mu: float, *, seed: int, max_attempts: int = 50,
+def _int_seed(rng) -> int:
+    """The non-negative int seed behind a SPEC 7 ``rng`` (the experiments seed python-igraph,
+    networkx and cdlib, which take ints): an int as it is (so the seed's tables are unchanged),
+    one draw of 32 bits from a ``SeedSequence``, a ``Generator`` or fresh entropy (``None``)."""
+    if isinstance(rng, (int, np.integer)) and not isinstance(rng, (bool, np.bool_)) and rng >= 0:
+        return int(rng)
+    if isinstance(rng, np.random.SeedSequence):
+        return int(rng.generate_state(1)[0])
+    return int(check_rng(rng, parameter="rng").integers(0, 2**32))
+
+
+@renamed_parameters(seed="rng")
+def lfr_graph(params: LFRParameters, mu: float, *, rng=None, max_attempts: int = 50,
               generator: str = "networkx"):
     """One unweighted disjoint LFR graph: ``(edges, labels, used_seed)``; edges (m, 2) int, no self-loops.
 
     ``generator="agreekit"`` uses :func:`~agreekit.clustering.lfr.lfr_benchmark`;
     ``"networkx"`` uses ``networkx.LFR_benchmark_graph`` (which sometimes fails to place
     communities: the next seed, ``seed + 1``, ..., is then tried, up to ``max_attempts`` times).
+    ``rng`` (SPEC 7; ``seed=`` is its deprecated spelling) is reduced to that int seed (see
+    ``_int_seed``: an int is used as it is).
     """
+    seed = _int_seed(rng)
     mu = check_float("mu", mu, minimum=0.0, maximum=1.0)
     check_choice("generator", generator, GENERATORS)
     if generator == "agreekit":
         from agreekit.clustering.lfr import lfr_benchmark
 
-        g = lfr_benchmark(params.n, mu=mu, seed=int(seed), **params.generator_kwargs())
+        g = lfr_benchmark(params.n, mu=mu, rng=int(seed), progress=False, **params.generator_kwargs())
         return g.edges, g.labels(), int(seed)
     import networkx as nx
 
@@ -163,10 +179,14 @@ def lfr_graph(params: LFRParameters, mu: float, *, seed: int, max_attempts: int 
     raise RuntimeError(f"LFR generator failed {max_attempts} times (last error: {last!r})")
 
 
-def detect_communities(n: int, edges: np.ndarray, algorithm: str, *, seed: int, weights=None) -> np.ndarray:
-    """Labels found by ``algorithm`` (see :data:`ALGORITHMS`) with python-igraph; ``weights`` per edge or None."""
+@renamed_parameters(seed="rng")
+def detect_communities(n: int, edges: np.ndarray, algorithm: str, *, rng=None, weights=None) -> np.ndarray:
+    """Labels found by ``algorithm`` (see :data:`ALGORITHMS`) with python-igraph; ``weights`` per edge or None.
+
+    ``rng`` (SPEC 7, reduced to an int seed of python-igraph's generator; ``seed=`` deprecated)."""
     import igraph as ig
 
+    seed = _int_seed(rng)
     check_choice("algorithm", algorithm, ALGORITHMS)
     ig.set_random_number_generator(random.Random(int(seed)))
     g = ig.Graph(n=n, edges=[tuple(e) for e in np.asarray(edges).tolist()])
@@ -201,17 +221,20 @@ def detect_communities(n: int, edges: np.ndarray, algorithm: str, *, seed: int, 
     return labels
 
 
-def detect_overlapping(n: int, edges: np.ndarray, method: str, *, seed: int, n_communities: int | None = None) -> list:
+@renamed_parameters(seed="rng")
+def detect_overlapping(n: int, edges: np.ndarray, method: str, *, rng=None, n_communities: int | None = None) -> list:
     """Overlapping communities found by a cdlib method (see :data:`OVERLAPPING_METHODS`), as a cover.
 
     cdlib's methods draw from Python's and numpy's global generators: both are seeded from
-    ``seed`` before the call (and restored after).  ``big_clam`` needs the number of communities
+    ``rng`` (SPEC 7, reduced to an int seed; ``seed=`` deprecated) before the call (and restored
+    after).  ``big_clam`` needs the number of communities
     (``n_communities``; the SNAP program estimates it, cdlib does not) and uses the threshold
     affiliation of Yang & Leskovec (overlapping).  ``lfm`` runs with α = 1, ``demon`` with ε = 0.25.
     Returns a list of sorted lists of node ids (nodes may be in none, one or several).
     """
     import networkx as nx
 
+    seed = _int_seed(rng)
     check_choice("method", method, tuple(OVERLAPPING_METHODS))
     G = nx.Graph()
     G.add_nodes_from(range(n))
@@ -249,11 +272,13 @@ def _seeds(seed: int, k: int) -> list[int]:
     return [int(s.generate_state(1)[0]) for s in ss.spawn(k)]
 
 
-def lfr_trial(params: LFRParameters, mu: float, *, seed: int, algorithms: Sequence[str] = ALGORITHMS,
+@renamed_parameters(seed="rng")
+def lfr_trial(params: LFRParameters, mu: float, *, rng=None, algorithms: Sequence[str] = ALGORITHMS,
               measures: Sequence[str] = tuple(FIGURE7_MEASURES), generator: str = "agreekit") -> dict:
     """Figure 7: one unweighted LFR graph, every algorithm, scored against the ground truth.
 
-    ``seed`` drives everything (graph and algorithms, via ``numpy.random.SeedSequence``).
+    ``rng`` drives everything (graph and algorithms, via ``numpy.random.SeedSequence`` of its int
+    seed; SPEC 7, ``seed=`` deprecated); the record's ``"seed"`` is that int.
     Returns a JSON-able dict with the graph's size, its realized mixing, the seed used and, per
     algorithm, the number of communities found and the agreement under each measure of
     :data:`FIGURE7_MEASURES`.
@@ -263,14 +288,15 @@ def lfr_trial(params: LFRParameters, mu: float, *, seed: int, algorithms: Sequen
 
     for m in measures:
         check_choice("measures", m, tuple(FIGURE7_MEASURES))
+    seed = _int_seed(rng)
     graph_seed, *alg_seeds = _seeds(seed, 1 + len(algorithms))
-    edges, truth, used = lfr_graph(params, mu, seed=graph_seed % (2**31), generator=generator)
+    edges, truth, used = lfr_graph(params, mu, rng=graph_seed % (2**31), generator=generator)
     comms = [np.flatnonzero(truth == c) for c in range(int(truth.max()) + 1)]
     out = {"mu": float(mu), "seed": int(seed), "generator": generator, "graph_seed": used, "n": params.n,
            "edges": int(len(edges)), "realized_mu": realized_mixing(params.n, edges, comms),
            "true_communities": int(truth.max()) + 1, "algorithms": {}}
     for alg, s in zip(algorithms, alg_seeds):
-        found = detect_communities(params.n, edges, alg, seed=s)
+        found = detect_communities(params.n, edges, alg, rng=s)
         scores = {}
         for m in measures:
             name, _ = FIGURE7_MEASURES[m]
@@ -294,16 +320,17 @@ def _figure8_score(m: str, truth, found, graph) -> float:
         return ari_delta(truth, found, exact=False, graph=graph, mode="transform")
     if m == "ari":
         return adjusted_rand_index(truth, found)
-    return normalized_mutual_info(truth, found, average="sum")
+    return normalized_mutual_info(truth, found, average_method="arithmetic")
 
 
-def weighted_lfr_trial(params: LFRParameters, mu_weights: float, *, seed: int, mu: float = 0.5, beta: float = 1.5,
+@renamed_parameters(seed="rng")
+def weighted_lfr_trial(params: LFRParameters, mu_weights: float, *, rng=None, mu: float = 0.5, beta: float = 1.5,
                        algorithms: Sequence[str] = ("louvain", "walktrap", "infomap", "fastgreedy"),
                        measures: Sequence[str] = tuple(FIGURE8_MEASURES)) -> dict:
     """Figure 8: one weighted LFR graph (μ_t = ``mu``, μ_w = ``mu_weights``), algorithms run with weights.
 
     Structure-dependent measures (ARI^ξ_{x²}, ARI^{Σd}_{x²}, C_⊥ARI′) use the weighted graph.
-    Returns a JSON-able dict like :func:`lfr_trial`, keyed by ``"mu_weights"``.
+    Returns a JSON-able dict like :func:`lfr_trial`, keyed by ``"mu_weights"``; ``rng`` as there.
     """
     import scipy.sparse as sp
 
@@ -311,8 +338,10 @@ def weighted_lfr_trial(params: LFRParameters, mu_weights: float, *, seed: int, m
 
     for m in measures:
         check_choice("measures", m, tuple(FIGURE8_MEASURES))
+    seed = _int_seed(rng)
     graph_seed, *alg_seeds = _seeds(seed, 1 + len(algorithms))
-    g = lfr_benchmark(params.n, mu=mu, mu_weights=mu_weights, beta=beta, seed=graph_seed, **params.generator_kwargs())
+    g = lfr_benchmark(params.n, mu=mu, mu_weights=mu_weights, beta=beta, rng=graph_seed, progress=False,
+                      **params.generator_kwargs())
     truth = g.labels()
     e, w = g.edges, g.weights
     W = sp.csr_array((np.concatenate([w, w]), (np.concatenate([e[:, 0], e[:, 1]]), np.concatenate([e[:, 1], e[:, 0]]))),
@@ -322,7 +351,7 @@ def weighted_lfr_trial(params: LFRParameters, mu_weights: float, *, seed: int, m
            "edges": int(len(e)), "realized_mu": mu_t, "realized_mu_weights": mu_w,
            "true_communities": len(g.communities), "algorithms": {}}
     for alg, s in zip(algorithms, alg_seeds):
-        found = detect_communities(g.n, e, alg, seed=s, weights=w)
+        found = detect_communities(g.n, e, alg, rng=s, weights=w)
         out["algorithms"][alg] = {"communities": int(found.max()) + 1,
                                   "scores": {m: float(_figure8_score(m, truth, found, W)) for m in measures}}
     return out
@@ -334,16 +363,17 @@ def _figure9_score(m: str, truth, found, truth_cover, found_cover, n) -> float:
     if m in ("nmi_lfk", "nmi_mgh"):  # uncovered nodes stay uncovered (as the LFK program and cdlib)
         return C.overlapping_nmi(truth_cover, found_cover, variant="lfk" if m == "nmi_lfk" else "mgh",
                                  nodes=range(n))
-    if m == "omega":
+    if m == "omega":  # the seed's ω: the unadjusted index (the pipeline's key and label stay "omega" / ω)
+        return C.omega_unadjusted(truth, found)
+    if m == "adjusted_omega":  # the seed's Aω = cdlib's omega
         return C.omega(truth, found)
-    if m == "adjusted_omega":
-        return C.adjusted_omega(truth, found)
     if m == "ri_delta_approx":
         return C.ri_delta(truth, found, exact=False)
     return C.ari_delta(truth, found, exact=False)
 
 
-def overlapping_lfr_trial(params: LFRParameters, overlap_fraction: float, *, seed: int, mu: float = 0.1,
+@renamed_parameters(seed="rng")
+def overlapping_lfr_trial(params: LFRParameters, overlap_fraction: float, *, rng=None, mu: float = 0.1,
                           memberships: int = 2, methods: Sequence[str] = ("slpa", "core_expansion", "lfm", "big_clam"),
                           measures: Sequence[str] = tuple(FIGURE9_MEASURES)) -> dict:
     """Figure 9: one overlapping LFR graph (μ_t = ``mu``, a share ``overlap_fraction`` of the nodes in
@@ -351,7 +381,7 @@ def overlapping_lfr_trial(params: LFRParameters, overlap_fraction: float, *, see
 
     Nodes a method leaves in no community form one extra cluster for ω, Aω and the δ measures (the
     authors' convention) and stay uncovered for NMI′ / NMI″ (the LFK program's and cdlib's).
-    Returns a JSON-able dict like :func:`lfr_trial`, keyed by ``"overlap_fraction"``.
+    Returns a JSON-able dict like :func:`lfr_trial`, keyed by ``"overlap_fraction"``; ``rng`` as there.
     """
     from agreekit.clustering import as_clustering
     from agreekit.clustering.lfr import lfr_benchmark
@@ -359,10 +389,11 @@ def overlapping_lfr_trial(params: LFRParameters, overlap_fraction: float, *, see
     f = check_float("overlap_fraction", overlap_fraction, minimum=0.0, maximum=1.0)
     for m in measures:
         check_choice("measures", m, tuple(FIGURE9_MEASURES))
+    seed = _int_seed(rng)
     graph_seed, *alg_seeds = _seeds(seed, 1 + len(methods))
     o_n = int(round(f * params.n))
     g = lfr_benchmark(params.n, mu=mu, overlapping_nodes=o_n, overlapping_memberships=memberships if o_n else 1,
-                      seed=graph_seed, **params.generator_kwargs())
+                      rng=graph_seed, progress=False, **params.generator_kwargs())
     nodes = range(g.n)
     truth_cover = [c.tolist() for c in g.communities]
     truth = as_clustering(truth_cover, nodes=nodes)
@@ -370,7 +401,7 @@ def overlapping_lfr_trial(params: LFRParameters, overlap_fraction: float, *, see
            "edges": int(len(g.edges)), "overlapping_nodes": o_n, "realized_mu": g.mixing()[0],
            "true_communities": len(g.communities), "algorithms": {}}
     for meth, s in zip(methods, alg_seeds):
-        cover = detect_overlapping(g.n, g.edges, meth, seed=s, n_communities=len(g.communities))
+        cover = detect_overlapping(g.n, g.edges, meth, rng=s, n_communities=len(g.communities))
         found = as_clustering(cover, nodes=nodes)
         out["algorithms"][meth] = {"communities": len(cover),
                                    "uncovered": int(g.n - len(set(v for c in cover for v in c))),
@@ -668,18 +699,21 @@ def figure_markdown(figure: int, frame, summary, *, settings: dict, records: Seq
 _GRAPH_KEYS = ("n", "tau1", "tau2", "average_degree", "max_degree", "min_community", "max_community")
 
 
-def lfr_trial_for_figure(figure: int, settings: dict, x: float, *, seed: int) -> dict:
+@renamed_parameters(seed="rng")
+def lfr_trial_for_figure(figure: int, settings: dict, x: float, *, rng=None) -> dict:
     """One trial of seed Figure 7, 8 or 9 from a config section (``clustering.lfr``,
-    ``clustering.lfr_weighted`` or ``clustering.lfr_overlapping``) at parameter value ``x``."""
+    ``clustering.lfr_weighted`` or ``clustering.lfr_overlapping``) at parameter value ``x``;
+    ``rng`` as in :func:`lfr_trial` (``seed=`` deprecated)."""
     figure_settings(figure)
+    seed = _int_seed(rng)
     params = LFRParameters(**{k: settings[k] for k in _GRAPH_KEYS})
     if figure == 7:
-        return lfr_trial(params, x, seed=seed, algorithms=settings["algorithms"], measures=settings["measures"],
+        return lfr_trial(params, x, rng=seed, algorithms=settings["algorithms"], measures=settings["measures"],
                          generator=settings.get("generator", "agreekit"))
     if figure == 8:
-        return weighted_lfr_trial(params, x, seed=seed, mu=settings["mu"], beta=settings["beta"],
+        return weighted_lfr_trial(params, x, rng=seed, mu=settings["mu"], beta=settings["beta"],
                                   algorithms=settings["algorithms"], measures=settings["measures"])
-    return overlapping_lfr_trial(params, x, seed=seed, mu=settings["mu"], memberships=settings["memberships"],
+    return overlapping_lfr_trial(params, x, rng=seed, mu=settings["mu"], memberships=settings["memberships"],
                                  methods=settings["methods"], measures=settings["measures"])
 
 

@@ -27,11 +27,14 @@ degree-sequence lower end is matched exactly rather than by a continuous approxi
 """
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
+from agreekit._api import ResultBase, check_rng, renamed_parameters
 from agreekit._validation import InputError, check_float, check_int
 from agreekit.clustering import _lfr_kernels as K
 
@@ -39,7 +42,7 @@ __all__ = ["LFRBenchmark", "lfr_benchmark", "realized_mixing", "powerlaw_exponen
 
 
 @dataclass(frozen=True, eq=False)
-class LFRBenchmark:
+class LFRBenchmark(ResultBase):
     """An LFR benchmark graph (result of :func:`lfr_benchmark`).
 
     Attributes
@@ -55,9 +58,14 @@ class LFRBenchmark:
         ``overlapping_memberships`` of them, every other node in exactly one.
     parameters : dict
         The requested parameters (after validation), plus ``min_degree`` (the real lower end of
-        the degree power law) and ``seed``.
+        the degree power law) and ``rng`` (the int seed given, the text of a ``SeedSequence``, or
+        ``None`` for a ``Generator`` or fresh entropy).
     dropped_edges : int
         Stub pairs that could not be wired without a self-loop or multi-edge (usually 0).
+
+    ``to_dict()`` gives every attribute JSON-ready (edges and communities as lists).  The
+    object reads as a cover wherever a clustering is expected (``.communities`` over nodes
+    ``0..n-1``): ``ari_delta(g, found)`` compares with the ground truth.
     """
 
     n: int
@@ -245,6 +253,77 @@ def realized_mixing(n: int, edges, communities: Sequence, *, weights=None) -> fl
     return float(np.mean(ext[ok] / total[ok]))
 
 
+# ----------------------------------------------------------------------------- randomness
+def _seed_sequence(rng: Any) -> np.random.SeedSequence:
+    """The root :class:`~numpy.random.SeedSequence` of one benchmark from a SPEC 7 ``rng``.
+
+    An int (and ``None``) gives ``SeedSequence(rng)`` exactly as the former ``seed=`` did, so
+    the graph of an int seed is unchanged; a ``SeedSequence`` is used as it is; a ``Generator``
+    (or ``BitGenerator``) is advanced by drawing 128 bits of entropy for the root, so two calls
+    with one generator give two different graphs, reproducibly.  A sequence of non-negative ints
+    (accepted by ``SeedSequence``, and by the former ``seed=``) is still accepted.
+    """
+    if isinstance(rng, np.random.SeedSequence):
+        return rng
+    if rng is None:
+        return np.random.SeedSequence()
+    if isinstance(rng, (list, tuple)) and rng and all(
+            isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)) and v >= 0 for v in rng):
+        return np.random.SeedSequence([int(v) for v in rng])
+    if isinstance(rng, (int, np.integer)) and not isinstance(rng, (bool, np.bool_)) and rng >= 0:
+        return np.random.SeedSequence(int(rng))
+    gen = check_rng(rng, parameter="rng")  # a Generator / BitGenerator, or InputError naming `rng`
+    return np.random.SeedSequence(gen.integers(0, 2**32, size=4, dtype=np.uint64).tolist())
+
+
+#: ``progress=None`` shows a bar (when stderr is a terminal) from this many nodes on
+PROGRESS_FROM_N = 1000
+_STAGES = ("degrees", "memberships", "communities", "internal edges", "external edges", "weights")
+
+
+class _Stages:
+    """Stage-by-stage progress on stderr (tqdm), or nothing."""
+
+    def __init__(self, show: bool, n: int, weighted: bool):
+        self.bar = None
+        self.started = False
+        if show:
+            from tqdm.auto import tqdm
+
+            self.bar = tqdm(total=len(_STAGES) - (0 if weighted else 1), desc=f"LFR n={n}", unit="stage",
+                            leave=False, file=sys.stderr)
+
+    def __call__(self, stage: str) -> None:
+        if self.bar is not None:
+            if self.started:
+                self.bar.update(1)
+            self.started = True
+            self.bar.set_postfix_str(stage + (" (first use compiles numba kernels)" if "edges" in stage else ""))
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.update(self.bar.total - self.bar.n)
+            self.bar.close()
+
+
+def _shown_rng(rng: Any):
+    """What ``parameters["rng"]`` records: an int as it is, a SeedSequence or int list as text."""
+    if isinstance(rng, (int, np.integer)) and not isinstance(rng, (bool, np.bool_)):
+        return int(rng)
+    if isinstance(rng, (np.random.SeedSequence, list, tuple)):
+        return str(rng)
+    return None
+
+
+def _show_progress(progress: Any, n: int) -> bool:
+    if progress is None:
+        isatty = getattr(sys.stderr, "isatty", None)
+        return bool(n >= PROGRESS_FROM_N and callable(isatty) and isatty())
+    if not isinstance(progress, (bool, np.bool_)):
+        raise InputError("progress", f"must be None (auto), True or False; got {progress!r}")
+    return bool(progress)
+
+
 # ----------------------------------------------------------------------------- generator
 def _iv(n, tau1, tau2, mu, average_degree, max_degree, min_community, max_community, mu_weights, beta,
         overlapping_nodes, overlapping_memberships):
@@ -272,9 +351,10 @@ def _iv(n, tau1, tau2, mu, average_degree, max_degree, min_community, max_commun
             overlapping_nodes, overlapping_memberships)
 
 
+@renamed_parameters(seed="rng")
 def lfr_benchmark(n, *, tau1=2.0, tau2=1.5, mu=0.1, average_degree=20, max_degree=50, min_community=20,
                   max_community=100, mu_weights=None, beta=1.5, overlapping_nodes=0, overlapping_memberships=1,
-                  seed=None) -> LFRBenchmark:
+                  rng=None, progress=None) -> LFRBenchmark:
     r"""LFR benchmark graph (Lancichinetti & Fortunato 2009), optionally weighted and overlapping.
 
     Parameters
@@ -303,8 +383,14 @@ def lfr_benchmark(n, *, tau1=2.0, tau2=1.5, mu=0.1, average_degree=20, max_degre
         Number of nodes :math:`o_n` in more than one community.
     overlapping_memberships : int
         Number of communities :math:`o_m` of each overlapping node (>= 2 when ``overlapping_nodes > 0``).
-    seed : None, int, sequence of int or numpy.random.SeedSequence
-        Seed of everything random (``numpy.random.SeedSequence``).
+    rng : None, int, numpy.random.SeedSequence or numpy.random.Generator
+        Randomness (scipy SPEC 7).  An int ``s`` seeds ``SeedSequence(s)`` (the same graph as
+        the former ``seed=s``); a ``Generator`` is advanced (two calls give two graphs);
+        ``None`` draws fresh OS entropy.  ``seed=`` is its deprecated spelling.
+    progress : None or bool
+        Stage-by-stage progress bar on stderr (tqdm).  ``None`` (default): shown when stderr is
+        a terminal and ``n >= 1000`` (the first call in a fresh install also compiles the numba
+        kernels, ~10-20 s); ``False``: never; ``True``: always.
 
     Returns
     -------
@@ -313,8 +399,8 @@ def lfr_benchmark(n, *, tau1=2.0, tau2=1.5, mu=0.1, average_degree=20, max_degre
     Raises
     ------
     InputError
-        Naming the parameter at fault, for values out of range and for combinations that cannot
-        be realized (e.g. a node whose internal degree exceeds every community it could join, a
+        Naming the parameter at fault, for values out of range (``rng='abc'`` or ``-1`` names
+        ``rng``) and for combinations that cannot be realized (e.g. a node whose internal degree exceeds every community it could join, a
         mean degree out of reach of the degree range, more memberships than communities).
 
     Notes
@@ -335,20 +421,32 @@ def lfr_benchmark(n, *, tau1=2.0, tau2=1.5, mu=0.1, average_degree=20, max_degre
     Examples
     --------
     >>> from agreekit.clustering.lfr import lfr_benchmark
-    >>> g = lfr_benchmark(1000, mu=0.3, seed=1)
+    >>> g = lfr_benchmark(1000, mu=0.3, rng=1)
     >>> g.edges.shape[1], len(g.weights) if g.weights is not None else None
     (2, None)
     >>> mu_t, _ = g.mixing()
     >>> abs(mu_t - 0.3) < 0.02
     True
-    >>> w = lfr_benchmark(1000, mu=0.5, mu_weights=0.2, overlapping_nodes=100, overlapping_memberships=2, seed=2)
+    >>> w = lfr_benchmark(1000, mu=0.5, mu_weights=0.2, overlapping_nodes=100, overlapping_memberships=2, rng=2)
     >>> int((w.memberships() == 2).sum()), round(w.mixing()[1], 2)
     (100, 0.2)
     """
     (n, tau1, tau2, mu, average_degree, max_degree, min_community, max_community, mu_weights, beta,
      o_n, o_m) = _iv(n, tau1, tau2, mu, average_degree, max_degree, min_community, max_community, mu_weights,
                      beta, overlapping_nodes, overlapping_memberships)
-    ss = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+    root = rng
+    ss = _seed_sequence(rng)
+    stage = _Stages(_show_progress(progress, n), n, mu_weights is not None)
+    try:
+        return _generate(n, tau1, tau2, mu, average_degree, max_degree, min_community, max_community, mu_weights,
+                         beta, o_n, o_m, ss, root, stage)
+    finally:
+        stage.close()
+
+
+def _generate(n, tau1, tau2, mu, average_degree, max_degree, min_community, max_community, mu_weights, beta, o_n,
+              o_m, ss, root, stage) -> LFRBenchmark:
+    stage("degrees")
     s_deg, s_comm, s_assign, s_parity, s_int, s_ext = ss.spawn(6)
     kernel_seed = lambda s: int(s.generate_state(1, dtype=np.uint32)[0])  # noqa: E731
 
@@ -365,6 +463,7 @@ def lfr_benchmark(n, *, tau1=2.0, tau2=1.5, mu=0.1, average_degree=20, max_degre
     k_in = deg - k_out
 
     # 2. memberships per node and their internal degrees
+    stage("memberships")
     members = np.ones(n, dtype=np.int64)
     if o_n:
         members[rng.choice(n, size=o_n, replace=False)] = o_m
@@ -379,6 +478,7 @@ def lfr_benchmark(n, *, tau1=2.0, tau2=1.5, mu=0.1, average_degree=20, max_degre
                                           f"(about (1 - mu) * max_degree / overlapping_memberships); got {max_community}")
 
     # 3. community sizes (sorted decreasingly: the kernel's eligible communities form a prefix)
+    stage("communities")
     rng_c = np.random.default_rng(s_comm)
     sizes = np.sort(_community_sizes(rng_c, int(slot_node.size), min_community, max_community, tau2))[::-1].copy()
     if o_m > sizes.size:
@@ -421,7 +521,9 @@ def lfr_benchmark(n, *, tau1=2.0, tau2=1.5, mu=0.1, average_degree=20, max_degre
     int_stubs = np.repeat(slot_node_s, demand_s)
     int_ptr = np.concatenate([[0], np.cumsum(np.add.reduceat(demand_s, ptr[:-1]))]).astype(np.int64) \
         if demand_s.size else np.zeros(1, np.int64)
+    stage("internal edges")
     a1, b1, drop1 = K.wire_groups(int_stubs, int_ptr, membership, False, table, n, kernel_seed(s_int), 100)
+    stage("external edges")
     ext_stubs = np.repeat(np.arange(n, dtype=np.int64), k_out)
     a2, b2, drop2 = K.wire_groups(ext_stubs, np.array([0, ext_stubs.size], dtype=np.int64), membership, True,
                                   table, n, kernel_seed(s_ext), 100)
@@ -434,6 +536,7 @@ def lfr_benchmark(n, *, tau1=2.0, tau2=1.5, mu=0.1, average_degree=20, max_degre
 
     weights = None
     if mu_weights is not None:
+        stage("weights")
         d = np.bincount(edges.ravel(), minlength=n).astype(np.float64)
         strength = d ** beta
         weights = K.fit_weights(a, b, internal, (1.0 - mu_weights) * strength, mu_weights * strength, n, 500, 1e-6,
@@ -443,6 +546,6 @@ def lfr_benchmark(n, *, tau1=2.0, tau2=1.5, mu=0.1, average_degree=20, max_degre
     params = dict(n=n, tau1=tau1, tau2=tau2, mu=mu, average_degree=average_degree, max_degree=max_degree,
                   min_community=min_community, max_community=max_community, mu_weights=mu_weights, beta=beta,
                   overlapping_nodes=o_n, overlapping_memberships=o_m, min_degree=k_lo,
-                  seed=None if seed is None else (seed if isinstance(seed, int) else str(seed)))
+                  rng=_shown_rng(root))
     return LFRBenchmark(n=n, edges=edges, weights=weights, communities=communities, parameters=params,
                         dropped_edges=int(drop1 + drop2))

@@ -343,14 +343,15 @@ FAST_BATCH = 256
 
 def fast_stream(C: np.ndarray, n_starts: int, rng: np.random.Generator, *, full: bool = False,
                 CT: np.ndarray | None = None, deadline: float | None = None,
-                max_solutions: int | None = None):
+                max_solutions: int | None = None, progress=None):
     """FAST over ``n_starts`` starts drawn and solved in batches, keeping only the running
     set of distinct best results: memory independent of ``n_starts``.
 
     Returns (distinct best candidates sorted, best objective, starts completed, capped):
     the same candidates as solving all starts at once and taking :func:`best_unique`.
     ``capped`` is True when more than ``max_solutions`` distinct best results were found
-    (the lexicographically smallest ``max_solutions`` are kept).
+    (the lexicographically smallest ``max_solutions`` are kept).  ``progress``: None or a
+    callable given the number of starts finished after each batch.
     """
     C = np.ascontiguousarray(C, dtype=np.float64)
     if CT is None:
@@ -372,6 +373,8 @@ def fast_stream(C: np.ndarray, n_starts: int, rng: np.random.Generator, *, full:
         out, sc, done = pick(_fast_kernel, 4 * n_starts * m * m)(starts, C, CT, full, V, eps, dl)
         out, sc = out[done], sc[done]
         n_done += int(done.sum())
+        if progress is not None:
+            progress(int(done.sum()))
         if sc.size == 0:
             break
         top = max(top, float(sc.max()))

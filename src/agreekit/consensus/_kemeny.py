@@ -3,17 +3,19 @@ from __future__ import annotations
 
 import itertools
 import math
+import sys
 import time
 import warnings
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 
 import numpy as np
 
+from agreekit._api import ResultBase, check_rng, deprecated_attribute, renamed_parameters
 from agreekit._validation import InputError, check_choice, check_float, check_int
 from agreekit.consensus import _exact, _heuristics
 from agreekit.consensus._matrices import _cim_and_transpose, as_rankings, dense_ranks, ordering_string
 
-__all__ = ["kemeny", "KemenyResult", "TimeLimitWarning", "warmup", "AUTO_EXACT_MAX_BLOCK",
+__all__ = ["kemeny", "KemenyResult", "TimeLimitWarning", "AUTO_EXACT_MAX_BLOCK",
            "AUTO_EXACT_BUDGET", "AUTO_EXACT_TRY_MAX_BLOCK", "AUTO_FAST_MAX_ITEMS", "BB_MAX_BLOCK"]
 
 #: ``method="auto"`` solves exactly when the largest block (see :func:`components`) has at
@@ -37,8 +39,12 @@ class TimeLimitWarning(UserWarning):
 
 
 @dataclass(frozen=True)
-class KemenyResult:
+class KemenyResult(ResultBase):
     """Result of :func:`kemeny`.
+
+    The attribute names are those of :class:`agreekit.metaeval.ConsensusRanking` for the same
+    facts (``proven``, ``seconds``, ``n_optima``, ``average_tau_x``); the former names
+    ``optimal``, ``elapsed``, ``n_solutions`` and ``tau_x`` are deprecated aliases.
 
     Attributes
     ----------
@@ -48,16 +54,14 @@ class KemenyResult:
         these are *all* the optimal rankings.
     labels : tuple of str
         Item labels (columns of ``solutions``).
-    tau_x : float
-        Average τ_x of the solutions, ``Σ c_ij s_ij / (W m(m−1))``.
+    average_tau_x : float
+        Average τ_x of the solutions with the input rankings, ``Σ c_ij s_ij / (W m(m−1))``.
     penalty : float
         ``Σ|c_ij| − Σ c_ij s_ij`` of the solutions.
     method : str
         What was run: ``"quick"``, ``"fast"`` or ``"exact"``.
-    optimal : bool
-        True only when optimality of ``tau_x`` is proven.
-    elapsed : float
-        Wall-clock seconds.
+    proven : bool
+        True only when optimality of ``average_tau_x`` is proven.
     exhaustive : bool
         True when ``solutions`` is proven to be the complete set of optima.
     solver : str
@@ -66,28 +70,41 @@ class KemenyResult:
         Sizes of the blocks the exact solver decomposed the items into.
     message : str
         What ``method="auto"`` decided, limits hit, trivial cases.
+    seconds : float
+        Wall-clock seconds (not part of ``==``).
+    n_optima : int
+        Number of rankings in ``solutions`` (property).
     """
 
     solutions: np.ndarray
     labels: tuple
-    tau_x: float
+    average_tau_x: float
     penalty: float
     method: str
-    optimal: bool
-    elapsed: float
+    proven: bool
     exhaustive: bool = False
     solver: str = ""
     blocks: tuple = ()
     message: str = ""
     total_weight: float = field(default=float("nan"), repr=False)
+    seconds: float = field(default=0.0, compare=False)
+
+    def __eq__(self, other):
+        """Field-wise equality (``solutions`` by value; ``seconds`` is not compared)."""
+        if type(other) is not type(self):
+            return NotImplemented
+        return all(_same(getattr(self, f.name), getattr(other, f.name)) for f in fields(self) if f.compare)
+
+    __hash__ = None
+
+    optimal = deprecated_attribute("proven", "optimal")
+    elapsed = deprecated_attribute("seconds", "elapsed")
+    n_solutions = deprecated_attribute("n_optima", "n_solutions")
+    tau_x = deprecated_attribute("average_tau_x", "tau_x")
 
     @property
-    def proven(self) -> bool:
-        """Alias of :attr:`optimal`: True only when optimality of ``tau_x`` is proven."""
-        return self.optimal
-
-    @property
-    def n_solutions(self) -> int:
+    def n_optima(self) -> int:
+        """Number of rankings in :attr:`solutions` (all optima when ``exhaustive``)."""
         return int(self.solutions.shape[0])
 
     @property
@@ -106,22 +123,30 @@ class KemenyResult:
         return [{lab: int(r) for lab, r in zip(self.labels, s)} for s in self.solutions]
 
     def to_dict(self) -> dict:
-        """A JSON-able summary (what the CLI prints)."""
+        """A JSON-able summary (what the CLI prints), with the attribute names as keys."""
         return {
             "items": list(self.labels),
             "method": self.method,
             "solver": self.solver,
-            "n_solutions": self.n_solutions,
+            "n_optima": self.n_optima,
             "solutions": self.rank_dicts(),
             "orderings": self.orderings,
-            "tau_x": self.tau_x,
+            "average_tau_x": self.average_tau_x,
             "penalty": self.penalty,
-            "optimal": self.optimal,
+            "proven": self.proven,
             "exhaustive": self.exhaustive,
             "blocks": list(self.blocks),
-            "elapsed": self.elapsed,
+            "seconds": self.seconds,
             "message": self.message,
         }
+
+
+def _same(a, b) -> bool:
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return np.shape(a) == np.shape(b) and bool(np.array_equal(a, b))
+    if isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b):
+        return True
+    return a == b
 
 
 def _objective(r, C, CT=None):
@@ -132,7 +157,18 @@ def _unique_rows(rows):
     return _heuristics.unique_rows(np.asarray(rows, dtype=np.int64))
 
 
-def _heuristic(C, CT, method, full, n_starts, rng, deadline, max_solutions=None):
+def _progress_bar(progress, n_starts):
+    """A tqdm bar on stderr for FAST's starts, or None: ``progress`` True shows it, False
+    hides it, None (auto) shows it only when stderr is a terminal."""
+    if (progress is not None and not progress) or (
+            progress is None and not (hasattr(sys.stderr, "isatty") and sys.stderr.isatty())):
+        return None
+    from tqdm import tqdm
+
+    return tqdm(total=n_starts, desc="kemeny: FAST starts", unit="start", file=sys.stderr, leave=False)
+
+
+def _heuristic(C, CT, method, full, n_starts, rng, deadline, max_solutions=None, progress=False):
     """Run QUICK or FAST on C.
 
     Returns (distinct best candidates, best objective, finished, note): ``finished`` is
@@ -145,8 +181,14 @@ def _heuristic(C, CT, method, full, n_starts, rng, deadline, max_solutions=None)
         sols, top = _heuristics.best_unique(cands, scores, eps)
         note = "" if finished else f"time limit reached during QUICK ({len(cands)} of 4 passes started)"
         return sols, top, finished, note
-    sols, top, n_done, capped = _heuristics.fast_stream(C, n_starts, rng, full=full, CT=CT,
-                                                        deadline=deadline, max_solutions=max_solutions)
+    bar = _progress_bar(progress, n_starts)
+    try:
+        sols, top, n_done, capped = _heuristics.fast_stream(
+            C, n_starts, rng, full=full, CT=CT, deadline=deadline, max_solutions=max_solutions,
+            progress=None if bar is None else bar.update)
+    finally:
+        if bar is not None:
+            bar.close()
     finished = n_done >= n_starts
     notes = []
     if not finished:
@@ -175,14 +217,15 @@ def _solve_block(Cb, init, solver, full, max_solutions, remaining):
     return sols, val, optimal, complete, stopped, "mip"
 
 
+@renamed_parameters(ties="allow_ties")
 def kemeny(rankings, *, weights=None, method: str = "auto", n_starts: int | None = None,
-           rng=None, ties: bool = True, time_limit: float | None = None, labels=None,
-           solver: str = "auto", max_solutions: int = 1000) -> KemenyResult:
+           rng=None, allow_ties: bool = True, time_limit: float | None = None, labels=None,
+           solver: str = "auto", max_solutions: int = 1000, progress: bool | None = None) -> KemenyResult:
     """Kemeny consensus (median) ranking of complete, weak or partial rankings.
 
     Maximises the weighted average Emond–Mason τ_x with the input rankings, i.e.
     minimises the weighted sum of Kemeny distances, over all weak orders of the items
-    (all permutations with ``ties=False``).
+    (all permutations with ``allow_ties=False``).
 
     Parameters
     ----------
@@ -206,14 +249,18 @@ def kemeny(rankings, *, weights=None, method: str = "auto", n_starts: int | None
         QUICK, so that no size allocates more than O(m²); ``message`` says which.
     n_starts : int, optional
         FAST starts (default 100).  Also used to seed the exact solver for large blocks.
-    rng : int, numpy.random.Generator or SeedSequence, optional
-        Seed for FAST's random starts (same seed → same result, whatever the threads).
-    ties : bool
+    rng : None, int, numpy.random.SeedSequence or numpy.random.Generator, optional
+        Randomness of FAST's random starts (scipy's SPEC 7: ``None`` draws fresh OS entropy,
+        an int or ``SeedSequence`` seeds a new generator, a ``Generator`` is used as it is).
+        The same seed gives the same result, whatever the threads.
+    allow_ties : bool
         Allow ties in the consensus (weak orders, default).  False: permutations only.
+        (Formerly ``ties``, a deprecated alias; ``ties`` names an input tie *policy*
+        elsewhere in agreekit.)
     time_limit : float, optional
         Seconds, honoured by every method: QUICK and FAST stop inside a pass, the exact
-        solvers stop their search; the best ranking found is returned with ``optimal``
-        (``proven``) False — unless the bound proves it optimal — ``message`` saying
+        solvers stop their search; the best ranking found is returned with ``proven``
+        False — unless the bound proves it optimal — ``message`` saying
         where it stopped, and a :class:`TimeLimitWarning`.
     labels : sequence of str, optional
         Item labels for array input (a DataFrame's columns are used otherwise).
@@ -224,6 +271,9 @@ def kemeny(rankings, *, weights=None, method: str = "auto", n_starts: int | None
         Cap on the number of optimal rankings returned (``exhaustive`` False if hit);
         also caps the distinct best rankings FAST keeps, so that its memory does not
         grow with ``n_starts``.
+    progress : bool, optional
+        A progress bar of FAST's starts on stderr (tqdm): True shows it, False hides it,
+        None (default) shows it only when stderr is a terminal.
 
     Returns
     -------
@@ -252,8 +302,10 @@ def kemeny(rankings, *, weights=None, method: str = "auto", n_starts: int | None
     >>> from agreekit.consensus import kemeny
     >>> X = np.array([[1, 2, 3, 4], [2, 1, 3, 4], [1, 2, 4, 3], [1, 1, 2, np.nan]])
     >>> res = kemeny(X, labels=list("abcd"), method="exact")
-    >>> res.orderings, round(res.tau_x, 6), res.optimal
-    (['(a b) c d', 'a b c d'], 0.666667, True)
+    >>> res.orderings, round(res.average_tau_x, 6), res.proven, res.n_optima
+    (['(a b) c d', 'a b c d'], 0.666667, True, 2)
+    >>> kemeny(X, labels=list("abcd"), method="exact", allow_ties=False).orderings
+    ['a b c d']
     """
     t0 = time.perf_counter()
     method = check_choice("method", method, ("auto", "quick", "fast", "exact"))
@@ -264,16 +316,12 @@ def kemeny(rankings, *, weights=None, method: str = "auto", n_starts: int | None
     max_solutions = check_int("max_solutions", max_solutions, minimum=1)
     if time_limit is not None:
         time_limit = check_float("time_limit", time_limit, minimum=0.0, inclusive=False)
-    if not isinstance(ties, (bool, np.bool_)):
-        raise InputError("ties", f"must be True or False; got {ties!r}")
-    full = not bool(ties)
-    if isinstance(rng, np.random.Generator):
-        gen = rng
-    else:
-        try:
-            gen = np.random.default_rng(rng)
-        except (TypeError, ValueError):
-            raise InputError("rng", f"must be None, an int seed, a SeedSequence or a Generator; got {rng!r}") from None
+    if progress is not None and not isinstance(progress, (bool, np.bool_)):
+        raise InputError("progress", f"must be True, False or None; got {progress!r}")
+    if not isinstance(allow_ties, (bool, np.bool_)):
+        raise InputError("allow_ties", f"must be True or False; got {allow_ties!r}")
+    full = not bool(allow_ties)
+    gen = check_rng(rng)
     data = as_rankings(rankings, weights=weights, labels=labels)
     C, CT = _cim_and_transpose(data.X, data.weights)
     W = data.total_weight
@@ -288,9 +336,10 @@ def kemeny(rankings, *, weights=None, method: str = "auto", n_starts: int | None
         obj = _objective(sols[0], C, CT)
         if timed_out:
             warnings.warn(f"kemeny: time_limit={time_limit:g} s reached; returning the best ranking found"
-                          + ("" if optimal else " (not proven optimal)"), TimeLimitWarning, stacklevel=3)
-        return KemenyResult(solutions=sols, labels=data.labels, tau_x=obj / denom, penalty=V - obj,
-                            method=meth, optimal=bool(optimal), elapsed=time.perf_counter() - t0,
+                          + ("" if optimal else " (not proven optimal)"), TimeLimitWarning,
+                          stacklevel=4)  # finish, kemeny, the renamed_parameters wrapper, the caller
+        return KemenyResult(solutions=sols, labels=data.labels, average_tau_x=obj / denom, penalty=V - obj,
+                            method=meth, proven=bool(optimal), seconds=time.perf_counter() - t0,
                             exhaustive=bool(exhaustive), solver=solver_name, blocks=tuple(blocks),
                             message=message, total_weight=W)
 
@@ -313,10 +362,10 @@ def kemeny(rankings, *, weights=None, method: str = "auto", n_starts: int | None
             budget = AUTO_EXACT_BUDGET if time_limit is None else min(time_limit / 2, AUTO_EXACT_BUDGET)
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", TimeLimitWarning)
-                ex = kemeny(data, method="exact", n_starts=n_starts, rng=gen, ties=ties, time_limit=budget,
+                ex = kemeny(data, method="exact", n_starts=n_starts, rng=gen, allow_ties=allow_ties, time_limit=budget,
                             solver=solver, max_solutions=max_solutions)
-            if ex.optimal:
-                return replace(ex, elapsed=time.perf_counter() - t0, message=(
+            if ex.proven:
+                return replace(ex, seconds=time.perf_counter() - t0, message=(
                     f"auto: exact (largest block has {big} items > {AUTO_EXACT_MAX_BLOCK}, "
                     f"proof finished within {budget:g} s)" + (f"; {ex.message}" if ex.message else "")))
             method = "fast"
@@ -333,7 +382,8 @@ def kemeny(rankings, *, weights=None, method: str = "auto", n_starts: int | None
                        f"use method='fast' for more starts")
 
     if method in ("quick", "fast"):
-        sols, top, finished, note = _heuristic(C, CT, method, full, n_starts, gen, deadline, max_solutions)
+        sols, top, finished, note = _heuristic(C, CT, method, full, n_starts, gen, deadline, max_solutions,
+                                               progress=progress)
         proven = V - top <= eps  # C itself is a score matrix: the upper bound is reached
         if note:
             message = "; ".join(x for x in (message, note) if x)
@@ -399,7 +449,7 @@ def kemeny(rankings, *, weights=None, method: str = "auto", n_starts: int | None
 
 
 def warmup() -> None:
-    """Compile (or load from numba's cache) every kernel, serial and parallel, so later
+    """(Internal, not in ``__all__``.)  Compile (or load from numba's cache) every kernel, serial and parallel, so later
     timings measure work only."""
     from agreekit._jit import forced
 

@@ -1,31 +1,54 @@
 """QUICK, FAST and exact side by side on one dataset (the report's Tables 9–12)."""
 from __future__ import annotations
 
-import numpy as np
-import pandas as pd
-
+from agreekit._api import check_rng, renamed_parameters
 from agreekit.consensus._kemeny import kemeny, warmup
 from agreekit.consensus._matrices import RankingData
 
 __all__ = ["compare_methods", "methods_table"]
 
 
-def compare_methods(data: RankingData, *, n_starts: int = 100, seed=None,
+@renamed_parameters(seed="rng")
+def compare_methods(data: RankingData, *, n_starts: int = 100, rng=None,
                     exact_time_limit: float | None = None) -> dict:
-    """Run QUICK, FAST (``n_starts`` seeded starts) and exact on ``data``.
+    """Run QUICK, FAST (``n_starts`` random starts) and exact on ``data``.
 
-    Returns ``{"n_items", "n_rankings", "total_weight", "methods": {name: result dict}}``
-    with each result as :meth:`KemenyResult.to_dict`, plus FAST's and QUICK's share of
-    the exact optimal set they recovered.
+    Parameters
+    ----------
+    data : RankingData
+        The rankings (:func:`~agreekit.consensus.read_rankings`, :func:`~agreekit.consensus.as_rankings`).
+    n_starts : int
+        FAST starts (also seeds the exact solver for large blocks).
+    rng : None, int, numpy.random.SeedSequence or numpy.random.Generator, optional
+        Randomness of FAST's starts (scipy's SPEC 7); one generator is drawn from it and used
+        by FAST, then by the exact solver.  ``seed=`` is a deprecated alias.
+    exact_time_limit : float, optional
+        Seconds allowed to the exact solver.
+
+    Returns
+    -------
+    dict
+        ``{"n_items", "n_rankings", "total_weight", "methods": {name: result dict}}`` with
+        each result as :meth:`KemenyResult.to_dict` (keys ``n_optima``, ``average_tau_x``,
+        ``proven``, ``seconds``, …), plus FAST's and QUICK's ``n_starts`` and the number of
+        exact optima they recovered (``exact_solutions_recovered``).
+
+    Examples
+    --------
+    >>> from agreekit.consensus import as_rankings, compare_methods
+    >>> data = as_rankings([[1, 2, 3], [2, 1, 3], [1, 3, 2]], labels=list("abc"))
+    >>> out = compare_methods(data, n_starts=5, rng=0)
+    >>> {k: (d["n_optima"], round(d["average_tau_x"], 4), d["proven"]) for k, d in out["methods"].items()}
+    {'quick': (1, 0.5556, True), 'fast': (1, 0.5556, True), 'exact': (1, 0.5556, True)}
     """
     warmup()  # JIT compilation is not part of the timings
-    rng = np.random.default_rng(seed)
+    gen = check_rng(rng)
     out = {"n_items": data.n_items, "n_rankings": int(data.X.shape[0]),
            "total_weight": data.total_weight, "methods": {}}
     results = {
         "quick": kemeny(data, method="quick"),
-        "fast": kemeny(data, method="fast", n_starts=n_starts, rng=rng),
-        "exact": kemeny(data, method="exact", n_starts=n_starts, rng=rng,
+        "fast": kemeny(data, method="fast", n_starts=n_starts, rng=gen),
+        "exact": kemeny(data, method="exact", n_starts=n_starts, rng=gen,
                         time_limit=exact_time_limit, max_solutions=100000),
     }
     opt = {tuple(s) for s in results["exact"].solutions} if results["exact"].exhaustive else None
@@ -39,21 +62,26 @@ def compare_methods(data: RankingData, *, n_starts: int = 100, seed=None,
     return out
 
 
-def methods_table(results: dict, report: pd.DataFrame | None = None) -> pd.DataFrame:
-    """One row per (dataset, method): solutions, τ_x, proven, time, beside the report's figures.
+def methods_table(results: dict, report=None):
+    """One row per (dataset, method): optima, average τ_x, proven, time, beside the report's figures.
 
-    ``results`` maps dataset name → :func:`compare_methods` output; ``report`` has columns
-    ``dataset, method, report_n_solutions, report_tau_x, report_seconds``.
+    ``results`` maps dataset name → :func:`compare_methods` output; ``report`` (a pandas
+    DataFrame) has columns ``dataset, method, report_n_solutions, report_tau_x, report_seconds``.
+    The columns are ``dataset, n_items, n_rankings, method, n_optima, average_tau_x`` (rounded
+    to 6 decimals), ``proven, all_optima, exact_solutions_recovered, seconds`` (rounded to 4),
+    ``solver`` and the report's columns.
     """
+    import pandas as pd
+
     rows = []
     for name, res in results.items():
         for meth, d in res["methods"].items():
             rows.append({
                 "dataset": name, "n_items": res["n_items"], "n_rankings": res["n_rankings"],
-                "method": meth, "n_solutions": d["n_solutions"], "tau_x": round(d["tau_x"], 6),
-                "optimal": d["optimal"], "all_optima": d["exhaustive"],
+                "method": meth, "n_optima": d["n_optima"], "average_tau_x": round(d["average_tau_x"], 6),
+                "proven": d["proven"], "all_optima": d["exhaustive"],
                 "exact_solutions_recovered": d.get("exact_solutions_recovered"),
-                "seconds": round(d["elapsed"], 4), "solver": d["solver"],
+                "seconds": round(d["seconds"], 4), "solver": d["solver"],
             })
     df = pd.DataFrame(rows)
     if report is not None:

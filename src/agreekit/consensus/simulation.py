@@ -5,6 +5,11 @@ around a random central permutation, then optionally turned into weak rankings (
 positions merged into ties) or partial rankings (cells masked).  For every profile QUICK,
 FAST and the exact solver are run; FAST and QUICK are scored by the share of the exact
 optimal set they recover.
+
+Randomness follows scipy's SPEC 7 everywhere: ``rng`` may be ``None``, an int, a
+:class:`numpy.random.SeedSequence` or a :class:`numpy.random.Generator`.
+
+:data:`VARIANTS` is the tuple of profile variants, ``("complete", "tied", "incomplete")``.
 """
 from __future__ import annotations
 
@@ -13,7 +18,8 @@ import time
 import numpy as np
 import pandas as pd
 
-from agreekit._validation import InputError, check_choice, check_float, check_int
+from agreekit._api import check_rng, renamed_parameters
+from agreekit._validation import check_choice, check_float, check_int
 from agreekit.consensus._kemeny import kemeny, warmup
 
 __all__ = ["mallows_rankings", "merge_ties", "mask_missing", "simulate_profile",
@@ -22,12 +28,13 @@ __all__ = ["mallows_rankings", "merge_ties", "mask_missing", "simulate_profile",
 VARIANTS = ("complete", "tied", "incomplete")
 
 
-def mallows_rankings(center, theta: float, n: int, rng: np.random.Generator) -> np.ndarray:
+def mallows_rankings(center, theta: float, n: int, rng=None) -> np.ndarray:
     """n rankings (rank vectors, 1 = best) from a Mallows model with Kendall distance.
 
     Repeated insertion: the items are inserted in the order of ``center``; the i-th
     (0-based) goes to position j ∈ {0..i} with probability ∝ exp(−θ (i − j)), i.e. each
-    of the ``i − j`` items it jumps over costs one discordant pair.
+    of the ``i − j`` items it jumps over costs one discordant pair.  ``rng``: SPEC 7
+    (``None``, int, ``SeedSequence`` or ``Generator``; a Generator is advanced in place).
 
     Examples
     --------
@@ -36,7 +43,10 @@ def mallows_rankings(center, theta: float, n: int, rng: np.random.Generator) -> 
     >>> X = mallows_rankings([1, 2, 3, 4], 50.0, 3, np.random.default_rng(0))
     >>> X.tolist()
     [[1, 2, 3, 4], [1, 2, 3, 4], [1, 2, 3, 4]]
+    >>> (mallows_rankings([1, 2, 3, 4], 0.5, 5, 7) == mallows_rankings([1, 2, 3, 4], 0.5, 5, np.random.default_rng(7))).all()
+    np.True_
     """
+    rng = check_rng(rng)
     center = np.asarray(center)
     theta = check_float("theta", theta, minimum=0.0)
     n = check_int("n", n, minimum=1)
@@ -53,8 +63,18 @@ def mallows_rankings(center, theta: float, n: int, rng: np.random.Generator) -> 
     return out
 
 
-def merge_ties(X: np.ndarray, prob: float, rng: np.random.Generator) -> np.ndarray:
-    """Weak rankings: each adjacent pair of positions is merged into a tie with ``prob``."""
+def merge_ties(X: np.ndarray, prob: float, rng=None) -> np.ndarray:
+    """Weak rankings: each adjacent pair of positions is merged into a tie with ``prob``.
+
+    ``rng``: SPEC 7 (``None``, int, ``SeedSequence`` or ``Generator``).
+
+    Examples
+    --------
+    >>> from agreekit.consensus.simulation import merge_ties
+    >>> merge_ties([[1, 2, 3], [3, 2, 1]], 1.0, 0).tolist()
+    [[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]]
+    """
+    rng = check_rng(rng)
     X = np.asarray(X, dtype=float)
     out = np.empty_like(X)
     for k, row in enumerate(X):
@@ -67,8 +87,19 @@ def merge_ties(X: np.ndarray, prob: float, rng: np.random.Generator) -> np.ndarr
     return out
 
 
-def mask_missing(X: np.ndarray, prob: float, rng: np.random.Generator) -> np.ndarray:
-    """Partial rankings: each cell is set to NaN with ``prob`` (at least 2 stay ranked)."""
+def mask_missing(X: np.ndarray, prob: float, rng=None) -> np.ndarray:
+    """Partial rankings: each cell is set to NaN with ``prob`` (at least 2 stay ranked).
+
+    ``rng``: SPEC 7 (``None``, int, ``SeedSequence`` or ``Generator``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from agreekit.consensus.simulation import mask_missing
+    >>> int(np.isnan(mask_missing([[1, 2, 3, 4]], 1.0, 0)).sum())
+    2
+    """
+    rng = check_rng(rng)
     X = np.asarray(X, dtype=float).copy()
     for row in X:
         mask = rng.random(row.size) < prob
@@ -79,10 +110,23 @@ def mask_missing(X: np.ndarray, prob: float, rng: np.random.Generator) -> np.nda
     return X
 
 
-def simulate_profile(m: int, theta: float, n_judges: int, variant: str, rng: np.random.Generator,
+def simulate_profile(m: int, theta: float, n_judges: int, variant: str, rng=None,
                      *, tie_prob: float = 0.3, missing_prob: float = 0.2) -> np.ndarray:
-    """One judges × items profile of the given ``variant`` (complete, tied, incomplete)."""
+    """One judges × items profile of the given ``variant`` (complete, tied, incomplete).
+
+    A random central permutation, ``n_judges`` Mallows rankings around it
+    (:func:`mallows_rankings`), then ties (:func:`merge_ties`, ``tie_prob``) or missing
+    cells (:func:`mask_missing`, ``missing_prob``).  ``rng``: SPEC 7 (``None``, int,
+    ``SeedSequence`` or ``Generator``; one generator feeds all draws in that order).
+
+    Examples
+    --------
+    >>> from agreekit.consensus.simulation import simulate_profile
+    >>> simulate_profile(5, 1.0, 4, "tied", 3).shape
+    (4, 5)
+    """
     variant = check_choice("variant", variant, VARIANTS)
+    rng = check_rng(rng)
     center = rng.permutation(m) + 1
     X = mallows_rankings(center, theta, n_judges, rng).astype(float)
     if variant == "tied":
@@ -92,37 +136,86 @@ def simulate_profile(m: int, theta: float, n_judges: int, variant: str, rng: np.
     return X
 
 
+def _profile_streams(rng, n: int) -> list:
+    """``n`` independent child streams of ``rng`` (SPEC 7, or a sequence of ints as
+    :class:`numpy.random.SeedSequence` entropy, which the former ``seed=`` accepted)."""
+    if isinstance(rng, (list, tuple)) and rng and all(
+            isinstance(v, (int, np.integer)) and not isinstance(v, bool) and v >= 0 for v in rng):
+        rng = np.random.SeedSequence([int(v) for v in rng])
+    if rng is None or isinstance(rng, (int, np.integer, np.random.SeedSequence)) and not isinstance(rng, bool):
+        check_rng(rng)  # the same InputError as everywhere for a negative int
+        ss = rng if isinstance(rng, np.random.SeedSequence) else np.random.SeedSequence(
+            None if rng is None else int(rng))
+        return [np.random.default_rng(c) for c in ss.spawn(n)]
+    return check_rng(rng).spawn(n)
+
+
+@renamed_parameters(seed="rng")
 def run_cell(*, m: int, theta: float, variant: str, n_profiles: int, n_judges: int, n_starts: int,
-             seed, tie_prob: float = 0.3, missing_prob: float = 0.2, exact_time_limit=None,
+             rng=None, tie_prob: float = 0.3, missing_prob: float = 0.2, exact_time_limit=None,
              progress: bool = False) -> pd.DataFrame:
     """Run QUICK, FAST and exact on ``n_profiles`` profiles; one row per profile.
 
-    ``seed`` is anything :class:`numpy.random.SeedSequence` accepts; profile *p* uses the
-    p-th spawned child, so results do not depend on how cells are scheduled.
+    Parameters
+    ----------
+    m, theta, variant
+        Items, Mallows dispersion and variant (:data:`VARIANTS`) of the cell.
+    n_profiles, n_judges : int
+        Profiles of the cell and judges (rankings) per profile.
+    n_starts : int
+        FAST starts.
+    rng : None, int, numpy.random.SeedSequence or numpy.random.Generator
+        scipy's SPEC 7 (``seed=`` is a deprecated alias; a sequence of ints is taken as
+        :class:`~numpy.random.SeedSequence` entropy, as before).  Profile *p* uses the *p*-th
+        spawned child stream (``SeedSequence.spawn`` or ``Generator.spawn``), so results do
+        not depend on how cells are scheduled; an int ``s`` gives the same numbers as
+        ``SeedSequence(s)``.
+    tie_prob, missing_prob : float
+        See :func:`simulate_profile`.
+    exact_time_limit : float, optional
+        Seconds for the exact solver per profile.
+    progress : bool
+        A tqdm bar on stderr.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per profile; columns ``exact_n_solutions`` (the number of optima,
+        :attr:`KemenyResult.n_optima`), ``exact_tau_x`` (``average_tau_x``), ``exact_optimal``
+        (``proven``), ``exact_exhaustive``, ``exact_solver``, ``largest_block``, ``exact_time``
+        (``seconds``) and per heuristic ``{quick,fast}_n_solutions``, ``_tau_x``,
+        ``_found_optimum``, ``_n_recovered``, ``_share_recovered``, ``_time``.
+
+    Examples
+    --------
+    >>> from agreekit.consensus.simulation import run_cell
+    >>> df = run_cell(m=5, theta=1.0, variant="complete", n_profiles=2, n_judges=8, n_starts=5, rng=0)
+    >>> df["exact_optimal"].tolist(), bool((df["fast_tau_x"] <= df["exact_tau_x"] + 1e-12).all())
+    ([True, True], True)
     """
     from tqdm.auto import tqdm
 
+    streams = _profile_streams(rng, n_profiles)
     warmup()  # JIT compilation is not part of the timings
-    children = np.random.SeedSequence(seed).spawn(n_profiles)
     rows = []
     for p in tqdm(range(n_profiles), disable=not progress, desc=f"m={m} theta={theta} {variant}"):
-        rng = np.random.default_rng(children[p])
+        rng = streams[p]
         X = simulate_profile(m, theta, n_judges, variant, rng, tie_prob=tie_prob, missing_prob=missing_prob)
         ex = kemeny(X, method="exact", rng=rng, time_limit=exact_time_limit, max_solutions=100000)
         opt = {tuple(s) for s in ex.solutions}
         row = {"m": m, "theta": theta, "variant": variant, "profile": p,
-               "exact_n_solutions": ex.n_solutions, "exact_tau_x": ex.tau_x,
-               "exact_optimal": ex.optimal, "exact_exhaustive": ex.exhaustive,
-               "exact_solver": ex.solver, "largest_block": max(ex.blocks), "exact_time": ex.elapsed}
+               "exact_n_solutions": ex.n_optima, "exact_tau_x": ex.average_tau_x,
+               "exact_optimal": ex.proven, "exact_exhaustive": ex.exhaustive,
+               "exact_solver": ex.solver, "largest_block": max(ex.blocks), "exact_time": ex.seconds}
         for name, kwargs in (("quick", {}), ("fast", {"n_starts": n_starts, "rng": rng})):
             res = kemeny(X, method=name, **kwargs)
             found = {tuple(s) for s in res.solutions}
-            row[f"{name}_n_solutions"] = res.n_solutions
-            row[f"{name}_tau_x"] = res.tau_x
-            row[f"{name}_found_optimum"] = bool(res.tau_x >= ex.tau_x - 1e-12)
+            row[f"{name}_n_solutions"] = res.n_optima
+            row[f"{name}_tau_x"] = res.average_tau_x
+            row[f"{name}_found_optimum"] = bool(res.average_tau_x >= ex.average_tau_x - 1e-12)
             row[f"{name}_n_recovered"] = len(found & opt)
             row[f"{name}_share_recovered"] = len(found & opt) / len(opt)
-            row[f"{name}_time"] = res.elapsed
+            row[f"{name}_time"] = res.seconds
         rows.append(row)
     return pd.DataFrame(rows)
 

@@ -3,11 +3,12 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 import numpy as np
 import pandas as pd
 
+from agreekit._api import ResultBase, renamed_parameters
 from agreekit._validation import check_choice
 from agreekit.ireval.metrics import GM_OFFSET
 from agreekit.metaeval._inputs import check_metric_scores, ranks_from_summaries
@@ -16,7 +17,7 @@ __all__ = ["consensus_ranking", "ConsensusRanking"]
 
 
 @dataclass(frozen=True)
-class ConsensusRanking:
+class ConsensusRanking(ResultBase):
     """Result of :func:`consensus_ranking`.
 
     Attributes
@@ -36,7 +37,7 @@ class ConsensusRanking:
     bound : float
         That upper bound (``average_tau_x`` when proven).
     seconds : float
-        Wall-clock time of the solver.
+        Wall-clock time of the solver (not part of ``==``).
     n_optima : int
         Number of optimal rankings found (all of them when ``exhaustive``; at most
         ``max_solutions``); ``ranking``
@@ -61,13 +62,30 @@ class ConsensusRanking:
     proven: bool
     gap: float
     bound: float
-    seconds: float
+    seconds: float = field(compare=False)
     n_optima: int
     exhaustive: bool
     method: str
     message: str
     metric_ranks: pd.DataFrame = field(repr=False)
     solutions: pd.DataFrame = field(repr=False)
+
+    def __eq__(self, other):
+        """Field-wise equality (pandas fields by value, NaN equal to NaN; ``seconds`` ignored)."""
+        if type(other) is not type(self):
+            return NotImplemented
+        for f in fields(self):
+            if not f.compare:
+                continue
+            x, y = getattr(self, f.name), getattr(other, f.name)
+            if isinstance(x, (pd.Series, pd.DataFrame)):
+                if not x.equals(y):
+                    return False
+            elif not (x == y or (isinstance(x, float) and isinstance(y, float) and math.isnan(x) and math.isnan(y))):
+                return False
+        return True
+
+    __hash__ = None
 
     def to_frame(self) -> pd.DataFrame:
         """Tidy table (what ``consensus.csv`` holds): one row per system (``kind="system"``,
@@ -85,6 +103,7 @@ class ConsensusRanking:
         return out
 
     def to_dict(self) -> dict:
+        """A JSON-ready ``dict``: ``ranking`` and ``tau_x`` as ``{label: value}``, then the scalars."""
         return {"ranking": {str(k): int(v) for k, v in self.ranking.items()},
                 "tau_x": {str(k): float(v) for k, v in self.tau_x.items()},
                 "average_tau_x": self.average_tau_x, "proven": self.proven, "gap": self.gap,
@@ -124,7 +143,8 @@ def _closest_to_mean_rank(solutions: np.ndarray, ranks: np.ndarray) -> int:
     return best_i
 
 
-def consensus_ranking(scores, *, method: str = "auto", statistic="mean", time_limit: float | None = None,
+@renamed_parameters(statistic="summary")
+def consensus_ranking(scores, *, method: str = "auto", summary="mean", time_limit: float | None = None,
                       rng=0, n_starts: int | None = None, max_solutions: int = 100,
                       offset: float = GM_OFFSET) -> ConsensusRanking:
     """Kemeny consensus (median) of the system rankings induced by several metrics.
@@ -142,11 +162,15 @@ def consensus_ranking(scores, *, method: str = "auto", statistic="mean", time_li
         Passed to :func:`agreekit.consensus.kemeny`: ``"exact"`` proves optimality (up to
         ``time_limit``), ``"auto"`` is exact when the largest block is small or its proof
         finishes within the solver's budget, else FAST.
-    statistic : {"mean", "gmean"} or mapping metric -> statistic
+    summary : {"mean", "gmean"} or mapping metric -> summary
+        How each metric's topic scores are summarized into one score per system
+        (``statistic=`` is a deprecated alias).
     time_limit : float, optional
         Seconds for the solver; when it stops early ``proven`` is False and ``gap`` > 0.
-    rng : int, SeedSequence or Generator, default 0
-        Seed of FAST's random starts (deterministic by default).
+    rng : None, int, SeedSequence or Generator, default 0
+        Randomness of FAST's random starts (scipy's SPEC 7).  Unlike most of agreekit the
+        default is the fixed seed 0, not fresh entropy, so that the consensus of the same
+        scores is the same ranking on every call; pass ``rng=None`` for fresh OS entropy.
     n_starts, max_solutions : int, optional
         Passed to :func:`agreekit.consensus.kemeny` (``max_solutions`` caps how many optima
         are enumerated; optimality is proven either way).
@@ -175,7 +199,8 @@ def consensus_ranking(scores, *, method: str = "auto", statistic="mean", time_li
     from agreekit.consensus import combined_input_matrix, dense_ranks, kemeny, tau_x
 
     method = check_choice("method", method, ("auto", "exact", "fast", "quick"))
-    data = check_metric_scores(scores, statistic=statistic, offset=offset)
+    # check_metric_scores (metaeval/_inputs.py) still spells the summary `statistic`
+    data = check_metric_scores(scores, statistic=summary, offset=offset)
     avg = ranks_from_summaries(data.summaries())          # (M, s) average ranks, 1 = best
     # competition ranks (1 + number of strictly better systems): integers, same weak orders
     R = np.array([1 + (r[None, :] < r[:, None]).sum(axis=1) for r in avg], dtype=np.int64)
@@ -200,7 +225,7 @@ def consensus_ranking(scores, *, method: str = "auto", statistic="mean", time_li
         res = kemeny(R, method=method, labels=systems, time_limit=time_limit, rng=rng, n_starts=n_starts,
                      max_solutions=max_solutions)
         sols = np.asarray(res.solutions)
-        proven_by_bound = bool(res.optimal)
+        proven_by_bound = bool(res.proven)
         kem_method, exhaustive, message = str(res.method), bool(res.exhaustive), str(res.message)
     seconds = time.perf_counter() - t0
     pick = _closest_to_mean_rank(sols, R)

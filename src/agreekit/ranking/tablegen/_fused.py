@@ -21,8 +21,8 @@ scalar kernels this one replaced (``tests/_fused_oracle.py`` keeps them as the r
 Spearman (Eq. 7): one pass of six weighted sums of the 1-based ranks (no shift: with weights
 concentrated on the top ranks a shift to (n+1)/2 would cancel badly);
 Kendall (Eq. 8): a Fenwick tree over y-ranks, items visited in x (identity) order; the
-denominator Σ_{i<j} w_i w_j is accumulated alongside.  The tree is stored level by level (see
-:func:`_kendall8`) and walked without data-dependent branches.
+denominator Σ_{i<j} w_i w_j is accumulated alongside.  The tree is stored in heap order (see
+:func:`tree_levels`) and walked without data-dependent branches (:func:`_kendall8`).
 """
 from __future__ import annotations
 
@@ -125,43 +125,56 @@ def _spearman8(y, F, g, out):  # pragma: no cover - compiled
 
 @njit(cache=True)
 def tree_levels(n):  # pragma: no cover - compiled
-    """Levels ``K`` and slot offsets ``base`` (length K + 1) of the level-major Fenwick tree over ranks 0..n-1.
+    """Number of levels ``K`` of the Fenwick tree over ranks 0..n-1 (``2**(K-1) <= n - 1 < 2**K``; 0 for n = 1).
 
     Fenwick node ``j`` (1-based, covering ranks (j - 2^k, j] with 2^k = j & -j) is at level k.
     For a query at rank p (sum over ranks <= p, i.e. nodes p, p - lowbit(p), ...) and the update
     at rank p + 1 (nodes p + 1, p + 1 + lowbit, ...), level k touches exactly one node, the same
-    one: node (2s + 1)·2^k with s = p >> (k + 1) — read if bit k of p is set, else updated.  So
-    level k is an array of ``((n - 1) >> (k + 1)) + 1`` slots indexed by s, stored at
-    ``base[k]``; nodes beyond n - 1 are updated but never read (no query reaches them), levels
-    with 2^k > n - 1 are never read at all and are not stored.
+    one: node (2s + 1)·2^k with s = p >> (k + 1) — read if bit k of p is set, else updated.
+    The tree is stored in heap order: with M = 2**K that node is slot ``(M + p) >> (k + 1)`` =
+    ``(M >> (k + 1)) + s`` (the ancestor of leaf M + p), so level k occupies slots
+    ``M >> (k + 1) .. (M >> (k + 1)) + ((n - 1) >> (k + 1))`` inside ``[M >> (k + 1), M >> k)``:
+    levels do not overlap, slot 0 is unused, and the next level's slot is one shift away (no
+    per-level base offset).  Nodes beyond n - 1 are updated but never read (no query reaches
+    them); levels with 2^k > n - 1 are never read at all and are not stored.
     """
     K = 0
     while (1 << K) <= n - 1:
         K += 1
-    base = np.zeros(K + 1, np.int64)
-    for k in range(K):
-        base[k + 1] = base[k] + ((n - 1) >> (k + 1)) + 1
-    return K, base
+    return K
 
 
 @njit(cache=True)
-def _kendall8(y, F, g, K, base, tree, out):  # pragma: no cover - compiled
+def _clear_tree(tree, K, n):  # pragma: no cover - compiled
+    """Zero the slots of the heap-order tree that ranks 0..n-1 touch (about n of the 2**K slots)."""
+    M = 1 << K
+    for lev in range(K):
+        lo = M >> (lev + 1)
+        hi = lo + ((n - 1) >> (lev + 1)) + 1
+        tree[8 * lo:8 * hi] = 0.0
+
+
+@njit(cache=True)
+def _kendall8(y, F, g, K, tree, out):  # pragma: no cover - compiled
     """Weighted Kendall of (id, y) for columns 4g..4g+3 of F, additive and multiplicative.
 
-    ``out[0, c]`` additive, ``out[1, c]`` multiplicative.  ``tree`` holds ``base[K]`` slots of
-    eight floats (one cache line each when 64-byte aligned), lanes as in :func:`_spearman8`.
-    For item i with rank p = y_i - 1 the scalar algorithm does ``b = 0; for node in query(p):
-    b += tree[node]`` (levels in increasing order) and then ``tree[node] += w`` on the update
-    path.  Here every level is visited: the slot is loaded once, ``b`` takes ``b + t`` where bit k
-    of p is set (a query level) and the slot takes ``t + w`` where it is clear (an update level),
-    by vector selects (masked add / masked store) instead of loops whose trip counts the branch
-    predictor cannot guess.  Per lane: the same additions in the same order.
+    ``out[0, c]`` additive, ``out[1, c]`` multiplicative.  ``tree`` holds ``2**K`` slots of eight
+    floats (one cache line each when 64-byte aligned) in the heap order of :func:`tree_levels`,
+    lanes as in :func:`_spearman8`.  For item i with rank p = y_i - 1 the scalar algorithm does
+    ``b = 0; for node in query(p): b += tree[node]`` (levels in increasing order) and then
+    ``tree[node] += w`` on the update path.  Here every level is visited: the slot is loaded once,
+    ``b`` takes ``b + t`` where bit k of p is set (a query level, masked add) and the slot is
+    stored back as ``t + (w where bit k is clear, else +0.0)`` (a blend and a plain store, measured
+    faster than a masked store; ``benchmarks/bench_kendall_kernel.py``).  ``t + 0.0 == t`` bit for bit
+    because a slot is never -0.0 (it starts at +0.0 and a round-to-nearest sum is -0.0 only when
+    both terms are), so per lane: the same additions in the same order as the scalar kernel.
     """
     n = y.size
     C = F.shape[1]
     k = 4 * g
-    for j in range(base[K] * 8):
-        tree[j] = 0.0
+    _clear_tree(tree, K, n)
+    M = 1 << K
+    z = zero8()
     s = c = d = zero8()
     for i in range(n):
         p = y[i] - 1
@@ -169,12 +182,13 @@ def _kendall8(y, F, g, K, base, tree, out):  # pragma: no cover - compiled
         e = load4(F, p * C + k)
         w = concat(a + e, a * e)
         b = zero8()
+        h = M + p
         for lev in range(K):
-            o = 8 * (base[lev] + (p >> (lev + 1)))
-            query = ((p >> lev) & 1) != 0
-            t = load8(tree, o)
+            query = (h & 1) != 0   # bit lev of p
+            h >>= 1                # slot of level lev
+            t = load8(tree, 8 * h)
             b = where(query, b + t, b)
-            store8(tree, o, where(query, t, t + w))
+            store8(tree, 8 * h, t + where(query, z, w))
         c += w * b
         d += w * s
         s += w
@@ -201,14 +215,14 @@ def fused_sample(coef, n, k0, k1, r0, rows, F, active, out):  # pragma: no cover
         for c in range(C):
             if active[m, c] > gact[c // 4]:
                 gact[c // 4] = active[m, c]
-    K, base = tree_levels(n)
+    K = tree_levels(n)
     nchunks = min(rows, 64)
     for b in prange(nchunks):
         lo = r0 + (rows * b) // nchunks
         hi = r0 + (rows * (b + 1)) // nchunks
         y = np.empty(n, np.int32)
         res = np.empty((2, C))
-        tree = _aligned_empty(base[K] * 8 if coef == KENDALL else 8)
+        tree = _aligned_empty((1 << K) * 8 if coef == KENDALL else 8)
         for r in range(lo, hi):
             drawn = False
             for g in range(groups):
@@ -219,7 +233,7 @@ def fused_sample(coef, n, k0, k1, r0, rows, F, active, out):  # pragma: no cover
                     if coef == SPEARMAN:
                         _spearman8(y, F, g, res)
                     else:
-                        _kendall8(y, F, g, K, base, tree, res)
+                        _kendall8(y, F, g, K, tree, res)
             for m in range(2):
                 for c in range(C):
                     out[m, c, r - r0] = res[m, c] if active[m, c] > r else np.nan
