@@ -31,6 +31,10 @@ CLI_ONLY_OPTIONS = {
     "func": "(internal) the handler",
     "api": "(internal) the library function(s) the subcommand calls",
     "command": "(internal) the subcommand's name",
+    "column": "the CSV column of an input file to read (ranking `correlate`)",
+    "pvalue": "flag: also run the significance test (`correlate --pvalue`)",
+    "standardize": "flag: also return the standardized value (`correlate --standardize`)",
+    "list": "flag: list the shipped coefficient tables (`table --list`)",
 }
 
 

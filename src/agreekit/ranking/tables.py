@@ -255,6 +255,15 @@ def _load_table(source, *, parameter: str) -> CoefficientTable:
         raise InputError(parameter, "must be a table file path, a shipped scheme id or a CoefficientTable; "
                                     f"got {type(source).__name__}")
     arg = os.fspath(source)
+    if arg == "-":  # stdin (not cached: it can be read once)
+        from agreekit._io import read_text
+
+        text = read_text("-", parameter=parameter)
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise InputError(parameter, f"<stdin>: not valid JSON ({exc.msg}, line {exc.lineno})") from None
+        return CoefficientTable(_validate_table(data, "<stdin>", parameter), None)
     p = Path(arg)
     if not (p.suffix == ".json" or os.sep in arg or p.exists()):
         cand = _tables_dir().joinpath(arg + ".json")
