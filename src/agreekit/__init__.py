@@ -1,37 +1,63 @@
 """agreekit: agreement measures between rankings, partitions and evaluation metrics.
 
-Areas (one module per concept):
+Areas (one package each, every one an attribute of ``agreekit``, imported on first use):
 
 * weighted rank correlations and their standardization — :mod:`agreekit.ranking`
   (table generation in :mod:`agreekit.ranking.tablegen`)
 * Kemeny consensus rankings — :mod:`agreekit.consensus`
 * clustering agreement — :mod:`agreekit.clustering`
 * IR evaluation: metrics and the bootstrap — :mod:`agreekit.ireval`
+* meta-evaluation of evaluation metrics — :mod:`agreekit.metaeval`
+
+The main names of the ranking area are re-exported here (``agreekit.weighted_kendall``, …).
+Nothing heavy is imported by ``import agreekit``: areas and names load lazily (PEP 562).
+
+>>> import agreekit
+>>> round(agreekit.clustering.adjusted_rand_index([0, 0, 1, 1], [0, 0, 1, 1]), 6)
+1.0
 """
-__version__ = "0.1.0"
+from __future__ import annotations
+
+import importlib
 
 from agreekit._validation import InputError
-from agreekit.ranking.correlation import weighted_correlation, weighted_kendall, weighted_spearman
-from agreekit.ranking.moments import ExactMoments, exact_moments
-from agreekit.ranking.significance import WeightedCorrelationResult, weighted_correlation_test
-from agreekit.ranking.standardization import BoundConsistencyError, StandardizationFunction
-from agreekit.ranking.tables import load_table, standardize
-from agreekit.ranking.weighting import Weigher, parse_weigher
 
-__all__ = [
-    "__version__",
-    "InputError",
-    "Weigher",
-    "parse_weigher",
-    "weighted_spearman",
-    "weighted_kendall",
-    "weighted_correlation",
-    "ExactMoments",
-    "exact_moments",
-    "StandardizationFunction",
-    "BoundConsistencyError",
-    "standardize",
-    "load_table",
-    "WeightedCorrelationResult",
-    "weighted_correlation_test",
-]
+__version__ = "0.1.0"
+
+#: the area packages, imported on first attribute access
+_AREAS = ("ranking", "consensus", "clustering", "ireval", "metaeval")
+
+#: re-exported names -> the module that defines them
+_NAMES = {
+    "Weigher": "agreekit.ranking.weighting",
+    "parse_weigher": "agreekit.ranking.weighting",
+    "weighted_spearman": "agreekit.ranking.correlation",
+    "weighted_kendall": "agreekit.ranking.correlation",
+    "weighted_correlation": "agreekit.ranking.correlation",
+    "ExactMoments": "agreekit.ranking.moments",
+    "exact_moments": "agreekit.ranking.moments",
+    "StandardizationFunction": "agreekit.ranking.standardization",
+    "BoundConsistencyError": "agreekit.ranking.standardization",
+    "standardize": "agreekit.ranking.tables",
+    "load_table": "agreekit.ranking.tables",
+    "WeightedCorrelationResult": "agreekit.ranking.significance",
+    "weighted_correlation_test": "agreekit.ranking.significance",
+}
+
+__all__ = ["__version__", "InputError", *_AREAS, *_NAMES]
+
+
+def __getattr__(name: str):
+    if name in _AREAS:
+        module = importlib.import_module(f"agreekit.{name}")
+        globals()[name] = module
+        return module
+    if name in _NAMES:
+        value = getattr(importlib.import_module(_NAMES[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'agreekit' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))
