@@ -33,8 +33,12 @@ _COEF = {"spearman": _k.SPEARMAN, "kendall": _k.KENDALL}
 
 TIES = ("average", "raise")
 KINDS = ("ranks", "scores")
-#: sentinel of ``weighted_correlation(coefficient=...)``: the default changed from "spearman" to "kendall"
-_DEFAULT = object()
+class _DefaultCoefficient(str):
+    """``"kendall"`` as the default of ``weighted_correlation``: equal to ``"kendall"``, but a call that
+    relies on it is recognized (``is``) and warned that the default changed from ``"spearman"``."""
+
+
+_DEFAULT = _DefaultCoefficient("kendall")
 
 
 def scores_to_ranks(parameter: str, values, *, ties: str = "average", min_length: int = 2):

@@ -110,9 +110,9 @@ class WeightedCorrelationResult(TestResultBase):
     null_var: float
     null_left_var: float
     pvalue_se: float
-    coefficient: str = ""
-    scheme: str = ""
-    weigher: str = ""
+    coefficient: str = "kendall"
+    scheme: str = "additive"
+    weigher: str = "harmonic"
 
 
 # --------------------------------------------------------------------------------------

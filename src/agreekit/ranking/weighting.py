@@ -50,7 +50,6 @@ from agreekit._validation import InputError, check_choice
 __all__ = [
     "Weigher",
     "parse_weigher",
-    "weigher_table",
     "WEIGHER_FAMILIES",
     "SCHEMES",
     "COEFFICIENTS",
