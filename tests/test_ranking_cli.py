@@ -51,7 +51,7 @@ def test_correlate_files(tmp_path, capsys):
         (["moments", "--coefficient", "kendall", "--scheme", "additive", "--weigher", "harmonic", "--n", "1"],
          "`n`"),
         (["moments", "--coefficient", "kendall", "--scheme", "additive", "--weigher", "harmonic", "--n", "x"],
-         "--n"),
+         "`n`"),
         (["moments", "--coefficient", "tau", "--scheme", "additive", "--weigher", "harmonic", "--n", "4"],
          "--coefficient"),
         (["moments", "--coefficient", "kendall", "--scheme", "sum", "--weigher", "harmonic", "--n", "4"],

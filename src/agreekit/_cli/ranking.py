@@ -87,7 +87,7 @@ def register(subparsers) -> None:
                               description="Exact mean, variance and left variance of Γ over all n! "
                                           "permutations (n = 2..12).")
     add_config_args(p)
-    p.add_argument("--n", required=True, type=int, help="ranking length (2..12)")
+    p.add_argument("--n", required=True, help="ranking length (2..12)")
     add_quiet(p)
     add_emit_args(p)
     p.set_defaults(func=_moments, api=exact_moments)

@@ -21,7 +21,9 @@ def standardize_handler(args):
     g0_rule = getattr(args, "g0_rule", None)
     if g0_rule is not None:
         check_choice("g0_rule", g0_rule, G0_RULES)
-    n = check_int("n", args.n, minimum=2)
+    from agreekit._cli.ranking import _parse_int
+
+    n = check_int("n", args.n if isinstance(args.n, int) else _parse_int("n", args.n), minimum=2)
     gamma = check_float("gamma", args.gamma, minimum=-1.0, maximum=1.0)
     tab = _resolve_table(args.table, args.coefficient, args.scheme, args.weigher)
     with warnings.catch_warnings(record=True) as caught:
@@ -113,7 +115,7 @@ def register(subparsers) -> None:
         description="Standardize a weighted rank correlation Gamma computed on rankings of length n: "
                     "prints gamma, g(gamma), g0, g1, g2, h2 and the moments used (exact or fitted).")
     add_standardize_options(p)
-    p.add_argument("--n", required=True, type=int, help="ranking length")
+    p.add_argument("--n", required=True, help="ranking length (an integer >= 2)")
     p.add_argument("--gamma", required=True, type=float, help="raw coefficient in [-1, 1]")
     add_emit_args(p)
     p.set_defaults(func=_standardize, api=standardize)
