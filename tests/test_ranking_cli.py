@@ -151,7 +151,7 @@ def test_correlate_test_monte_carlo_seeded(tmp_path, capsys):
     [
         (["--method", "bootstrap"], "--method"),
         (["--alternative", "bigger"], "--alternative"),
-        (["--n-resamples", "many"], "`n_resamples`"),
+        (["--n-resamples", "many"], "--n-resamples"),
         (["--rng", "x1"], "--rng"),
         (["--rng", "-1"], "`rng`"),
         (["--kind", "values"], "--kind"),

@@ -120,7 +120,7 @@ def register(subparsers) -> None:
     g.add_argument("--method", default="auto", choices=("auto", "exact", "table", "monte-carlo"),
                    help="auto (default: exact for n <= 10, else the table's null quantiles, else Monte Carlo), "
                         "exact, table or monte-carlo")
-    add_renamed(g, "--n-resamples", "--resamples", dest="n_resamples", default="100000",
+    add_renamed(g, "--n-resamples", "--resamples", dest="n_resamples", type=int, default=100000,
                 help="Monte Carlo resamples (default 100000; --resamples is its deprecated spelling)")
     add_rng(g, what="the Monte Carlo permutations")
     add_quiet(p)
