@@ -348,16 +348,18 @@ def test_cli_options_are_named_as_the_api():
                 f"`agreekit {name}` {action.option_strings}: the API name is `{action.dest}`; add {canonical}")
 
 
-def test_renamed_cli_option_warns_once(tmp_path, capsys):
-    from agreekit.cli import main
-
+def test_renamed_cli_option_warns_once(tmp_path):
     x = tmp_path / "x.txt"
     x.write_text("1\n2\n3\n4\n5\n")
     y = tmp_path / "y.txt"
     y.write_text("2\n1\n3\n5\n4\n")
-    assert main(["correlate", str(x), str(y), "--test", "--method", "exact"]) == 0
-    err = capsys.readouterr().err
-    assert err.count("DeprecationWarning") == 1 and "--pvalue" in err
+    base = [sys.executable, "-m", "agreekit", "correlate", str(x), str(y), "--method", "exact"]
+    old = subprocess.run(base + ["--test"], capture_output=True, text=True)
+    new = subprocess.run(base + ["--pvalue"], capture_output=True, text=True)
+    assert old.returncode == new.returncode == 0, old.stderr
+    assert old.stdout == new.stdout and new.stderr == ""
+    lines = old.stderr.strip().splitlines()
+    assert len(lines) == 1 and "DeprecationWarning" in lines[0] and "--pvalue" in lines[0]
 
 
 STDIN_CASES = [

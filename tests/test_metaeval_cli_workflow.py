@@ -33,7 +33,7 @@ def _args(csvs):
 
 
 def test_metaeval_json_matches_library(csvs, capsys):
-    assert main(["metaeval", *_args(csvs), "--resamples", "200", "--seed", "3", "--no-pvalue"]) == 0
+    assert main(["metaeval", *_args(csvs), "--n-resamples", "200", "--rng", "3", "--no-pvalue"]) == 0
     out = json.loads(capsys.readouterr().out)
     ref = metric_agreement({k: X for k, (_, X) in csvs.items()}, n_resamples=200, rng=3, pvalue=False)
     frame = ref.to_frame()
@@ -47,7 +47,7 @@ def test_metaeval_json_matches_library(csvs, capsys):
 
 def test_metaeval_writes_files(csvs, tmp_path, capsys):
     d = tmp_path / "out"
-    assert main(["metaeval", *_args(csvs), "--resamples", "50", "--seed", "1", "--no-pvalue", "-o", str(d),
+    assert main(["metaeval", *_args(csvs), "--n-resamples", "50", "--rng", "1", "--no-pvalue", "--output-dir", str(d),
                  "--name", "adhoc5 (15 runs)"]) == 0
     info = json.loads(capsys.readouterr().out)
     for f in ("agreement.csv", "agreement.md", "heatmap.png", "heatmap.pdf", "consensus.csv", "consensus.md",
@@ -91,7 +91,7 @@ def test_metaeval_bad_input_exit_2_one_line(csvs, tmp_path, capsys, case, messag
         args = args[:2] + [f"RR={tmp_path / 'nope.csv'}"]
     extra = ["--gmean", "XX"] if case == "gmean" else []
     d = tmp_path / "outdir"
-    assert main(["metaeval", *args, "--resamples", "20", "--no-pvalue", "-o", str(d), *extra]) == 2
+    assert main(["metaeval", *args, "--n-resamples", "20", "--no-pvalue", "--output-dir", str(d), *extra]) == 2
     err = capsys.readouterr().err
     assert message in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
     assert not d.exists()     # no partial output

@@ -153,10 +153,11 @@ def _run(args: argparse.Namespace):
     saved = warnings.formatwarning
     warnings.formatwarning = one_line
     try:
-        # a deprecated option spelling: one line on stderr, always (not subject to warning filters)
-        for text in getattr(args, "_deprecated_options", None) or ():
-            sys.stderr.write(one_line(text, DeprecationWarning, "", 0))
-        return args.func(args)
+        with warnings.catch_warnings():
+            warnings.simplefilter("default", DeprecationWarning)  # one line per deprecated spelling used
+            for text in getattr(args, "_deprecated_options", None) or ():
+                warnings.warn(text, DeprecationWarning, stacklevel=1)
+            return args.func(args)
     finally:
         warnings.formatwarning = saved
 
