@@ -214,6 +214,11 @@ def _call_user_weigher(weigher: Weigher, i: np.ndarray) -> np.ndarray:
         arr = np.asarray(raw) if not isinstance(raw, (str, bytes)) else np.asarray(object)
         if arr.dtype.kind in "iuf" and arr.shape == i.shape:
             return np.asarray(arr, dtype=np.float64)
+        if arr.dtype.kind in "US" or (arr.dtype.kind == "O" and any(isinstance(v, (str, bytes))
+                                                                     for v in arr.ravel().tolist())):
+            raise bad("it returned strings")
+        if arr.dtype.kind == "O" and any(v is None for v in arr.ravel().tolist()):
+            raise bad("it returned None values")
         if arr.dtype.kind not in "iufO" or arr.ndim > i.ndim:
             raise bad(f"it returned {_describe(raw)}")
         if arr.shape != i.shape and arr.ndim == i.ndim:
