@@ -281,7 +281,8 @@ CONTENT_CASES = {
     "weigher-missing-p": ({}, ["correlate", "--coefficient", "spearman", "--scheme", "additive",
                                "--weigher", "power", "x.txt", "y.txt"], [r"`weigher`", "needs parameter"]),
     "weigher-overflow": ({}, ["correlate", "--coefficient", "spearman", "--scheme", "additive",
-                              "--weigher", "power:p=1000", "x.txt", "y.txt"], [r"`weigher`", "finite positive"]),
+                              "--weigher", "power:p=1000", "--pvalue", "x.txt", "y.txt"],
+                         [r"`weigher`", "spans a factor"]),  # issue 23: the value itself is computed
     "weigher-unknown": ({}, ["correlate", "--coefficient", "spearman", "--scheme", "additive",
                              "--weigher", "harmonc", "x.txt", "y.txt"], [r"`weigher`", "unknown family"]),
     "moments-repeated-key": ({}, ["moments", "--coefficient", "kendall", "--scheme", "additive", "--weigher",
@@ -568,9 +569,10 @@ def test_warning_format_and_no_stray_numpy_warning(scratch, capsys):
             assert main(["evaluate", "q.txt", "runA.txt", "--metric", "AveP", "--empty-topics", "drop"]) == 0
             assert capsys.readouterr().err.splitlines() == [
                 "agreekit evaluate: warning: UserWarning: dropping 1 topic(s) without relevant documents: ['9']"]
-            # power:p=1000 overflows; the error is the only line (it printed a RuntimeWarning and a source line)
+            # power:p=1000 overflows; the error is the only line (it printed a RuntimeWarning and a source line);
+            # issue 23: the coefficient is computed (rescaled), its null distribution is refused
             assert main(["correlate", "--coefficient", "spearman", "--scheme", "additive", "--weigher",
-                         "power:p=1000", "x.txt", "x.txt"]) == 2
+                         "power:p=1000", "--pvalue", "x.txt", "x.txt"]) == 2
             err = capsys.readouterr().err.splitlines()
             assert len(err) == 1 and err[0].startswith("agreekit correlate: error: `weigher`"), err
         finally:

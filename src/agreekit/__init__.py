@@ -22,6 +22,34 @@ import importlib
 
 from agreekit._validation import InputError
 
+
+def _numba_cache_possible(package_dir: str) -> bool:
+    """Whether numba can probably cache its kernels here (``os.access`` only: imports nothing)."""
+    import os
+
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return True
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    for path in (package_dir, os.path.join(base, "numba")):
+        probe = path
+        while probe and not os.path.exists(probe) and os.path.dirname(probe) != probe:
+            probe = os.path.dirname(probe)
+        if os.path.isdir(probe) and os.access(probe, os.W_OK | os.X_OK):
+            return True
+    return False
+
+
+def _numba_cache_check() -> None:
+    # numba raises RuntimeError at decoration time (import) when it has no writable cache folder: then
+    # import agreekit._jit first, which makes the kernels fall back to no cache with one warning
+    import os
+
+    if not _numba_cache_possible(os.path.dirname(os.path.abspath(__file__))):
+        importlib.import_module("agreekit._jit")
+
+
+_numba_cache_check()
+
 __version__ = "0.1.0"
 
 #: the area packages, imported on first attribute access

@@ -34,6 +34,58 @@ from numba.core.dispatcher import Dispatcher
 
 __all__ = ["interpreted", "serial", "pick", "forced", "available", "warm", "numpy_version", "INTERPRET_BUDGET", "PARALLEL_ABOVE"]
 
+# ----------------------------------------------------------------------------- cache fallback
+_CACHE_WARNED: list[str] = []
+
+
+def _warn_no_cache(reason) -> None:
+    if not _CACHE_WARNED:
+        import warnings
+
+        _CACHE_WARNED.append(str(reason))
+        warnings.warn("agreekit: numba cannot cache compiled kernels here (no writable package folder, HOME "
+                      "or NUMBA_CACHE_DIR); they are compiled in every process (set NUMBA_CACHE_DIR to a "
+                      f"writable folder to cache them): {str(reason).splitlines()[0][:200]}",
+                      RuntimeWarning, stacklevel=2)
+
+
+def _install_cache_fallback() -> None:
+    """``@njit(cache=True)`` without a usable cache folder compiles without a cache, with one warning.
+
+    numba raises ``RuntimeError("cannot cache function ...: no locator available")`` when it
+    decorates a function whose source folder is read-only while neither ``NUMBA_CACHE_DIR`` nor the
+    user cache folder (``$HOME/.cache``) is writable, and ``OSError`` when saving to a folder that
+    turns out unwritable; both become a :class:`RuntimeWarning` (once) and a kernel without a cache.
+    """
+    from numba.core import caching
+
+    if getattr(Dispatcher.enable_caching, "_agreekit_fallback", False):
+        return
+    enable, save = Dispatcher.enable_caching, caching.Cache.save_overload
+
+    def enable_caching(self):
+        try:
+            enable(self)
+        except RuntimeError as exc:
+            if "cannot cache" not in str(exc):
+                raise
+            _warn_no_cache(exc)
+            self._cache = caching.NullCache()
+
+    def save_overload(self, sig, data):
+        try:
+            save(self, sig, data)
+        except OSError as exc:
+            _warn_no_cache(exc)
+
+    enable_caching._agreekit_fallback = True
+    Dispatcher.enable_caching = enable_caching
+    caching.Cache.save_overload = save_overload
+
+
+_install_cache_fallback()
+
+
 #: elementary steps a kernel may run interpreted (over all calls) before it is compiled
 INTERPRET_BUDGET = 200_000
 #: estimated elementary steps above which a parallel kernel is used: below, the serial kernel

@@ -24,6 +24,7 @@ __all__ = [
     "check_rank_vector",
     "check_positive_ranks",
     "check_same_length",
+    "check_numeric_values",
 ]
 
 
@@ -32,7 +33,12 @@ class InputError(ValueError):
 
     def __init__(self, parameter: str, message: str):
         self.parameter = parameter
+        self.message = message
         super().__init__(f"`{parameter}` {message}")
+
+    def __reduce__(self):
+        # the default pickles ``self.args`` (the one formatted string) and calls __init__ with it alone
+        return (type(self), (self.parameter, self.message))
 
 
 def check_choice(parameter: str, value: Any, allowed: Iterable[str]) -> str:
@@ -62,7 +68,12 @@ def check_int(parameter: str, value: Any, *, minimum: int | None = None,
 
 def check_float(parameter: str, value: Any, *, minimum: float | None = None,
                 maximum: float | None = None, inclusive: bool = True) -> float:
-    """Return ``value`` as a finite Python float within an optional range."""
+    """Return ``value`` as a finite Python float within an optional range.
+
+    Only real numbers are accepted: ``True``/``False`` and strings such as ``'1'`` are not numbers here.
+    """
+    if isinstance(value, (bool, np.bool_, str, bytes)):
+        raise InputError(parameter, f"must be a real number; got {value!r}")
     try:
         out = float(value)
     except (TypeError, ValueError):
@@ -74,6 +85,31 @@ def check_float(parameter: str, value: Any, *, minimum: float | None = None,
     if maximum is not None and (out > maximum if inclusive else out >= maximum):
         raise InputError(parameter, f"must be {'<=' if inclusive else '<'} {maximum}; got {out}")
     return out
+
+
+def check_numeric_values(parameter: str, values: Any, what: str = "numbers") -> None:
+    """Raise :class:`InputError` if ``values`` holds booleans or strings (``True``, ``'1'``).
+
+    numpy converts ``[True, 2, 3]`` to ints and ``['1', '2']`` to floats without complaint; rank and
+    score vectors take real numbers only.
+    """
+    arr = values if isinstance(values, np.ndarray) else None
+    if arr is not None:
+        kinds = arr.dtype.kind
+        if kinds in "iuf":
+            return
+        if kinds in "bUSV":
+            raise InputError(parameter, f"must contain {what}; got an array of dtype {arr.dtype}")
+        items = arr.ravel().tolist() if kinds == "O" else ()
+    elif isinstance(values, (str, bytes, bool, np.bool_)):
+        raise InputError(parameter, f"must contain {what}; got {values!r}")
+    elif isinstance(values, (list, tuple)):
+        items = values
+    else:
+        return
+    for i, v in enumerate(items):
+        if isinstance(v, (bool, np.bool_, str, bytes)) or v is None:
+            raise InputError(parameter, f"must contain {what}; got {v!r} at position {i}")
 
 
 def _ragged_row(values: Any) -> str | None:
@@ -143,9 +179,10 @@ def check_finite_1d(parameter: str, values: Any, *, dtype=np.float64, min_length
 def check_rank_vector(parameter: str, values: Any, *, min_length: int = 2) -> np.ndarray:
     """Return ``values`` as an int64 permutation of 1..n (1 = top), or raise.
 
-    Accepts any array-like of integral numbers.  Ties, gaps, zeros, NaN and
-    non-integral values are rejected with a message naming ``parameter``.
+    Accepts any array-like of integral numbers.  Ties, gaps, zeros, NaN,
+    non-integral values, booleans and strings are rejected with a message naming ``parameter``.
     """
+    check_numeric_values(parameter, values, "numeric ranks")
     arr = np.asarray(values)
     if arr.ndim != 1:
         raise InputError(parameter, f"must be a 1-D rank vector; got shape {arr.shape}")

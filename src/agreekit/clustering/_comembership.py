@@ -72,6 +72,18 @@ def _max_offdiag(m: sp.csr_array, crisp: bool, bound: float) -> float:
                                  csc.indptr.astype(np.int64), csc.indices.astype(np.int64), csc.data, bound))
 
 
+def _quiet_overflow(func):
+    """Run ``func`` with float overflow silent: :func:`_check_magnitude` reports it as an InputError."""
+    import functools
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        with np.errstate(over="ignore", invalid="ignore"):
+            return func(*args, **kwargs)
+    return wrapper
+
+
+@_quiet_overflow
 def _stats_plain(cu: Clustering, cv: Clustering, exact: bool, need_max: bool) -> CoMembershipStats:
     n = float(cu.n)
     if cu.is_partition and cv.is_partition:
@@ -89,6 +101,15 @@ def _stats_plain(cu: Clustering, cv: Clustering, exact: bool, need_max: bool) ->
     dv = np.asarray(V.multiply(V).sum(axis=1)).ravel()
     return _stats_from_parts(U.T @ U, V.T @ V, U.T @ V, np.asarray(U.sum(axis=0)), np.asarray(V.sum(axis=0)),
                              du, dv, U, V, cu.crisp, cv.crisp, exact, need_max)
+
+
+def _check_magnitude(st: CoMembershipStats, parameter: str) -> CoMembershipStats:
+    """Overflow (inf/NaN) or underflow (every square zero) of the co-membership sums: an InputError."""
+    sums = (st.s_u, st.s_v, st.s_uv, st.sum_u, st.sum_v)
+    if not all(math.isfinite(v) for v in sums):
+        raise InputError(parameter, "has memberships or edge weights so large that the co-membership sums "
+                                    "(squares of products of them) overflow float64; scale them down")
+    return st
 
 
 def _stats_from_parts(GU, GV, C, colsum_u, colsum_v, du, dv, U, V, crisp_u, crisp_v, exact, need_max):
@@ -120,6 +141,7 @@ def _transformed(U: sp.csr_array, g: Graph) -> sp.csr_array:
     return out
 
 
+@_quiet_overflow
 def _stats_transform(cu: Clustering, cv: Clustering, g: Graph, exact: bool, need_max: bool) -> CoMembershipStats:
     U, V = cu.matrix, cv.matrix
     M = sp.csr_array(g.weights + sp.diags_array(g.strength))  # N Nᵀ = W + diag(strength)
@@ -141,8 +163,8 @@ def comembership_stats(U: Any, V: Any, *, exact: bool = True, graph: Any = None,
     """Sufficient statistics of ``UUᵀ`` and ``VVᵀ`` (or of ``NᵀU``, ``NᵀV`` when ``graph`` is given)."""
     cu, cv = align_pair(U, V)
     if graph is None:
-        return _stats_plain(cu, cv, bool(exact), need_max)
-    return _stats_transform(cu, cv, as_graph(graph, cu), bool(exact), need_max)
+        return _check_magnitude(_stats_plain(cu, cv, bool(exact), need_max), "U")
+    return _check_magnitude(_stats_transform(cu, cv, as_graph(graph, cu), bool(exact), need_max), "graph")
 
 
 # --- the four Δ measures over the statistics --------------------------------------------
@@ -193,18 +215,18 @@ def _delta_measure(U, V, exact, graph, mode, direct_weight, from_stats: Callable
     exact = bool(exact)
     cu, cv = align_pair(U, V)
     if graph is None:
-        return float(from_stats(_stats_plain(cu, cv, exact, need_max)))
+        return float(from_stats(_check_magnitude(_stats_plain(cu, cv, exact, need_max), "U")))
     check_choice("mode", mode, ("transform", "plus"))
     g = as_graph(graph, cu)
     if mode == "transform":
         if g.n_edges == 0:
             raise InputError("graph", "has no edges; the transformed measures need at least one edge")
-        return float(from_stats(_stats_transform(cu, cv, g, exact, need_max)))
+        return float(from_stats(_check_magnitude(_stats_transform(cu, cv, g, exact, need_max), "graph")))
     w = check_float("direct_weight", direct_weight, minimum=0.0, maximum=1.0)
     en = _edge_clustering(cu, g)
-    d_uv = 1.0 - from_stats(_stats_plain(cu, cv, exact, need_max))
-    d_un = 1.0 - from_stats(_stats_plain(cu, en, exact, need_max))
-    d_vn = 1.0 - from_stats(_stats_plain(cv, en, exact, need_max))
+    d_uv = 1.0 - from_stats(_check_magnitude(_stats_plain(cu, cv, exact, need_max), "U"))
+    d_un = 1.0 - from_stats(_check_magnitude(_stats_plain(cu, en, exact, need_max), "graph"))
+    d_vn = 1.0 - from_stats(_check_magnitude(_stats_plain(cv, en, exact, need_max), "graph"))
     return float(1.0 - (w * d_uv + (1.0 - w) * abs(d_un - d_vn)))
 
 

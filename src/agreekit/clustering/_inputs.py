@@ -166,6 +166,10 @@ def _apply_uncovered(matrix: sp.csr_array, uncovered: str) -> sp.csr_array:
     return sp.hstack([matrix, extra], format="csr")
 
 
+#: largest soft membership: Σ over node pairs of (Σ_c u_ic u_jc)² stays finite in float64
+_MEMBERSHIP_MAX = 1e50
+
+
 def _from_matrix(matrix: Any, param: str, nodes: tuple | None, uncovered: str) -> Clustering:
     if sp.issparse(matrix):
         m = sp.csr_array(matrix, dtype=np.float64)
@@ -185,6 +189,10 @@ def _from_matrix(matrix: Any, param: str, nodes: tuple | None, uncovered: str) -
         raise InputError(param, "must not contain NaN or infinite memberships")
     if np.any(m.data < 0):
         raise InputError(param, "has negative memberships; soft memberships must be >= 0")
+    if m.data.size and m.data.max() > _MEMBERSHIP_MAX:
+        raise InputError(param, f"has a membership {float(m.data.max()):.3g} above {_MEMBERSHIP_MAX:.0e}: the "
+                                "co-membership sums (fourth powers of memberships) overflow float64; scale the "
+                                "memberships down")
     m.eliminate_zeros()
     if nodes is not None and len(nodes) != n:
         raise InputError("nodes", f"has {len(nodes)} ids but `{param}` has {n} rows")

@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numba as nb
+import math
+
 import numpy as np
 
 from agreekit._jit import pick
@@ -128,8 +130,20 @@ def as_rankings(rankings, *, weights=None, labels=None, parameter: str = "rankin
             raise InputError("weights", "must not contain NaN or infinite values")
         if (w < 0).any():
             raise InputError("weights", "must be non-negative")
-        if w.sum() <= 0:
+        if not w.max() > 0:
             raise InputError("weights", "must not all be zero")
+        # the combined input matrix and the penalty sum weights over up to m(m-1) item pairs (Python
+        # floats: an overflow is inf, not a numpy warning)
+        if not math.isfinite(float(w.max()) * n * m * m * 4.0):
+            raise InputError("weights", f"are too large: {n} weights up to {float(w.max()):.3g} times the "
+                                        f"{m * (m - 1)} item pairs overflows float64 (the consensus depends "
+                                        "only on the ratios of the weights: divide them by their largest)")
+        if w.max() < 1e-9:
+            # measured: weights of 1e-12 and below make every ranking optimal (the solvers compare
+            # penalties with absolute tolerances)
+            raise InputError("weights", f"are too small: the largest is {float(w.max()):.3g}, below 1e-9, where "
+                                        "the solvers' tolerances exceed the penalty differences (the consensus "
+                                        "depends only on the ratios of the weights: divide them by their largest)")
     if labels is None:
         labels = [str(i) for i in range(m)]
     labels = tuple(str(x) for x in labels)

@@ -575,13 +575,18 @@ def evaluate(qrels: Any, run: Any, metrics: Any = ("AveP",), *,
 _TOPIC_HEADERS = {"topic", "topics", "qid", "query", "query_id", "topic_id", "id", ""}
 
 
+#: largest |score| accepted: squared differences summed over topics stay finite in float64
+_SCORE_LIMIT = 1e150
+
+
 def check_scores(scores: Any, *, parameter: str = "scores", min_topics: int = 2,
                  min_systems: int = 2) -> pd.DataFrame:
     """Validate a topics x systems score matrix and return it as a float DataFrame.
 
     Accepts a DataFrame (index = topics, columns = systems) or a 2-D array
     (topics and systems numbered from 1).  Rejects NaN/inf, non-numeric
-    values, duplicate topic or system labels and fewer than ``min_topics``
+    values, scores beyond ±1e150 (their squared differences overflow), duplicate topic or
+    system labels and fewer than ``min_topics``
     topics or ``min_systems`` systems, naming ``parameter``.
     """
     if isinstance(scores, pd.DataFrame):
@@ -610,6 +615,12 @@ def check_scores(scores: Any, *, parameter: str = "scores", min_topics: int = 2,
         bad = np.argwhere(~np.isfinite(values))[0]
         raise InputError(parameter, f"contains NaN or infinite values (first at topic {df.index[bad[0]]!r}, "
                                     f"system {df.columns[bad[1]]!r})")
+    big = float(np.max(np.abs(values)))
+    if big > _SCORE_LIMIT:
+        bad = np.argwhere(np.abs(values) == big)[0]
+        raise InputError(parameter, f"has a score {values[bad[0], bad[1]]:.3g} (topic {df.index[bad[0]]!r}, system "
+                                    f"{df.columns[bad[1]]!r}) beyond ±{_SCORE_LIMIT:.0e}: differences, means "
+                                    "and squared differences of such scores overflow float64")
     if df.index.has_duplicates:
         raise InputError(parameter, "has duplicate topic labels")
     if df.columns.has_duplicates:

@@ -23,8 +23,8 @@ import numpy as np
 from agreekit._jit import pick
 from agreekit.ranking import _kernels as _k
 from agreekit.ranking import _ties
-from agreekit._validation import InputError, check_choice, check_same_length
-from agreekit.ranking.weighting import check_coefficient, check_scheme, parse_weigher
+from agreekit._validation import InputError, check_choice, check_numeric_values, check_same_length
+from agreekit.ranking.weighting import check_coefficient, check_scheme, item_weights, parse_weigher, weigher_table
 
 __all__ = ["weighted_spearman", "weighted_kendall", "weighted_correlation"]
 
@@ -46,8 +46,10 @@ def scores_to_ranks(parameter: str, values, *, ties: str = "average", min_length
 
     The best score gets rank 1; tied scores get their average rank.  Without ties the
     ranks are the int64 permutation of 1..n (as :func:`check_rank_values` returns them).
-    NaN/inf, non-numeric or non-1-D input raise :class:`InputError` naming ``parameter``.
+    NaN/inf, non-numeric (booleans, strings such as ``'1'``) or non-1-D input raise
+    :class:`InputError` naming ``parameter``.
     """
+    check_numeric_values(parameter, values, "numeric scores")
     arr = np.asarray(values)
     if arr.ndim != 1:
         raise InputError(parameter, f"must be a 1-D score vector; got shape {arr.shape}")
@@ -86,8 +88,10 @@ def check_rank_values(parameter: str, values, *, ties: str = "average", min_leng
     :class:`InputError` naming ``parameter``.  Without ties ``ranks`` is the int64
     permutation of 1..n; with ties (and ``ties="average"``) it is the float64 vector
     of average ranks, ``scipy.stats.rankdata(values, "average")``, so [1, 2, 2, 4] and
-    [1, 2, 2, 3] both become [1, 2.5, 2.5, 4].  ``ties="raise"`` rejects ties.
+    [1, 2, 2, 3] both become [1, 2.5, 2.5, 4].  ``ties="raise"`` rejects ties.  Booleans and
+    strings (``True``, ``'1'``) are not ranks.
     """
+    check_numeric_values(parameter, values, "numeric ranks")
     arr = np.asarray(values)
     if arr.ndim != 1:
         raise InputError(parameter, f"must be a 1-D rank vector; got shape {arr.shape}")
@@ -134,11 +138,7 @@ def _tied_coefficient(x, y, weigher, coefficient, mult):
     """Γ of two rank vectors (average ranks, float) with ties (see :func:`weighted_kendall`)."""
     x = np.asarray(x, dtype=np.float64)
     y = np.asarray(y, dtype=np.float64)
-    fx = weigher(x)
-    fy = weigher(y)
-    if not (np.all(np.isfinite(fx)) and np.all(np.isfinite(fy)) and fx.min() > 0 and fy.min() > 0):
-        raise InputError("weigher", f"{weigher.spec!r} must give finite positive weights at the (average) ranks")
-    w = fx * fy if mult else fx + fy
+    w = item_weights(weigher, x, y, mult)  # f at the average ranks; rescaled only for extreme weighers
     for name, v in (("x", x), ("y", y)):
         if v.min() == v.max():
             raise InputError(name, "has all ranks tied: the correlation is undefined")
@@ -205,8 +205,12 @@ def weighted_correlation(x, y, *, coefficient=_DEFAULT, weigher="harmonic", sche
     x, y, w, mult, tied = _correlation_iv(x, y, weigher, scheme, ties, kind)
     if tied:
         return _tied_coefficient(x, y, w, coefficient, mult)
-    return float(pick(_k.coefficient_pair, _k.pair_work(x.size, _COEF[coefficient]))(
-        x, y, w.table(x.size), _COEF[coefficient], mult))
+    coef = _COEF[coefficient]
+    F = weigher_table(w, x.size, strict=False)
+    if F is None:  # f(1..n) spans more than float64 carries for every permutation: weights of this pair
+        return float(pick(_k.coefficient_weighted, _k.pair_work(x.size, coef))(
+            x, y, item_weights(w, x, y, mult), coef))
+    return float(pick(_k.coefficient_pair, _k.pair_work(x.size, coef))(x, y, F, coef, mult))
 
 
 _RANKS_DOC = """x, y : array_like

@@ -149,31 +149,200 @@ class Weigher(ResultBase):
         return self.spec.replace(":", "-").replace(",", "_").replace("<", "").replace(">", "")
 
     def __call__(self, ranks) -> np.ndarray:
-        """f evaluated on an array of 1-based ranks (float64 array)."""
+        """f evaluated on an array of 1-based ranks (float64 array).
+
+        A callable must return one real number per rank (vectorised, or called once per rank if it
+        is scalar-only); anything else (a wrong length, strings, None) raises :class:`InputError`
+        naming ``weigher``.
+        """
         i = np.asarray(ranks, dtype=np.float64)
         if self.family == "callable":
-            try:
-                out = np.asarray(self.func(i), dtype=np.float64)
-            except (TypeError, ValueError):  # a scalar-only function such as math.log
-                out = None
-            if out is None or out.shape != i.shape:
-                out = np.array([float(self.func(float(v))) for v in i.ravel()]).reshape(i.shape)
-            return out
+            return _call_user_weigher(self, i)
         return np.asarray(WEIGHER_FAMILIES[self.family].func(i, _params=dict(self.params)),
                           dtype=np.float64)
 
+    def log(self, ranks) -> np.ndarray:
+        """log f at an array of 1-based ranks, computed in log space for the named families.
+
+        ``power:p=300`` or ``inverse_square:n0=1e80`` have values that overflow or underflow
+        float64 while their logarithms do not; the coefficients depend only on ratios of weights,
+        so the log is what the rescaling of extreme weighers uses.  For a callable it is the log
+        of its (finite, positive) values.
+        """
+        i = np.asarray(ranks, dtype=np.float64)
+        prm = dict(self.params)
+        with np.errstate(all="ignore"):
+            if self.family == "harmonic":
+                return -np.log(i)
+            if self.family == "inverse_square":
+                return -2.0 * np.log(i + prm["n0"])
+            if self.family == "power":
+                return -prm["p"] * np.log(i + prm["n0"])
+            if self.family == "dcg":
+                return -np.log(np.log2(i + 1.0))
+            vals = self(i)
+        _check_positive(self, vals, "at the ranks")
+        return np.log(vals)
+
     def table(self, n: int) -> np.ndarray:
-        """Return ``f(1), ..., f(n)`` as a float64 array, checking it is finite and positive."""
+        """Return ``f(1), ..., f(n)`` as a float64 array, checking it is finite and positive.
+
+        Ordinary weighers give their values unchanged.  Values beyond ``2**100`` or below ``2**-240``
+        (``power:p=300``, ``inverse_square:n0=1e80``, a callable ``1e200 * i``) are rescaled so the
+        largest is in [0.5, 1): by a power of two when the values are representable (exact), else
+        from the logarithms.  The coefficients are invariant to the scale of the weights.  A table
+        whose smallest value is below ``2**-240`` times its largest even then cannot carry the pair
+        weights of every permutation in float64 and raises :class:`InputError` (the coefficient of
+        two given rankings is still computed, see :func:`item_weights`).
+        """
         return weigher_table(self, n)
 
 
-def weigher_table(weigher: Weigher, n: int) -> np.ndarray:
-    """Values f(1..n); raises if any is non-finite or not positive."""
-    with np.errstate(all="ignore"):  # overflow / division shows up as inf or 0, rejected below
-        vals = weigher(np.arange(1, n + 1))
-    if vals.shape != (n,) or not np.all(np.isfinite(vals)) or np.any(vals <= 0):
-        raise InputError("weigher", f"{weigher.spec!r} must give finite positive weights for ranks 1..{n}")
-    return np.ascontiguousarray(vals, dtype=np.float64)
+def _call_user_weigher(weigher: Weigher, i: np.ndarray) -> np.ndarray:
+    func = weigher.func
+    name = getattr(func, "__name__", "f")
+
+    def bad(what):
+        return InputError("weigher", f"callable {name!r} must return one real number per rank "
+                                     f"(a float array of the ranks' shape {i.shape}); {what}")
+
+    try:
+        raw = func(i)
+    except (TypeError, ValueError):  # a scalar-only function such as math.log
+        raw = None
+    if raw is not None:
+        arr = np.asarray(raw) if not isinstance(raw, (str, bytes)) else np.asarray(object)
+        if arr.dtype.kind in "iuf" and arr.shape == i.shape:
+            return np.asarray(arr, dtype=np.float64)
+        if arr.dtype.kind in "US" or (arr.dtype.kind == "O" and any(isinstance(v, (str, bytes))
+                                                                     for v in arr.ravel().tolist())):
+            raise bad("it returned strings")
+        if arr.dtype.kind == "O" and any(v is None for v in arr.ravel().tolist()):
+            raise bad("it returned None values")
+        if arr.dtype.kind not in "iufO" or arr.ndim > i.ndim:
+            raise bad(f"it returned {_describe(raw)}")
+        if arr.shape != i.shape and arr.ndim == i.ndim:
+            raise bad(f"it returned shape {arr.shape}")
+    out = np.empty(i.size)
+    for k, v in enumerate(i.ravel().tolist()):
+        try:
+            r = func(v)
+        except (TypeError, ValueError) as exc:
+            raise bad(f"f({_fmt(v)}) raised {type(exc).__name__}: {exc}") from None
+        if isinstance(r, (bool, np.bool_, str, bytes)) or r is None or np.ndim(r) != 0:
+            raise bad(f"f({_fmt(v)}) returned {_describe(r)}")
+        try:
+            out[k] = float(r)
+        except (TypeError, ValueError):
+            raise bad(f"f({_fmt(v)}) returned {_describe(r)}") from None
+    return out.reshape(i.shape)
+
+
+def _describe(value) -> str:
+    if value is None:
+        return "None"
+    if isinstance(value, (str, bytes)):
+        return f"a string {value[:20]!r}"
+    arr = np.asarray(value, dtype=object) if not isinstance(value, np.ndarray) else value
+    if arr.ndim:
+        return f"{type(value).__name__} of shape {arr.shape}"
+    return f"{type(value).__name__} {str(value)[:30]}"
+
+
+def _check_positive(weigher: Weigher, vals: np.ndarray, where: str) -> None:
+    if not (np.all(np.isfinite(vals)) and np.all(vals > 0)):
+        bad = vals[~(np.isfinite(vals) & (vals > 0))]
+        raise InputError("weigher", f"{weigher.spec!r} must give finite positive weights {where}; got "
+                                    f"{float(bad[0])!r}")
+
+
+#: a table in [_LOW, _HIGH] is used as it is (ordinary weighers): the products of four weights of
+#: the multiplicative scheme's pairs stay within float64's normal range
+_HIGH = 2.0 ** 100
+_LOW = 2.0 ** -240
+#: clip of the log gap between the largest and second-largest item weight (see item_weights)
+_LOG_GAP = 400.0
+
+
+def _safe(vals: np.ndarray) -> bool:
+    return bool(vals.size and np.all(np.isfinite(vals)) and vals.min() >= _LOW and vals.max() <= _HIGH)
+
+
+def weigher_table(weigher: Weigher, n: int, *, strict: bool = True) -> np.ndarray | None:
+    """Values f(1..n), rescaled if their magnitude needs it (see :meth:`Weigher.table`).
+
+    A span too wide for float64 raises :class:`InputError`, or returns None if not ``strict``.
+    """
+    ranks = np.arange(1, n + 1)
+    with np.errstate(all="ignore"):  # overflow / division shows up as inf or 0, handled below
+        vals = weigher(ranks)
+    if vals.shape != (n,):
+        raise InputError("weigher", f"{weigher.spec!r} must give one weight per rank 1..{n}")
+    if _safe(vals):
+        return np.ascontiguousarray(vals, dtype=np.float64)
+    if weigher.family == "callable":
+        _check_positive(weigher, vals, f"for ranks 1..{n}")
+    if np.all(np.isfinite(vals)) and np.all(vals >= np.finfo(np.float64).tiny):
+        # representable: scale by a power of two (exact: every later product and ratio has the same bits
+        # as without the scaling, as long as nothing under- or overflows)
+        out = np.ldexp(vals, -int(np.frexp(vals.max())[1]))
+    else:
+        logs = weigher.log(ranks)
+        if not np.all(np.isfinite(logs)):
+            raise InputError("weigher", f"{weigher.spec!r} must give finite positive weights for ranks 1..{n}")
+        out = np.exp(logs - logs.max())
+    if not out.min() >= _LOW * out.max():
+        if not strict:
+            return None
+        span = (float(np.max(weigher.log(ranks)) - np.min(weigher.log(ranks)))) / math.log(10.0)
+        raise InputError("weigher", f"{weigher.spec!r}: f(1..{n}) spans a factor of 10^{span:.0f}; the pair "
+                                    "weights of every permutation (null distributions, moments, tables) need "
+                                    "at most 10^72 in float64 (the coefficient of two given rankings is "
+                                    "computed for any span)")
+    return np.ascontiguousarray(out, dtype=np.float64)
+
+
+def item_weights(weigher: Weigher, a, b, mult: bool) -> np.ndarray:
+    """Item weights ``f(a_i) f(b_i)`` (``mult``) or ``f(a_i) + f(b_i)`` for 1-based ranks ``a``, ``b``.
+
+    Ordinary weighers give exactly those products or sums.  Extreme ones (values or products outside
+    float64's comfortable range) are combined in log space and rescaled, which leaves both
+    coefficients unchanged because they depend only on the pair weights ``w_i w_j`` up to a common
+    factor: the largest log weight is first clipped to at most ``_LOG_GAP`` (400) above the
+    second largest — the pairs without the top item are then below e^-400 of the largest pair
+    before and after, and the pairs with it keep their ratios — and the weights are then divided
+    by the geometric mean of the two largest, so the largest pair weight is 1 and every pair
+    weight that matters to float64 precision is representable.
+    """
+    a = np.asarray(a, dtype=np.float64)
+    b = np.asarray(b, dtype=np.float64)
+    with np.errstate(all="ignore"):
+        fa = weigher(a)
+        fb = weigher(b)
+    if weigher.family == "callable":
+        _check_positive(weigher, fa, "at the ranks")
+        _check_positive(weigher, fb, "at the ranks")
+    if _safe(fa) and _safe(fb):
+        return fa * fb if mult else fa + fb
+    la, lb = weigher.log(a), weigher.log(b)
+    if not (np.all(np.isfinite(la)) and np.all(np.isfinite(lb))):
+        raise InputError("weigher", f"{weigher.spec!r} must give finite positive weights at the ranks")
+    lw = la + lb if mult else np.logaddexp(la, lb)
+    return _rescaled_weights(lw)
+
+
+def _rescaled_weights(lw: np.ndarray) -> np.ndarray:
+    """exp of log item weights, clipped and scaled as described in :func:`item_weights`."""
+    lw = np.array(lw, dtype=np.float64)
+    if lw.size < 2:
+        return np.ones_like(lw)
+    top = int(np.argmax(lw))
+    l1 = lw[top]
+    lw[top] = -np.inf
+    l2 = float(lw.max())
+    l1 = min(float(l1), l2 + _LOG_GAP)
+    lw[top] = l1
+    return np.exp(lw - 0.5 * (l1 + l2))
 
 
 def parse_weigher(spec) -> Weigher:
