@@ -426,7 +426,7 @@ def rebuild_group(nodes, demands, table, membership, n, seed, sweeps):
     graphical — the membership assignment checks Erdős-Gallai), then ``sweeps`` rounds of random
     double-edge swaps per edge (degree-preserving randomization, each swap accepted only if it
     keeps the graph simple).  Pairs clashing with edges already in ``table`` (an overlapping pair
-    wired in another community) are first repaired by swaps with the group's other edges.  The
+    wired in another community) are then repaired by swaps with the group's other edges.  The
     realized edges are inserted in ``table``.  Returns ``(a, b, bad_a, bad_b)`` (a < b): the
     edges and the pairs that could not be wired.
     """
@@ -460,6 +460,33 @@ def rebuild_group(nodes, demands, table, membership, n, seed, sweeps):
             cnt += 1
         leftover += r - cnt
     m = k
+    if m >= 2:  # randomize the community's own graph first (local edge set), so clashes are random
+        cap = 16
+        while cap < 4 * m:
+            cap *= 2
+        local = np.full(cap, _EMPTY, dtype=np.int64)
+        for e in range(m):
+            _insert(local, _key(ea[e], eb[e], n))
+        for _sweep in range(sweeps * m):
+            e = np.random.randint(0, m)
+            f = np.random.randint(0, m)
+            if e == f:
+                continue
+            x, y, c, d = ea[e], eb[e], ea[f], eb[f]
+            if np.random.random() < 0.5:
+                c, d = d, c
+            if x == c or y == d:
+                continue
+            k1 = _key(x, c, n)
+            k2 = _key(y, d, n)
+            if k1 == k2 or _contains(local, k1) or _contains(local, k2):
+                continue
+            _delete(local, _key(ea[e], eb[e], n))
+            _delete(local, _key(ea[f], eb[f], n))
+            _insert(local, k1)
+            _insert(local, k2)
+            ea[e], eb[e] = x, c
+            ea[f], eb[f] = y, d
     good = np.zeros(m, dtype=np.bool_)
     n_good = 0
     bad = np.empty(m, dtype=np.int64)
@@ -501,8 +528,8 @@ def rebuild_group(nodes, demands, table, membership, n, seed, sweeps):
                 bad[still] = e
                 still += 1
         n_bad = still
-    if n_good >= 2:  # randomize
-        for _sweep in range(sweeps * m):
+    if n_good >= 2 and n_good < m:  # randomize again around the repaired pairs
+        for _sweep in range(m):
             e = np.random.randint(0, m)
             f = np.random.randint(0, m)
             if e == f or not good[e] or not good[f]:
@@ -620,6 +647,10 @@ def repair_external(xa, xb, ea, eb, ia, ib, table, membership, n, deg, seed, tri
     IB[:mi] = ib
     alive[:mi] = True
     n_int = mi
+    kin = np.zeros(n, dtype=np.int64)  # internal degree left: never take a node's last internal edge
+    for f in range(mi):
+        kin[IA[f]] += 1
+        kin[IB[f]] += 1
     XA = np.empty(n_bad, dtype=np.int64)  # external edges made by internal swaps (two per swap)
     XB = np.empty(n_bad, dtype=np.int64)
     n_x = 0
@@ -641,6 +672,8 @@ def repair_external(xa, xb, ea, eb, ia, ib, table, membership, n, deg, seed, tri
                     if not alive[f]:
                         continue
                     c, d = IA[f], IB[f]
+                    if kin[c] < 2 or kin[d] < 2:
+                        continue
                     if np.random.random() < 0.5:
                         c, d = d, c
                     if not _swap_ok(table, membership, True, n, x, y, c, d):
@@ -649,6 +682,8 @@ def repair_external(xa, xb, ea, eb, ia, ib, table, membership, n, deg, seed, tri
                     _insert(table, _key(x, c, n))
                     _insert(table, _key(y, d, n))
                     alive[f] = False
+                    kin[c] -= 1
+                    kin[d] -= 1
                     A[e], B[e] = x, c
                     ok[e] = True
                     XA[n_x], XB[n_x] = y, d
@@ -663,6 +698,8 @@ def repair_external(xa, xb, ea, eb, ia, ib, table, membership, n, deg, seed, tri
                     IA[n_int], IB[n_int] = x, y
                     alive[n_int] = True
                     n_int += 1
+                    kin[x] += 1
+                    kin[y] += 1
                     shift -= 1.0 / deg[x] + 1.0 / deg[y]
                     n_conv += 1
                     done = True

@@ -62,6 +62,9 @@ class LFRWarning(UserWarning):
 
 #: realized mixing further than this from the request gives an :class:`LFRWarning`
 MIXING_TOLERANCE = 0.01
+#: ... and so does a community whose mean node mixing is further than this from ``mu``
+#: (checked when external pairs had to be swapped with internal edges or made internal)
+COMMUNITY_MIXING_TOLERANCE = 0.05
 
 
 def _warn_if_missed(g: "LFRBenchmark") -> None:
@@ -73,6 +76,14 @@ def _warn_if_missed(g: "LFRBenchmark") -> None:
         msgs.append(f"realized mu_t {g.realized_mu:.4f} for mu = {p['mu']}")
     if g.realized_mu_weights is not None and abs(g.realized_mu_weights - p["mu_weights"]) > MIXING_TOLERANCE:
         msgs.append(f"realized mu_w {g.realized_mu_weights:.4f} for mu_weights = {p['mu_weights']}")
+    spread = r.get("community_mu_range")
+    if spread and max(abs(spread[0] - p["mu"]), abs(spread[1] - p["mu"])) > COMMUNITY_MIXING_TOLERANCE:
+        msgs.append(f"per-community mean mixing ranges {spread[0]:.3f}-{spread[1]:.3f} (the communities' "
+                    "external stubs cannot be matched with each other)")
+    if r.get("strength_nodes_off_5pct", 0) > 0.01 * g.n:
+        msgs.append(f"{r['strength_nodes_off_5pct']} nodes with internal or external strength more than 5 % off "
+                    f"(largest {100 * r['strength_max_rel_error']:.0f} %; few external edges per node over-determine "
+                    "the least-squares weights)")
     if g.dropped_edges:
         msgs.append(f"{g.dropped_edges} stub pairs dropped (no simple graph found)")
     if r.get("non_graphical_left"):
@@ -83,7 +94,7 @@ def _warn_if_missed(g: "LFRBenchmark") -> None:
         sizes = sorted((c.size for c in g.communities), reverse=True)
         shown = ", ".join(map(str, sizes[:5])) + (", ..." if len(sizes) > 5 else "")
         warnings.warn("LFR request not met: " + "; ".join(msgs) + f" ({len(sizes)} communities of sizes "
-                      f"{shown}; see LFRBenchmark.repairs)", LFRWarning, stacklevel=4)
+                      f"{shown}; see LFRBenchmark.repairs)", LFRWarning, stacklevel=5)
 
 
 @dataclass(frozen=True, eq=False)
@@ -301,6 +312,12 @@ def realized_mixing(n: int, edges, communities: Sequence, *, weights=None) -> fl
     >>> realized_mixing(4, [[0, 1], [1, 2], [2, 3]], [[0, 1], [2, 3]])  # node 1: 1/2, node 2: 1/2
     0.25
     """
+    per_node = _node_mixing(n, edges, communities, weights=weights)
+    return float(np.mean(per_node[~np.isnan(per_node)]))
+
+
+def _node_mixing(n, edges, communities, *, weights=None) -> np.ndarray:
+    """Per-node share of edges (weight) to nodes sharing no community (NaN at degree 0)."""
     e = np.asarray(edges, dtype=np.int64).reshape(-1, 2)
     w = np.ones(len(e)) if weights is None else np.asarray(weights, dtype=np.float64)
     import scipy.sparse as sp
@@ -313,8 +330,10 @@ def realized_mixing(n: int, edges, communities: Sequence, *, weights=None) -> fl
     shared = np.asarray((M[e[:, 0]].multiply(M[e[:, 1]])).sum(axis=1)).ravel() > 0
     total = np.bincount(e[:, 0], w, n) + np.bincount(e[:, 1], w, n)
     ext = np.bincount(e[~shared, 0], w[~shared], n) + np.bincount(e[~shared, 1], w[~shared], n)
+    out = np.full(n, np.nan)
     ok = total > 0
-    return float(np.mean(ext[ok] / total[ok]))
+    out[ok] = ext[ok] / total[ok]
+    return out
 
 
 # ----------------------------------------------------------------------------- randomness
@@ -539,6 +558,10 @@ def _generate(n, tau1, tau2, mu, average_degree, max_degree, min_community, max_
     members = np.ones(n, dtype=np.int64)
     if o_n:
         members[rng.choice(n, size=o_n, replace=False)] = o_m
+    if mu_weights is not None and 0 < mu_weights and mu > 0:  # every node carries external strength
+        lift = (k_out == 0) & (deg >= 2)
+        k_out[lift] += 1
+        k_in[lift] -= 1
     if mu < 1:  # every membership gets an internal edge (a node with none is not in the community)
         short = np.minimum(np.maximum(members - k_in, 0), k_out)
         k_in += short
@@ -571,11 +594,12 @@ def _generate(n, tau1, tau2, mu, average_degree, max_degree, min_community, max_
     ptr = np.searchsorted(slot_comm_s, np.arange(sizes.size + 1))
     sums = np.add.reduceat(demand_s, ptr[:-1]) if demand_s.size else np.zeros(0, np.int64)
     rng_p = np.random.default_rng(s_parity)
+    keep_out = 1 if (mu_weights is not None and mu_weights > 0) else 0
     for c in np.flatnonzero(sums % 2):
         lo, hi = ptr[c], ptr[c + 1]
         for j in lo + rng_p.permutation(hi - lo):
             v = slot_node_s[j]
-            can_add = (k_out[v] > 0 if mu > 0 else deg[v] < max_degree) and demand_s[j] + 1 < sizes[c]
+            can_add = (k_out[v] > keep_out if mu > 0 else deg[v] < max_degree) and demand_s[j] + 1 < sizes[c]
             can_sub = demand_s[j] > 1
             if can_add and (not can_sub or rng_p.random() < 0.5):
                 demand_s[j] += 1
@@ -627,13 +651,18 @@ def _generate(n, tau1, tau2, mu, average_degree, max_degree, min_community, max_
         parts_a, parts_b = [a1[keep]], [b1[keep]]
         for c in redo.tolist():
             lo, hi = ptr[c], ptr[c + 1]
-            ra, rb, xa, xb = K.rebuild_group(slot_node_s[lo:hi], demand_s[lo:hi], table, membership, n,
-                                             int(fix_seeds[c]), 10)
+            for attempt in range(4):  # a clash with another community's edges: another randomization
+                ra, rb, xa, xb = K.rebuild_group(slot_node_s[lo:hi], demand_s[lo:hi], table, membership, n,
+                                                 (int(fix_seeds[c]) + attempt) % 2**32, 10)
+                if xa.size == 0 or attempt == 3:
+                    break
+                K.delete_edges(table, ra, rb, n)
             parts_a.append(ra)
             parts_b.append(rb)
             dropped += int((xa != xb).sum()) + int((xa == xb).sum()) // 2
         a1, b1 = np.concatenate(parts_a), np.concatenate(parts_b)
         notes["internal_rebuilt"] = int(redo.size)
+    notes["dropped_internal"] = dropped
     stage("external edges")
     ext_stubs = np.repeat(np.arange(n, dtype=np.int64), k_out)
     a2, b2, _, xa, xb, _ = K.wire_groups(ext_stubs, np.array([0, ext_stubs.size], dtype=np.int64), membership, True,
@@ -645,6 +674,7 @@ def _generate(n, tau1, tau2, mu, average_degree, max_degree, min_community, max_
                                                                 deg.astype(np.float64), int(fix_seeds[-1]), 200)
         notes["external_internal_swaps"], notes["external_converted"] = int(n_sw), int(n_cv)
         dropped += int(xa.size)
+    notes["dropped_external"] = dropped - notes["dropped_internal"]
     a = np.concatenate([a1, a2])
     b = np.concatenate([b1, b2])
     internal = np.concatenate([np.ones(a1.size, bool), np.zeros(a2.size, bool)])
@@ -662,14 +692,24 @@ def _generate(n, tau1, tau2, mu, average_degree, max_degree, min_community, max_
         stage("weights")
         d = np.bincount(edges.ravel(), minlength=n).astype(np.float64)
         strength = d ** beta
-        weights = K.fit_weights(a, b, internal, (1.0 - mu_weights) * strength, mu_weights * strength, n, 500, 1e-6,
-                                0.01)
+        t_in, t_out = (1.0 - mu_weights) * strength, mu_weights * strength
+        weights = K.fit_weights(a, b, internal, t_in, t_out, n, 500, 1e-6, 0.01)
+        s_in = np.bincount(a[internal], weights[internal], n) + np.bincount(b[internal], weights[internal], n)
+        s_out = np.bincount(a[~internal], weights[~internal], n) + np.bincount(b[~internal], weights[~internal], n)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            rel = np.nan_to_num(np.maximum(np.abs(s_in - t_in) / t_in, np.abs(s_out - t_out) / t_out), nan=0.0)
+        notes["strength_max_rel_error"] = round(float(rel.max()), 6) if n else 0.0
+        notes["strength_nodes_off_5pct"] = int((rel > 0.05).sum())
 
     params = dict(n=n, tau1=tau1, tau2=tau2, mu=mu, average_degree=average_degree, max_degree=max_degree,
                   min_community=min_community, max_community=max_community, mu_weights=mu_weights, beta=beta,
                   overlapping_nodes=o_n, overlapping_memberships=o_m, min_degree=k_lo,
                   rng=_shown_rng(root))
     mu_t = realized_mixing(n, edges, communities)
+    if notes["external_internal_swaps"] or notes["external_converted"]:
+        per_node = _node_mixing(n, edges, communities)
+        cm = [float(per_node[c].mean()) for c in communities]
+        notes["community_mu_range"] = [round(min(cm), 6), round(max(cm), 6)]
     mu_w = None if weights is None else realized_mixing(n, edges, communities, weights=weights)
     g = LFRBenchmark(n=n, edges=edges, weights=weights, communities=communities, parameters=params,
                      dropped_edges=int(dropped), realized_mu=mu_t, realized_mu_weights=mu_w, repairs=notes)
@@ -677,65 +717,67 @@ def _generate(n, tau1, tau2, mu, average_degree, max_degree, min_community, max_
     return g
 
 
-def _connect_communities(n, a, b, communities, membership, table, rng, max_tries=200):
+def _connect_communities(n, a, b, communities, membership, table, rng, max_tries=50):
     """Join the components of each community's induced subgraph by double-edge swaps.
 
     A swap takes an edge ``(p, q)`` of a smaller component and ``(r, s)`` of the largest one
     (both inside the community and in no other community shared by their ends) and makes
-    ``(p, r), (q, s)``: degrees are kept and the two components become one.  Returns the new
-    edge arrays, the number of communities joined and the number still disconnected.
+    ``(p, r), (q, s)``: degrees are kept; it is kept only if the community has fewer components
+    afterwards (it may not, when both edges are bridges).  Returns the new edge arrays, the number
+    of communities joined and the number still disconnected.
     """
     from scipy.sparse import coo_matrix
     from scipy.sparse.csgraph import connected_components
 
     a, b = a.copy(), b.copy()
-    # components of every community at once: union-find over membership slots
-    roots = K.community_roots(a, b, membership, n)
+    roots = K.community_roots(a, b, membership, n)  # components of every community at once
     merged = left = 0
+    local = np.full(n, -1, dtype=np.int64)
     for c, nodes in enumerate(communities):
         r = roots[nodes, np.argmax(membership[nodes] == c, axis=1)]
         if np.unique(r).size <= 1:
             continue
         in_c = np.zeros(n, dtype=bool)
         in_c[nodes] = True
-        fixed = False
-        for _ in range(max_tries):
-            sel = np.flatnonzero(in_c[a] & in_c[b])
-            local = np.full(n, -1, dtype=np.int64)
-            local[nodes] = np.arange(nodes.size)
+        local[nodes] = np.arange(nodes.size)
+        sel = np.flatnonzero(in_c[a] & in_c[b])
+
+        def components():
             A = coo_matrix((np.ones(sel.size), (local[a[sel]], local[b[sel]])), shape=(nodes.size, nodes.size))
-            ncomp, lab = connected_components(A, directed=False)
-            if ncomp <= 1:
-                fixed = True
-                break
+            return connected_components(A, directed=False)
+
+        ncomp, lab = components()
+        budget = max_tries * ncomp
+        while ncomp > 1 and budget > 0:
             comp_edges = lab[local[a[sel]]]
             counts = np.bincount(comp_edges, minlength=ncomp)
             big = int(np.argmax(counts))
-            small = [k for k in range(ncomp) if k != big and counts[k] > 0]
-            if not small:
+            small = np.flatnonzero((counts > 0) & (np.arange(ncomp) != big))
+            if small.size == 0:  # a member without any internal edge: no swap can reach it
                 break
-            X = small[int(rng.integers(len(small)))]
-            ex_ = sel[comp_edges == X]
-            ey_ = sel[comp_edges == big]
-            done = False
-            for _try in range(50):
-                e = int(ex_[rng.integers(ex_.size)])
-                f = int(ey_[rng.integers(ey_.size)])
-                p_, q_ = int(a[e]), int(b[e])
-                r_, s_ = (int(a[f]), int(b[f])) if rng.random() < 0.5 else (int(b[f]), int(a[f]))
-                if K.shared_count(membership, p_, q_) > 1 or K.shared_count(membership, r_, s_) > 1:
-                    continue
-                if p_ == r_ or q_ == s_ or K.has_edge(table, p_, r_, n) or K.has_edge(table, q_, s_, n):
-                    continue
+            X = int(small[rng.integers(small.size)])
+            ex_, ey_ = sel[comp_edges == X], sel[comp_edges == big]
+            budget -= 1
+            e = int(ex_[rng.integers(ex_.size)])
+            f = int(ey_[rng.integers(ey_.size)])
+            p_, q_ = int(a[e]), int(b[e])
+            r_, s_ = (int(a[f]), int(b[f])) if rng.random() < 0.5 else (int(b[f]), int(a[f]))
+            if K.shared_count(membership, p_, q_) > 1 or K.shared_count(membership, r_, s_) > 1:
+                continue
+            if p_ == r_ or q_ == s_ or K.has_edge(table, p_, r_, n) or K.has_edge(table, q_, s_, n):
+                continue
+            old = (a[e], b[e], a[f], b[f])
+            a[e], b[e] = min(p_, r_), max(p_, r_)
+            a[f], b[f] = min(q_, s_), max(q_, s_)
+            nc2, lab2 = components()
+            if nc2 < ncomp:
                 K.move_edge(table, p_, q_, p_, r_, n)
                 K.move_edge(table, r_, s_, q_, s_, n)
-                a[e], b[e] = min(p_, r_), max(p_, r_)
-                a[f], b[f] = min(q_, s_), max(q_, s_)
-                done = True
-                break
-            if not done:
-                break
-        if fixed:
+                ncomp, lab = nc2, lab2
+            else:
+                a[e], b[e], a[f], b[f] = old
+        local[nodes] = -1
+        if ncomp <= 1:
             merged += 1
         else:
             left += 1
