@@ -149,8 +149,9 @@ def wire_groups(stubs, ptr, membership, external, table, n, seed, max_rounds):
             else:
                 bad[n_bad] = e
                 n_bad += 1
+        idle = 0
         for _round in range(max_rounds):
-            if n_bad == 0 or n_good == 0:
+            if n_bad == 0 or n_good == 0 or idle == 5:  # 5 rounds without a fix: left to the callers
                 break
             still = 0
             for t in range(n_bad):
@@ -182,6 +183,7 @@ def wire_groups(stubs, ptr, membership, external, table, n, seed, max_rounds):
                 if not fixed:
                     bad[still] = e
                     still += 1
+            idle = idle + 1 if still == n_bad else 0
             n_bad = still
         for e in range(m):
             x, y = ea[e], eb[e]

@@ -99,7 +99,7 @@ def _warn_if_missed(g: "LFRBenchmark") -> None:
 
 @dataclass(frozen=True, eq=False)
 class LFRBenchmark(ResultBase):
-    """An LFR benchmark graph (result of :func:`lfr_benchmark`).
+    r"""An LFR benchmark graph (result of :func:`lfr_benchmark`).
 
     Attributes
     ----------
@@ -132,8 +132,14 @@ class LFRBenchmark(ResultBase):
         ``external_repaired`` (external pairs left invalid by the configuration model),
         ``external_internal_swaps`` / ``external_converted`` (of those, pairs swapped with an
         internal edge of another community / turned into an internal edge),
+        ``internal_moved_outside`` (internal pairs of a node linked to every member of two
+        communities it shares with the other node, wired as external edges instead),
         ``communities_reconnected`` / ``disconnected_communities`` (communities whose induced
-        subgraph was joined by swaps / is still not connected).
+        subgraph was joined by swaps / is still not connected), ``dropped_internal`` /
+        ``dropped_external``, and for weighted graphs ``strength_max_rel_error`` and
+        ``strength_nodes_off_5pct`` (per-node internal/external strength against
+        ``(1 - mu_w) k^beta`` / ``mu_w k^beta``); ``community_mu_range`` when external pairs had
+        to be swapped with internal edges or made internal.
 
     ``to_dict()`` gives every attribute JSON-ready (edges and communities as lists).  The
     object reads as a cover wherever a clustering is expected (``.communities`` over nodes
@@ -644,11 +650,13 @@ def _generate(n, tau1, tau2, mu, average_degree, max_degree, min_community, max_
                                                 kernel_seed(s_int), 100)
     notes["internal_rebuilt"] = 0
     dropped = 0
+    int_left_a = int_left_b = np.zeros(0, np.int64)
     if bad_a.size:  # a configuration model that could not be repaired: build the community exactly
         redo = np.unique(bad_g)
         keep = ~np.isin(g1, redo)
         K.delete_edges(table, a1[~keep], b1[~keep], n)
         parts_a, parts_b = [a1[keep]], [b1[keep]]
+        left_a, left_b = [], []
         for c in redo.tolist():
             lo, hi = ptr[c], ptr[c + 1]
             for attempt in range(4):  # a clash with another community's edges: another randomization
@@ -659,8 +667,14 @@ def _generate(n, tau1, tau2, mu, average_degree, max_degree, min_community, max_
                 K.delete_edges(table, ra, rb, n)
             parts_a.append(ra)
             parts_b.append(rb)
-            dropped += int((xa != xb).sum()) + int((xa == xb).sum()) // 2
+            # a pair that clashes with an edge the two nodes already have in another community
+            # they share (a node linked to every member of both): wired externally below instead
+            left_a.append(xa[xa != xb])
+            left_b.append(xb[xa != xb])
+            dropped += int((xa == xb).sum()) // 2
         a1, b1 = np.concatenate(parts_a), np.concatenate(parts_b)
+        int_left_a, int_left_b = np.concatenate(left_a), np.concatenate(left_b)
+        notes["internal_moved_outside"] = int(int_left_a.size)
         notes["internal_rebuilt"] = int(redo.size)
     notes["dropped_internal"] = dropped
     stage("external edges")
@@ -668,6 +682,7 @@ def _generate(n, tau1, tau2, mu, average_degree, max_degree, min_community, max_
     a2, b2, _, xa, xb, _ = K.wire_groups(ext_stubs, np.array([0, ext_stubs.size], dtype=np.int64), membership, True,
                                          table, n, kernel_seed(s_ext), 100)
     notes["external_repaired"] = int(xa.size)
+    xa, xb = np.concatenate([xa, int_left_a]), np.concatenate([xb, int_left_b])
     notes["external_internal_swaps"] = notes["external_converted"] = 0
     if xa.size:
         a2, b2, a1, b1, xa, xb, n_sw, n_cv = K.repair_external(xa, xb, a2, b2, a1, b1, table, membership, n,
