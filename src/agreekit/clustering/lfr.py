@@ -759,7 +759,7 @@ def _generate(n, tau1, tau2, mu, average_degree, max_degree, min_community, max_
     return g
 
 
-def _connect_communities(n, a, b, communities, membership, table, rng, max_tries=50):
+def _connect_communities(n, a, b, communities, membership, table, rng, max_tries=10):
     """Join the components of each community's induced subgraph by double-edge swaps.
 
     A swap takes an edge ``(p, q)`` of a smaller component and ``(r, s)`` of the largest one
