@@ -110,13 +110,19 @@ def wire_groups(stubs, ptr, membership, external, table, n, seed, max_rounds):
     ``table`` — from this or an earlier group — or, when ``external``, two nodes sharing a
     community) is repaired by a double-edge swap with a random valid edge of the same group:
     (x, y) + (c, d) -> (x, c) + (y, d), accepted only if both new edges are valid.  Pairs that
-    cannot be repaired in ``max_rounds`` sweeps are dropped (their stubs are lost).
-    Returns the edge arrays ``(a, b)`` (a < b) and the number of dropped pairs.
+    cannot be repaired in ``max_rounds`` sweeps are returned apart (not inserted in ``table``)
+    for the callers' further rewiring (:func:`rebuild_group`, :func:`repair_external`).
+    Returns ``(a, b, g, bad_a, bad_b, bad_g)``: the wired edges (a < b) with their group, and
+    the unrepaired pairs with theirs.
     """
     np.random.seed(seed)
     total = stubs.size // 2
     out_a = np.empty(total, dtype=np.int64)
     out_b = np.empty(total, dtype=np.int64)
+    out_g = np.empty(total, dtype=np.int64)
+    bad_a = np.empty(total, dtype=np.int64)
+    bad_b = np.empty(total, dtype=np.int64)
+    bad_g = np.empty(total, dtype=np.int64)
     n_out = 0
     dropped = 0
     for g in range(ptr.size - 1):
@@ -143,8 +149,9 @@ def wire_groups(stubs, ptr, membership, external, table, n, seed, max_rounds):
             else:
                 bad[n_bad] = e
                 n_bad += 1
+        idle = 0
         for _round in range(max_rounds):
-            if n_bad == 0 or n_good == 0:
+            if n_bad == 0 or n_good == 0 or idle == 5:  # 5 rounds without a fix: left to the callers
                 break
             still = 0
             for t in range(n_bad):
@@ -176,17 +183,19 @@ def wire_groups(stubs, ptr, membership, external, table, n, seed, max_rounds):
                 if not fixed:
                     bad[still] = e
                     still += 1
+            idle = idle + 1 if still == n_bad else 0
             n_bad = still
-        dropped += n_bad
         for e in range(m):
+            x, y = ea[e], eb[e]
+            if x > y:
+                x, y = y, x
             if good[e]:
-                x, y = ea[e], eb[e]
-                if x < y:
-                    out_a[n_out], out_b[n_out] = x, y
-                else:
-                    out_a[n_out], out_b[n_out] = y, x
+                out_a[n_out], out_b[n_out], out_g[n_out] = x, y, g
                 n_out += 1
-    return out_a[:n_out], out_b[:n_out], dropped
+            else:
+                bad_a[dropped], bad_b[dropped], bad_g[dropped] = x, y, g
+                dropped += 1
+    return out_a[:n_out], out_b[:n_out], out_g[:n_out], bad_a[:dropped], bad_b[:dropped], bad_g[:dropped]
 
 
 # ----------------------------------------------------------------------------- memberships
@@ -385,3 +394,522 @@ def fit_weights(a, b, internal, target_in, target_out, n, sweeps, tol, floor):
         if worst < tol:
             break
     return w
+
+
+# ----------------------------------------------------------------------------- exact realization
+@nb.njit(cache=True)
+def delete_edges(table, a, b, n):
+    """Remove the edges ``(a[i], b[i])`` from the edge set."""
+    for i in range(a.size):
+        _delete(table, _key(a[i], b[i], n))
+
+
+@nb.njit(cache=True)
+def _swap_ok(table, membership, external, n, x, y, c, d):
+    """Can edges (x, y), (c, d) become (x, c), (y, d)?  (The old edges' keys are ignored.)"""
+    if x == c or y == d:
+        return False
+    k1 = _key(x, c, n)
+    k2 = _key(y, d, n)
+    if k1 == k2:
+        return False
+    if _contains(table, k1) or _contains(table, k2):
+        return False
+    if external and (_share(membership, x, c) or _share(membership, y, d)):
+        return False
+    return True
+
+
+@nb.njit(cache=True)
+def rebuild_group(nodes, demands, table, membership, n, seed, sweeps):
+    """Realize the degree sequence ``demands`` of the distinct ``nodes`` of one community exactly.
+
+    The reference implementation's route: a Havel-Hakimi graph (exact whenever the sequence is
+    graphical — the membership assignment checks Erdős-Gallai), then ``sweeps`` rounds of random
+    double-edge swaps per edge (degree-preserving randomization, each swap accepted only if it
+    keeps the graph simple).  Pairs clashing with edges already in ``table`` (an overlapping pair
+    wired in another community) are then repaired by swaps with the group's other edges.  The
+    realized edges are inserted in ``table``.  Returns ``(a, b, bad_a, bad_b)`` (a < b): the
+    edges and the pairs that could not be wired.
+    """
+    np.random.seed(seed)
+    s = nodes.size
+    res = demands.copy()
+    m = int(demands.sum()) // 2
+    ea = np.empty(m, dtype=np.int64)
+    eb = np.empty(m, dtype=np.int64)
+    k = 0
+    leftover = 0
+    while True:
+        order = np.argsort(-res, kind="mergesort")
+        v = order[0]
+        r = res[v]
+        if r <= 0:
+            break
+        res[v] = 0
+        cnt = 0
+        for t in range(1, s):
+            if cnt == r:
+                break
+            u = order[t]
+            if res[u] <= 0:
+                break
+            if k < m:
+                ea[k] = nodes[v]
+                eb[k] = nodes[u]
+                k += 1
+            res[u] -= 1
+            cnt += 1
+        leftover += r - cnt
+    m = k
+    if m >= 2:  # randomize the community's own graph first (local edge set), so clashes are random
+        cap = 16
+        while cap < 4 * m:
+            cap *= 2
+        local = np.full(cap, _EMPTY, dtype=np.int64)
+        for e in range(m):
+            _insert(local, _key(ea[e], eb[e], n))
+        for _sweep in range(sweeps * m):
+            e = np.random.randint(0, m)
+            f = np.random.randint(0, m)
+            if e == f:
+                continue
+            x, y, c, d = ea[e], eb[e], ea[f], eb[f]
+            if np.random.random() < 0.5:
+                c, d = d, c
+            if x == c or y == d:
+                continue
+            k1 = _key(x, c, n)
+            k2 = _key(y, d, n)
+            if k1 == k2 or _contains(local, k1) or _contains(local, k2):
+                continue
+            _delete(local, _key(ea[e], eb[e], n))
+            _delete(local, _key(ea[f], eb[f], n))
+            _insert(local, k1)
+            _insert(local, k2)
+            ea[e], eb[e] = x, c
+            ea[f], eb[f] = y, d
+    good = np.zeros(m, dtype=np.bool_)
+    n_good = 0
+    bad = np.empty(m, dtype=np.int64)
+    n_bad = 0
+    for e in range(m):
+        if _valid(table, membership, False, n, ea[e], eb[e]):
+            _insert(table, _key(ea[e], eb[e], n))
+            good[e] = True
+            n_good += 1
+        else:
+            bad[n_bad] = e
+            n_bad += 1
+    for _round in range(100):  # repair clashes with other communities' edges
+        if n_bad == 0 or n_good == 0:
+            break
+        still = 0
+        for t in range(n_bad):
+            e = bad[t]
+            fixed = False
+            for _try in range(200):
+                f = np.random.randint(0, m)
+                if not good[f]:
+                    continue
+                x, y, c, d = ea[e], eb[e], ea[f], eb[f]
+                if np.random.random() < 0.5:
+                    c, d = d, c
+                if not _swap_ok(table, membership, False, n, x, y, c, d):
+                    continue
+                _delete(table, _key(ea[f], eb[f], n))
+                _insert(table, _key(x, c, n))
+                _insert(table, _key(y, d, n))
+                ea[f], eb[f] = x, c
+                ea[e], eb[e] = y, d
+                good[e] = True
+                n_good += 1
+                fixed = True
+                break
+            if not fixed:
+                bad[still] = e
+                still += 1
+        n_bad = still
+    if n_good >= 2 and n_good < m:  # randomize again around the repaired pairs
+        for _sweep in range(m):
+            e = np.random.randint(0, m)
+            f = np.random.randint(0, m)
+            if e == f or not good[e] or not good[f]:
+                continue
+            x, y, c, d = ea[e], eb[e], ea[f], eb[f]
+            if np.random.random() < 0.5:
+                c, d = d, c
+            if not _swap_ok(table, membership, False, n, x, y, c, d):
+                continue
+            _delete(table, _key(ea[e], eb[e], n))
+            _delete(table, _key(ea[f], eb[f], n))
+            _insert(table, _key(x, c, n))
+            _insert(table, _key(y, d, n))
+            ea[e], eb[e] = x, c
+            ea[f], eb[f] = y, d
+    out_a = np.empty(n_good, dtype=np.int64)
+    out_b = np.empty(n_good, dtype=np.int64)
+    bad_a = np.empty(m - n_good + leftover, dtype=np.int64)
+    bad_b = np.empty(m - n_good + leftover, dtype=np.int64)
+    i = 0
+    j = 0
+    for e in range(m):
+        x, y = min(ea[e], eb[e]), max(ea[e], eb[e])
+        if good[e]:
+            out_a[i], out_b[i] = x, y
+            i += 1
+        else:
+            bad_a[j], bad_b[j] = x, y
+            j += 1
+    # stubs Havel-Hakimi could not pair (non-graphical sequence): reported as self-pairs of the node
+    for t in range(s):
+        for _r in range(res[t]):
+            if j < bad_a.size:
+                bad_a[j], bad_b[j] = nodes[t], nodes[t]
+                j += 1
+    return out_a, out_b, bad_a[:j], bad_b[:j]
+
+
+@nb.njit(cache=True)
+def repair_external(xa, xb, ea, eb, ia, ib, table, membership, n, deg, seed, tries):
+    """Wire the external pairs ``(xa, xb)`` that the configuration model left invalid.
+
+    As the reference implementation does: (1) a double-edge swap with any other external pair
+    — valid or not — whose result is two valid external edges (two same-community pairs of
+    different communities become two external edges; this is the move that fixes the
+    two-community case); (2) what is left has no external partner (one community holds more
+    external stubs than the others can take): swap with an internal edge ``(c, d)`` of another
+    community, ``(x, y) + (c, d) -> (x, c) + (y, d)``, or turn the pair into an internal edge
+    of the community ``x`` and ``y`` share; the two moves shift the mean mixing in opposite
+    directions (``+1/k_c + 1/k_d`` and ``-1/k_x - 1/k_y``), so the one that brings the running
+    shift back towards zero is tried first.  Degrees are kept by every move.
+
+    ``(ea, eb)`` are the valid external edges and ``(ia, ib)`` the internal ones (all in
+    ``table``).  Returns ``(ext_a, ext_b, int_a, int_b, bad_a, bad_b, n_internal_swaps,
+    n_converted)`` (a < b), ``bad`` being the pairs still not wired.
+    """
+    np.random.seed(seed)
+    nb_ = xa.size
+    ne = ea.size + nb_
+    A = np.empty(ne, dtype=np.int64)
+    B = np.empty(ne, dtype=np.int64)
+    ok = np.zeros(ne, dtype=np.bool_)
+    A[:ea.size] = ea
+    B[:ea.size] = eb
+    ok[:ea.size] = True
+    A[ea.size:] = xa
+    B[ea.size:] = xb
+    bad = np.arange(ea.size, ne)
+    n_bad = nb_
+    # (1) swaps with any external pair
+    for _round in range(100):
+        if n_bad == 0:
+            break
+        progress = False
+        for t in range(n_bad):
+            e = bad[t]
+            if ok[e]:
+                continue
+            for _try in range(tries):
+                if np.random.random() < 0.5 and n_bad > 1:
+                    f = bad[np.random.randint(0, n_bad)]
+                else:
+                    f = np.random.randint(0, ne)
+                if f == e:
+                    continue
+                x, y, c, d = A[e], B[e], A[f], B[f]
+                if np.random.random() < 0.5:
+                    c, d = d, c
+                if not _swap_ok(table, membership, True, n, x, y, c, d):
+                    continue
+                if ok[f]:
+                    _delete(table, _key(A[f], B[f], n))
+                _insert(table, _key(x, c, n))
+                _insert(table, _key(y, d, n))
+                A[e], B[e] = x, c
+                A[f], B[f] = y, d
+                ok[e] = True
+                ok[f] = True
+                progress = True
+                break
+        still = 0
+        for t in range(n_bad):
+            if not ok[bad[t]]:
+                bad[still] = bad[t]
+                still += 1
+        n_bad = still
+        if not progress:
+            break
+    # (2) internal-edge swaps and conversions, balancing the mixing
+    mi = ia.size
+    IA = np.empty(mi + n_bad, dtype=np.int64)
+    IB = np.empty(mi + n_bad, dtype=np.int64)
+    alive = np.zeros(mi + n_bad, dtype=np.bool_)
+    IA[:mi] = ia
+    IB[:mi] = ib
+    alive[:mi] = True
+    n_int = mi
+    kin = np.zeros(n, dtype=np.int64)  # internal degree left: never take a node's last internal edge
+    for f in range(mi):
+        kin[IA[f]] += 1
+        kin[IB[f]] += 1
+    XA = np.empty(n_bad, dtype=np.int64)  # external edges made by internal swaps (two per swap)
+    XB = np.empty(n_bad, dtype=np.int64)
+    n_x = 0
+    n_swaps = 0
+    n_conv = 0
+    shift = 0.0
+    still = 0
+    for t in range(n_bad):
+        e = bad[t]
+        x, y = A[e], B[e]
+        done = False
+        for attempt in range(2):
+            use_swap = (shift <= 0.0) == (attempt == 0)
+            if use_swap:
+                if mi == 0:
+                    continue
+                for _try in range(tries):
+                    f = np.random.randint(0, mi)
+                    if not alive[f]:
+                        continue
+                    c, d = IA[f], IB[f]
+                    if kin[c] < 2 or kin[d] < 2:
+                        continue
+                    if np.random.random() < 0.5:
+                        c, d = d, c
+                    if not _swap_ok(table, membership, True, n, x, y, c, d):
+                        continue
+                    _delete(table, _key(IA[f], IB[f], n))
+                    _insert(table, _key(x, c, n))
+                    _insert(table, _key(y, d, n))
+                    alive[f] = False
+                    kin[c] -= 1
+                    kin[d] -= 1
+                    A[e], B[e] = x, c
+                    ok[e] = True
+                    XA[n_x], XB[n_x] = y, d
+                    n_x += 1
+                    shift += 1.0 / deg[c] + 1.0 / deg[d]
+                    n_swaps += 1
+                    done = True
+                    break
+            else:
+                if x != y and _share(membership, x, y) and not _contains(table, _key(x, y, n)):
+                    _insert(table, _key(x, y, n))
+                    IA[n_int], IB[n_int] = x, y
+                    alive[n_int] = True
+                    n_int += 1
+                    kin[x] += 1
+                    kin[y] += 1
+                    shift -= 1.0 / deg[x] + 1.0 / deg[y]
+                    n_conv += 1
+                    done = True
+            if done:
+                break
+        if not done:
+            bad[still] = e
+            still += 1
+    n_bad = still
+    n_ok = 0
+    for e in range(ne):
+        if ok[e]:
+            n_ok += 1
+    ext_a = np.empty(n_ok + n_x, dtype=np.int64)
+    ext_b = np.empty(n_ok + n_x, dtype=np.int64)
+    j = 0
+    for e in range(ne):
+        if ok[e]:
+            ext_a[j], ext_b[j] = min(A[e], B[e]), max(A[e], B[e])
+            j += 1
+    for t in range(n_x):
+        ext_a[j], ext_b[j] = min(XA[t], XB[t]), max(XA[t], XB[t])
+        j += 1
+    n_alive = 0
+    for f in range(n_int):
+        if alive[f]:
+            n_alive += 1
+    int_a = np.empty(n_alive, dtype=np.int64)
+    int_b = np.empty(n_alive, dtype=np.int64)
+    j = 0
+    for f in range(n_int):
+        if alive[f]:
+            int_a[j], int_b[j] = min(IA[f], IB[f]), max(IA[f], IB[f])
+            j += 1
+    bad_a = np.empty(n_bad, dtype=np.int64)
+    bad_b = np.empty(n_bad, dtype=np.int64)
+    for t in range(n_bad):
+        bad_a[t], bad_b[t] = A[bad[t]], B[bad[t]]
+    return ext_a, ext_b, int_a, int_b, bad_a, bad_b, n_swaps, n_conv
+
+
+# ----------------------------------------------------------------------------- graphical assignment
+@nb.njit(cache=True)
+def eg_excess(d):
+    """Sum over k of the Erdős-Gallai excess ``max(0, sum_{i<=k} d_i - k(k-1) - sum_{i>k} min(d_i, k))``
+    of a degree sequence (any order; 0 iff the sequence is graphical, given an even sum)."""
+    s = d.size
+    x = -np.sort(-d)
+    suffix = np.zeros(s + 1, dtype=np.int64)
+    for i in range(s - 1, -1, -1):
+        suffix[i] = suffix[i + 1] + x[i]
+    total = 0
+    prefix = 0
+    j = s  # number of entries >= k
+    for k in range(1, s + 1):
+        prefix += x[k - 1]
+        while j > 0 and x[j - 1] < k:
+            j -= 1
+        cnt = j - k if j > k else 0
+        rhs = k * (k - 1) + k * cnt + suffix[j if j > k else k]
+        if prefix > rhs:
+            total += prefix - rhs
+    return total
+
+
+@nb.njit(cache=True)
+def make_graphical(slot_node, slot_comm, demand, sizes, n, seed, max_tries):
+    """Move membership slots between communities until every community's internal degree
+    sequence is graphical (Erdős-Gallai), as far as possible.
+
+    A move swaps a slot of the largest internal degree of a non-graphical community ``c`` with
+    a slot of smaller degree and equal parity (community sums keep their parity) in another
+    community ``c2`` that can hold it (size > degree), neither node being already in the other
+    community; it is kept if ``c2`` stays graphical and ``c``'s Erdős-Gallai excess drops.
+    ``slot_comm`` is changed in place.  Returns the number of communities left non-graphical.
+    """
+    np.random.seed(seed)
+    k = sizes.size
+    ns = slot_node.size
+    cptr = np.zeros(k + 1, dtype=np.int64)
+    for c in range(k):
+        cptr[c + 1] = cptr[c] + sizes[c]
+    fill = cptr[:-1].copy()
+    cslot = np.empty(ns, dtype=np.int64)
+    where = np.empty(ns, dtype=np.int64)  # position of each slot in cslot
+    for sl in range(ns):
+        c = slot_comm[sl]
+        cslot[fill[c]] = sl
+        where[sl] = fill[c]
+        fill[c] += 1
+    left = 0
+    for c in range(k):
+        lo, hi = cptr[c], cptr[c + 1]
+        ex = eg_excess(demand[cslot[lo:hi]])
+        tries = 0
+        while ex > 0 and tries < max_tries:
+            tries += 1
+            # the largest-degree slot of c (random among ties)
+            best = -1
+            nbest = 0
+            for p in range(lo, hi):
+                dd = demand[cslot[p]]
+                if best < 0 or dd > demand[best]:
+                    best = cslot[p]
+                    nbest = 1
+                elif dd == demand[best]:
+                    nbest += 1
+                    if np.random.randint(0, nbest) == 0:
+                        best = cslot[p]
+            s1 = best
+            d1 = demand[s1]
+            v1 = slot_node[s1]
+            found = False
+            for _draw in range(4 * ns if ns < 4000 else 4000):
+                s2 = np.random.randint(0, ns)
+                c2 = slot_comm[s2]
+                d2 = demand[s2]
+                if c2 == c or d2 >= d1 or (d1 - d2) % 2 != 0 or sizes[c2] <= d1:
+                    continue
+                v2 = slot_node[s2]
+                clash = False
+                for p in range(cptr[c2], cptr[c2 + 1]):
+                    if slot_node[cslot[p]] == v1:
+                        clash = True
+                        break
+                if not clash:
+                    for p in range(lo, hi):
+                        if slot_node[cslot[p]] == v2:
+                            clash = True
+                            break
+                if clash:
+                    continue
+                p1, p2 = where[s1], where[s2]
+                cslot[p1], cslot[p2] = s2, s1
+                ex2 = eg_excess(demand[cslot[cptr[c2]:cptr[c2 + 1]]])
+                ex1 = eg_excess(demand[cslot[lo:hi]])
+                if ex2 == 0 and ex1 < ex:
+                    where[s1], where[s2] = p2, p1
+                    slot_comm[s1], slot_comm[s2] = c2, c
+                    ex = ex1
+                    found = True
+                    break
+                cslot[p1], cslot[p2] = s1, s2
+            if not found:
+                break
+        if ex > 0:
+            left += 1
+    return left
+
+
+# ----------------------------------------------------------------------------- connectivity
+@nb.njit(cache=True)
+def _find(parent, i):
+    while parent[i] != i:
+        parent[i] = parent[parent[i]]
+        i = parent[i]
+    return i
+
+
+@nb.njit(cache=True)
+def community_roots(a, b, membership, n):
+    """Union-find over membership slots ``(node, j)``: two slots of one community are joined by
+    every edge whose ends both belong to it.  Returns ``roots`` (n x o_m, -1 where no slot): slots
+    of one community with equal roots are in one component of its induced subgraph."""
+    o_m = membership.shape[1]
+    parent = np.arange(n * o_m)
+    for e in range(a.size):
+        u, v = a[e], b[e]
+        for i in range(o_m):
+            cu = membership[u, i]
+            if cu < 0:
+                break
+            for j in range(o_m):
+                if membership[v, j] == cu:
+                    ru = _find(parent, u * o_m + i)
+                    rv = _find(parent, v * o_m + j)
+                    if ru != rv:
+                        parent[ru] = rv
+    roots = np.full((n, o_m), -1, dtype=np.int64)
+    for u in range(n):
+        for i in range(o_m):
+            if membership[u, i] >= 0:
+                roots[u, i] = _find(parent, u * o_m + i)
+    return roots
+
+
+@nb.njit(cache=True)
+def shared_count(membership, a, b):
+    """Number of communities shared by nodes a and b."""
+    m = membership.shape[1]
+    cnt = 0
+    for i in range(m):
+        ca = membership[a, i]
+        if ca < 0:
+            break
+        for j in range(m):
+            if membership[b, j] == ca:
+                cnt += 1
+    return cnt
+
+
+@nb.njit(cache=True)
+def has_edge(table, u, v, n):
+    return _contains(table, _key(u, v, n))
+
+
+@nb.njit(cache=True)
+def move_edge(table, u, v, x, y, n):
+    """Replace edge (u, v) by (x, y) in the edge set."""
+    _delete(table, _key(u, v, n))
+    _insert(table, _key(x, y, n))

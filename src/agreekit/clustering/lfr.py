@@ -12,18 +12,28 @@ algorithms on directed and weighted graphs with overlapping communities*, Phys. 
    ones, split evenly over its memberships (``overlapping_memberships`` for the
    ``overlapping_nodes`` chosen at random, one for the others);
 4. memberships go to communities large enough to hold them (a node with internal degree d in a
-   community needs at least d other members);
+   community needs at least d other members), then move between communities until every
+   community's internal degree sequence is graphical (Erdős-Gallai);
 5. internal stubs are wired inside each community and external stubs among nodes that share no
    community, both as configuration models repaired by double-edge swaps (no self-loops, no
-   multi-edges; a rare unrepairable pair is dropped);
+   multi-edges).  What the swaps cannot repair is realized as the reference implementation does:
+   a community by Havel-Hakimi plus randomizing swaps; an external same-community pair by a swap
+   with any other external pair, or (one community holding more external stubs than the others
+   can take) with an internal edge of another community or by becoming internal, the two kept in
+   balance so that the mean mixing stays at ``mu``; communities whose induced subgraph is not
+   connected are joined by swaps.  Whatever still misses the request (a realized mixing more
+   than 0.01 off, a dropped stub pair, a community not graphical or not connected, strengths
+   more than 5 % off at over 1 % of the nodes) raises an :class:`LFRWarning` with the figures;
 6. weighted graphs (``mu_weights`` given): node strengths ``s_i = k_i^beta`` split into
    ``(1 - mu_w) s_i`` on internal and ``mu_w s_i`` on external edges; edge weights are the
    non-negative least-squares fit of these per-node sums (the paper minimizes the same
    squared deviations, by a different heuristic).
 
 Differences from the authors' C++ program: communities are filled greedily by decreasing internal
-degree (the program places nodes at random and evicts when a community is full); the
-degree-sequence lower end is matched exactly rather than by a continuous approximation.
+degree (the program places nodes at random and evicts when a community is full), then repaired
+for Erdős-Gallai; the configuration model is tried first and the exact constructions only where
+it fails (so graphs that needed no repair are those of earlier versions); the degree-sequence
+lower end is matched exactly rather than by a continuous approximation.
 """
 from __future__ import annotations
 
@@ -38,12 +48,74 @@ from agreekit._api import ResultBase, check_rng, renamed_parameters
 from agreekit._validation import InputError, check_float, check_int
 from agreekit.clustering import _lfr_kernels as K
 
-__all__ = ["LFRBenchmark", "lfr_benchmark", "realized_mixing", "powerlaw_exponent_mle"]
+__all__ = ["LFRBenchmark", "LFRWarning", "lfr_benchmark", "realized_mixing", "powerlaw_exponent_mle"]
+
+
+class LFRWarning(UserWarning):
+    """An LFR graph that misses its request: realized mixing more than 0.01 from ``mu`` (or
+    ``mu_weights``), dropped stub pairs, or communities left non-graphical or disconnected.
+
+    The message gives the realized figures; they are also in :class:`LFRBenchmark`
+    (``realized_mu``, ``realized_mu_weights``, ``dropped_edges``, ``repairs``).
+
+    Examples
+    --------
+    Two communities of 842 and 158 nodes cannot give every node half of its edges outside
+    (the small one has too few stubs to take the big one's external edges):
+
+    >>> import warnings
+    >>> from agreekit.clustering.lfr import LFRWarning, lfr_benchmark
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     g = lfr_benchmark(1000, mu=0.5, average_degree=15, min_community=150, max_community=850,
+    ...                       tau2=1.0, rng=16)
+    >>> sorted(c.size for c in g.communities), round(g.realized_mu, 2)
+    ([158, 842], 0.28)
+    >>> caught[0].category is LFRWarning, "realized mu_t 0.28" in str(caught[0].message)
+    (True, True)
+    """
+
+
+#: realized mixing further than this from the request gives an :class:`LFRWarning`
+MIXING_TOLERANCE = 0.01
+#: ... and so does a community whose mean node mixing is further than this from ``mu``
+#: (checked when external pairs had to be swapped with internal edges or made internal)
+COMMUNITY_MIXING_TOLERANCE = 0.05
+
+
+def _warn_if_missed(g: "LFRBenchmark") -> None:
+    import warnings
+
+    p, r = g.parameters, g.repairs
+    msgs = []
+    if abs(g.realized_mu - p["mu"]) > MIXING_TOLERANCE:
+        msgs.append(f"realized mu_t {g.realized_mu:.4f} for mu = {p['mu']}")
+    if g.realized_mu_weights is not None and abs(g.realized_mu_weights - p["mu_weights"]) > MIXING_TOLERANCE:
+        msgs.append(f"realized mu_w {g.realized_mu_weights:.4f} for mu_weights = {p['mu_weights']}")
+    spread = r.get("community_mu_range")
+    if spread and max(abs(spread[0] - p["mu"]), abs(spread[1] - p["mu"])) > COMMUNITY_MIXING_TOLERANCE:
+        msgs.append(f"per-community mean mixing ranges {spread[0]:.3f}-{spread[1]:.3f} (the communities' "
+                    "external stubs cannot be matched with each other)")
+    if r.get("strength_nodes_off_5pct", 0) > 0.01 * g.n:
+        msgs.append(f"{r['strength_nodes_off_5pct']} nodes with internal or external strength more than 5 % off "
+                    f"(largest {100 * r['strength_max_rel_error']:.0f} %; few external edges per node over-determine "
+                    "the least-squares weights)")
+    if g.dropped_edges:
+        msgs.append(f"{g.dropped_edges} stub pairs dropped (no simple graph found)")
+    if r.get("non_graphical_left"):
+        msgs.append(f"{r['non_graphical_left']} communities with a non-graphical internal degree sequence")
+    if r.get("disconnected_communities"):
+        msgs.append(f"{r['disconnected_communities']} communities not connected")
+    if msgs:
+        sizes = sorted((c.size for c in g.communities), reverse=True)
+        shown = ", ".join(map(str, sizes[:5])) + (", ..." if len(sizes) > 5 else "")
+        warnings.warn("LFR request not met: " + "; ".join(msgs) + f" ({len(sizes)} communities of sizes "
+                      f"{shown}; see LFRBenchmark.repairs)", LFRWarning, stacklevel=5)
 
 
 @dataclass(frozen=True, eq=False)
 class LFRBenchmark(ResultBase):
-    """An LFR benchmark graph (result of :func:`lfr_benchmark`).
+    r"""An LFR benchmark graph (result of :func:`lfr_benchmark`).
 
     Attributes
     ----------
@@ -61,7 +133,29 @@ class LFRBenchmark(ResultBase):
         the degree power law) and ``rng`` (the int seed given, the text of a ``SeedSequence``, or
         ``None`` for a ``Generator`` or fresh entropy).
     dropped_edges : int
-        Stub pairs that could not be wired without a self-loop or multi-edge (usually 0).
+        Stub pairs that could not be wired without a self-loop or multi-edge.  0 in every regime
+        measured (``benchmarks/bench_lfr.py``); a positive count comes with an
+        :class:`LFRWarning` giving it.
+    realized_mu : float
+        Realized topological mixing :math:`\mu_t` (:func:`realized_mixing`).
+    realized_mu_weights : float or None
+        Realized weight mixing :math:`\mu_w` (``None`` if unweighted).
+    repairs : dict
+        What it took to realize the request: ``non_graphical_communities`` (internal degree
+        sequences that failed Erdős-Gallai after the first assignment) and
+        ``non_graphical_left`` (after moving memberships), ``internal_rebuilt`` (communities
+        wired exactly by Havel-Hakimi and swaps after the configuration model failed),
+        ``external_repaired`` (external pairs left invalid by the configuration model),
+        ``external_internal_swaps`` / ``external_converted`` (of those, pairs swapped with an
+        internal edge of another community / turned into an internal edge),
+        ``internal_moved_outside`` (internal pairs of a node linked to every member of two
+        communities it shares with the other node, wired as external edges instead),
+        ``communities_reconnected`` / ``disconnected_communities`` (communities whose induced
+        subgraph was joined by swaps / is still not connected), ``dropped_internal`` /
+        ``dropped_external``, and for weighted graphs ``strength_max_rel_error`` and
+        ``strength_nodes_off_5pct`` (per-node internal/external strength against
+        ``(1 - mu_w) k^beta`` / ``mu_w k^beta``); ``community_mu_range`` when external pairs had
+        to be swapped with internal edges or made internal.
 
     ``to_dict()`` gives every attribute JSON-ready (edges and communities as lists).  The
     object reads as a cover wherever a clustering is expected (``.communities`` over nodes
@@ -74,6 +168,9 @@ class LFRBenchmark(ResultBase):
     communities: list
     parameters: dict = field(default_factory=dict)
     dropped_edges: int = 0
+    realized_mu: float | None = None
+    realized_mu_weights: float | None = None
+    repairs: dict = field(default_factory=dict)
 
     @property
     def degrees(self) -> np.ndarray:
@@ -237,6 +334,12 @@ def realized_mixing(n: int, edges, communities: Sequence, *, weights=None) -> fl
     >>> realized_mixing(4, [[0, 1], [1, 2], [2, 3]], [[0, 1], [2, 3]])  # node 1: 1/2, node 2: 1/2
     0.25
     """
+    per_node = _node_mixing(n, edges, communities, weights=weights)
+    return float(np.mean(per_node[~np.isnan(per_node)]))
+
+
+def _node_mixing(n, edges, communities, *, weights=None) -> np.ndarray:
+    """Per-node share of edges (weight) to nodes sharing no community (NaN at degree 0)."""
     e = np.asarray(edges, dtype=np.int64).reshape(-1, 2)
     w = np.ones(len(e)) if weights is None else np.asarray(weights, dtype=np.float64)
     import scipy.sparse as sp
@@ -249,8 +352,10 @@ def realized_mixing(n: int, edges, communities: Sequence, *, weights=None) -> fl
     shared = np.asarray((M[e[:, 0]].multiply(M[e[:, 1]])).sum(axis=1)).ravel() > 0
     total = np.bincount(e[:, 0], w, n) + np.bincount(e[:, 1], w, n)
     ext = np.bincount(e[~shared, 0], w[~shared], n) + np.bincount(e[~shared, 1], w[~shared], n)
+    out = np.full(n, np.nan)
     ok = total > 0
-    return float(np.mean(ext[ok] / total[ok]))
+    out[ok] = ext[ok] / total[ok]
+    return out
 
 
 # ----------------------------------------------------------------------------- randomness
@@ -341,6 +446,11 @@ def _iv(n, tau1, tau2, mu, average_degree, max_degree, min_community, max_commun
             raise InputError("mu_weights", "must be 0 when mu = 0 (no external edges carry the external weight)")
         if mu_weights < 1 and mu == 1:
             raise InputError("mu_weights", "must be 1 when mu = 1 (no internal edges carry the internal weight)")
+        if 0 < mu < 1 and mu_weights in (0.0, 1.0):
+            side = "external" if mu_weights == 0 else "internal"
+            raise InputError("mu_weights", f"must lie strictly between 0 and 1 when 0 < mu < 1: {mu_weights:g} "
+                                           f"gives the {side} edges weight 0 (use e.g. "
+                                           f"{1e-3 if mu_weights == 0 else 1 - 1e-3:g})")
     beta = check_float("beta", beta, minimum=0.0, inclusive=False)
     overlapping_nodes = check_int("overlapping_nodes", overlapping_nodes, minimum=0, maximum=n)
     overlapping_memberships = check_int("overlapping_memberships", overlapping_memberships, minimum=1)
@@ -403,12 +513,23 @@ def lfr_benchmark(n, *, tau1=2.0, tau2=1.5, mu=0.1, average_degree=20, max_degre
         ``rng``) and for combinations that cannot be realized (e.g. a node whose internal degree exceeds every community it could join, a
         mean degree out of reach of the degree range, more memberships than communities).
 
+    Warns
+    -----
+    LFRWarning
+        When the graph misses the request (the figures are in the message and in
+        ``realized_mu``, ``realized_mu_weights``, ``dropped_edges``, ``repairs``): e.g. two
+        communities of very different sizes with a large ``mu`` (the small one cannot take the
+        big one's external edges), or ``mu_weights`` with one or two external edges per node.
+
     Notes
     -----
     Realized mixing (:func:`realized_mixing`) matches ``mu`` up to the random rounding of
-    ``mu k_i`` (and ``mu_weights`` up to the least-squares fit); for n = 1000, ⟨k⟩ = 20 both are
-    within 0.02 of the request (tested), whereas networkx's ``LFR_benchmark_graph`` overshoots
-    ``mu`` (0.46 realized for 0.3 requested).
+    ``mu k_i`` (and ``mu_weights`` up to the least-squares fit): within 0.01 in every regime of
+    ``benchmarks/bench_lfr.py`` — two equal communities, many small ones (sizes 10-50, with and
+    without overlap), μ = 0 — with no dropped edge and the degree tail within 2 standard errors
+    of the power law, whereas networkx's ``LFR_benchmark_graph`` overshoots ``mu`` (0.46
+    realized for 0.3 requested).  ``mu_weights`` must lie strictly between 0 and 1 when
+    ``0 < mu < 1`` (0 or 1 would give one kind of edge weight 0).
 
     References
     ----------
@@ -447,8 +568,11 @@ def lfr_benchmark(n, *, tau1=2.0, tau2=1.5, mu=0.1, average_degree=20, max_degre
 def _generate(n, tau1, tau2, mu, average_degree, max_degree, min_community, max_community, mu_weights, beta, o_n,
               o_m, ss, root, stage) -> LFRBenchmark:
     stage("degrees")
-    s_deg, s_comm, s_assign, s_parity, s_int, s_ext = ss.spawn(6)
+    # the first six children are those of the former ``ss.spawn(6)`` (unchanged graphs where no
+    # repair is needed); the last two seed the exact-realization steps
+    s_deg, s_comm, s_assign, s_parity, s_int, s_ext, s_graphical, s_fix = ss.spawn(8)
     kernel_seed = lambda s: int(s.generate_state(1, dtype=np.uint32)[0])  # noqa: E731
+    notes: dict[str, int] = {}
 
     # 1. degrees
     k_lo = _solve_lower_end(average_degree, max_degree, tau1, "average_degree")
@@ -467,6 +591,14 @@ def _generate(n, tau1, tau2, mu, average_degree, max_degree, min_community, max_
     members = np.ones(n, dtype=np.int64)
     if o_n:
         members[rng.choice(n, size=o_n, replace=False)] = o_m
+    if mu_weights is not None and 0 < mu_weights and mu > 0:  # every node carries external strength
+        lift = (k_out == 0) & (deg >= 2)
+        k_out[lift] += 1
+        k_in[lift] -= 1
+    if mu < 1:  # every membership gets an internal edge (a node with none is not in the community)
+        short = np.minimum(np.maximum(members - k_in, 0), k_out)
+        k_in += short
+        k_out -= short
     slot_node = np.repeat(np.arange(n, dtype=np.int64), members)
     first = np.concatenate([[0], np.cumsum(members)[:-1]])
     pos = np.arange(slot_node.size) - first[slot_node]
@@ -489,27 +621,45 @@ def _generate(n, tau1, tau2, mu, average_degree, max_degree, min_community, max_
                                           f"internal degrees (largest {need}); raise max_community or mu, or lower "
                                           "max_degree")
     # 4. parity of each community's internal stubs: move one stub between internal and external
+    #    (mu = 0: no external stubs may appear, so one node's degree moves by one instead)
     order = np.lexsort((slot_node, slot_comm))
     slot_node_s, slot_comm_s, demand_s = slot_node[order], slot_comm[order], slot_demand[order].copy()
     ptr = np.searchsorted(slot_comm_s, np.arange(sizes.size + 1))
     sums = np.add.reduceat(demand_s, ptr[:-1]) if demand_s.size else np.zeros(0, np.int64)
     rng_p = np.random.default_rng(s_parity)
+    keep_out = 1 if (mu_weights is not None and mu_weights > 0) else 0
     for c in np.flatnonzero(sums % 2):
         lo, hi = ptr[c], ptr[c + 1]
         for j in lo + rng_p.permutation(hi - lo):
             v = slot_node_s[j]
-            can_add = k_out[v] > 0 and demand_s[j] + 1 < sizes[c]
-            can_sub = demand_s[j] > 0
+            can_add = (k_out[v] > keep_out if mu > 0 else deg[v] < max_degree) and demand_s[j] + 1 < sizes[c]
+            can_sub = demand_s[j] > 1
             if can_add and (not can_sub or rng_p.random() < 0.5):
                 demand_s[j] += 1
-                k_out[v] -= 1
+                if mu > 0:
+                    k_out[v] -= 1
+                else:
+                    deg[v] += 1
                 break
             if can_sub:
                 demand_s[j] -= 1
-                k_out[v] += 1
+                if mu > 0:
+                    k_out[v] += 1
+                else:
+                    deg[v] -= 1
                 break
     if k_out.sum() % 2:  # cannot happen (total degree even, every community even)
         raise RuntimeError("internal error: odd number of external stubs")
+    # 4b. graphical internal degree sequences (Erdős-Gallai): move slots between communities
+    ex = np.array([K.eg_excess(demand_s[ptr[c]:ptr[c + 1]]) for c in range(sizes.size)])
+    notes["non_graphical_communities"] = int((ex > 0).sum())
+    if ex.any():
+        K.make_graphical(slot_node_s, slot_comm_s, demand_s, sizes, n, kernel_seed(s_graphical), 200)
+        order = np.lexsort((slot_node_s, slot_comm_s))
+        slot_node_s, slot_comm_s, demand_s = slot_node_s[order], slot_comm_s[order], demand_s[order]
+        ptr = np.searchsorted(slot_comm_s, np.arange(sizes.size + 1))
+        ex = np.array([K.eg_excess(demand_s[ptr[c]:ptr[c + 1]]) for c in range(sizes.size)])
+    notes["non_graphical_left"] = int((ex > 0).sum())
 
     # 5. wiring
     membership = np.full((n, o_m), -1, dtype=np.int64)
@@ -522,14 +672,59 @@ def _generate(n, tau1, tau2, mu, average_degree, max_degree, min_community, max_
     int_ptr = np.concatenate([[0], np.cumsum(np.add.reduceat(demand_s, ptr[:-1]))]).astype(np.int64) \
         if demand_s.size else np.zeros(1, np.int64)
     stage("internal edges")
-    a1, b1, drop1 = K.wire_groups(int_stubs, int_ptr, membership, False, table, n, kernel_seed(s_int), 100)
+    fix_seeds = s_fix.generate_state(sizes.size + 1, dtype=np.uint32)
+    a1, b1, g1, bad_a, _, bad_g = K.wire_groups(int_stubs, int_ptr, membership, False, table, n,
+                                                kernel_seed(s_int), 100)
+    notes["internal_rebuilt"] = 0
+    dropped = 0
+    int_left_a = int_left_b = np.zeros(0, np.int64)
+    if bad_a.size:  # a configuration model that could not be repaired: build the community exactly
+        redo = np.unique(bad_g)
+        keep = ~np.isin(g1, redo)
+        K.delete_edges(table, a1[~keep], b1[~keep], n)
+        parts_a, parts_b = [a1[keep]], [b1[keep]]
+        left_a, left_b = [], []
+        for c in redo.tolist():
+            lo, hi = ptr[c], ptr[c + 1]
+            for attempt in range(4):  # a clash with another community's edges: another randomization
+                ra, rb, xa, xb = K.rebuild_group(slot_node_s[lo:hi], demand_s[lo:hi], table, membership, n,
+                                                 (int(fix_seeds[c]) + attempt) % 2**32, 10)
+                if xa.size == 0 or attempt == 3:
+                    break
+                K.delete_edges(table, ra, rb, n)
+            parts_a.append(ra)
+            parts_b.append(rb)
+            # a pair that clashes with an edge the two nodes already have in another community
+            # they share (a node linked to every member of both): wired externally below instead
+            left_a.append(xa[xa != xb])
+            left_b.append(xb[xa != xb])
+            dropped += int((xa == xb).sum()) // 2
+        a1, b1 = np.concatenate(parts_a), np.concatenate(parts_b)
+        int_left_a, int_left_b = np.concatenate(left_a), np.concatenate(left_b)
+        notes["internal_moved_outside"] = int(int_left_a.size)
+        notes["internal_rebuilt"] = int(redo.size)
+    notes["dropped_internal"] = dropped
     stage("external edges")
     ext_stubs = np.repeat(np.arange(n, dtype=np.int64), k_out)
-    a2, b2, drop2 = K.wire_groups(ext_stubs, np.array([0, ext_stubs.size], dtype=np.int64), membership, True,
-                                  table, n, kernel_seed(s_ext), 100)
+    a2, b2, _, xa, xb, _ = K.wire_groups(ext_stubs, np.array([0, ext_stubs.size], dtype=np.int64), membership, True,
+                                         table, n, kernel_seed(s_ext), 100)
+    notes["external_repaired"] = int(xa.size)
+    xa, xb = np.concatenate([xa, int_left_a]), np.concatenate([xb, int_left_b])
+    notes["external_internal_swaps"] = notes["external_converted"] = 0
+    if xa.size:
+        a2, b2, a1, b1, xa, xb, n_sw, n_cv = K.repair_external(xa, xb, a2, b2, a1, b1, table, membership, n,
+                                                                deg.astype(np.float64), int(fix_seeds[-1]), 200)
+        notes["external_internal_swaps"], notes["external_converted"] = int(n_sw), int(n_cv)
+        dropped += int(xa.size)
+    notes["dropped_external"] = dropped - notes["dropped_internal"]
     a = np.concatenate([a1, a2])
     b = np.concatenate([b1, b2])
     internal = np.concatenate([np.ones(a1.size, bool), np.zeros(a2.size, bool)])
+    communities = [slot_node_s[ptr[c]:ptr[c + 1]].copy() for c in range(sizes.size)]
+    # 5b. connected communities
+    a, b, n_merged, n_disc = _connect_communities(n, a, b, communities, membership, table,
+                                                  np.random.default_rng(int(fix_seeds[0]) + 1))
+    notes["communities_reconnected"], notes["disconnected_communities"] = n_merged, n_disc
     order = np.lexsort((b, a))
     a, b, internal = a[order], b[order], internal[order]
     edges = np.column_stack([a, b]).astype(np.int64)
@@ -539,13 +734,93 @@ def _generate(n, tau1, tau2, mu, average_degree, max_degree, min_community, max_
         stage("weights")
         d = np.bincount(edges.ravel(), minlength=n).astype(np.float64)
         strength = d ** beta
-        weights = K.fit_weights(a, b, internal, (1.0 - mu_weights) * strength, mu_weights * strength, n, 500, 1e-6,
-                                0.01)
+        t_in, t_out = (1.0 - mu_weights) * strength, mu_weights * strength
+        weights = K.fit_weights(a, b, internal, t_in, t_out, n, 500, 1e-6, 0.01)
+        s_in = np.bincount(a[internal], weights[internal], n) + np.bincount(b[internal], weights[internal], n)
+        s_out = np.bincount(a[~internal], weights[~internal], n) + np.bincount(b[~internal], weights[~internal], n)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            rel = np.nan_to_num(np.maximum(np.abs(s_in - t_in) / t_in, np.abs(s_out - t_out) / t_out), nan=0.0)
+        notes["strength_max_rel_error"] = round(float(rel.max()), 6) if n else 0.0
+        notes["strength_nodes_off_5pct"] = int((rel > 0.05).sum())
 
-    communities = [slot_node_s[ptr[c]:ptr[c + 1]].copy() for c in range(sizes.size)]
     params = dict(n=n, tau1=tau1, tau2=tau2, mu=mu, average_degree=average_degree, max_degree=max_degree,
                   min_community=min_community, max_community=max_community, mu_weights=mu_weights, beta=beta,
                   overlapping_nodes=o_n, overlapping_memberships=o_m, min_degree=k_lo,
                   rng=_shown_rng(root))
-    return LFRBenchmark(n=n, edges=edges, weights=weights, communities=communities, parameters=params,
-                        dropped_edges=int(drop1 + drop2))
+    mu_t = realized_mixing(n, edges, communities)
+    if notes["external_internal_swaps"] or notes["external_converted"]:
+        per_node = _node_mixing(n, edges, communities)
+        cm = [float(per_node[c].mean()) for c in communities]
+        notes["community_mu_range"] = [round(min(cm), 6), round(max(cm), 6)]
+    mu_w = None if weights is None else realized_mixing(n, edges, communities, weights=weights)
+    g = LFRBenchmark(n=n, edges=edges, weights=weights, communities=communities, parameters=params,
+                     dropped_edges=int(dropped), realized_mu=mu_t, realized_mu_weights=mu_w, repairs=notes)
+    _warn_if_missed(g)
+    return g
+
+
+def _connect_communities(n, a, b, communities, membership, table, rng, max_tries=10):
+    """Join the components of each community's induced subgraph by double-edge swaps.
+
+    A swap takes an edge ``(p, q)`` of a smaller component and ``(r, s)`` of the largest one
+    (both inside the community and in no other community shared by their ends) and makes
+    ``(p, r), (q, s)``: degrees are kept; it is kept only if the community has fewer components
+    afterwards (it may not, when both edges are bridges).  Returns the new edge arrays, the number
+    of communities joined and the number still disconnected.
+    """
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    a, b = a.copy(), b.copy()
+    roots = K.community_roots(a, b, membership, n)  # components of every community at once
+    merged = left = 0
+    local = np.full(n, -1, dtype=np.int64)
+    for c, nodes in enumerate(communities):
+        r = roots[nodes, np.argmax(membership[nodes] == c, axis=1)]
+        if np.unique(r).size <= 1:
+            continue
+        in_c = np.zeros(n, dtype=bool)
+        in_c[nodes] = True
+        local[nodes] = np.arange(nodes.size)
+        sel = np.flatnonzero(in_c[a] & in_c[b])
+
+        def components():
+            A = coo_matrix((np.ones(sel.size), (local[a[sel]], local[b[sel]])), shape=(nodes.size, nodes.size))
+            return connected_components(A, directed=False)
+
+        ncomp, lab = components()
+        budget = max_tries * ncomp
+        while ncomp > 1 and budget > 0:
+            comp_edges = lab[local[a[sel]]]
+            counts = np.bincount(comp_edges, minlength=ncomp)
+            big = int(np.argmax(counts))
+            small = np.flatnonzero((counts > 0) & (np.arange(ncomp) != big))
+            if small.size == 0:  # a member without any internal edge: no swap can reach it
+                break
+            X = int(small[rng.integers(small.size)])
+            ex_, ey_ = sel[comp_edges == X], sel[comp_edges == big]
+            budget -= 1
+            e = int(ex_[rng.integers(ex_.size)])
+            f = int(ey_[rng.integers(ey_.size)])
+            p_, q_ = int(a[e]), int(b[e])
+            r_, s_ = (int(a[f]), int(b[f])) if rng.random() < 0.5 else (int(b[f]), int(a[f]))
+            if K.shared_count(membership, p_, q_) > 1 or K.shared_count(membership, r_, s_) > 1:
+                continue
+            if p_ == r_ or q_ == s_ or K.has_edge(table, p_, r_, n) or K.has_edge(table, q_, s_, n):
+                continue
+            old = (a[e], b[e], a[f], b[f])
+            a[e], b[e] = min(p_, r_), max(p_, r_)
+            a[f], b[f] = min(q_, s_), max(q_, s_)
+            nc2, lab2 = components()
+            if nc2 < ncomp:
+                K.move_edge(table, p_, q_, p_, r_, n)
+                K.move_edge(table, r_, s_, q_, s_, n)
+                ncomp, lab = nc2, lab2
+            else:
+                a[e], b[e], a[f], b[f] = old
+        local[nodes] = -1
+        if ncomp <= 1:
+            merged += 1
+        else:
+            left += 1
+    return a, b, merged, left
