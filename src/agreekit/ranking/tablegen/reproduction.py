@@ -406,6 +406,41 @@ def pvalue_accuracy_row(table, n: int, size: int, ref_rows) -> dict:
             "pass": bool(worst_abs <= PVALUE_ABS_TARGET and worst_rel <= PVALUE_REL_TARGET), "detail": detail}
 
 
+def pvalue_gate_failures(rows_by_scheme: Mapping[str, list], *, sigmas: float = 3.0) -> list[str]:
+    """Messages for every (scheme, n, p, tail) where a table p-value misses the target by more than
+    ``sigmas`` standard errors of table and reference together.
+
+    The target of a detail row of :func:`pvalue_accuracy_row` is ``PVALUE_ABS_TARGET`` for p_MC >= 0.05
+    and ``PVALUE_REL_TARGET`` x p_MC for 0.001 <= p_MC < 0.05; the allowance is
+    ``sigmas * sqrt(p_MC (1 - p_MC) (1/n_eff + 1/B))`` (the binomial errors of the table's effective
+    sample and of the B-permutation reference), as the E[g] gate allows 3 SE beyond its threshold.
+    Rows at stored lengths are not judged.
+
+    Examples
+    --------
+    >>> row = {"n": 125, "size": 10**6, "stored_n": False, "detail": [
+    ...     {"p": 0.001, "side": "less", "p_mc": 0.001, "p_table": 0.0013, "n_eff": 10**6}]}
+    >>> pvalue_gate_failures({"s": [row]})  # 0.0003 > 0.0001 + 3 * 4.5e-05
+    ['s at n = 125, p = 0.001 (less): |p_table - p_MC| = 0.0003 > 0.0001 + 3 SE (SE 4.47e-05)']
+    """
+    bad = []
+    for sid, rows in rows_by_scheme.items():
+        for r in rows:
+            if r.get("stored_n"):
+                continue
+            for d in r["detail"]:
+                p_mc = d["p_mc"]
+                if p_mc < 0.001:
+                    continue
+                target = PVALUE_ABS_TARGET if p_mc >= 0.05 else PVALUE_REL_TARGET * p_mc
+                se = math.sqrt(p_mc * (1 - p_mc) * (1 / d["n_eff"] + 1 / r["size"]))
+                err = abs(d["p_table"] - p_mc)
+                if err > target + sigmas * se:
+                    bad.append(f"{sid} at n = {r['n']}, p = {d['p']:g} ({d['side']}): |p_table - p_MC| = {err:.2g} > "
+                               f"{target:.2g} + {sigmas:g} SE (SE {se:.3g})")
+    return bad
+
+
 def pvalue_check_batch(tables: Sequence[Mapping], n_values: Sequence[int], *, size, seed: int,
                        batch_elements: int = 40_000_000) -> dict:
     """Table p-values vs a fresh Monte Carlo at held-out n for several tables of one coefficient.
