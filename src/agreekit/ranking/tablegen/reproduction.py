@@ -481,8 +481,13 @@ def _md_table(header, rows):
 
 def reproduction_report(tables: Sequence[Mapping], paper_values: Mapping, paper_degrees: Mapping,
                         validation: Mapping[str, list], *, config_note: str = "",
-                        pvalues: Mapping[str, list] | None = None) -> str:
-    """The Markdown text of ``results/reproduction.md``."""
+                        pvalues: Mapping[str, list] | None = None,
+                        quantile_verify: Sequence[Mapping] | None = None) -> str:
+    """The Markdown text of ``results/reproduction.md``.
+
+    ``quantile_verify`` holds the reports of :func:`~agreekit.ranking.tablegen.generation.verify_quantile_block`
+    for the null quantiles taken from the shipped tables (none: all were sampled in this run).
+    """
     ex = exact_comparison(tables, paper_values)
     fits = fit_comparison(tables, paper_values)
     out = ["# Reproduction of the paper's tables (Standardization of Weighted Ranking Correlation Coefficients)",
@@ -572,11 +577,12 @@ def reproduction_report(tables: Sequence[Mapping], paper_values: Mapping, paper_
             out.append(f"* worst |E[g]| {form}, {coef}: {m:.4f} ± {se:.4f} ({where[0]}, n = {where[1]})")
     out.append("")
     if pvalues:
-        out += pvalue_report_section(tables, pvalues)
+        out += pvalue_report_section(tables, pvalues, quantile_verify=quantile_verify)
     return "\n".join(out)
 
 
-def pvalue_report_section(tables: Sequence[Mapping], pvalues: Mapping[str, list]) -> list[str]:
+def pvalue_report_section(tables: Sequence[Mapping], pvalues: Mapping[str, list], *,
+                          quantile_verify: Sequence[Mapping] | None = None) -> list[str]:
     """Section 5 of the report: ``weighted_correlation_test(method="table")`` against a fresh Monte Carlo."""
     rows = [r for sid in sorted(pvalues) for r in pvalues[sid]]
     held = [r for r in rows if not r["stored_n"]]
@@ -592,8 +598,23 @@ def pvalue_report_section(tables: Sequence[Mapping], pvalues: Mapping[str, list]
            "The reference's own relative SE at p = 0.001, sqrt(0.999/(0.001 B)), is part of the measured error "
            "(not subtracted). The large-sample accuracy benchmark (10⁷-permutation references) is "
            "`benchmarks/bench_significance_table_accuracy.py`.", ""]
+    verified = [r for v in (quantile_verify or []) for r in v["rows"]]
+    shipped = sorted({r["scheme_id"] for r in verified})
+    if shipped:
+        ns = sorted({r["n"] for r in verified})
+        out += [f"Null quantiles of {len(shipped)} of {len(tables)} tables were taken from the shipped tables (built "
+                "with the same quantile settings); regenerated here bit for bit at n = "
+                + ", ".join(map(str, ns)) + f": **{sum(r['equal'] for r in verified)}/{len(verified)}** rows equal. "
+                f"The other {len(tables) - len(shipped)} were sampled in this run (`make tables` samples all).", ""]
+    else:
+        out += [f"Null quantiles of all {len(tables)} tables were sampled in this run.", ""]
     if not held:
         return out + ["(no held-out rows)", ""]
+    gate = pvalue_gate_failures(pvalues)
+    out.append(f"Gate (the run fails unless `ranking.quantiles.check.enforce: false`): no table misses the target by "
+               f"more than 3 SE of table and reference together — **{'passed' if not gate else 'FAILED'}**"
+               + ("" if not gate else f" ({len(gate)} misses: " + "; ".join(gate[:5]) + ")") + ".")
+    out.append("")
     out.append(f"Passed both targets: **{sum(r['pass'] for r in held)}/{len(held)}**; worst abs error "
                f"{max(r['max_abs_err'] for r in held):.4f}, worst relative error {max(r['max_rel_err'] for r in held):.3f}.")
     out.append("")
