@@ -609,7 +609,7 @@ def shipped_table_path(scheme_id_: str):
 _QUANTILE_KEYS = ("coefficient", "scheme", "weigher", "seed", "quantiles")
 
 
-def shipped_quantiles(settings: Mapping) -> tuple[dict | None, str]:
+def shipped_quantiles(settings: Mapping, *, validate: bool = True) -> tuple[dict | None, str]:
     """The shipped table's ``null_quantiles`` block, if it was built with this scheme's quantile settings.
 
     A scheme's null quantiles depend only on its coefficient, scheme, weigher, the seed and
@@ -618,6 +618,14 @@ def shipped_quantiles(settings: Mapping) -> tuple[dict | None, str]:
     default pipeline run takes them from the shipped table when these settings are equal to the
     ones recorded in its provenance (and verifies them with :func:`verify_quantile_block`), and
     samples them otherwise.
+
+    Parameters
+    ----------
+    settings : dict
+        One scheme's settings (:func:`scheme_settings`).
+    validate : bool, optional
+        Validate the shipped table against the table schema (:func:`agreekit.ranking.tables.load_table`,
+        about 0.7 s per table); False checks only its checksum (for the workflow's parse time).
 
     Returns
     -------
@@ -636,7 +644,7 @@ def shipped_quantiles(settings: Mapping) -> tuple[dict | None, str]:
     >>> shipped_quantiles({**settings, "seed": 1})[1]
     'shipped table spearman_additive_harmonic was built with other seed'
     """
-    from agreekit.ranking.tables import load_table
+    from agreekit.ranking.tables import load_table, table_checksum
 
     if "quantiles" not in settings:
         return None, "the config has no ranking.quantiles"
@@ -644,7 +652,15 @@ def shipped_quantiles(settings: Mapping) -> tuple[dict | None, str]:
     path = shipped_table_path(sid)
     if not path.is_file():
         return None, f"no shipped table {sid}"
-    data = load_table(path).data  # validates schema and checksum (InputError naming the file otherwise)
+    if validate:
+        data = load_table(path).data  # validates schema and checksum (InputError naming the file otherwise)
+    else:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise InputError(str(path), f"unreadable shipped table ({exc})") from None
+        if not isinstance(data, dict) or table_checksum(data) != data.get("checksum"):
+            raise InputError(str(path), "checksum mismatch (the shipped table was modified)")
     prov = data.get("provenance", {}).get("settings", {})
     diff = [k for k in _QUANTILE_KEYS if prov.get(k) != settings.get(k)]
     if diff:
