@@ -20,7 +20,7 @@ p = snakemake.params  # noqa: F821
 blocks = {}
 for st in p.settings:
     sid = scheme_id(st["coefficient"], st["scheme"], st["weigher"])
-    block, why = shipped_quantiles(st)
+    block, why = shipped_quantiles(st, validate=False)  # checksum; the fit job validates the table it builds
     if block is None:  # the DAG chose this rule, so the shipped table changed since the run started
         print(f"shipped null quantiles of {sid} unusable: {why}", file=sys.__stderr__)
         sys.exit(1)

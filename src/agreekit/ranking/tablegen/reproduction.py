@@ -605,7 +605,8 @@ def pvalue_report_section(tables: Sequence[Mapping], pvalues: Mapping[str, list]
         out += [f"Null quantiles of {len(shipped)} of {len(tables)} tables were taken from the shipped tables (built "
                 "with the same quantile settings); regenerated here bit for bit at n = "
                 + ", ".join(map(str, ns)) + f": **{sum(r['equal'] for r in verified)}/{len(verified)}** rows equal. "
-                f"The other {len(tables) - len(shipped)} were sampled in this run (`make tables` samples all).", ""]
+                + (f"The other {len(tables) - len(shipped)} were sampled in this run. " if len(shipped) < len(tables)
+                   else "") + "`make tables` samples all of them.", ""]
     else:
         out += [f"Null quantiles of all {len(tables)} tables were sampled in this run.", ""]
     if not held:
