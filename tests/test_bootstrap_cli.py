@@ -1,5 +1,6 @@
 """CLI: agreekit bootstrap / agreekit evaluate, including bad input (exit 2, no traceback)."""
 import json
+import math
 import subprocess
 import sys
 from pathlib import Path
@@ -77,8 +78,12 @@ def test_bootstrap_mismatched_topics_and_alpha(small_csv, tmp_path, capsys):
     X.iloc[:-1].to_csv(q)
     assert main(["bootstrap", str(p), "--correlate", str(q)]) == 2
     assert "different topics" in capsys.readouterr().err
-    assert main(["bootstrap", str(p), "--alpha", "0.0123"]) == 2
+    assert main(["bootstrap", str(p), "--alpha", "0.0005"]) == 2     # B * alpha < 1
     assert "alpha" in capsys.readouterr().err
+    # B * alpha = 12.3: k rounded down to 12 with a warning (it used to be refused)
+    with pytest.warns(UserWarning, match="rounded down to 12"):
+        assert main(["bootstrap", str(p), "--alpha", "0.0123", "--rng", "1"]) == 0
+    assert json.loads(capsys.readouterr().out)["k"] == 12
 
 
 def test_evaluate_cli(tmp_path, capsys):
@@ -94,14 +99,16 @@ def test_evaluate_cli(tmp_path, capsys):
     assert df.columns.tolist() == ["sysA", "sysB"]
     assert df.loc[1, "sysA"] == pytest.approx(0.5) and df.loc[2, "sysB"] == 0.0
     d = tmp_path / "mats"
-    assert main(["evaluate", str(q), str(r1), str(r2), "--metric", "AveP,P@2", "--metric", "nDCG@10",
-                 "--gain", "2=3", "-o", str(d)]) == 0
+    assert main(["evaluate", str(q), str(r1), str(r2), "--metrics", "AveP,P@2", "--metrics", "nDCG_jk@10",
+                 "--metrics", "nDCG@10", "--gains", "2=3", "--output-dir", str(d)]) == 0
     res = json.loads(capsys.readouterr().out)
-    assert set(res["metrics"]) == {"AveP", "P@2", "nDCG@10"}
-    m = load_scores(d / "nDCG@10.csv")
+    assert set(res["metrics"]) == {"AveP", "P@2", "nDCG_jk@10", "nDCG@10"}
+    m = load_scores(d / "nDCG_jk@10.csv")
     assert m.loc["1", "sysB"] == pytest.approx(3 / (3 + 1))   # b (gain 3) at rank 1; ideal gains 3, 1
+    m = load_scores(d / "nDCG@10.csv")                        # trec_eval: ideal 3 + 1 / log2(3)
+    assert m.loc["1", "sysB"] == pytest.approx(3 / (3 + 1 / math.log2(3)))
     # the written matrix feeds `agreekit bootstrap`
-    assert main(["bootstrap", str(d / "AveP.csv"), "--seed", "1", "--resamples", "100"]) == 0
+    assert main(["bootstrap", str(d / "AveP.csv"), "--rng", "1", "--n-resamples", "100"]) == 0
 
 
 @pytest.mark.parametrize("qrels, run, needle", [

@@ -19,7 +19,7 @@ RUN = pd.DataFrame({"topic": "1", "docno": list("xadby"), "score": [5.0, 4, 3, 2
 
 
 def _one(metric, **kw):
-    return float(evaluate(QRELS, {"s": RUN}, metric, **kw).iloc[0, 0])
+    return float(evaluate(QRELS, {"s": RUN}, metric, **kw)[metric].iloc[0, 0])
 
 
 def test_hand_computed_metrics():
@@ -30,14 +30,14 @@ def test_hand_computed_metrics():
     assert _one("Q-measure") == pytest.approx((3 / 5 + 5 / 8) / 3)
     assert _one("nCG@3") == pytest.approx(2 / 4)
     assert _one("nCG@10") == pytest.approx(3 / 4)          # plateau: cgI(l) = cgI(R) for l >= R
-    # nDCG (a = 2): ranks 1 and 2 undiscounted, rank 4 divided by log2(4) = 2
+    # nDCG_jk (a = 2): ranks 1 and 2 undiscounted, rank 4 divided by log2(4) = 2
     ideal = 2 + 1 + 1 / math.log2(3)
-    assert _one("nDCG@5") == pytest.approx((2 + 1 / 2) / ideal)
-    assert _one("nDCG@2") == pytest.approx(2 / 3)
+    assert _one("nDCG_jk@5") == pytest.approx((2 + 1 / 2) / ideal)
+    assert _one("nDCG_jk@2") == pytest.approx(2 / 3)
     assert _one("Q-measure", beta=0.0) == pytest.approx(_one("AveP"))   # beta = 0 gives AveP
     assert _one("AveP", depth=3) == pytest.approx((1 / 2) / 3)          # cut at depth
     assert _one("AveP@3") == pytest.approx((1 / 2) / 3)
-    assert _one("nDCG@5", gains={2: 3, 1: 1}) == pytest.approx((3 + 1 / 2) / (3 + 1 + 1 / math.log2(3)))
+    assert _one("nDCG_jk@5", gains={2: 3, 1: 1}) == pytest.approx((3 + 1 / 2) / (3 + 1 + 1 / math.log2(3)))
 
 
 def test_q_measure_vs_avep_binary_relevance():
@@ -74,7 +74,7 @@ def test_ties_duplicates_and_trec_eval_order(tmp_path):
     # equal scores: trec_eval ranks by docno descending, so "b" before "a"; repeated docno kept once
     qrels = {"1": {"a": 1, "z": 1}}
     run = pd.DataFrame({"topic": "1", "docno": ["a", "b", "a", "z"], "score": [1.0, 1.0, 0.5, 0.1]})
-    assert evaluate(qrels, {"s": run}, "AveP").iloc[0, 0] == pytest.approx((1 / 2 + 2 / 3) / 2)
+    assert evaluate(qrels, {"s": run}, "AveP")["AveP"].iloc[0, 0] == pytest.approx((1 / 2 + 2 / 3) / 2)
 
 
 def test_topic_without_relevant_documents():
@@ -83,7 +83,7 @@ def test_topic_without_relevant_documents():
     with pytest.raises(InputError, match="no relevant"):
         evaluate(qrels, {"s": run}, "AveP")
     with pytest.warns(UserWarning, match="dropping 1 topic"):
-        m = evaluate(qrels, {"s": run}, "AveP", empty_topics="drop")
+        m = evaluate(qrels, {"s": run}, "AveP", empty_topics="drop")["AveP"]
     assert m.index.tolist() == ["1"]
 
 
@@ -102,7 +102,7 @@ def test_malformed_trec_files(tmp_path):
     r.write_text("1 Q0 a 1 0.5\n")
     with pytest.raises(InputError, match="6 fields"):
         read_run(r)
-    with pytest.raises(InputError, match="unknown metric"):
+    with pytest.raises(InputError, match="unsupported metric 'MAP'"):
         parse_metric("MAP")
 
 
@@ -112,7 +112,7 @@ def test_read_gzip_and_names(tmp_path):
         fh.write("1 Q0 a 1 2.0 myrun\n1 Q0 b 2 1.0 myrun\n")
     name, df = read_run(p)
     assert name == "myrun" and df.shape == (2, 3)
-    m = evaluate({"1": {"b": 1}}, [p], "P@2")
+    m = evaluate({"1": {"b": 1}}, [p], "P@2")["P@2"]
     assert m.columns.tolist() == ["myrun"] and m.iloc[0, 0] == 0.5
 
 
@@ -188,17 +188,18 @@ def test_avep_and_p10_match_ir_measures_on_robust03():
             assert ours["P@10"].loc[t, n] == pytest.approx(ref.get(("P@10", t), 0.0), abs=1e-12)
 
 
-def test_ndcg_differs_from_trec_eval_ndcg_by_definition():
-    """ir_measures' nDCG discounts from rank 1 by log2(r + 1); Sakai's original form does not
-    discount ranks 1-2 and divides rank i > 2 by log2(i).  They agree only in special cases
-    (e.g. a single relevant document at rank 1), so nDCG is checked by hand above instead."""
+def test_ndcg_jk_differs_from_trec_eval_ndcg_by_definition():
+    """ir_measures' nDCG (= our nDCG@k) discounts from rank 1 by log2(r + 1); Sakai's original
+    form (nDCG_jk@k) does not discount ranks 1-2 and divides rank i > 2 by log2(i)."""
     qrels = pd.DataFrame({"topic": "1", "docno": ["a", "b"], "relevance": [1, 1]})
     run = pd.DataFrame({"topic": "1", "docno": ["x", "a", "b"], "score": [3.0, 2.0, 1.0]})
-    ours = evaluate(qrels, {"s": run}, "nDCG@10").iloc[0, 0]
+    res = evaluate(qrels, {"s": run}, ["nDCG_jk@10", "nDCG@10"])
+    jk, ours = res["nDCG_jk@10"].iloc[0, 0], res["nDCG@10"].iloc[0, 0]
     ref = _irm(qrels, run, [ir_measures.nDCG @ 10])[("nDCG@10", "1")]
-    assert ours == pytest.approx((1 + 1 / math.log2(3)) / 2)
+    assert jk == pytest.approx((1 + 1 / math.log2(3)) / 2)
     assert ref == pytest.approx((1 / math.log2(3) + 1 / 2) / (1 + 1 / math.log2(3)))
-    assert abs(ours - ref) > 0.1
+    assert ours == pytest.approx(ref, abs=1e-15)
+    assert abs(jk - ref) > 0.1
 
 
 @pytest.mark.skipif(not ROBUST.exists(), reason="robust03 fixture not shipped")

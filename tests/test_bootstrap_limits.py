@@ -97,9 +97,9 @@ def test_cli_billion_resamples_refused_with_memory(tmp_path, capsys):
     f = tmp_path / "M.csv"
     pd.DataFrame(_scores(), columns=list("ABCDE")).to_csv(f, index=False)
     out = tmp_path / "o.json"
-    assert main(["bootstrap", str(f), "--resamples", "1000000000", "-o", str(out)]) == 2
+    assert main(["bootstrap", str(f), "--n-resamples", "1000000000", "-o", str(out)]) == 2
     err = capsys.readouterr().err.strip()
-    assert "`--resamples` would need about 14.0 GiB" in err and len(err.splitlines()) == 1
+    assert "`--n-resamples` would need about 14.0 GiB" in err and len(err.splitlines()) == 1
     assert not out.exists()
 
 

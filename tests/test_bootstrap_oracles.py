@@ -103,10 +103,16 @@ def test_unpaired_callable_matches_builtin_and_median():
 def test_critical_rank():
     assert critical_rank(1000, 0.05) == 50
     assert critical_rank(1000, 0.01) == 10
+    # B * alpha not an integer: k rounded down with a warning (issue 20; it used to be refused)
+    with pytest.warns(UserWarning, match="rounded down to 50"):
+        assert critical_rank(1000, 0.0505) == 50
+    with pytest.warns(UserWarning, match="rounded down to 49"):
+        assert critical_rank(999, 0.05) == 49
     with pytest.raises(InputError, match="alpha"):
-        critical_rank(1000, 0.0505)
-    with pytest.raises(InputError, match="alpha"):
-        discriminative_power(np.random.default_rng(0).uniform(size=(5, 3)), alpha=0.05, n_resamples=30)
+        critical_rank(1000, 0.0005)          # B * alpha < 1
+    with pytest.warns(UserWarning, match="rounded down to 1"):
+        res = discriminative_power(np.random.default_rng(0).uniform(size=(5, 3)), alpha=0.05, n_resamples=30)
+    assert res.k == 1
 
 
 def test_difference_bins():
@@ -302,8 +308,8 @@ def test_bad_arguments():
         paired_test(x, x[:4])
     with pytest.raises(InputError, match="resamples"):
         paired_test(x, x, resamples=[[0, 1, 2, 3, 5]])
-    with pytest.raises(InputError, match="statistic"):
-        paired_test(x, x, statistic=np.median)
+    with pytest.raises(InputError, match="`summary`"):
+        paired_test(x, x, summary=np.median)
     with pytest.raises(InputError, match="test"):
         discriminative_power(np.ones((3, 3)), test="wilcoxon")
     with pytest.raises(InputError, match="rng"):

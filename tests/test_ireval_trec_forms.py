@@ -1,4 +1,5 @@
-"""R-prec and trec_eval's nDCG (ndcg="trec") against pytrec_eval / ir_measures; ndcg="jk" stays the default."""
+"""R-prec and trec_eval's nDCG against pytrec_eval / ir_measures: since issue 20 a bare ``nDCG@k`` is
+trec_eval's form and the seed's Jarvelin-Kekalainen form is ``nDCG_jk@k``; ``ndcg=`` is deprecated."""
 import math
 from pathlib import Path
 
@@ -18,7 +19,7 @@ RUN = pd.DataFrame({"topic": "1", "docno": list("xadby"), "score": [5.0, 4, 3, 2
 
 
 def _one(metric, **kw):
-    return float(evaluate(QRELS, {"s": RUN}, metric, **kw).iloc[0, 0])
+    return float(evaluate(QRELS, {"s": RUN}, metric, **kw)[metric].iloc[0, 0])
 
 
 def test_hand_computed_rprec_and_trec_ndcg():
@@ -28,17 +29,27 @@ def test_hand_computed_rprec_and_trec_ndcg():
     # trec: gains 2 at rank 2, 1 at rank 4; ideal 2, 1, 1 at ranks 1-3
     dcg = 2 / math.log2(3) + 1 / math.log2(5)
     ideal = 2 / math.log2(2) + 1 / math.log2(3) + 1 / math.log2(4)
-    assert _one("nDCG@5", ndcg="trec") == pytest.approx(dcg / ideal, abs=1e-15)
-    assert _one("nDCG@2", ndcg="trec") == pytest.approx((2 / math.log2(3)) / (2 + 1 / math.log2(3)), abs=1e-15)
-    # the default is still Jarvelin-Kekalainen (ranks 1-2 undiscounted, rank 4 / log2(4))
-    assert _one("nDCG@5") == pytest.approx((2 + 1 / 2) / (2 + 1 + 1 / math.log2(3)))
-    assert _one("nDCG@5", ndcg="jk") == _one("nDCG@5")
+    assert _one("nDCG@5") == pytest.approx(dcg / ideal, abs=1e-15)
+    assert _one("nDCG@2") == pytest.approx((2 / math.log2(3)) / (2 + 1 / math.log2(3)), abs=1e-15)
+    # Jarvelin-Kekalainen under its own name (ranks 1-2 undiscounted, rank 4 / log2(4))
+    assert _one("nDCG_jk@5") == pytest.approx((2 + 1 / 2) / (2 + 1 + 1 / math.log2(3)))
+
+
+def test_deprecated_ndcg_option_still_selects_the_form_and_warns_once():
+    for form, name in (("jk", "nDCG_jk@5"), ("trec", "nDCG@5")):
+        with pytest.warns(DeprecationWarning) as w:
+            old = _one("nDCG@5", ndcg=form)
+        assert len(w) == 1 and "nDCG_jk@k" in str(w[0].message)
+        assert old == _one(name)
+    with pytest.warns(DeprecationWarning) as w:
+        old = topic_metrics([0, 1], [1], [parse_metric("nDCG@2")], ndcg="jk")
+    assert len(w) == 1 and old == topic_metrics([0, 1], [1], [parse_metric("nDCG_jk@2")]) == [1.0]
 
 
 def test_bad_ndcg_form_and_rprec_cutoff_are_rejected():
-    with pytest.raises(InputError, match="`ndcg`"):
+    with pytest.warns(DeprecationWarning), pytest.raises(InputError, match="`ndcg`"):
         evaluate(QRELS, {"s": RUN}, "nDCG@5", ndcg="gdeval")
-    with pytest.raises(InputError, match="`ndcg`"):
+    with pytest.warns(DeprecationWarning), pytest.raises(InputError, match="`ndcg`"):
         topic_metrics([1], [1], [parse_metric("nDCG@5")], ndcg="TREC")
     with pytest.raises(InputError, match="R-prec takes no cut-off"):
         parse_metric("R-prec@10")
@@ -59,7 +70,7 @@ def test_rprec_and_trec_ndcg_match_pytrec_eval_on_all_robust03_runs():
     paths = sorted((ROBUST / "runs").glob("input.*.gz"))
     runs = dict(read_run(p) for p in paths)
     assert len(runs) == 17
-    ours = evaluate(qrels_df, runs, ["R-prec", "nDCG@10", "nDCG@20", "nDCG@100"], depth=100, ndcg="trec")
+    ours = evaluate(qrels_df, runs, ["R-prec", "nDCG@10", "nDCG@20", "nDCG@100"], depth=100)
     worst = 0.0
     n_checked = 0
     for name, run_df in runs.items():
@@ -80,8 +91,8 @@ def test_rprec_and_trec_ndcg_match_pytrec_eval_on_all_robust03_runs():
 def test_trec_ndcg_matches_ir_measures_and_jk_differs():
     qrels_df = read_qrels(ROBUST / "robust03_qrels.txt.gz")
     name, run_df = read_run(ROBUST / "runs" / "input.MU03rob01.gz")
-    ours = evaluate(qrels_df, {name: run_df}, ["nDCG@20", "R-prec"], depth=100, ndcg="trec")
-    jk = evaluate(qrels_df, {name: run_df}, "nDCG@20", depth=100)
+    ours = evaluate(qrels_df, {name: run_df}, ["nDCG@20", "R-prec"], depth=100)
+    jk = evaluate(qrels_df, {name: run_df}, "nDCG_jk@20", depth=100)["nDCG_jk@20"]
     qrels = [ir_measures.Qrel(t, d, int(r)) for t, d, r in qrels_df.itertuples(index=False)]
     run = [ir_measures.ScoredDoc(t, d, float(s)) for t, d, s in run_df.itertuples(index=False)]
     ref = {(str(m.measure), m.query_id): m.value

@@ -199,8 +199,8 @@ def test_bad_input_is_rejected_with_the_parameter_named():
     bad.iloc[2, 3] = np.nan
     with pytest.raises(InputError, match=r"scores\['B'\].*NaN"):
         metric_agreement({"A": coll["A"], "B": bad})
-    with pytest.raises(InputError, match="`statistic`"):
-        metric_agreement(coll, statistic={"C": "gmean"})
+    with pytest.raises(InputError, match="`summary`"):
+        metric_agreement(coll, summary={"C": "gmean"})
     with pytest.raises(InputError, match="`scheme`"):
         metric_agreement(coll, scheme="sum")
     with pytest.raises(InputError, match="`top_k`"):

@@ -121,7 +121,7 @@ def test_correlate_test_exact(tmp_path, capsys):
     x, y = [1, 2, 3, 4, 5, 6, 7, 8], [2, 1, 3, 5, 4, 6, 8, 7]
     fx, fy = _rank_files(tmp_path, x, y)
     code, out, err = run(capsys, "correlate", "--coefficient", "kendall", "--scheme", "additive",
-                         "--weigher", "harmonic", fx, fy, "--test", "--alternative", "greater")
+                         "--weigher", "harmonic", fx, fy, "--pvalue", "--alternative", "greater")
     assert code == 0 and err == ""
     res = json.loads(out)
     ref = weighted_correlation_test(x, y, alternative="greater", method="exact")
@@ -137,7 +137,7 @@ def test_correlate_test_monte_carlo_seeded(tmp_path, capsys):
     x, y = rng.permutation(40) + 1, rng.permutation(40) + 1
     fx, fy = _rank_files(tmp_path, x, y)
     argv = ["correlate", "--coefficient", "spearman", "--scheme", "multiplicative", "--weigher", "harmonic",
-            fx, fy, "--test", "--method", "monte-carlo", "--resamples", "2000", "--seed", "5"]
+            fx, fy, "--pvalue", "--method", "monte-carlo", "--n-resamples", "2000", "--rng", "5"]
     code, out1, _ = run(capsys, *argv)
     code2, out2, _ = run(capsys, *argv)
     assert code == code2 == 0 and out1 == out2
@@ -149,16 +149,18 @@ def test_correlate_test_monte_carlo_seeded(tmp_path, capsys):
 @pytest.mark.parametrize(
     "extra, fragment",
     [
-        (["--method", "bootstrap"], "`method`"),
-        (["--alternative", "bigger"], "`alternative`"),
-        (["--resamples", "many"], "`resamples`"),
-        (["--seed", "x1"], "`seed`"),
+        (["--method", "bootstrap"], "--method"),
+        (["--alternative", "bigger"], "--alternative"),
+        (["--n-resamples", "many"], "--n-resamples"),
+        (["--rng", "x1"], "--rng"),
+        (["--rng", "-1"], "`rng`"),
+        (["--kind", "values"], "--kind"),
     ],
 )
 def test_correlate_test_bad_options(tmp_path, capsys, extra, fragment):
     fx, fy = _rank_files(tmp_path, [1, 2, 3, 4], [2, 1, 4, 3])
     code, out, err = run(capsys, "correlate", "--coefficient", "kendall", "--scheme", "additive",
-                         "--weigher", "harmonic", fx, fy, "--test", *extra)
+                         "--weigher", "harmonic", fx, fy, "--pvalue", *extra)
     assert code == 2 and out == "" and fragment in err and len(err.strip().splitlines()) == 1
 
 
@@ -171,5 +173,5 @@ def test_correlate_ties(tmp_path, capsys):
     code, out, err = run(capsys, *base, "--ties", "raise")
     assert code == 2 and out == "" and "ties" in err and "`x`" in err
     # p-values need untied rankings: one line naming the parameter, no partial output
-    code, out, err = run(capsys, *base, "--test")
+    code, out, err = run(capsys, *base, "--pvalue")
     assert code == 2 and out == "" and "`x`" in err and "ties" in err

@@ -40,23 +40,25 @@ class CommandError(Exception):
 #: examples shown at the end of each subcommand's ``--help`` (every line runs from the repository root)
 EXAMPLES = {
     "moments": [
-        "agreekit moments --coefficient kendall --scheme additive --weigher harmonic --n 8",
+        "agreekit moments --n 8",
         'agreekit moments --coefficient spearman --scheme multiplicative --weigher "inverse_square:n0=1" --n 10',
     ],
     "correlate": [
         "printf '1\\n2\\n3\\n4\\n5\\n' > x.txt; printf '2\\n1\\n3\\n5\\n4\\n' > y.txt",
-        "agreekit correlate --coefficient spearman --scheme additive --weigher harmonic x.txt y.txt",
-        'agreekit correlate --coefficient kendall --scheme multiplicative --weigher "inverse_square:n0=1" '
-        "x.txt y.txt --standardize",
+        "agreekit correlate x.txt y.txt",
+        'agreekit correlate --coefficient spearman --scheme multiplicative --weigher "inverse_square:n0=1" '
+        "x.txt y.txt --standardize --pvalue --format csv",
+        "printf '0.8\\n0.9\\n0.5\\n0.1\\n0.2\\n' > s.txt; "
+        "printf '0.9\\n0.7\\n0.5\\n0.2\\n0.1\\n' | agreekit correlate --kind scores - s.txt -o tau.json",
     ],
     "standardize": [
-        "agreekit standardize --coefficient spearman --scheme additive --weigher harmonic --n 500 --gamma -0.12",
-        "agreekit standardize --coefficient kendall --scheme additive --weigher harmonic --n 30 --gamma 0.4 "
+        "agreekit standardize --n 30 --gamma 0.4",
+        "agreekit standardize --coefficient spearman --scheme additive --weigher harmonic --n 500 --gamma -0.12 "
         "--form paper",
     ],
     "table": [
         "agreekit table",
-        "agreekit table kendall_additive_harmonic",
+        "agreekit table kendall_additive_harmonic --format csv",
     ],
     "consensus": [
         "agreekit consensus resources/consensus/emond_mason.csv --method exact",
@@ -70,21 +72,23 @@ EXAMPLES = {
         "agreekit clustering u.txt v.txt -m ari -m nmi_sum -m vi",
     ],
     "bootstrap": [
-        "agreekit bootstrap resources/bootstrap/trec_topic_by_run_scores/adhoc8_ap.csv --seed 1",
+        "agreekit bootstrap resources/bootstrap/trec_topic_by_run_scores/adhoc8_ap.csv --rng 1",
         "agreekit bootstrap resources/bootstrap/trec_topic_by_run_scores/adhoc8_ap.csv --test unpaired "
-        "--resamples 200 --format csv -o pairs.csv",
+        "--n-resamples 200 --format csv -o pairs.csv",
     ],
     "metaeval": [
         "agreekit metaeval AP=resources/bootstrap/trec_topic_by_run_scores/adhoc8_ap.csv "
-        "P@10=resources/bootstrap/trec_topic_by_run_scores/adhoc8_p10.csv --resamples 200 --seed 1 "
+        "P@10=resources/bootstrap/trec_topic_by_run_scores/adhoc8_p10.csv --n-resamples 200 --rng 1 "
         "--pvalue-resamples 500",
         "agreekit metaeval AP=resources/bootstrap/trec_topic_by_run_scores/adhoc8_ap.csv "
         "P@10=resources/bootstrap/trec_topic_by_run_scores/adhoc8_p10.csv "
-        "RR=resources/bootstrap/trec_topic_by_run_scores/adhoc8_rr.csv --resamples 200 --seed 1 -o metaeval_adhoc8",
+        "RR=resources/bootstrap/trec_topic_by_run_scores/adhoc8_rr.csv --n-resamples 200 --rng 1 "
+        "--output-dir metaeval_adhoc8",
     ],
     "evaluate": [
         "agreekit evaluate resources/bootstrap/robust03_top100/robust03_qrels.txt.gz "
-        "resources/bootstrap/robust03_top100/runs/input.Sel50.gz --metric AveP --depth 100",
+        "resources/bootstrap/robust03_top100/runs/input.Sel50.gz --metrics AP,nDCG@10,RR --format json "
+        "--depth 100",
     ],
 }
 
@@ -149,11 +153,10 @@ def _run(args: argparse.Namespace):
     saved = warnings.formatwarning
     warnings.formatwarning = one_line
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("default", DeprecationWarning)  # shown once per call site
-            for text in getattr(args, "_deprecated_options", None) or ():
-                warnings.warn(text, DeprecationWarning, stacklevel=1)
-            return args.func(args)
+        # a deprecated option spelling: one line on stderr, always (not subject to warning filters)
+        for text in getattr(args, "_deprecated_options", None) or ():
+            sys.stderr.write(one_line(text, DeprecationWarning, "", 0))
+        return args.func(args)
     finally:
         warnings.formatwarning = saved
 

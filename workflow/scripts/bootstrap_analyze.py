@@ -12,7 +12,7 @@ s = p.settings
 t0 = time.perf_counter()
 metrics = [MetricInput(m["name"], load_scores(m["path"]), m["statistic"]) for m in p.metrics]
 analysis = analyze_collection(
-    snakemake.wildcards.bs_collection, metrics, seed=p.seed, alpha=s["alpha"],  # noqa: F821
+    snakemake.wildcards.bs_collection, metrics, rng=p.seed, alpha=s["alpha"],  # noqa: F821
     n_resamples=s["n_resamples"], fuzziness=s["fuzziness"], bin_width=s["swap"]["bin_width"],
     n_bins=s["swap"]["n_bins"], swap_threshold=s["swap"]["threshold"], tau_variant=s["tau_variant"],
     progress=True)

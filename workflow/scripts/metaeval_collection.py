@@ -1,4 +1,5 @@
 """Thin adapter: one collection's metrics -> agreekit.metaeval (agreement + consensus) -> files."""
+import inspect
 import sys
 import time
 
@@ -15,14 +16,19 @@ coll = snakemake.wildcards.me_collection  # noqa: F821
 t0 = time.perf_counter()
 scores = {m["name"]: load_scores(m["path"], parameter=m["path"]) for m in p.metrics}
 statistic = {m["name"]: m["statistic"] for m in p.metrics}
-# the same per-collection seed as the bootstrap stage: the same topic samples Q*b
+# the same per-collection seed as the bootstrap stage: the same topic samples Q*b;
+# the config's alpha is the intervals' 1 - level (metric_agreement rounds 1 - level to 12 decimals)
 agreement = metric_agreement(scores, weigher=s["weigher"], scheme=s["scheme"], n_resamples=s["n_resamples"],
-                             rng=collection_seed(p.seed, coll), statistic=statistic, alpha=s["alpha"],
+                             rng=collection_seed(p.seed, coll), summary=statistic,
+                             confidence_level=1.0 - s["alpha"],
                              top_k=s["top_k"], pvalue_resamples=s["pvalue_resamples"])
 t1 = time.perf_counter()
 c = s["consensus"]
-consensus = consensus_ranking(scores, method=c["method"], statistic=statistic, time_limit=c["time_limit"],
-                              rng=collection_seed(p.seed, coll), max_solutions=c["max_solutions"])
+# consensus_ranking's summary keyword: `summary` once its area renamed it, `statistic` before
+kw = "summary" if "summary" in inspect.signature(consensus_ranking).parameters else "statistic"
+consensus = consensus_ranking(scores, method=c["method"], time_limit=c["time_limit"],
+                              rng=collection_seed(p.seed, coll), max_solutions=c["max_solutions"],
+                              **{kw: statistic})
 t2 = time.perf_counter()
 write_collection(coll, agreement, consensus, p.outdir)
 print(f"{coll}: {len(scores)} metrics, {agreement.n_systems} systems, {agreement.n_topics} topics; "

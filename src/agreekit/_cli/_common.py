@@ -29,10 +29,18 @@ CLI_ONLY_OPTIONS = {
     "format": "output format (json or csv)",
     "quiet": "no progress bars on stderr",
     "no_weights": "consensus: ignore any weight column (read_rankings(weights_column=None), which a string option cannot say)",
-    "list": "print the registry of a subcommand's named choices instead of computing (clustering --list)",
+    "list": "flag: list a subcommand's named choices instead of computing (`clustering --list`, `table --list`)",
     "func": "(internal) the handler",
     "api": "(internal) the library function(s) the subcommand calls",
     "command": "(internal) the subcommand's name",
+    "correlate": "bootstrap: a second score matrix whose system ranking is correlated with SCORES",
+    "gmean": "metaeval: metrics summarised by the geometric mean (builds the API's summary mapping)",
+    "no_pvalue": "metaeval: skip the p-values (the API's pvalue=False)",
+    "consensus_method": "metaeval: the `method` of consensus_ranking (a second function's option)",
+    "name": "metaeval: the collection's title in the files of --output-dir",
+    "column": "the CSV column of an input file to read (ranking `correlate`)",
+    "pvalue": "flag: also run the significance test (`correlate --pvalue`)",
+    "standardize": "flag: also return the standardized value (`correlate --standardize`)",
 }
 
 

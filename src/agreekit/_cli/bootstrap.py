@@ -1,21 +1,29 @@
 """CLI subcommands of the bootstrap area: ``agreekit bootstrap`` and ``agreekit evaluate``.
 
-``agreekit bootstrap SCORES.csv [--test paired|unpaired] [--alpha 0.05] [--resamples 1000]
-[--seed S] [--format json|csv]`` runs the bootstrap test on every pair of systems of a
-topics x systems score matrix (discriminative power, per-pair ASLs, estimated required
-difference).
+``agreekit bootstrap SCORES.csv [--test paired|unpaired] [--alpha 0.05] [--n-resamples 1000]
+[--rng S] [--summary mean|gmean] [--format json|csv] [-o FILE]`` runs the bootstrap test on every
+pair of systems of a topics x systems score matrix (discriminative power, per-pair ASLs,
+estimated required difference).  ``SCORES.csv`` may be ``-`` (stdin).
 
-``agreekit evaluate QRELS RUN... --metric AveP --metric nDCG@100 [--depth 1000]`` builds
-such matrices from TREC qrels and runs.
+``agreekit evaluate QRELS RUN... --metrics AP,nDCG@10 [--depth 1000] [--output-dir DIR]`` builds
+such matrices from TREC qrels and runs (ir_measures names: ``nDCG@k`` is trec_eval's form,
+``nDCG_jk@k`` the Jarvelin-Kekalainen form of Sakai 2006).
+
+Old spellings kept for one release (each prints one DeprecationWarning line): ``--resamples``
+(``--n-resamples``), ``--statistic`` (``--summary``), ``--metric`` / ``--gain`` stay as synonyms,
+``evaluate -o DIR`` (``--output-dir DIR``), ``evaluate --ndcg`` (name the form in the metric).
 """
 from __future__ import annotations
 
 import argparse
 import io
 import re
-import sys
+import warnings
+from pathlib import Path
 
-from agreekit._io import atomic_write, check_output_path, dumps_json, write_files
+from agreekit._cli._common import (add_format, add_output, add_output_dir, add_quiet, add_renamed, add_rng,
+                                   progress_of, write_output)
+from agreekit._io import check_output_path, dumps_json, write_files
 from agreekit._validation import InputError
 
 
@@ -33,84 +41,98 @@ def _gains(values: list[str] | None):
     for v in values:
         m = re.fullmatch(r"\s*(-?\d+)\s*=\s*([0-9.eE+-]+)\s*", v)
         if m is None:
-            raise InputError("--gain", f"must look like GRADE=GAIN (e.g. 2=3); got {v!r}")
+            raise InputError("--gains", f"must look like GRADE=GAIN (e.g. 2=3); got {v!r}")
         gains[int(m.group(1))] = float(m.group(2))
     return gains
 
 
-def _emit(text: str, output: str | None) -> None:
-    if output:
-        with atomic_write(output, parameter="--output") as fh:
-            fh.write(text)
-    else:
-        sys.stdout.write(text)
+def _legacy_output_dir(args, *, several: bool) -> None:
+    """``-o DIR`` (the old spelling of ``--output-dir``): kept for one release with a warning.
+
+    ``-o`` is taken as a directory when it names an existing directory, has no file suffix,
+    or (CSV) several outputs would have to go to one file."""
+    out = getattr(args, "output", "-")
+    if out in (None, "-") or getattr(args, "output_dir", None):
+        return
+    path = Path(out)
+    if path.is_dir() or path.suffix == "" or several:
+        warnings.warn(f"-o {out}: -o is now always a file; use --output-dir {out} for a directory (the old "
+                      "spelling is removed in the next release)", DeprecationWarning, stacklevel=2)
+        args.output_dir, args.output = out, "-"
 
 
 def _run_bootstrap(args: argparse.Namespace):
     try:
         return _bootstrap(args)
-    except InputError as exc:  # the library names its keyword; the user typed --resamples
+    except InputError as exc:  # the library names its keyword; the user typed --n-resamples
         if exc.parameter == "n_resamples":
-            raise InputError("--resamples", str(exc).split(" ", 1)[1]) from None
+            raise InputError("--n-resamples", str(exc).split(" ", 1)[1]) from None
         raise
 
 
 def _bootstrap(args: argparse.Namespace):
-    if args.output:  # before any work: an unwritable target fails first
+    if args.output not in (None, "-"):  # before any work: an unwritable target fails first
         check_output_path(args.output, parameter="--output")
+    from agreekit._cli import resolve_seed
     from agreekit.ireval.bootstrap import discriminative_power, rank_correlation_se
     from agreekit.ireval.metrics import align_scores, load_scores
 
-    from agreekit._cli import resolve_seed
-
-    seed = resolve_seed(args.seed)
+    seed = resolve_seed(args.rng)
     scores = load_scores(args.scores, parameter="SCORES")
     corr = None
     if args.correlate:  # first: it is refused up front if its samples cannot fit in memory
         other = align_scores(scores, load_scores(args.correlate, parameter="--correlate"),
                              names=("SCORES", "--correlate"))
-        corr = rank_correlation_se(scores, other, n_resamples=args.resamples, rng=seed,
-                                   statistic=args.statistic).summary()
-    res = discriminative_power(scores, alpha=args.alpha, test=args.test, n_resamples=args.resamples,
-                               rng=seed, statistic=args.statistic)
+        corr = rank_correlation_se(scores, other, n_resamples=args.n_resamples, rng=seed,
+                                   summary=args.summary).to_dict()
+    res = discriminative_power(scores, alpha=args.alpha, test=args.test, n_resamples=args.n_resamples,
+                               rng=seed, summary=args.summary, progress=progress_of(args))
     if args.format == "csv":
         buf = io.StringIO()
         res.table.to_csv(buf, index=False, float_format="%.10g", lineterminator="\n")
-        _emit(buf.getvalue(), args.output)
+        write_output(args, buf.getvalue())
         return None
-    out = {"scores": str(args.scores), "n_topics": int(scores.shape[0]), "n_systems": int(scores.shape[1]),
-           "seed": seed, **res.summary()}
+    out = {"n_topics": int(scores.shape[0]), "n_systems": int(scores.shape[1]), "seed": seed, **res.to_dict()}
     if corr is not None:
         out["rank_correlation"] = corr
     out["pairs"] = res.table.to_dict(orient="records")
-    _emit(dumps_json(out) + "\n", args.output)
+    write_output(args, dumps_json(out) + "\n")
     return None
 
 
 def _run_evaluate(args: argparse.Namespace):
-    from pathlib import Path
-
     from agreekit.ireval.metrics import evaluate
 
-    metrics = _metric_list(args.metric)
+    metrics = _metric_list(args.metrics)
     if not metrics:
-        raise InputError("--metric", "at least one metric is required")
-    if len(metrics) > 1 and not args.output_dir:
-        raise InputError("--output-dir", "is required with more than one metric (one CSV per metric)")
+        raise InputError("--metrics", "at least one metric is required")
+    _legacy_output_dir(args, several=len(metrics) > 1 and args.format == "csv")
+    if len(metrics) > 1 and args.format == "csv" and not args.output_dir:
+        raise InputError("--output-dir", "is required for CSV output of more than one metric (one CSV per "
+                                         "metric; or use --format json)")
+    if args.output not in (None, "-"):
+        check_output_path(args.output, parameter="--output")
     targets = {}
     if args.output_dir:
         for name in metrics:
             path = Path(args.output_dir) / (re.sub(r"[^A-Za-z0-9@._-]", "_", name) + ".csv")
             if path in targets.values():
-                raise InputError("--metric", f"{name!r} would overwrite {str(path)!r} (written for another "
-                                             "metric)")
+                raise InputError("--metrics", f"{name!r} would overwrite {str(path)!r} (written for another "
+                                              "metric)")
             targets[name] = check_output_path(path, parameter="--output-dir")
-    mats = evaluate(args.qrels, list(args.runs), metrics, depth=args.depth, gains=_gains(args.gain),
-                    beta=args.beta, ndcg=args.ndcg, empty_topics=args.empty_topics)
+    kw = {} if args.ndcg is None else {"ndcg": args.ndcg}   # deprecated: evaluate() warns
+    mats = evaluate(args.qrels, list(args.run), metrics, depth=args.depth, gains=_gains(args.gains),
+                    beta=args.beta, log_base=args.log_base, empty_topics=args.empty_topics,
+                    progress=progress_of(args), **kw)
     if not args.output_dir:
-        buf = io.StringIO()
-        mats[metrics[0]].to_csv(buf, float_format="%.10g", lineterminator="\n")
-        sys.stdout.write(buf.getvalue())
+        if args.format == "csv":
+            buf = io.StringIO()
+            mats[metrics[0]].to_csv(buf, float_format="%.10g", lineterminator="\n")
+            write_output(args, buf.getvalue())
+        else:
+            write_output(args, dumps_json({"metrics": {name: {str(c): {str(t): float(v) for t, v in df[c].items()}
+                                                              for c in df.columns}
+                                                       for name, df in mats.items()}}) + "\n")
         return None
     written, contents = {}, {}
     for name, df in mats.items():
@@ -119,51 +141,63 @@ def _run_evaluate(args: argparse.Namespace):
         contents[targets[name]] = buf.getvalue()
         written[name] = {"path": str(targets[name]), "mean": df.mean(axis=0).round(10).to_dict()}
     write_files(contents, parameter="--output-dir")  # all or nothing
-    return {"qrels": str(args.qrels), "n_topics": int(next(iter(mats.values())).shape[0]),
+    info = {"n_topics": int(next(iter(mats.values())).shape[0]),
             "systems": [str(c) for c in next(iter(mats.values())).columns], "metrics": written}
+    write_output(args, dumps_json(info) + "\n")   # the files are CSV; what was written is JSON
+    return None
 
 
 def register(subparsers) -> None:
+    from agreekit.ireval.bootstrap import discriminative_power, rank_correlation_se
+    from agreekit.ireval.metrics import evaluate
+
     p = subparsers.add_parser(
         "bootstrap", help="bootstrap tests over all system pairs of a topics x systems score matrix",
         description="Sakai's bootstrap test on every pair of systems: per-pair ASL, discriminative "
                     "power (pairs with ASL < alpha) and the estimated difference required for "
                     "ASL < alpha.")
-    p.add_argument("scores", metavar="SCORES.csv", help="topics x systems CSV (header = system names)")
+    p.add_argument("scores", metavar="SCORES.csv", help="topics x systems CSV (header = system names; - = stdin)")
     p.add_argument("--test", choices=("paired", "unpaired"), default="paired",
                    help="paired or unpaired bootstrap test (Sakai 2006)")
-    p.add_argument("--alpha", type=float, default=0.05, help="significance level (default 0.05)")
-    p.add_argument("--resamples", type=int, default=1000, help="B, bootstrap samples (default 1000)")
-    p.add_argument("--seed", type=int, default=None,
-                   help="random seed (default: drawn from OS entropy; the JSON output reports the seed used)")
-    p.add_argument("--format", choices=("json", "csv"), default="json",
-                   help="json: summary + pairs; csv: the per-pair table")
-    p.add_argument("--statistic", choices=("mean", "gmean"), default="mean",
-                   help="summary statistic (gmean with --test paired = the AG variant; also used "
-                        "for both rankings of --correlate)")
+    p.add_argument("--alpha", type=float, default=0.05,
+                   help="significance level: a pair is significant iff ASL < alpha (default 0.05)")
+    add_renamed(p, "--n-resamples", "--resamples", type=int, default=1000,
+                help="B, bootstrap samples (default 1000; B * alpha not an integer: k rounded down)")
+    add_rng(p, what="the bootstrap samples")
+    add_renamed(p, "--summary", "--statistic", choices=("mean", "gmean"), default="mean",
+                help="system summary (gmean with --test paired = the AG variant; also used "
+                     "for both rankings of --correlate)")
     p.add_argument("--correlate", metavar="OTHER.csv", default=None,
                    help="also report Kendall's tau between the system rankings of SCORES and OTHER "
                         "(same topics and systems) with its bootstrap SE")
-    p.add_argument("-o", "--output", default=None, help="write to this file instead of stdout")
-    p.set_defaults(func=_run_bootstrap)
+    add_format(p)
+    add_output(p, what="the JSON summary + pairs (json) or the per-pair table (csv)")
+    add_quiet(p)
+    p.set_defaults(func=_run_bootstrap, api=(discriminative_power, rank_correlation_se))
 
     e = subparsers.add_parser(
-        "evaluate", help="per-topic IR metrics (AveP, P@l, Q-measure, nCG@l, nDCG@l) from TREC qrels and runs",
-        description="Build topics x systems score matrices from TREC qrels and runs.")
-    e.add_argument("qrels", metavar="QRELS", help="TREC qrels file (topic iter docno grade; .gz ok)")
-    e.add_argument("runs", metavar="RUN", nargs="+", help="TREC run files (one system each; .gz ok)")
-    e.add_argument("--metric", action="append", required=True,
-                   help="metric (repeatable or comma-separated): AveP, P@10, Q-measure, nCG@100, nDCG@100, R-prec")
+        "evaluate", help="per-topic IR metrics (AP, P@k, R@k, RR, Rprec, nDCG@k, Q-measure, ...) from TREC "
+                         "qrels and runs",
+        description="Build topics x systems score matrices from TREC qrels and runs. Metric names follow "
+                    "ir_measures: nDCG@k is trec_eval's ndcg_cut (gain / log2(rank + 1)); nDCG_jk@k is the "
+                    "Jarvelin-Kekalainen form of Sakai 2006.")
+    e.add_argument("qrels", metavar="QRELS", help="TREC qrels file (topic iter docno grade; .gz ok; - = stdin)")
+    e.add_argument("run", metavar="RUN", nargs="+", help="TREC run files (one system each; .gz ok)")
+    e.add_argument("--metrics", "--metric", dest="metrics", action="append", required=True, metavar="METRIC",
+                   help="metric (repeatable or comma-separated): AP, P@10, R@100, RR, Rprec, nDCG@10, "
+                        "nDCG_jk@100, Q-measure, nCG@100")
     e.add_argument("--depth", type=int, default=1000, help="cut each ranked list at this depth (default 1000)")
-    e.add_argument("--gain", action="append", metavar="GRADE=GAIN",
+    e.add_argument("--gains", "--gain", dest="gains", action="append", metavar="GRADE=GAIN",
                    help="gain of a relevance grade (repeatable; default gain = grade)")
     e.add_argument("--beta", type=float, default=1.0, help="Q-measure beta (default 1)")
-    e.add_argument("--ndcg", choices=("jk", "trec"), default="jk",
-                   help="nDCG form: jk = Jarvelin-Kekalainen as in Sakai 2006 (default), "
-                        "trec = trec_eval's ndcg_cut (gain / log2(rank + 1))")
+    e.add_argument("--log-base", type=float, default=2.0, help="the a of nDCG_jk (default 2)")
+    e.add_argument("--ndcg", choices=("jk", "trec"), default=None,
+                   help="deprecated: name the form in the metric instead (nDCG@k = trec, nDCG_jk@k = jk)")
     e.add_argument("--empty-topics", choices=("error", "drop"), default="error",
                    help="qrels topics without relevant documents: error (default) or drop")
-    e.add_argument("-o", "--output-dir", default=None,
-                   help="write DIR/<metric>.csv per metric (required for several metrics); "
-                        "without it the single matrix is printed as CSV")
-    e.set_defaults(func=_run_evaluate)
+    add_format(e, default="csv")   # of the matrices printed without --output-dir (its files are CSV)
+    add_output(e, what="the matrix of a single metric (csv) or every matrix (json); with --output-dir, "
+                       "the list of files written")
+    add_output_dir(e, what="one DIR/<metric>.csv per metric (needed for CSV of several metrics)")
+    add_quiet(e)
+    e.set_defaults(func=_run_evaluate, api=evaluate)

@@ -7,50 +7,125 @@ from pathlib import Path
 import numpy as np
 
 from agreekit._validation import InputError
+from agreekit._cli._common import (add_format, add_output, add_quiet, add_renamed, add_rng, progress_of,
+                                   write_output)
+
+COEFFICIENTS = ("kendall", "spearman")
+SCHEMES = ("additive", "multiplicative")
+KINDS = ("ranks", "scores")
 
 
-def _add_config_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--coefficient", required=True, choices=("spearman", "kendall"), help="the coefficient")
-    p.add_argument("--scheme", required=True, choices=("additive", "multiplicative"),
-                   help="pair weight f(a_i)+f(b_i) or f(a_i)*f(b_i)")
-    p.add_argument("--weigher", required=True,
-                   help='weighting function spec, e.g. "harmonic", "inverse_square:n0=1", '
-                        '"power:p=1.5,n0=0", "dcg"')
+def add_config_args(p: argparse.ArgumentParser) -> None:
+    """``--coefficient/--scheme/--weigher`` with the library's defaults (kendall, additive, harmonic)."""
+    p.add_argument("--coefficient", default="kendall", choices=COEFFICIENTS,
+                   help="the coefficient (default kendall, as scipy.stats.weightedtau)")
+    p.add_argument("--scheme", default="additive", choices=SCHEMES,
+                   help="item weight f(a_i)+f(b_i) (additive, default) or f(a_i)*f(b_i)")
+    p.add_argument("--weigher", default="harmonic",
+                   help='weighting function of the 1-based rank, e.g. "harmonic" (default, 1/i), '
+                        '"inverse_square:n0=1", "power:p=1.5,n0=0", "dcg"')
+
+
+def add_emit_args(p: argparse.ArgumentParser) -> None:
+    add_format(p)
+    add_output(p)
+
+
+def _flat(record, prefix=""):
+    import json
+
+    out = {}
+    for k, v in record.items():
+        key = f"{prefix}{k}"
+        if isinstance(v, dict):
+            out.update(_flat(v, key + "."))
+        elif isinstance(v, (list, tuple)):
+            out[key] = json.dumps(v)
+        else:
+            out[key] = v
+    return out
+
+
+def emit(args, result) -> None:
+    """Write ``result`` (a dict, or a list of dicts = rows) as JSON or CSV to ``-o`` (default stdout)."""
+    from agreekit._io import dumps_json
+
+    if getattr(args, "format", "json") == "csv":
+        import csv
+        import io
+
+        rows = [_flat(r) for r in (result if isinstance(result, list) else [result])]
+        header = list(dict.fromkeys(k for r in rows for k in r))
+        buf = io.StringIO()
+        w = csv.DictWriter(buf, fieldnames=header, lineterminator="\n")
+        w.writeheader()
+        for r in rows:
+            w.writerow({k: ("" if r.get(k) is None else r.get(k)) for k in header})
+        text = buf.getvalue()
+    else:
+        text = dumps_json(result) + "\n"
+    write_output(args, text)
+
+
+def progress(args):
+    """``progress=`` for the API: off with ``--quiet`` or when stderr is not a terminal, else the API's auto."""
+    import sys
+
+    value = progress_of(args)
+    if value is None and not (hasattr(sys.stderr, "isatty") and sys.stderr.isatty()):
+        return False
+    return value
 
 
 def register(subparsers) -> None:
+    from agreekit.ranking.correlation import weighted_correlation
+    from agreekit.ranking.moments import exact_moments
+    from agreekit.ranking.significance import weighted_correlation_test
+    from agreekit.ranking.tables import standardize
+
     p = subparsers.add_parser("moments", help="exact null moments of a weighted rank correlation",
                               description="Exact mean, variance and left variance of Γ over all n! "
                                           "permutations (n = 2..12).")
-    _add_config_args(p)
+    add_config_args(p)
     p.add_argument("--n", required=True, help="ranking length (2..12)")
-    p.set_defaults(func=_moments)
+    add_quiet(p)
+    add_emit_args(p)
+    p.set_defaults(func=_moments, api=exact_moments)
 
-    p = subparsers.add_parser("correlate", help="weighted Spearman/Kendall of two rankings",
-                              description="Weighted correlation of two rank vectors read from files "
-                                          "(one rank per line, or a CSV column).")
-    _add_config_args(p)
-    p.add_argument("x", help="file with the first rank vector")
-    p.add_argument("y", help="file with the second rank vector")
+    p = subparsers.add_parser("correlate", help="weighted Kendall/Spearman of two rankings",
+                              description="Weighted correlation of two rankings read from files "
+                                          "(one value per line, or a CSV column; `-` = stdin): rank "
+                                          "vectors (1 = top, the default) or, with --kind scores, "
+                                          "scores (higher = better, ranked descending with average ties).")
+    p.add_argument("x", help="file with the first ranking (`-` = stdin)")
+    p.add_argument("y", help="file with the second ranking (`-` = stdin)")
+    p.add_argument("--kind", default="ranks", choices=KINDS,
+                   help="ranks (default; 1 = top) or scores (higher = better)")
+    add_config_args(p)
     p.add_argument("--column", default=None,
-                   help="CSV column holding the ranks (default: the first column)")
+                   help="CSV column holding the values (default: the first column)")
     p.add_argument("--standardize", action="store_true",
                    help="also return g(value) from the coefficient table (see `agreekit standardize`)")
-    p.add_argument("--ties", default="average",
-                   help="tied ranks: 'average' (default; average ranks, tau_b-style Kendall) or 'raise'")
+    p.add_argument("--ties", default="average", choices=("average", "raise"),
+                   help="ties: 'average' (default; average ranks, tau_b-style Kendall) or 'raise'")
     from agreekit._cli.tables import add_standardize_options
 
     add_standardize_options(p, with_scheme_args=False)
     g = p.add_argument_group("significance test (agreekit.weighted_correlation_test)")
-    g.add_argument("--test", action="store_true",
-                   help="add the p-value under independence: pvalue, method, pvalue_se (and the null moments)")
-    g.add_argument("--alternative", default="two-sided", help="two-sided (default), greater or less")
-    g.add_argument("--method", default="auto",
+    add_renamed(g, "--pvalue", "--test", action="store_true", dest="pvalue",
+                help="add the p-value under independence: pvalue, method, pvalue_se (and the null moments); "
+                     "--test is its deprecated spelling")
+    g.add_argument("--alternative", default="two-sided", choices=("two-sided", "greater", "less"),
+                   help="the alternative hypothesis")
+    g.add_argument("--method", default="auto", choices=("auto", "exact", "table", "monte-carlo"),
                    help="auto (default: exact for n <= 10, else the table's null quantiles, else Monte Carlo), "
                         "exact, table or monte-carlo")
-    g.add_argument("--resamples", default="100000", help="Monte Carlo resamples (default 100000)")
-    g.add_argument("--seed", default=None, help="Monte Carlo seed (an integer; default: fresh randomness)")
-    p.set_defaults(func=_correlate)
+    add_renamed(g, "--n-resamples", "--resamples", dest="n_resamples", type=int, default=100000,
+                help="Monte Carlo resamples (default 100000; --resamples is its deprecated spelling)")
+    add_rng(g, what="the Monte Carlo permutations")
+    add_quiet(p)
+    add_emit_args(p)
+    p.set_defaults(func=_correlate, api=(weighted_correlation, weighted_correlation_test, standardize))
 
 
 def _parse_int(parameter: str, text: str) -> int:
@@ -64,14 +139,16 @@ def _moments(args):
     from agreekit.ranking.moments import exact_moments
 
     n = _parse_int("n", args.n)
-    m = exact_moments(args.coefficient, n=n, weigher=args.weigher, scheme=args.scheme)
-    out = m.as_dict()
+    m = exact_moments(args.coefficient, n=n, weigher=args.weigher, scheme=args.scheme, progress=progress(args))
+    d = m.to_dict()
+    out = {k: d[k] for k in ("coefficient", "scheme", "weigher", "n", "mean", "var", "left_var")}
     out["source"] = "exact"
-    return out
+    emit(args, out)
 
 
-def read_rank_file(path: str, *, parameter: str, column: str | None = None) -> np.ndarray:
-    """Read ranks from a file: one rank per line, or a CSV column (header row optional).
+def read_rank_file(path: str, *, parameter: str, column: str | None = None, kind: str = "ranks") -> np.ndarray:
+    """Read ranks (or, with ``kind="scores"``, real scores) from a file: one value per line, or a
+    CSV column (header row optional); ``-`` is stdin.
 
     Ranks are positive integers, 1 = top; a repeated value is a tie.  UTF-8 (a byte-order mark
     is allowed), plain or gzip-compressed, any line ends; trailing blank lines are ignored.
@@ -118,8 +195,25 @@ def read_rank_file(path: str, *, parameter: str, column: str | None = None) -> n
         rows, numbers = rows[1:], numbers[1:]
         if not rows:
             raise InputError(parameter, f"file {path!r} has a header but no ranks")
+    if kind == "scores":
+        return _scores(parameter, [r[j] for r in rows], [f"file {path!r} line {no}" for no in numbers])
     return check_positive_ranks(parameter, [r[j] for r in rows],
                                 labels=[f"file {path!r} line {no}" for no in numbers])
+
+
+def _scores(parameter, tokens, labels) -> np.ndarray:
+    import math
+
+    out = np.empty(len(tokens))
+    for i, (tok, where) in enumerate(zip(tokens, labels)):
+        try:
+            v = float(tok)
+        except ValueError:
+            v = math.nan
+        if not math.isfinite(v):
+            raise InputError(parameter, f"{where}: {tok!r} is not a finite score")
+        out[i] = v
+    return out
 
 
 def _is_number(tok: str) -> bool:
@@ -132,30 +226,37 @@ def _is_number(tok: str) -> bool:
 
 def _correlate(args):
     from agreekit.ranking.correlation import weighted_correlation
-
-    x = read_rank_file(args.x, parameter="x", column=args.column)
-    y = read_rank_file(args.y, parameter="y", column=args.column)
-    value = weighted_correlation(x, y, coefficient=args.coefficient, weigher=args.weigher,
-                                 scheme=args.scheme, ties=args.ties)
     from agreekit.ranking.weighting import parse_weigher
 
+    if args.x == "-" and args.y == "-":
+        raise InputError("y", "only one of x, y may be `-` (stdin)")
+    x = read_rank_file(args.x, parameter="x", column=args.column, kind=args.kind)
+    y = read_rank_file(args.y, parameter="y", column=args.column, kind=args.kind)
+    value = weighted_correlation(x, y, coefficient=args.coefficient, weigher=args.weigher,
+                                 scheme=args.scheme, ties=args.ties, kind=args.kind)
     out = {"coefficient": args.coefficient, "scheme": args.scheme,
-           "weigher": parse_weigher(args.weigher).spec, "n": int(len(x)), "value": value}
+           "weigher": parse_weigher(args.weigher).spec, "kind": args.kind, "n": int(len(x)), "value": value}
     if getattr(args, "standardize", False):
         from agreekit._cli.tables import standardized_fields
 
         out.update(standardized_fields(args, value, int(len(x))))
-    if getattr(args, "test", False):
+    if getattr(args, "pvalue", False):
         from agreekit.ranking.significance import weighted_correlation_test
 
+        n_resamples = _parse_int("n_resamples", str(args.n_resamples))
+        rng = args.rng
+        if rng is None:  # fresh OS entropy, reported so that the run can be repeated
+            rng = int(np.random.SeedSequence().entropy % 2**63)
         res = weighted_correlation_test(
             x, y, coefficient=args.coefficient, weigher=args.weigher, scheme=args.scheme,
-            alternative=args.alternative, method=args.method, n_resamples=_parse_int("resamples", args.resamples),
-            rng=None if args.seed is None else _parse_int("seed", args.seed), table=args.table,
-            g0_rule=getattr(args, "g0_rule", None))
+            alternative=args.alternative, method=args.method, n_resamples=n_resamples,
+            rng=rng, table=args.table, g0_rule=getattr(args, "g0_rule", None), progress=progress(args),
+            kind=args.kind)
         out.update({"pvalue": res.pvalue, "method": res.method, "pvalue_se": res.pvalue_se,
                     "alternative": res.alternative, "null_mean": res.null_mean, "null_var": res.null_var,
                     "null_left_var": res.null_left_var})
+        if res.method == "monte-carlo":
+            out["rng"] = rng
         if not getattr(args, "standardize", False):
             out["standardized"] = res.standardized
-    return out
+    emit(args, out)

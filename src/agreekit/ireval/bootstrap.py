@@ -4,7 +4,7 @@ Given a topics x systems score matrix of one evaluation metric, this module
 answers "how good is the metric?" with the bootstrap:
 
 * :func:`paired_test` - Studentised paired bootstrap test (Figs. 1-2), with
-  the log-space "AG" variant for geometric means (``statistic="gmean"``);
+  the log-space "AG" variant for geometric means (``summary="gmean"``);
 * :func:`unpaired_test` - unpaired (two-sample) bootstrap test for any
   summary statistic (Figs. 3-4);
 * :func:`discriminative_power` - the test over all system pairs: number and
@@ -20,6 +20,10 @@ answers "how good is the metric?" with the bootstrap:
 * :func:`difference_se` - the bootstrap standard error of a difference (Eq. 13);
 * :func:`meta_evaluate` - everything above for one metric, on one shared set
   of bootstrap samples.
+
+:data:`DEFAULT_FUZZINESS` is the stability method's grid f = 0.01, 0.02, ..., 0.20.
+``summary`` (``"mean"`` or ``"gmean"``, Sakai's Eq. 7) is how a system's per-topic
+values are summarised, everywhere; a result's ``statistic`` is the value of a statistic.
 
 Resampling.  One B x n matrix of topic indices (``resamples``; row b is the
 bootstrap topic sample Q*b) is shared by every pair, every metric, the
@@ -37,10 +41,13 @@ arithmetic can differ in the last bits depending on summation order; the
 stability and swap methods therefore treat |x - y| <= 1e-12 max(|x|, |y|)
 as a tie, and the bins use floor(round(|D| / width, 9)).
 
-Counting rule.  ASL = #{b : |t*b| >= |t|} / B (Efron and Tibshirani; no "+1"
-correction, so an ASL can be 0) and a pair is significant iff ASL < alpha.
-Comparisons use scipy's relative tolerance for round-off: |t*b| counts when
-|t*b| >= |t| (1 - 1e-12).  Degenerate pairs: identical systems (all
+Counting rule.  With b = #{b : |t*b| >= |t|} (two-sided; ``alternative="greater"``
+counts t*b >= t, ``"less"`` t*b <= t), Sakai's achieved significance level is
+``asl`` = b / B (Efron and Tibshirani; it can be 0), and ``pvalue`` follows scipy's
+rule for resampling p-values, (b + 1) / (B + 1) (never 0; ``scipy.stats.permutation_test``).
+Discriminative power and the stability of its tables count what Sakai counts: a pair is
+significant iff ASL < alpha.  Comparisons use scipy's relative tolerance for round-off:
+|t*b| counts when |t*b| >= |t| (1 - 1e-12).  Degenerate pairs: identical systems (all
 differences 0) get t = 0 and ASL = 1; a constant non-zero difference gets
 t = +-inf and ASL = 0; a bootstrap replicate with zero spread gets t* = 0 when
 all its values are 0 and +-inf otherwise.
@@ -65,6 +72,9 @@ from agreekit import _jit
 from agreekit._jit import pick
 from agreekit.ireval import _kernels as _k
 from agreekit._memory import check_memory
+import warnings
+
+from agreekit._api import ResultBase, TestResultBase, deprecated_attribute, monte_carlo_pvalue, renamed_parameters
 from agreekit._validation import InputError, check_choice, check_float, check_int
 from agreekit.ireval.metrics import GM_OFFSET, align_scores, check_scores
 
@@ -101,6 +111,7 @@ DEFAULT_FUZZINESS = tuple(round(0.01 * i, 2) for i in range(1, 21))
 _REL_TOL = 1e-12          # relative tolerance of the ">=" counting rule
 _ZERO_VAR_TOL = 1e-10     # replicate variance <= tol * mean square  ->  zero spread
 _STREAM_TOPICS, _STREAM_SWAP, _STREAM_POOLED = 0, 1, 2
+ALTERNATIVES = ("two-sided", "greater", "less")
 _DEFAULT_BATCH_ELEMENTS = 4_000_000   # B x pairs doubles per temporary array (32 MB)
 _STREAM_BATCH_ELEMENTS = 1 << 21      # topic indices per streamed batch of resamples (16 MB)
 
@@ -111,8 +122,11 @@ _STREAM_BATCH_ELEMENTS = 1 << 21      # topic indices per streamed batch of resa
 def _generator(rng: Any, stream: int) -> np.random.Generator:
     if isinstance(rng, np.random.Generator):
         return rng
+    if isinstance(rng, np.random.BitGenerator):
+        return np.random.default_rng(rng)
     if isinstance(rng, np.random.RandomState):
-        raise InputError("rng", "must be an int seed, a SeedSequence or a numpy Generator, not RandomState")
+        raise InputError("rng", "must be None, a non-negative int, a numpy.random.SeedSequence or a "
+                                "numpy.random.Generator, not RandomState")
     if rng is None:
         ss = np.random.SeedSequence()
     elif isinstance(rng, np.random.SeedSequence):
@@ -199,10 +213,19 @@ def _topic_resamples(resamples, n, n_resamples, rng, stream=_STREAM_TOPICS, name
 
 
 def critical_rank(n_resamples: int, alpha: float) -> int:
-    """k = B * alpha, the rank of the bootstrap value that decides ASL < alpha.
+    """k = B * alpha, the rank of the bootstrap value behind the critical value and the
+    required difference (Sakai uses B = 1000, alpha = 0.05 -> k = 50).
 
-    Raises if B * alpha is not a positive integer (Sakai uses B = 1000,
-    alpha = 0.05 -> k = 50).
+    When B * alpha is not an integer (B = 999), k is rounded down with a
+    :class:`UserWarning` (the k-th largest value is then a slightly conservative
+    threshold); B * alpha < 1 is an :class:`~agreekit._validation.InputError`.
+
+    Parameters
+    ----------
+    n_resamples : int
+        B, the number of bootstrap samples.
+    alpha : float
+        The significance level of the test (a pair is significant iff ASL < alpha).
 
     Examples
     --------
@@ -212,10 +235,15 @@ def critical_rank(n_resamples: int, alpha: float) -> int:
     """
     B = check_int("n_resamples", n_resamples, minimum=1)
     alpha = check_float("alpha", alpha, minimum=0.0, maximum=1.0, inclusive=False)
-    k = round(B * alpha)
-    if k < 1 or abs(k - B * alpha) > 1e-9 * max(1.0, B * alpha):
-        raise InputError("alpha", f"n_resamples * alpha must be a positive integer; got {B} * {alpha} "
-                                  f"= {B * alpha:g}")
+    exact = B * alpha
+    k = round(exact)
+    if abs(k - exact) > 1e-9 * max(1.0, exact):
+        k = math.floor(exact)
+        if k >= 1:
+            warnings.warn(f"n_resamples * alpha = {B} * {alpha} = {exact:g} is not an integer; the critical "
+                          f"rank k is rounded down to {k}", UserWarning, stacklevel=3)
+    if k < 1:
+        raise InputError("alpha", f"n_resamples * alpha must be at least 1; got {B} * {alpha} = {exact:g}")
     return int(k)
 
 
@@ -247,13 +275,28 @@ def format_difference(value: float, *, decimals: int | None = 2, significant: in
     return f"{value:.{int(decimals)}f}"
 
 
-def _statistic_name(statistic, *, allow_callable: bool) -> str | Callable:
+def _statistic_name(statistic, *, allow_callable: bool, parameter: str = "summary") -> str | Callable:
+    """``summary`` checked: "mean", "gmean" (or a callable where ``allow_callable``)."""
     if callable(statistic):
         if not allow_callable:
-            raise InputError("statistic", "the paired test supports 'mean' and 'gmean' (the AG "
-                                          "variant); use the unpaired test for other statistics")
+            raise InputError(parameter, "the paired test supports 'mean' and 'gmean' (the AG "
+                                        "variant); use the unpaired test for other summaries")
         return statistic
-    return check_choice("statistic", statistic, ("mean", "gmean"))
+    return check_choice(parameter, statistic, ("mean", "gmean"))
+
+
+def _check_alternative(alternative) -> str:
+    return check_choice("alternative", alternative, ALTERNATIVES)
+
+
+def _count_extreme(observed: float, null: np.ndarray, alternative: str) -> int:
+    """b: replicates at least as extreme as ``observed`` (relative tolerance 1e-12)."""
+    if alternative == "two-sided":
+        return int(np.count_nonzero(np.abs(null) >= abs(observed) * (1 - _REL_TOL)))
+    tol = _REL_TOL * abs(observed) if math.isfinite(observed) else 0.0
+    if alternative == "greater":
+        return int(np.count_nonzero(null >= observed - tol))
+    return int(np.count_nonzero(null <= observed + tol))
 
 
 def _log_values(X: np.ndarray, offset: float, name: str) -> np.ndarray:
@@ -316,13 +359,11 @@ def _asl(observed_abs: np.ndarray, null_abs: np.ndarray) -> np.ndarray:
     return np.count_nonzero(null_abs >= observed_abs * (1 - _REL_TOL), axis=0) / null_abs.shape[0]
 
 
-class _ASLResult:
-    """Shared accessors of the bootstrap test results (``asl``, ``null_distribution``, ``n_resamples``)."""
+class _ASLResult(TestResultBase):
+    """Shared accessors of the bootstrap test results (``asl``, ``null_distribution``, ``n_resamples``);
+    ``statistic, pvalue = result`` unpacks like scipy's."""
 
-    @property
-    def pvalue(self) -> float:
-        """Alias of :attr:`asl`."""
-        return self.asl
+    __slots__ = ()
 
     def critical_value(self, alpha: float = 0.05) -> float:
         """The B*alpha-th largest absolute value of the null distribution: ASL < alpha iff the
@@ -334,29 +375,39 @@ class _ASLResult:
 
 @dataclass(frozen=True)
 class PairedTestResult(_ASLResult):
-    """Result of :func:`paired_test`.
+    """Result of :func:`paired_test`; ``statistic, pvalue = result``.
 
     Attributes
     ----------
     statistic : float
         Observed Studentised statistic t(z) = zbar / (sd(z) / sqrt(n)).
+    pvalue : float
+        scipy's resampling p-value (b + 1) / (B + 1), b = #{b : |t*b| >= |t|}
+        (two-sided; t*b >= t for "greater", t*b <= t for "less").
     asl : float
-        Achieved significance level #{b : |t*b| >= |t|} / B.
+        Sakai's achieved significance level b / B (can be 0).
     null_distribution : ndarray, shape (B,)
         Bootstrap replicates t*b under H0 (centred differences).
     mean_difference : float
-        zbar, the observed mean difference (of logs for ``statistic="gmean"``).
+        zbar, the observed mean difference (of logs for ``summary="gmean"``).
     bootstrap_differences : ndarray, shape (B,)
         The replicate means wbar*b (needed for the required difference).
+    summary_name : str
+        ``"mean"`` or ``"gmean"`` (formerly ``statistic_name``).
+    alternative : str
     """
 
     statistic: float
+    pvalue: float
     asl: float
     null_distribution: np.ndarray = field(repr=False)
     mean_difference: float
     bootstrap_differences: np.ndarray = field(repr=False)
     n_resamples: int
-    statistic_name: str = "mean"
+    summary_name: str = "mean"
+    alternative: str = "two-sided"
+
+    statistic_name = deprecated_attribute("summary_name", "statistic_name")
 
     def required_difference(self, alpha: float = 0.05) -> float:
         """|wbar*| of the replicate with the B*alpha-th largest |t*| (Sakai Fig. 5, one pair)."""
@@ -365,19 +416,24 @@ class PairedTestResult(_ASLResult):
         return float(abs(self.bootstrap_differences[pos[0]]))
 
 
-def paired_test(x: Any, y: Any, *, n_resamples: int = 1000, rng: Any = None,
-                resamples: Any = None, statistic: str = "mean",
+@renamed_parameters(statistic="summary")
+def paired_test(x: Any, y: Any, *, alternative: str = "two-sided", n_resamples: int = 1000, rng: Any = None,
+                resamples: Any = None, summary: str = "mean",
                 offset: float = GM_OFFSET) -> PairedTestResult:
-    """Studentised paired bootstrap test of H0: mu_X = mu_Y (two-sided).
+    """Studentised paired bootstrap test of H0: mu_X = mu_Y.
 
     z = x - y, t = zbar / (sd(z)/sqrt(n)); the null is imposed by centring,
     w = z - zbar; each bootstrap sample w*b = w[resamples[b]] gives
-    t*b = mean(w*b) / (sd(w*b)/sqrt(n)) and ASL = #{|t*b| >= |t|} / B.
+    t*b = mean(w*b) / (sd(w*b)/sqrt(n)).  With b = #{|t*b| >= |t|} (two-sided),
+    ``pvalue`` = (b + 1) / (B + 1) (scipy's rule) and ``asl`` = b / B (Sakai's ASL).
 
     Parameters
     ----------
     x, y : array_like, shape (n,)
         Per-topic values of systems X and Y on the same topics, in the same order.
+    alternative : {"two-sided", "greater", "less"}, default "two-sided"
+        H1: mu_X != mu_Y (b counts |t*b| >= |t|), mu_X > mu_Y (t*b >= t) or
+        mu_X < mu_Y (t*b <= t).
     n_resamples : int, default 1000
         B (ignored when ``resamples`` is given).  The topic samples are drawn and used in
         batches; the result holds 2 B replicates (16 B bytes), refused up front with
@@ -387,9 +443,9 @@ def paired_test(x: Any, y: Any, *, n_resamples: int = 1000, rng: Any = None,
         Source of the bootstrap samples (see module docstring).
     resamples : array_like of int, shape (B, n), optional
         Injected topic samples (row b = indices of Q*b, 0-based).
-    statistic : {"mean", "gmean"}
+    summary : {"mean", "gmean"}
         ``"gmean"`` is the "AG" variant for geometric means: the test runs on
-        z = ln(x + offset) - ln(y + offset).
+        z = ln(x + offset) - ln(y + offset).  (Formerly ``statistic=``.)
     offset : float, default 1e-5
         Geometric-mean offset.
 
@@ -404,10 +460,12 @@ def paired_test(x: Any, y: Any, *, n_resamples: int = 1000, rng: Any = None,
     >>> x = np.array([0.5, 0.4, 0.6, 0.3, 0.7, 0.45, 0.55, 0.62])
     >>> y = x - np.array([0.02, 0.06, 0.04, 0.01, 0.07, 0.03, 0.05, 0.0])
     >>> res = paired_test(x, y, rng=1)
-    >>> round(res.statistic, 3), res.asl < 0.05
-    (4.041, True)
+    >>> t, p = res
+    >>> round(t, 3), p < 0.05, p == (res.asl * 1000 + 1) / 1001
+    (4.041, True, True)
     """
-    stat = _statistic_name(statistic, allow_callable=False)
+    stat = _statistic_name(summary, allow_callable=False)
+    alternative = _check_alternative(alternative)
     from agreekit._validation import as_float_array
 
     x = as_float_array("x", x, what="numbers (per-topic scores)")
@@ -438,10 +496,11 @@ def paired_test(x: Any, y: Any, *, n_resamples: int = 1000, rng: Any = None,
         t, ts, wb, _ = _paired_core(z, idx)
         tstar[lo:lo + ts.size] = ts
         wbar[lo:lo + wb.size] = wb
-    asl = _asl(np.array([abs(t)]), np.abs(tstar)[:, None])
-    return PairedTestResult(statistic=float(t), asl=float(asl[0]), null_distribution=tstar,
-                            mean_difference=float(z.mean()), bootstrap_differences=wbar,
-                            n_resamples=B, statistic_name=stat)
+    b = _count_extreme(float(t), tstar, alternative)
+    return PairedTestResult(statistic=float(t), pvalue=float(monte_carlo_pvalue(b, B)), asl=b / B,
+                            null_distribution=tstar, mean_difference=float(z.mean()),
+                            bootstrap_differences=wbar, n_resamples=B, summary_name=stat,
+                            alternative=alternative)
 
 
 # --------------------------------------------------------------------------- unpaired test
@@ -468,31 +527,38 @@ def _stat_fn(statistic, offset: float) -> Callable:
 
 @dataclass(frozen=True)
 class UnpairedTestResult(_ASLResult):
-    """Result of :func:`unpaired_test`.
+    """Result of :func:`unpaired_test`; ``statistic, pvalue = result``.
 
     Attributes
     ----------
     statistic : float
         Observed dhat = M(x) - M(y) (Eq. 8).
+    pvalue : float
+        (b + 1) / (B + 1) with b = #{b : |d*b| >= |dhat|} (two-sided; d*b >= dhat
+        for "greater", d*b <= dhat for "less"), scipy's rule.
     asl : float
-        #{b : |d*b| >= |dhat|} / B.
+        Sakai's ASL b / B.
     null_distribution : ndarray, shape (B,)
         Replicates d*b = M(x*b) - M(y*b) from the pooled values.
     """
 
     statistic: float
+    pvalue: float
     asl: float
     null_distribution: np.ndarray = field(repr=False)
     n_resamples: int
+    alternative: str = "two-sided"
 
     def required_difference(self, alpha: float = 0.05) -> float:
         """The B*alpha-th largest |d*b|: this pair's required difference (Fig. 6)."""
         return self.critical_value(alpha)
 
 
-def unpaired_test(x: Any, y: Any, *, statistic: str | Callable = "mean", n_resamples: int = 1000,
-                  rng: Any = None, resamples: Any = None, offset: float = GM_OFFSET) -> UnpairedTestResult:
-    """Unpaired bootstrap test of H0: F = G (two-sided) for any summary statistic.
+@renamed_parameters(statistic="summary")
+def unpaired_test(x: Any, y: Any, *, alternative: str = "two-sided", summary: str | Callable = "mean",
+                  n_resamples: int = 1000, rng: Any = None, resamples: Any = None,
+                  offset: float = GM_OFFSET) -> UnpairedTestResult:
+    """Unpaired bootstrap test of H0: F = G for any summary statistic.
 
     The pooled vector v = (x, y) is resampled with replacement; the first n
     values of a sample form x*b, the remaining m form y*b, and
@@ -502,9 +568,12 @@ def unpaired_test(x: Any, y: Any, *, statistic: str | Callable = "mean", n_resam
     ----------
     x : array_like, shape (n,)
     y : array_like, shape (m,)
-    statistic : {"mean", "gmean"} or callable
-        Summary statistic M; a callable gets a sample (and ``axis=-1`` if it
-        accepts it, like numpy reducers) and returns a number.
+    alternative : {"two-sided", "greater", "less"}, default "two-sided"
+        b counts |d*b| >= |dhat|, d*b >= dhat or d*b <= dhat; ``pvalue`` =
+        (b + 1) / (B + 1), ``asl`` = b / B.
+    summary : {"mean", "gmean"} or callable
+        Summary statistic M (formerly ``statistic=``); a callable gets a sample (and
+        ``axis=-1`` if it accepts it, like numpy reducers) and returns a number.
     resamples : array_like of int, shape (B, n + m), optional
         Injected indices into v (0-based).
 
@@ -515,7 +584,8 @@ def unpaired_test(x: Any, y: Any, *, statistic: str | Callable = "mean", n_resam
     >>> float(round(res.null_distribution[0], 10))   # x* = (0.1, 0.0), y* = (0.1, 0.3)
     -0.15
     """
-    stat = _statistic_name(statistic, allow_callable=True)
+    stat = _statistic_name(summary, allow_callable=True)
+    alternative = _check_alternative(alternative)
     from agreekit._validation import as_float_array
 
     x = as_float_array("x", x, what="numbers (per-topic scores)")
@@ -539,28 +609,35 @@ def unpaired_test(x: Any, y: Any, *, statistic: str | Callable = "mean", n_resam
     sample = v[idx]
     d = _apply_statistic(fn, sample[:, :n]) - _apply_statistic(fn, sample[:, n:])
     if not np.all(np.isfinite(d)) or not np.isfinite(dhat):
-        raise InputError("statistic", "returned NaN or infinite values")
-    asl = float(_asl(np.array([abs(dhat)]), np.abs(d)[:, None])[0])
-    return UnpairedTestResult(statistic=dhat, asl=asl, null_distribution=d, n_resamples=idx.shape[0])
+        raise InputError("summary", "returned NaN or infinite values")
+    B = idx.shape[0]
+    b = _count_extreme(dhat, d, alternative)
+    return UnpairedTestResult(statistic=dhat, pvalue=float(monte_carlo_pvalue(b, B)), asl=b / B,
+                              null_distribution=d, n_resamples=B, alternative=alternative)
 
 
 # --------------------------------------------------------------------------- all pairs
 
 
 @dataclass(frozen=True)
-class DiscriminativePowerResult:
+class DiscriminativePowerResult(ResultBase):
     """Result of :func:`discriminative_power` (Sakai Table 2, Figs. 5-8).
 
     Attributes
     ----------
     n_pairs, n_significant : int
-        |C| and #{pairs with ASL < alpha}.
+        |C| and #{pairs with ASL < alpha} (Sakai's ASL = b / B, not the (b + 1) / (B + 1)
+        p-value: the count of the seed).
     proportion : float
         n_significant / n_pairs (the "sensitivity").
     estimated_difference : float
         Maximum over pairs of the per-pair required difference (Figs. 5-6);
         NaN if every pair is degenerate.  In log units for the paired test
-        with ``statistic="gmean"`` (AG).
+        with ``summary="gmean"`` (AG).
+    summary_name : str
+        The summary ("mean", "gmean" or the callable's name; formerly ``statistic``).
+    alpha : float
+        The significance level; k = B alpha (rounded down) is the critical rank.
     table : DataFrame
         One row per pair (i < j in column order): ``system_a``, ``system_b``,
         ``difference`` (observed M(a) - M(b); mean log difference for AG),
@@ -576,9 +653,11 @@ class DiscriminativePowerResult:
     alpha: float
     k: int
     test: str
-    statistic: str
+    summary_name: str
     n_resamples: int
     table: pd.DataFrame = field(repr=False)
+
+    statistic = deprecated_attribute("summary_name", "statistic")
 
     @property
     def asl(self) -> np.ndarray:
@@ -590,9 +669,14 @@ class DiscriminativePowerResult:
         """ASLs sorted ascending (the curves of Figs. 7-8)."""
         return np.sort(self.asl)
 
-    def summary(self) -> dict:
-        """Plain-dict summary (JSON-able)."""
-        return {"test": self.test, "statistic": self.statistic, "alpha": self.alpha, "k": self.k,
+    def to_frame(self) -> pd.DataFrame:
+        """The per-pair table (a copy)."""
+        return self.table.copy()
+
+    def to_dict(self) -> dict:
+        """Plain-dict summary (JSON-able; the keys of the pipeline's summary.json, where
+        ``statistic`` is the summary name)."""
+        return {"test": self.test, "statistic": self.summary_name, "alpha": self.alpha, "k": self.k,
                 "n_resamples": self.n_resamples, "n_pairs": self.n_pairs,
                 "n_significant": self.n_significant, "proportion": self.proportion,
                 "estimated_difference": self.estimated_difference}
@@ -750,7 +834,7 @@ def _unpaired_all_pairs(X, pa, pb, idx2, k, batch, statistic, offset):
             S = np.moveaxis(S, 2, 1)                                  # B x p x 2n
             d = _apply_statistic(fn, S[:, :, :n]) - _apply_statistic(fn, S[:, :, n:])
             if not np.all(np.isfinite(d)):
-                raise InputError("statistic", "returned NaN or infinite values")
+                raise InputError("summary", "returned NaN or infinite values")
             ad = np.abs(d)
             asl[sl] = _asl(np.abs(dhat[sl]), ad)
             crit[sl] = _kth_largest(ad, k)[0]
@@ -771,10 +855,11 @@ def _unpaired_all_pairs(X, pa, pb, idx2, k, batch, statistic, offset):
     return dhat, asl, crit
 
 
+@renamed_parameters(statistic="summary")
 def discriminative_power(scores: Any, *, alpha: float = 0.05, test: str = "paired",
                          n_resamples: int = 1000, rng: Any = None, resamples: Any = None,
-                         statistic: str | Callable = "mean", offset: float = GM_OFFSET,
-                         batch_size: int | None = None) -> DiscriminativePowerResult:
+                         summary: str | Callable = "mean", offset: float = GM_OFFSET,
+                         batch_size: int | None = None, progress: bool | None = None) -> DiscriminativePowerResult:
     """Bootstrap test over all system pairs: discriminative power and required difference.
 
     Parameters
@@ -782,20 +867,24 @@ def discriminative_power(scores: Any, *, alpha: float = 0.05, test: str = "paire
     scores : DataFrame or array_like, shape (n topics, s systems)
         Per-topic values of one metric (see :func:`agreekit.ireval.metrics.load_scores`).
     alpha : float, default 0.05
-        Significance level; a pair is significant iff ASL < alpha.
-        ``n_resamples * alpha`` must be an integer (k of Figs. 5-6).
+        Significance level; a pair is significant iff Sakai's ASL = b / B < alpha
+        (the count of the seed, not the (b + 1) / (B + 1) p-value).  k = B alpha
+        (Figs. 5-6) is rounded down with a warning when it is not an integer.
     test : {"paired", "unpaired"}
     n_resamples, rng, resamples
         As in :func:`paired_test`; the same topic samples serve every pair.
         For the unpaired test ``resamples`` has shape (B, 2n).
-    statistic : {"mean", "gmean"} or callable
-        Summary statistic; ``"gmean"`` with the paired test is the AG variant;
-        callables only with the unpaired test.
+    summary : {"mean", "gmean"} or callable
+        Summary statistic (formerly ``statistic=``); ``"gmean"`` with the paired test is
+        the AG variant; callables only with the unpaired test.
     batch_size : int, optional
         Only for a callable statistic of the unpaired test, which needs the
         resampled values themselves: pairs per batch (memory about
         B * batch_size doubles; default about 32 MB).  "mean" and "gmean" run in
         compiled kernels with memory O(B) per pair and per thread.
+    progress : bool, optional
+        A progress bar over the batches of topic samples of the paired test on stderr
+        (default: only when stderr is a terminal and there is more than one batch).
 
     Returns
     -------
@@ -815,13 +904,16 @@ def discriminative_power(scores: Any, *, alpha: float = 0.05, test: str = "paire
     X = df.to_numpy()
     n, s = X.shape
     test = check_choice("test", test, ("paired", "unpaired"))
-    stat = _statistic_name(statistic, allow_callable=(test == "unpaired"))
+    stat = _statistic_name(summary, allow_callable=(test == "unpaired"))
     pa, pb = _pairs(s)
     P = pa.size
     if test == "paired":
         # streamed: the topic samples are drawn (or read) in batches; what stays in memory is
         # the k = B alpha largest |t*| of every pair, with their replicate index and wbar
         B, batches = _resample_batches(resamples, n, n_resamples, rng)
+        step = max(1, _STREAM_BATCH_ELEMENTS // n)
+        from agreekit.ireval.metrics import _progress
+        batches = _progress(batches, progress, total=-(-B // step), desc="bootstrap: resamples")
         k = critical_rank(B, alpha)
         cap = k + min(B, max(k // 4, 1024))
         check_memory("n_resamples", 24.0 * P * cap + 16.0 * min(B, _STREAM_BATCH_ELEMENTS // n + 1) * n,
@@ -849,7 +941,7 @@ def discriminative_power(scores: Any, *, alpha: float = 0.05, test: str = "paire
     return DiscriminativePowerResult(
         n_pairs=int(pa.size), n_significant=int(sig.sum()), proportion=float(sig.mean()),
         estimated_difference=est, alpha=float(alpha), k=k, test=test,
-        statistic=stat if isinstance(stat, str) else getattr(stat, "__name__", "callable"),
+        summary_name=stat if isinstance(stat, str) else getattr(stat, "__name__", "callable"),
         n_resamples=B, table=table)
 
 
@@ -857,7 +949,7 @@ def discriminative_power(scores: Any, *, alpha: float = 0.05, test: str = "paire
 
 
 @dataclass(frozen=True)
-class StabilityResult:
+class StabilityResult(ResultBase):
     """Result of :func:`stability` (Sakai Fig. 9, Eqs. 9-10).
 
     ``minority_rate[i]`` and ``proportion_of_ties[i]`` belong to
@@ -887,7 +979,8 @@ def _check_fuzziness(fuzziness) -> np.ndarray:
     return np.ascontiguousarray(f)
 
 
-def stability(scores: Any, *, fuzziness: Sequence[float] = DEFAULT_FUZZINESS, statistic: str = "mean",
+@renamed_parameters(statistic="summary")
+def stability(scores: Any, *, fuzziness: Sequence[float] = DEFAULT_FUZZINESS, summary: str = "mean",
               n_resamples: int = 1000, rng: Any = None, resamples: Any = None,
               offset: float = GM_OFFSET) -> StabilityResult:
     """Stability method on bootstrap topic samples: minority rate and proportion of ties.
@@ -898,7 +991,8 @@ def stability(scores: Any, *, fuzziness: Sequence[float] = DEFAULT_FUZZINESS, st
     A zero difference (equal summaries up to round-off, |d| <= 1e-12 max(|x|, |y|))
     counts as EQ, so f = 0 counts only ties; a difference equal to the margin in
     exact arithmetic is not EQ (the comparison is strict and guarded against
-    round-off).
+    round-off).  ``summary`` ("mean" or "gmean"; formerly ``statistic``) summarises
+    each system over a topic sample.
 
     Examples
     --------
@@ -912,7 +1006,7 @@ def stability(scores: Any, *, fuzziness: Sequence[float] = DEFAULT_FUZZINESS, st
     df = check_scores(scores)
     X = df.to_numpy()
     n, s = X.shape
-    stat = _statistic_name(statistic, allow_callable=False)
+    stat = _statistic_name(summary, allow_callable=False)
     f = _check_fuzziness(fuzziness)
     idx = _topic_resamples(resamples, n, n_resamples, rng, bytes_per_resample=16.0 * s,
                            what="system summaries of the stability method")
@@ -931,7 +1025,7 @@ def stability(scores: Any, *, fuzziness: Sequence[float] = DEFAULT_FUZZINESS, st
 
 
 @dataclass(frozen=True)
-class SwapResult:
+class SwapResult(ResultBase):
     """Result of :func:`swap_rates` (Sakai Fig. 11 and Table 3).
 
     Attributes
@@ -960,13 +1054,19 @@ class SwapResult:
     n_pairs: int
     n_resamples: int
 
-    def summary(self) -> dict:
+    def to_frame(self) -> pd.DataFrame:
+        """The per-bin table (a copy)."""
+        return self.bins.copy()
+
+    def to_dict(self) -> dict:
+        """Table 3's quantities (JSON-able; the keys of the pipeline's summary.json)."""
         return {"abs": self.abs_difference, "max": self.max_value, "rel": self.rel_difference,
                 "sensitivity": self.sensitivity, "threshold": self.threshold,
                 "n_pairs": self.n_pairs, "n_resamples": self.n_resamples}
 
 
-def swap_rates(scores: Any, *, statistic: str = "mean", bin_width: float = 0.01, n_bins: int = 21,
+@renamed_parameters(statistic="summary")
+def swap_rates(scores: Any, *, summary: str = "mean", bin_width: float = 0.01, n_bins: int = 21,
                threshold: float = 0.05, monotone: bool = False, n_resamples: int = 1000,
                rng: Any = None, resamples: Any = None, resamples_prime: Any = None,
                offset: float = GM_OFFSET) -> SwapResult:
@@ -978,6 +1078,7 @@ def swap_rates(scores: Any, *, statistic: str = "mean", bin_width: float = 0.01,
 
     ``resamples`` should be the topic samples used elsewhere (Sakai reuses
     the paired test's Q*b); ``resamples_prime`` must be independent of it.
+    ``summary`` ("mean" or "gmean"; formerly ``statistic``) summarises each system.
 
     Examples
     --------
@@ -992,7 +1093,7 @@ def swap_rates(scores: Any, *, statistic: str = "mean", bin_width: float = 0.01,
     df = check_scores(scores)
     X = df.to_numpy()
     n, s = X.shape
-    stat = _statistic_name(statistic, allow_callable=False)
+    stat = _statistic_name(summary, allow_callable=False)
     width = check_float("bin_width", bin_width, minimum=0.0, inclusive=False)
     nb = check_int("n_bins", n_bins, minimum=1)
     thr = check_float("threshold", threshold, minimum=0.0, maximum=1.0)
@@ -1041,16 +1142,42 @@ def swap_rates(scores: Any, *, statistic: str = "mean", bin_width: float = 0.01,
 # --------------------------------------------------------------------------- rank correlation
 
 
-def kendall_normal_test(tau: float, n_systems: int) -> tuple[float, float]:
-    """Eq. 11: Z0 = |tau| / sqrt((4 ns + 10) / (9 ns (ns - 1))) and its two-sided p-value."""
+def _normal_pvalue(z: float, alternative: str, dist) -> float:
+    """p-value of a signed statistic z under ``dist`` (symmetric) for ``alternative``."""
+    if alternative == "two-sided":
+        return float(2 * dist.sf(abs(z)))
+    return float(dist.sf(z) if alternative == "greater" else dist.cdf(z))
+
+
+def kendall_normal_test(tau: float, n_systems: int, *, alternative: str = "two-sided") -> tuple[float, float]:
+    """Eq. 11: Z0 = |tau| / sqrt((4 ns + 10) / (9 ns (ns - 1))) and its p-value.
+
+    ``alternative="two-sided"`` (Sakai's test) gives 2 (1 - Phi(Z0)); "greater" / "less"
+    use the signed z = tau / sqrt(...) (H1: positive / negative association) and return it.
+
+    Examples
+    --------
+    >>> from agreekit.ireval.bootstrap import kendall_normal_test
+    >>> z, p = kendall_normal_test(0.332, 30)
+    >>> round(z, 3), round(p, 4)
+    (2.577, 0.01)
+    """
     ns = check_int("n_systems", n_systems, minimum=2)
+    alternative = _check_alternative(alternative)
     from scipy import stats as _stats
-    z = abs(float(tau)) / math.sqrt((4 * ns + 10) / (9 * ns * (ns - 1)))
-    return z, float(2 * _stats.norm.sf(z))
+    z = float(tau) / math.sqrt((4 * ns + 10) / (9 * ns * (ns - 1)))
+    p = _normal_pvalue(z, alternative, _stats.norm)
+    return (abs(z) if alternative == "two-sided" else z), p
 
 
 def kendall_critical_value(n_systems: int, alpha: float = 0.01) -> float:
     """Smallest |tau| significant at ``alpha`` (two-sided) under Eq. 11.
+
+    Parameters
+    ----------
+    n_systems : int
+    alpha : float, default 0.01
+        The significance level (two-sided).
 
     Examples
     --------
@@ -1064,19 +1191,26 @@ def kendall_critical_value(n_systems: int, alpha: float = 0.01) -> float:
     return float(_stats.norm.isf(alpha / 2) * math.sqrt((4 * ns + 10) / (9 * ns * (ns - 1))))
 
 
-def spearman_t_test(rho: float, n_systems: int) -> tuple[float, float]:
-    """t0 = |rho| sqrt(ns - 2) / sqrt(1 - rho^2) with ns - 2 df; two-sided p-value."""
+def spearman_t_test(rho: float, n_systems: int, *, alternative: str = "two-sided") -> tuple[float, float]:
+    """t0 = |rho| sqrt(ns - 2) / sqrt(1 - rho^2) with ns - 2 df and its p-value.
+
+    ``alternative="two-sided"`` gives the two-sided p-value of t0 (the p-value of
+    :func:`scipy.stats.spearmanr`); "greater" / "less" use the signed t and return it.
+    """
     ns = check_int("n_systems", n_systems, minimum=3)
+    alternative = _check_alternative(alternative)
     rho = float(rho)
     if abs(rho) >= 1:
-        return float("inf"), 0.0
+        t = math.copysign(float("inf"), rho)
+    else:
+        t = rho * math.sqrt(ns - 2) / math.sqrt(1 - rho * rho)
     from scipy import stats as _stats
-    t0 = abs(rho) * math.sqrt(ns - 2) / math.sqrt(1 - rho * rho)
-    return t0, float(2 * _stats.t.sf(t0, ns - 2))
+    p = _normal_pvalue(t, alternative, _stats.t(ns - 2))
+    return (abs(t) if alternative == "two-sided" else t), p
 
 
-def _correlation_rows(A: np.ndarray, Bm: np.ndarray, method: str, variant: str) -> np.ndarray:
-    if method == "kendall":
+def _correlation_rows(A: np.ndarray, Bm: np.ndarray, coefficient: str, variant: str) -> np.ndarray:
+    if coefficient == "kendall":
         return _k.kendall_rows(np.ascontiguousarray(A), np.ascontiguousarray(Bm), variant == "b")
     from scipy import stats as _stats
     ra = _stats.rankdata(A, axis=1)
@@ -1088,8 +1222,9 @@ def _correlation_rows(A: np.ndarray, Bm: np.ndarray, method: str, variant: str) 
 
 
 @dataclass(frozen=True)
-class RankCorrelationResult:
-    """Result of :func:`rank_correlation_se`.
+class RankCorrelationResult(TestResultBase):
+    """Result of :func:`rank_correlation_se`; ``statistic, pvalue = result`` (statistic =
+    the correlation, as in :func:`scipy.stats.kendalltau`).
 
     Attributes
     ----------
@@ -1101,7 +1236,9 @@ class RankCorrelationResult:
     bootstrap_mean : float
     bootstrap_distribution : ndarray, shape (B,)
     test_statistic, pvalue : float
-        Z0 of Eq. 11 (Kendall) or Spearman's t0, two-sided.
+        Z0 of Eq. 11 (Kendall) or Spearman's t0, and its two-sided normal / t p-value.
+    coefficient : str
+        ``"kendall-tau-b"``, ``"kendall-tau-a"`` or ``"spearman"`` (formerly ``method``).
     """
 
     correlation: float
@@ -1110,19 +1247,27 @@ class RankCorrelationResult:
     bootstrap_distribution: np.ndarray = field(repr=False)
     test_statistic: float
     pvalue: float
-    method: str
+    coefficient: str
     n_systems: int
     n_resamples: int
+    statistic: float = field(default=float("nan"), repr=False)
 
-    def summary(self) -> dict:
-        return {"method": self.method, "correlation": self.correlation,
+    method = deprecated_attribute("coefficient", "method")
+
+    def __post_init__(self):
+        object.__setattr__(self, "statistic", self.correlation)  # what `stat, p = result` unpacks first
+
+    def to_dict(self) -> dict:
+        """Plain-dict summary (JSON-able)."""
+        return {"coefficient": self.coefficient, "correlation": self.correlation,
                 "standard_error": self.standard_error, "bootstrap_mean": self.bootstrap_mean,
                 "test_statistic": self.test_statistic, "pvalue": self.pvalue,
                 "n_systems": self.n_systems, "n_resamples": self.n_resamples}
 
 
-def rank_correlation_se(scores_a: Any, scores_b: Any, *, method: str = "kendall", variant: str = "b",
-                        statistic: str = "mean", statistic_b: str | None = None,
+@renamed_parameters(method="coefficient", statistic="summary", statistic_b="summary_b")
+def rank_correlation_se(scores_a: Any, scores_b: Any, *, coefficient: str = "kendall", variant: str = "b",
+                        summary: str = "mean", summary_b: str | None = None,
                         n_resamples: int = 1000, rng: Any = None, resamples: Any = None,
                         offset: float = GM_OFFSET) -> RankCorrelationResult:
     """Rank correlation between two metrics' system rankings with its bootstrap SE.
@@ -1134,12 +1279,13 @@ def rank_correlation_se(scores_a: Any, scores_b: Any, *, method: str = "kendall"
     Parameters
     ----------
     scores_a, scores_b : DataFrame or array_like, shape (n, s)
-    method : {"kendall", "spearman"}
+    coefficient : {"kendall", "spearman"}, default "kendall"
+        Which rank correlation (formerly ``method=``).
     variant : {"b", "a"}
         Kendall tau-b (ties-corrected, scipy's default) or tau-a.
-    statistic, statistic_b : {"mean", "gmean"}
-        Summary statistic of metric a (and of b; default: same as a), e.g.
-        AveP with "mean" vs G_AveP = AveP with "gmean".
+    summary, summary_b : {"mean", "gmean"}
+        Summary of metric a (and of b; default: same as a), e.g. AveP with "mean"
+        vs G_AveP = AveP with "gmean" (formerly ``statistic``, ``statistic_b``).
 
     Examples
     --------
@@ -1157,10 +1303,10 @@ def rank_correlation_se(scores_a: Any, scores_b: Any, *, method: str = "kendall"
         db = align_scores(da, db)
     elif db.shape != da.shape:
         raise InputError("scores_b", f"must have the shape of `scores_a` {da.shape}; got {db.shape}")
-    method = check_choice("method", method, ("kendall", "spearman"))
+    method = check_choice("coefficient", coefficient, ("kendall", "spearman"))
     variant = check_choice("variant", variant, ("b", "a"))
-    sa = _statistic_name(statistic, allow_callable=False)
-    sb = sa if statistic_b is None else _statistic_name(statistic_b, allow_callable=False)
+    sa = _statistic_name(summary, allow_callable=False)
+    sb = sa if summary_b is None else _statistic_name(summary_b, allow_callable=False, parameter="summary_b")
     A, Bv = da.to_numpy(), db.to_numpy()
     n, s = A.shape
     if method == "spearman" and s < 3:
@@ -1180,12 +1326,12 @@ def rank_correlation_se(scores_a: Any, scores_b: Any, *, method: str = "kendall"
     return RankCorrelationResult(correlation=float(obs), standard_error=se,
                                  bootstrap_mean=float(finite.mean()) if finite.size else float("nan"),
                                  bootstrap_distribution=boot, test_statistic=stat, pvalue=p,
-                                 method=method if method == "spearman" else f"kendall-tau-{variant}",
+                                 coefficient=method if method == "spearman" else f"kendall-tau-{variant}",
                                  n_systems=s, n_resamples=idx.shape[0])
 
 
 @dataclass(frozen=True)
-class DifferenceSEResult:
+class DifferenceSEResult(ResultBase):
     """Result of :func:`difference_se`: observed difference, bootstrap SE (Eq. 13), replicates D_b."""
 
     difference: float
@@ -1193,9 +1339,12 @@ class DifferenceSEResult:
     bootstrap_distribution: np.ndarray = field(repr=False)
 
 
-def difference_se(x: Any, y: Any, *, statistic: str = "mean", n_resamples: int = 1000, rng: Any = None,
+@renamed_parameters(statistic="summary")
+def difference_se(x: Any, y: Any, *, summary: str = "mean", n_resamples: int = 1000, rng: Any = None,
                   resamples: Any = None, offset: float = GM_OFFSET) -> DifferenceSEResult:
     """Bootstrap SE of the performance difference M(x) - M(y) over topic samples (Eq. 13).
+
+    ``summary`` ("mean" or "gmean"; formerly ``statistic``) is M.
 
     Examples
     --------
@@ -1207,7 +1356,7 @@ def difference_se(x: Any, y: Any, *, statistic: str = "mean", n_resamples: int =
     X = check_scores(np.column_stack([np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)])
                      if np.ndim(x) == 1 and np.ndim(y) == 1 and np.size(x) == np.size(y) else
                      _raise_len(x, y), parameter="x").to_numpy()
-    stat = _statistic_name(statistic, allow_callable=False)
+    stat = _statistic_name(summary, allow_callable=False)
     idx = _topic_resamples(resamples, X.shape[0], n_resamples, rng, bytes_per_resample=40.0,
                            what="summaries and differences")
     M = _summaries(X, idx, stat, offset)
@@ -1229,7 +1378,7 @@ def _raise_len(x, y):
 
 
 @dataclass(frozen=True)
-class MetaEvaluation:
+class MetaEvaluation(ResultBase):
     """All analyses of one metric on shared bootstrap samples (see :func:`meta_evaluate`)."""
 
     paired: DiscriminativePowerResult | None
@@ -1237,21 +1386,23 @@ class MetaEvaluation:
     stability: StabilityResult | None
     swap: SwapResult | None
 
-    def summary(self) -> dict:
+    def to_dict(self) -> dict:
+        """Plain-dict summary of every analysis (JSON-able)."""
         out = {}
         if self.paired is not None:
-            out["paired"] = self.paired.summary()
+            out["paired"] = self.paired.to_dict()
         if self.unpaired is not None:
-            out["unpaired"] = self.unpaired.summary()
+            out["unpaired"] = self.unpaired.to_dict()
         if self.stability is not None:
             out["stability"] = self.stability.to_frame().to_dict(orient="list")
         if self.swap is not None:
-            out["swap"] = self.swap.summary()
+            out["swap"] = self.swap.to_dict()
         return out
 
 
+@renamed_parameters(statistic="summary", paired_statistic="paired_summary")
 def meta_evaluate(scores: Any, *, alpha: float = 0.05, n_resamples: int = 1000, rng: Any = None,
-                  statistic: str = "mean", paired_statistic: str | None = None,
+                  summary: str = "mean", paired_summary: str | None = None,
                   fuzziness: Sequence[float] = DEFAULT_FUZZINESS, bin_width: float = 0.01,
                   n_bins: int = 21, swap_threshold: float = 0.05,
                   analyses: Sequence[str] = ("paired", "unpaired", "stability", "swap"),
@@ -1262,8 +1413,19 @@ def meta_evaluate(scores: Any, *, alpha: float = 0.05, n_resamples: int = 1000, 
     swap method; the swap method's Q'*b and the unpaired pooled indices come
     from independent streams of the same seed.
 
-    ``statistic`` is the metric's summary (``"gmean"`` for G_AveP etc.);
-    ``paired_statistic`` defaults to it, i.e. "gmean" runs the AG paired test.
+    Parameters
+    ----------
+    scores : DataFrame or array_like, shape (n topics, s systems)
+    alpha : float, default 0.05
+        The significance level: discriminative power counts pairs with Sakai's
+        ASL = b / B < alpha (the seed's count).
+    n_resamples, rng
+        B and the seed of the three shared sets of samples.
+    summary : {"mean", "gmean"}
+        The metric's summary (``"gmean"`` for G_AveP etc.; formerly ``statistic``).
+    paired_summary : {"mean", "gmean"}, optional
+        Summary of the paired test (formerly ``paired_statistic``); defaults to
+        ``summary``, i.e. "gmean" runs the AG paired test.
 
     Examples
     --------
@@ -1289,22 +1451,26 @@ def meta_evaluate(scores: Any, *, alpha: float = 0.05, n_resamples: int = 1000, 
         idx_swap = bootstrap_indices(n, n_resamples=n_resamples, rng=rng)
         idx_pool = bootstrap_indices(2 * n, n_resamples=n_resamples, rng=rng)
     else:
+        if isinstance(rng, np.random.BitGenerator):
+            rng = np.random.default_rng(rng)
+        elif not (rng is None or isinstance(rng, np.random.SeedSequence)):
+            _generator(rng, 0)   # the same InputError for a bad rng as everywhere
         ss = rng if isinstance(rng, np.random.SeedSequence) else (
             np.random.SeedSequence() if rng is None else np.random.SeedSequence(check_int("rng", rng, minimum=0)))
         idx = bootstrap_indices(n, n_resamples=n_resamples, rng=ss, stream=_STREAM_TOPICS)
         idx_swap = bootstrap_indices(n, n_resamples=n_resamples, rng=ss, stream=_STREAM_SWAP)
         idx_pool = bootstrap_indices(2 * n, n_resamples=n_resamples, rng=ss, stream=_STREAM_POOLED)
-    pstat = statistic if paired_statistic is None else paired_statistic
+    pstat = summary if paired_summary is None else paired_summary
     paired = unpaired = stab = swap = None
     if "paired" in analyses:
-        paired = discriminative_power(df, alpha=alpha, test="paired", resamples=idx, statistic=pstat,
+        paired = discriminative_power(df, alpha=alpha, test="paired", resamples=idx, summary=pstat,
                                       offset=offset, batch_size=batch_size)
     if "unpaired" in analyses:
         unpaired = discriminative_power(df, alpha=alpha, test="unpaired", resamples=idx_pool,
-                                        statistic=statistic, offset=offset, batch_size=batch_size)
+                                        summary=summary, offset=offset, batch_size=batch_size)
     if "stability" in analyses:
-        stab = stability(df, fuzziness=fuzziness, statistic=statistic, resamples=idx, offset=offset)
+        stab = stability(df, fuzziness=fuzziness, summary=summary, resamples=idx, offset=offset)
     if "swap" in analyses:
-        swap = swap_rates(df, statistic=statistic, bin_width=bin_width, n_bins=n_bins,
+        swap = swap_rates(df, summary=summary, bin_width=bin_width, n_bins=n_bins,
                           threshold=swap_threshold, resamples=idx, resamples_prime=idx_swap, offset=offset)
     return MetaEvaluation(paired=paired, unpaired=unpaired, stability=stab, swap=swap)

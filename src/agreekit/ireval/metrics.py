@@ -3,7 +3,9 @@
 This module turns TREC-format relevance judgements ("qrels") and ranked runs
 into per-topic score matrices (topics x systems), the input of the bootstrap
 meta-evaluation in :mod:`agreekit.ireval.bootstrap`.  The metrics are those of
-Sakai (2006), Eqs. 1-7, in the paper's original form:
+Sakai (2006), Eqs. 1-7, and the usual trec_eval ones; a name that ir_measures /
+trec_eval also knows gives ir_measures' number (``AP``, ``P@k``, ``nDCG@k``,
+``R@k``, ``RR``, ``Rprec``; ir_measures measure objects are accepted too):
 
 ============  ==============================================================
 name          definition (R = number of relevant documents of the topic)
@@ -11,26 +13,35 @@ name          definition (R = number of relevant documents of the topic)
 ``AveP``      (1/R) sum_r isrel(r) P(r)                               (Eq. 1)
 ``P@l``       count(l) / l, the denominator stays l for short lists    (Eq. 2)
 ``nCG@l``     cg(l) / cgI(l)                                           (Eq. 3)
-``nDCG@l``    dcg(l) / dcgI(l), gain g(i)/log_a(i) for i > a, a = 2    (Eq. 4)
+``nDCG@l``    trec_eval's ``ndcg_cut.l`` (= ir_measures ``nDCG@l``): gain
+              g(i) / log2(i + 1) from rank 1, ideal list cut at l
+``nDCG_jk@l`` Jarvelin-Kekalainen form used by Sakai (2006): dcg(l) / dcgI(l),
+              gain g(i) / log_a(i) for i > a, a = 2                    (Eq. 4)
 ``Q-measure`` (1/R) sum_r isrel(r) (beta cg(r) + count(r)) / (beta cgI(r) + r)
               with beta = 1                                        (Eqs. 5-6)
 ``R-prec``    count(R) / R, precision at rank R (trec_eval ``Rprec``)
+``R@l``       count(l) / R, recall at cut-off l (trec_eval ``recall_l``)
+``RR``        1 / rank of the first relevant document, 0 if none (``RR@l``:
+              within the top l; trec_eval ``recip_rank``)
 ============  ==============================================================
 
 ``AveP@l`` / ``Q-measure@l`` evaluate only the top l documents; ``PDoc@l`` is
-an alias of ``P@l``, ``AP`` of ``AveP`` and ``Q`` of ``Q-measure``.  The
-geometric-mean variants (G_AveP, G_Q-measure) use the same per-topic values
-and differ only in the summary statistic, :func:`geometric_mean` (Eq. 7).
+an alias of ``P@l``, ``AP`` of ``AveP``, ``Q`` of ``Q-measure`` and ``Rprec``
+of ``R-prec``.  The geometric-mean variants (G_AveP, G_Q-measure) use the same
+per-topic values and differ only in the summary, :func:`geometric_mean` (Eq. 7).
+:data:`GM_OFFSET` (1e-5) is the offset of that geometric mean.
 
-nDCG comes in two forms, chosen with ``ndcg=``:
+nDCG comes in two forms, each with its own name:
 
-* ``ndcg="jk"`` (default; the seed's metric): Jarvelin and Kekalainen (2002)
-  as used by Sakai (2006) - ranks i <= a (a = ``log_base`` = 2) undiscounted,
-  rank i > a divided by log_a(i);
-* ``ndcg="trec"``: trec_eval's ``ndcg_cut.k`` (= ir_measures' ``nDCG@k``) -
-  linear gain divided by log2(i + 1) from rank 1, the ideal list cut at k too.
+* ``nDCG@k``: trec_eval's ``ndcg_cut.k`` (= ir_measures' ``nDCG@k``) - linear
+  gain divided by log2(i + 1) from rank 1, the ideal list cut at k too;
+* ``nDCG_jk@k`` (the seed's metric): Jarvelin and Kekalainen (2002) as used by
+  Sakai (2006) - ranks i <= a (a = ``log_base`` = 2) undiscounted, rank i > a
+  divided by log_a(i).
 
-Neither is gdeval's TREC Web nDCG (exponential gain 2^g - 1).
+Until issue 20 a bare ``nDCG@k`` meant the JK form; the ``ndcg=`` option that
+chose the form is deprecated (if given it still decides what ``nDCG@k`` means).
+Neither form is gdeval's TREC Web nDCG (exponential gain 2^g - 1).
 
 Conventions (decisions documented in the README):
 
@@ -38,6 +49,10 @@ Conventions (decisions documented in the README):
   non-relevant; by default the gain of a judged document is its (integer)
   grade, so TREC grades 1/2 give gains 1/2; ``gains={...}`` overrides the
   gain of the grades it names;
+* qrels and run frames may use today's columns (``topic``, ``docno``,
+  ``relevance`` / ``score``), ir_measures' (``query_id``, ``doc_id``,
+  ``relevance`` / ``score``) or PyTerrier's (``qid``, ``docno``, ``label`` /
+  ``score``);
 * runs are ranked as trec_eval does: by score descending, ties by docno
   descending (byte order); a docno repeated within a topic is kept at its
   first (best) position only; the list is cut at ``depth``;
@@ -67,6 +82,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from agreekit._api import ResultBase, _warn
 from agreekit._validation import InputError
 
 __all__ = [
@@ -76,7 +92,6 @@ __all__ = [
     "evaluate",
     "parse_metric",
     "load_scores",
-    "check_scores",
     "align_scores",
     "geometric_mean",
     "arithmetic_mean",
@@ -87,35 +102,51 @@ __all__ = [
 #: offset of the geometric mean, Sakai (2006) Eq. 7
 GM_OFFSET = 1e-5
 
-_METRIC_RE = re.compile(r"^(AveP|AP|Q-measure|Q|P|PDoc|nCG|nDCG|R-prec|Rprec)(?:@(\d+))?$")
+_METRIC_RE = re.compile(r"^(AveP|AP|Q-measure|Q|PDoc|P|nCG|nDCG_jk|nDCG|R-prec|Rprec|RR|R)(?:@(\d+))?$")
 _CANONICAL = {"AveP": "AveP", "AP": "AveP", "Q-measure": "Q-measure", "Q": "Q-measure",
-              "P": "P", "PDoc": "P", "nCG": "nCG", "nDCG": "nDCG", "R-prec": "R-prec", "Rprec": "R-prec"}
+              "P": "P", "PDoc": "P", "nCG": "nCG", "nDCG": "nDCG", "nDCG_jk": "nDCG_jk",
+              "R-prec": "R-prec", "Rprec": "R-prec", "RR": "RR", "R": "R"}
 NDCG_FORMS = ("jk", "trec")
+_SUPPORTED = "AP (AveP), P@k (PDoc@k), R@k, RR, Rprec (R-prec), nDCG@k, nDCG_jk@k, nCG@k, Q-measure"
 
 
 @dataclass(frozen=True)
-class MetricSpec:
-    """A parsed metric name: ``kind`` in {AveP, P, Q-measure, nCG, nDCG, R-prec}, ``cutoff`` or None."""
+class MetricSpec(ResultBase):
+    """A parsed metric name: ``kind`` in {AveP, P, Q-measure, nCG, nDCG, nDCG_jk, R-prec, R, RR},
+    ``cutoff`` or None."""
 
     name: str
     kind: str
     cutoff: int | None
 
 
-def parse_metric(name: str) -> MetricSpec:
-    """Parse a metric name such as ``"AveP"``, ``"P@10"``, ``"nDCG@1000"``, ``"Q-measure"``.
+def _is_measure_object(obj) -> bool:
+    """An ir_measures measure (``ir_measures.nDCG@10``): its ``str`` is the ir_measures name."""
+    return type(obj).__module__.split(".")[0] == "ir_measures" or hasattr(obj, "SUPPORTED_PARAMS")
+
+
+def parse_metric(name: Any) -> MetricSpec:
+    """Parse a metric name such as ``"AP"``, ``"P@10"``, ``"nDCG@10"``, ``"RR"``, ``"Q-measure"``.
+
+    ``name`` may also be an ir_measures measure object (``ir_measures.nDCG@10``); its
+    ``str`` is parsed, and a measure or parameter this module does not compute is an
+    :class:`~agreekit._validation.InputError` naming it.
 
     Examples
     --------
     >>> parse_metric("nDCG@100")
     MetricSpec(name='nDCG@100', kind='nDCG', cutoff=100)
+    >>> parse_metric("nDCG_jk@100").kind
+    'nDCG_jk'
     """
     if not isinstance(name, str):
-        raise InputError("metrics", f"entries must be strings; got {name!r}")
+        if not _is_measure_object(name):
+            raise InputError("metrics", f"entries must be metric names or ir_measures measures; got {name!r}")
+        name = str(name)
     m = _METRIC_RE.match(name.strip())
     if m is None:
-        raise InputError("metrics", f"unknown metric {name!r}; use AveP, P@l (PDoc@l), Q-measure, "
-                                    "nCG@l, nDCG@l or R-prec (optionally AveP@l, Q-measure@l)")
+        raise InputError("metrics", f"unsupported metric {name!r}; use {_SUPPORTED} "
+                                    "(optionally AveP@l, Q-measure@l, RR@l; no measure parameters)")
     cutoff = None if m.group(2) is None else int(m.group(2))
     if cutoff is not None and _CANONICAL[m.group(1)] == "R-prec":
         raise InputError("metrics", f"{name!r}: R-prec takes no cut-off (its cut-off is R)")
@@ -135,11 +166,29 @@ def _read_lines(param: str, path) -> list[tuple[int, list[str]]]:
             if line.strip() and not line.lstrip().startswith("#")]
 
 
+#: peers' column names -> ours (ir_measures / pytrec_eval frames, PyTerrier frames)
+_COLUMN_ALIASES = {"topic": ("query_id", "qid"), "docno": ("doc_id", "docid"), "relevance": ("label",),
+                   "score": ()}
+
+
 def _topic_doc_frame(parameter: str, source: pd.DataFrame, value: str) -> pd.DataFrame:
-    """Copy of ``source[[topic, docno, value]]`` with string ids, or an error naming ``parameter``."""
+    """Copy of ``source[[topic, docno, value]]`` with string ids, or an error naming ``parameter``.
+
+    ir_measures' (``query_id``, ``doc_id``) and PyTerrier's (``qid``, ``label``) column names
+    stand for ours when ours are absent."""
+    rename = {}
+    for ours in ("topic", "docno", value):
+        if ours not in source.columns:
+            alias = next((a for a in _COLUMN_ALIASES[ours] if a in source.columns), None)
+            if alias is not None:
+                rename[alias] = ours
+    if rename:
+        source = source.rename(columns=rename)
     missing = {"topic", "docno", value} - set(source.columns)
     if missing:
-        raise InputError(parameter, f"DataFrame lacks columns {sorted(missing)}")
+        names = {"topic": "topic (or query_id / qid)", "docno": "docno (or doc_id)",
+                 "relevance": "relevance (or label)", "score": "score"}
+        raise InputError(parameter, f"DataFrame lacks columns {[names[c] for c in sorted(missing)]}")
     df = source[["topic", "docno", value]].copy()
     df["topic"] = df["topic"].astype(str)
     df["docno"] = df["docno"].astype(str)
@@ -149,8 +198,9 @@ def _topic_doc_frame(parameter: str, source: pd.DataFrame, value: str) -> pd.Dat
 def read_qrels(source: Any) -> pd.DataFrame:
     """Read TREC qrels (``topic iter docno grade``) into a DataFrame.
 
-    ``source`` is a path (plain or ``.gz``), a DataFrame with columns
-    ``topic, docno, relevance`` or a mapping ``{topic: {docno: grade}}``.
+    ``source`` is a path (plain or ``.gz``; ``-`` = stdin), a DataFrame with columns
+    ``topic, docno, relevance`` (or ir_measures' ``query_id, doc_id, relevance``, or
+    PyTerrier's ``qid, docno, label``) or a mapping ``{topic: {docno: grade}}``.
     Returns columns ``topic`` (str), ``docno`` (str), ``relevance`` (int64).
     A document judged twice for a topic keeps its last judgement.
     """
@@ -196,7 +246,7 @@ def read_run(source: Any, *, name: str | None = None) -> tuple[str, pd.DataFrame
     ``docno``, ``score``.  The name is ``name`` if given, else the run's tag
     (6th column), else the file name.  A file holds one system: a second run
     tag is an error (split such a file into one file per tag).  ``source`` may also be a DataFrame with
-    columns ``topic, docno, score``.  The rank column is ignored (trec_eval
+    columns ``topic, docno, score`` (or ``query_id, doc_id, score``, or ``qid, docno, score``).  The rank column is ignored (trec_eval
     ranks by score).
     """
     if isinstance(source, pd.DataFrame):
@@ -257,24 +307,29 @@ def _discount(ranks: np.ndarray, log_base: float) -> np.ndarray:
 
 def topic_metrics(ranked_gains: Sequence[float], ideal_gains: Sequence[float],
                   specs: Sequence[MetricSpec], *, depth: int = 1000, beta: float = 1.0,
-                  log_base: float = 2.0, ndcg: str = "jk") -> list[float]:
+                  log_base: float = 2.0, ndcg: str | None = None) -> list[float]:
     """Metric values of one ranked list for one topic.
 
     ``ranked_gains`` are the gains of the retrieved documents in rank order (0
     for non-relevant), already cut at ``depth``; ``ideal_gains`` the gains of
     all R relevant documents (any order).  Used by :func:`evaluate`; public so
-    that the definitions can be checked by hand.
+    that the definitions can be checked by hand.  ``ndcg`` is deprecated, as in
+    :func:`evaluate`.
 
     Examples
     --------
     >>> from agreekit.ireval.metrics import topic_metrics, parse_metric
     >>> topic_metrics([1, 0, 1], [1, 1], [parse_metric("AveP")])  # (1/1 + 2/3) / 2
     [0.8333333333333333]
-    >>> topic_metrics([0, 1], [1], [parse_metric("nDCG@2")], ndcg="trec")  # 1/log2(3)
+    >>> topic_metrics([0, 1], [1], [parse_metric("nDCG@2")])  # 1/log2(3)
     [0.6309297535714575]
+    >>> topic_metrics([0, 1], [1], [parse_metric("nDCG_jk@2")])  # rank 2 undiscounted
+    [1.0]
     """
-    if ndcg not in NDCG_FORMS:
-        raise InputError("ndcg", f"must be one of {{'jk', 'trec'}}; got {ndcg!r}")
+    if ndcg is not None:
+        _warn("topic_metrics(): `ndcg=` is deprecated; name the form in the metric: 'nDCG@k' "
+              "(trec_eval) or 'nDCG_jk@k' (Jarvelin-Kekalainen)")
+        specs = _ndcg_specs(specs, _check_ndcg(ndcg))
     g_all = np.asarray(ranked_gains, dtype=np.float64)
     gi_all = np.sort(np.asarray(ideal_gains, dtype=np.float64))[::-1]
     gi_all = gi_all[gi_all > 0]
@@ -306,16 +361,22 @@ def topic_metrics(ranked_gains: Sequence[float], ideal_gains: Sequence[float],
         if spec.kind == "R-prec":
             out.append(float(np.count_nonzero(g_all[:R] > 0) / R))
             continue
+        if spec.kind == "RR":
+            hit = np.flatnonzero(g > 0)
+            out.append(float(1.0 / (hit[0] + 1)) if hit.size else 0.0)
+            continue
         ell = depth if spec.cutoff is None else spec.cutoff
         g = g_all[:ell]
         if spec.kind == "P":
             out.append(float(np.count_nonzero(g > 0) / ell))
+        elif spec.kind == "R":
+            out.append(float(np.count_nonzero(g > 0) / R))
         elif spec.kind == "nCG":
             out.append(float(g.sum() / gi_all[:ell].sum()))
-        else:  # nDCG
+        else:  # nDCG (trec_eval) or nDCG_jk
             ranks = np.arange(1, g.size + 1, dtype=np.float64)
             ranks_i = np.arange(1, min(ell, R) + 1, dtype=np.float64)
-            if ndcg == "trec":  # trec_eval ndcg_cut: gain / log2(rank + 1) from rank 1
+            if spec.kind == "nDCG":  # trec_eval ndcg_cut: gain / log2(rank + 1) from rank 1
                 dcg = float(np.sum(g / np.log2(ranks + 1.0)))
                 dcgi = float(np.sum(gi_all[:ell] / np.log2(ranks_i + 1.0)))
             else:
@@ -323,6 +384,41 @@ def topic_metrics(ranked_gains: Sequence[float], ideal_gains: Sequence[float],
                 dcgi = float(np.sum(gi_all[:ell] / _discount(ranks_i, log_base)))
             out.append(dcg / dcgi)
     return out
+
+
+def _progress(iterable, progress, *, total: int, desc: str):
+    """``iterable`` with a tqdm bar on stderr when ``progress`` (None: only if stderr is a terminal)."""
+    import sys
+
+    if progress is None:
+        progress = bool(getattr(sys.stderr, "isatty", lambda: False)())
+    if not progress or total <= 1:
+        return iterable
+    from tqdm import tqdm
+
+    return tqdm(iterable, total=total, desc=desc, leave=False, file=sys.stderr)
+
+
+def _check_ndcg(ndcg) -> str:
+    if ndcg not in NDCG_FORMS:
+        raise InputError("ndcg", f"must be one of {{'jk', 'trec'}}; got {ndcg!r}")
+    return ndcg
+
+
+def _ndcg_specs(specs, ndcg: str) -> list[MetricSpec]:
+    """The deprecated ``ndcg="jk"``: a bare ``nDCG@k`` means the JK form (under its given name)."""
+    if ndcg == "trec":
+        return list(specs)
+    return [MetricSpec(sp.name, "nDCG_jk", sp.cutoff) if sp.kind == "nDCG" else sp for sp in specs]
+
+
+class _MetricScores(dict):
+    """``{metric name: topics x systems DataFrame}``, what :func:`evaluate` returns."""
+
+    def __missing__(self, key):
+        raise KeyError(f"{key!r} is not a metric of this result (metrics: {list(self)}); evaluate() returns "
+                       "a dict metric name -> topics x systems DataFrame whatever `metrics` is, e.g. "
+                       "res['AP']['system']")
 
 
 def _gain_map(gains) -> Any:
@@ -353,21 +449,25 @@ def _as_runs(run) -> list[tuple[str, pd.DataFrame]]:
     raise InputError("run", f"must be a path, a DataFrame, or a list/dict of them; got {type(run).__name__}")
 
 
-def evaluate(qrels: Any, run: Any, metrics: str | Sequence[str] = ("AveP",), *,
+def evaluate(qrels: Any, run: Any, metrics: Any = ("AveP",), *,
              depth: int = 1000, gains: Mapping | None = None, beta: float = 1.0,
-             log_base: float = 2.0, ndcg: str = "jk", empty_topics: str = "error"):
-    """Per-topic IR metrics of one or more runs: topics x systems matrices.
+             log_base: float = 2.0, ndcg: str | None = None, empty_topics: str = "error",
+             progress: bool | None = None) -> dict:
+    """Per-topic IR metrics of one or more runs: a dict metric -> topics x systems matrix.
 
     Parameters
     ----------
     qrels : path, DataFrame or mapping
-        TREC qrels (see :func:`read_qrels`).  The evaluated topics are the
-        qrels topics (sorted as strings, numerically when all are integers).
+        TREC qrels (see :func:`read_qrels`; ir_measures / PyTerrier frames too).  The
+        evaluated topics are the qrels topics (sorted as strings, numerically when all
+        are integers).
     run : path, DataFrame, or a list / dict (name -> run) of them
         TREC runs; one system per run.
-    metrics : str or sequence of str
-        Metric names (see module docstring): ``"AveP"``, ``"P@10"``,
-        ``"Q-measure"``, ``"nCG@1000"``, ``"nDCG@1000"``, ``"R-prec"``, ...
+    metrics : str, ir_measures measure, or a sequence of them
+        Metric names (see module docstring): ``"AP"``, ``"P@10"``, ``"R@100"``, ``"RR"``,
+        ``"Rprec"``, ``"nDCG@10"`` (trec_eval's form), ``"nDCG_jk@10"`` (Sakai's),
+        ``"Q-measure"``, ``"nCG@1000"``, ...; ir_measures measure objects
+        (``ir_measures.nDCG@10``) are keyed by their ``str``.
     depth : int, default 1000
         Each ranked list is cut at this many documents (the paper's L).
         P@l, nCG@l, nDCG@l without ``@l`` use l = depth.
@@ -377,20 +477,22 @@ def evaluate(qrels: Any, run: Any, metrics: str | Sequence[str] = ("AveP",), *,
     beta : float, default 1
         Q-measure's beta (1 = Sakai 2006; 0 gives AveP).
     log_base : float, default 2
-        nDCG's a (``ndcg="jk"`` only).
-    ndcg : {"jk", "trec"}, default "jk"
-        nDCG form: ``"jk"`` = Jarvelin-Kekalainen as in Sakai (2006), ranks
-        1..a undiscounted, rank i > a divided by log_a(i); ``"trec"`` =
-        trec_eval's ``ndcg_cut.l`` / ir_measures' ``nDCG@l``, gain divided by
-        log2(i + 1) from rank 1.  Both use the linear gains of ``gains``.
+        The a of ``nDCG_jk`` (ranks 1..a undiscounted, rank i > a divided by log_a(i)).
+    ndcg : {"jk", "trec"}, optional
+        Deprecated (name the form instead: ``nDCG@k`` = trec_eval's ``ndcg_cut.k``,
+        ``nDCG_jk@k`` = Jarvelin-Kekalainen).  If given, it still decides what a bare
+        ``nDCG@k`` means, with a :class:`DeprecationWarning`.
     empty_topics : {"error", "drop"}
         What to do with qrels topics without relevant documents.
+    progress : bool, optional
+        A progress bar over the runs on stderr (default: only when stderr is a terminal).
 
     Returns
     -------
-    DataFrame or dict of DataFrame
-        If ``metrics`` is a string, one topics x systems DataFrame; else a dict
-        metric name -> DataFrame (index ``topic``, columns = system names).
+    dict of DataFrame
+        Always a dict metric name -> DataFrame (index ``topic``, columns = system
+        names), also for a single metric (before issue 20 a string ``metrics`` gave
+        the bare DataFrame).
 
     Examples
     --------
@@ -399,14 +501,15 @@ def evaluate(qrels: Any, run: Any, metrics: str | Sequence[str] = ("AveP",), *,
     >>> qrels = {"1": {"a": 1, "b": 2}, "2": {"c": 1}}
     >>> run = pd.DataFrame({"topic": ["1", "1", "2"], "docno": ["a", "x", "y"],
     ...                     "score": [2.0, 1.0, 1.0]})
-    >>> evaluate(qrels, {"sys": run}, "AveP")["sys"].tolist()
+    >>> evaluate(qrels, {"sys": run}, "AP")["AP"]["sys"].tolist()
     [0.5, 0.0]
     """
-    single = isinstance(metrics, str)
-    names = [metrics] if single else list(metrics)
-    if not names:
+    single = isinstance(metrics, str) or _is_measure_object(metrics)
+    entries = [metrics] if single else list(metrics)
+    if not entries:
         raise InputError("metrics", "at least one metric is required")
-    specs = [parse_metric(m) for m in names]
+    specs = [parse_metric(m) for m in entries]
+    names = [sp.name for sp in specs]
     if len(set(names)) != len(names):
         raise InputError("metrics", "contains duplicates")
     from agreekit._validation import check_choice, check_float, check_int
@@ -414,7 +517,10 @@ def evaluate(qrels: Any, run: Any, metrics: str | Sequence[str] = ("AveP",), *,
     beta = check_float("beta", beta, minimum=0.0)
     log_base = check_float("log_base", log_base, minimum=1.0, inclusive=False)
     check_choice("empty_topics", empty_topics, ("error", "drop"))
-    ndcg = check_choice("ndcg", ndcg, NDCG_FORMS)
+    if ndcg is not None:
+        _warn("evaluate(): `ndcg=` is deprecated; name the form in the metric: 'nDCG@k' (trec_eval, "
+              "the default meaning) or 'nDCG_jk@k' (Jarvelin-Kekalainen, Sakai 2006)")
+        specs = _ndcg_specs(specs, check_choice("ndcg", ndcg, NDCG_FORMS))
     gmap = _gain_map(gains)
 
     q = read_qrels(qrels)
@@ -448,7 +554,7 @@ def evaluate(qrels: Any, run: Any, metrics: str | Sequence[str] = ("AveP",), *,
         raise InputError("run", f"duplicate system names {dup}; pass a dict name -> run")
     values = np.zeros((len(specs), len(topics), len(runs)))
     topic_pos = {t: i for i, t in enumerate(topics)}
-    for j, (_, df) in enumerate(runs):
+    for j, (_, df) in _progress(enumerate(runs), progress, total=len(runs), desc="evaluate: runs"):
         ranked = _rank_run(df[df["topic"].isin(topic_pos)], depth)
         g = gain_lookup.reindex(pd.MultiIndex.from_arrays([ranked["topic"], ranked["docno"]]))
         ranked = ranked.assign(gain=g.fillna(0.0).to_numpy())
@@ -456,13 +562,12 @@ def evaluate(qrels: Any, run: Any, metrics: str | Sequence[str] = ("AveP",), *,
         for t, grp in ranked.groupby("topic", sort=False):
             answered.add(t)
             values[:, topic_pos[t], j] = topic_metrics(grp["gain"].to_numpy(), ideal[t], specs,
-                                                       depth=depth, beta=beta, log_base=log_base,
-                                                       ndcg=ndcg)
+                                                       depth=depth, beta=beta, log_base=log_base)
         # topics the run did not answer keep the value 0 (trec_eval -c)
     index = pd.Index(topics, name="topic")
-    out = {spec.name: pd.DataFrame(values[k], index=index, columns=pd.Index(sys_names, name="system"))
-           for k, spec in enumerate(specs)}
-    return out[names[0]] if single else out
+    return _MetricScores(
+        (spec.name, pd.DataFrame(values[k], index=index, columns=pd.Index(sys_names, name="system")))
+        for k, spec in enumerate(specs))
 
 
 # --------------------------------------------------------------------------- score matrices

@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from agreekit._api import ResultBase, deprecated_attribute, renamed_parameters
 from agreekit._io import atomic_write, write_json
 from agreekit._validation import InputError
 from agreekit.ireval.bootstrap import (DEFAULT_FUZZINESS, MetaEvaluation, format_difference, meta_evaluate,
@@ -30,28 +31,38 @@ __all__ = ["MetricInput", "CollectionAnalysis", "collection_seed", "analyze_coll
 
 @dataclass(frozen=True)
 class MetricInput:
-    """One metric of a collection: its per-topic score matrix and summary statistic."""
+    """One metric of a collection: its per-topic score matrix and ``summary`` ("mean" or
+    "gmean"; formerly ``statistic``)."""
 
     name: str
     scores: pd.DataFrame
-    statistic: str = "mean"
+    summary: str = "mean"
+
+    statistic = deprecated_attribute("summary", "statistic")
+
+
+MetricInput.__init__ = renamed_parameters(statistic="summary")(MetricInput.__init__)
 
 
 @dataclass(frozen=True)
-class CollectionAnalysis:
-    """Results of :func:`analyze_collection`."""
+class CollectionAnalysis(ResultBase):
+    """Results of :func:`analyze_collection` (``summary_names``: metric -> "mean" / "gmean",
+    formerly ``statistics``)."""
 
     collection: str
     metrics: list[str]
-    statistics: dict[str, str]
+    summary_names: dict[str, str]
     evaluations: dict[str, MetaEvaluation]
     correlations: pd.DataFrame
     n_topics: int
     n_systems: int
 
-    def summary(self) -> dict:
+    statistics = deprecated_attribute("summary_names", "statistics")
+
+    def to_dict(self) -> dict:
+        """The collection's summary.json (JSON-able; ``statistic`` there is the summary name)."""
         return {"collection": self.collection, "n_topics": self.n_topics, "n_systems": self.n_systems,
-                "metrics": {m: {"statistic": self.statistics[m], **self.evaluations[m].summary()}
+                "metrics": {m: {"statistic": self.summary_names[m], **self.evaluations[m].to_dict()}
                             for m in self.metrics},
                 "correlations": self.correlations.to_dict(orient="records")}
 
@@ -81,15 +92,18 @@ def collection_seed(seed: int, collection: str) -> np.random.SeedSequence:
     return np.random.SeedSequence(int(seed), spawn_key=(zlib.crc32(collection.encode()),))
 
 
-def analyze_collection(collection: str, metrics: Sequence[MetricInput], *, seed: int, alpha: float = 0.05,
+@renamed_parameters(seed="rng")
+def analyze_collection(collection: str, metrics: Sequence[MetricInput], *, rng, alpha: float = 0.05,
                        n_resamples: int = 1000, fuzziness: Sequence[float] = DEFAULT_FUZZINESS,
                        bin_width: float = 0.01, n_bins: int = 21, swap_threshold: float = 0.05,
                        tau_variant: str = "b", progress: bool = False) -> CollectionAnalysis:
     """Meta-evaluate every metric of a collection on shared bootstrap samples.
 
     All metrics must have the same topics and systems (aligned by label).
-    The same topic samples Q*b (from :func:`collection_seed`) serve every
-    metric, so Kendall's tau SEs use identical samples for both metrics.
+    The same topic samples Q*b (from :func:`collection_seed` of the int ``rng``;
+    formerly ``seed``) serve every metric, so Kendall's tau SEs use identical samples
+    for both metrics.  ``rng`` may also be a ``SeedSequence`` (used as the collection's)
+    or a ``Generator`` (drawn from in call order).  ``alpha`` is the significance level.
     """
     if not metrics:
         raise InputError("metrics", "at least one metric is required")
@@ -101,8 +115,12 @@ def analyze_collection(collection: str, metrics: Sequence[MetricInput], *, seed:
     for m in metrics[1:]:
         mats[m.name] = align_scores(ref, check_scores(m.scores, parameter=f"scores[{m.name}]"),
                                     names=(f"scores[{names[0]}]", f"scores[{m.name}]"))
-    stats_ = {m.name: m.statistic for m in metrics}
-    ss = collection_seed(seed, collection)
+    stats_ = {m.name: m.summary for m in metrics}
+    if isinstance(rng, (np.random.SeedSequence, np.random.Generator)):
+        ss = rng
+    else:
+        from agreekit._validation import check_int
+        ss = collection_seed(check_int("rng", rng, minimum=0), collection)
     it = names
     if progress:
         from tqdm import tqdm
@@ -110,16 +128,16 @@ def analyze_collection(collection: str, metrics: Sequence[MetricInput], *, seed:
     evs = {}
     for name in it:
         evs[name] = meta_evaluate(mats[name], alpha=alpha, n_resamples=n_resamples, rng=ss,
-                                  statistic=stats_[name], fuzziness=fuzziness, bin_width=bin_width,
+                                  summary=stats_[name], fuzziness=fuzziness, bin_width=bin_width,
                                   n_bins=n_bins, swap_threshold=swap_threshold)
     rows = []
     for a, b in itertools.combinations(names, 2):
-        r = rank_correlation_se(mats[a], mats[b], rng=ss, n_resamples=n_resamples, statistic=stats_[a],
-                                statistic_b=stats_[b], variant=tau_variant)
+        r = rank_correlation_se(mats[a], mats[b], rng=ss, n_resamples=n_resamples, summary=stats_[a],
+                                summary_b=stats_[b], variant=tau_variant)
         rows.append({"metric_a": a, "metric_b": b, "tau": r.correlation, "se": r.standard_error,
                      "bootstrap_mean": r.bootstrap_mean, "z0": r.test_statistic, "pvalue": r.pvalue})
     corr = pd.DataFrame(rows, columns=["metric_a", "metric_b", "tau", "se", "bootstrap_mean", "z0", "pvalue"])
-    return CollectionAnalysis(collection=collection, metrics=names, statistics=stats_, evaluations=evs,
+    return CollectionAnalysis(collection=collection, metrics=names, summary_names=stats_, evaluations=evs,
                               correlations=corr, n_topics=int(ref.shape[0]), n_systems=int(ref.shape[1]))
 
 
@@ -229,7 +247,7 @@ def write_collection(analysis: CollectionAnalysis, outdir: str | Path) -> dict[s
     outdir = Path(outdir)
     paths = {k: outdir / f"{k}.{'json' if k == 'summary' else 'csv'}"
              for k in ("summary", "pairs", "stability", "swap", "correlations")}
-    write_json(paths["summary"], analysis.summary())
+    write_json(paths["summary"], analysis.to_dict())
     for key, df in (("pairs", analysis.pairs_frame()), ("stability", analysis.stability_frame()),
                     ("swap", analysis.swap_frame()), ("correlations", analysis.correlations)):
         with atomic_write(paths[key]) as fh:

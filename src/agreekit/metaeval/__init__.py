@@ -10,6 +10,8 @@ Do two IR metrics agree on the *top* systems, how sure are we, and what is the c
   rankings with each metric's τ_x to it (:class:`ConsensusRanking`);
 * :mod:`agreekit.metaeval.report` — the pipeline's tables, heatmap and cross-collection
   summary.
+
+:data:`COLUMNS` lists the columns of :meth:`MetricAgreement.to_frame`, in order.
 """
 from agreekit.metaeval._agreement import COLUMNS, MetricAgreement, metric_agreement
 from agreekit.metaeval._consensus import ConsensusRanking, consensus_ranking

@@ -8,6 +8,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+import functools
+
+from agreekit._api import ResultBase, _warn, renamed_parameters
 from agreekit._validation import InputError, check_float, check_int
 from agreekit.ireval.bootstrap import _check_resamples, bootstrap_indices
 from agreekit.ireval.metrics import GM_OFFSET
@@ -28,7 +31,7 @@ _STREAM_PVALUE = 3   # after the bootstrap module's topic (0), swap (1) and pool
 
 
 @dataclass(frozen=True)
-class MetricAgreement:
+class MetricAgreement(ResultBase):
     """Result of :func:`metric_agreement`.
 
     Attributes
@@ -39,10 +42,11 @@ class MetricAgreement:
     n_topics, n_resamples, top_k : int
     weigher, scheme : str
         Weighting of τ_w (the weigher's canonical spec).
-    statistic : tuple of str
-        Summary statistic per metric (``"mean"`` or ``"gmean"``).
-    alpha : float
-        The percentile intervals ``*_ci_low`` / ``*_ci_high`` are at level 1 − alpha.
+    summary_names : tuple of str
+        Summary per metric (``"mean"`` or ``"gmean"``; formerly ``statistic``).
+    confidence_level : float
+        Level of the percentile intervals ``*_ci_low`` / ``*_ci_high`` (formerly
+        ``alpha`` = 1 − confidence_level).
     table : pandas.DataFrame
         One row per metric pair (see :meth:`to_frame` for the columns).
     summaries : pandas.DataFrame
@@ -62,8 +66,8 @@ class MetricAgreement:
     top_k: int
     weigher: str
     scheme: str
-    statistic: tuple
-    alpha: float
+    summary_names: tuple
+    confidence_level: float
     table: pd.DataFrame = field(repr=False)
     summaries: pd.DataFrame = field(repr=False)
     ranks: pd.DataFrame = field(repr=False)
@@ -74,7 +78,21 @@ class MetricAgreement:
 
     @property
     def n_systems(self) -> int:
+        """Number of systems ranked."""
         return len(self.systems)
+
+    @property
+    def statistic(self) -> tuple:
+        """Deprecated alias of :attr:`summary_names`."""
+        _warn("MetricAgreement.statistic is deprecated, use .summary_names", stacklevel=2)
+        return self.summary_names
+
+    @property
+    def alpha(self) -> float:
+        """Deprecated: 1 − :attr:`confidence_level` (the interval's alpha)."""
+        _warn("MetricAgreement.alpha is deprecated, use .confidence_level (alpha = 1 - confidence_level)",
+              stacklevel=2)
+        return _interval_alpha(self.confidence_level)
 
     def to_frame(self) -> pd.DataFrame:
         """The tidy table: one row per metric pair.
@@ -84,7 +102,7 @@ class MetricAgreement:
         τ_w, τ_b-style normalisation under ties) and ``tau_w_se``; ``tau_w_standardized``
         (g(τ_w) at n = number of systems, zero mean under independence) and its SE;
         ``pvalue`` of τ_w under H0 (``weighted_correlation_test``); ``top_k_overlap``
-        (systems in both top-k sets); percentile intervals at level 1 − alpha;
+        (systems in both top-k sets); percentile intervals at ``confidence_level``;
         ``difference`` = g(τ_w) − τ_b with its paired bootstrap SE; ``pvalue_method``;
         ``ties`` (True when either ranking has tied systems).
         """
@@ -107,14 +125,37 @@ class MetricAgreement:
         return M
 
     def to_dict(self) -> dict:
-        """A JSON-able summary (what the CLI prints)."""
+        """A JSON-able summary (what the CLI prints; ``statistic`` = the summary per metric and
+        ``alpha`` = 1 − confidence_level, the keys of the pipeline's collection.json)."""
         from agreekit._io import to_jsonable
 
         rows = to_jsonable(self.table.to_dict(orient="records"))
         return {"metrics": list(self.metrics), "n_systems": self.n_systems, "n_topics": self.n_topics,
                 "n_resamples": self.n_resamples, "weigher": self.weigher, "scheme": self.scheme,
-                "statistic": dict(zip(self.metrics, self.statistic)), "alpha": self.alpha,
+                "statistic": dict(zip(self.metrics, self.summary_names)),
+                "alpha": _interval_alpha(self.confidence_level),
                 "top_k": self.top_k, "pairs": rows}
+
+
+def _interval_alpha(confidence_level: float) -> float:
+    """1 − confidence_level rounded to 12 decimals (1 − 0.95 is 0.05, not 0.050000000000000044)."""
+    return round(1.0 - float(confidence_level), 12)
+
+
+def _alpha_alias(func):
+    """``alpha=`` (the interval's 1 − level) as a deprecated alias of ``confidence_level``."""
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        if "alpha" in kwargs:
+            if "confidence_level" in kwargs:
+                raise InputError("alpha", "is the deprecated spelling of `confidence_level` (= 1 - alpha); "
+                                          "give only `confidence_level`")
+            _warn("metric_agreement(): `alpha=` (the interval's 1 - level) is deprecated, use "
+                  "`confidence_level=` (= 1 - alpha)")
+            a = check_float("alpha", kwargs.pop("alpha"), minimum=0.0, maximum=1.0, inclusive=False)
+            kwargs["confidence_level"] = round(1.0 - a, 12)
+        return func(*args, **kwargs)
+    return wrapper
 
 
 def _se(boot: np.ndarray) -> np.ndarray:
@@ -213,8 +254,10 @@ def _pvalue(ra, rb, fa, fb, observed, *, weigher, scheme, table, rng, n_resample
     return float(res.pvalue), str(res.method)
 
 
+@_alpha_alias
+@renamed_parameters(statistic="summary")
 def metric_agreement(scores, *, weigher="harmonic", scheme="additive", n_resamples: int = 1000, rng=None,
-                     statistic="mean", alpha: float = 0.05, top_k: int = 10, resamples=None,
+                     summary="mean", confidence_level: float = 0.95, top_k: int = 10, resamples=None,
                      table=None, pvalue: bool = True, pvalue_resamples: int = 10_000,
                      offset: float = GM_OFFSET) -> MetricAgreement:
     """Do evaluation metrics agree on the system ranking — and on its *top*?
@@ -240,10 +283,12 @@ def metric_agreement(scores, *, weigher="harmonic", scheme="additive", n_resampl
     rng : int, SeedSequence or numpy.random.Generator, optional
         Seed; with an int the topic samples are stream 0 of :mod:`agreekit.ireval.bootstrap`
         (the same Q*b as the bootstrap stage for that seed) and the p-values use stream 3.
-    statistic : {"mean", "gmean"} or mapping metric -> statistic
-        System summary over topics (arithmetic or Sakai's geometric mean, Eq. 7).
-    alpha : float, default 0.05
-        Level of the percentile bootstrap intervals (1 − alpha).
+    summary : {"mean", "gmean"} or mapping metric -> summary
+        System summary over topics (arithmetic or Sakai's geometric mean, Eq. 7;
+        formerly ``statistic``).
+    confidence_level : float, default 0.95
+        Level of the percentile bootstrap intervals (formerly ``alpha`` = 1 − level,
+        a deprecated alias; scipy's ``bootstrap`` spells it the same way).
     top_k : int, default 10
         Size of the top set for ``top_k_overlap``; system i is in the top k of a metric
         when fewer than k systems score strictly higher (ties at the cut are all in).
@@ -296,10 +341,12 @@ def metric_agreement(scores, *, weigher="harmonic", scheme="additive", n_resampl
     >>> row.metric_a, row.metric_b, bool(row.tau_b > 0.5), bool(0 < row.tau_b_se < 0.2)
     ('A', 'B', True, True)
     """
-    data = check_metric_scores(scores, statistic=statistic, offset=offset)
+    data = check_metric_scores(scores, summary=summary, offset=offset)
     w = parse_weigher(weigher)
     scheme = check_scheme(scheme)
-    alpha = check_float("alpha", alpha, minimum=0.0, maximum=1.0, inclusive=False)
+    confidence_level = check_float("confidence_level", confidence_level, minimum=0.0, maximum=1.0,
+                                   inclusive=False)
+    alpha = _interval_alpha(confidence_level)
     top_k = check_int("top_k", top_k, minimum=1)
     if not isinstance(pvalue, (bool, np.bool_)):
         raise InputError("pvalue", f"must be True or False; got {pvalue!r}")
@@ -363,7 +410,8 @@ def metric_agreement(scores, *, weigher="harmonic", scheme="additive", n_resampl
     systems = [str(c) for c in data.systems]
     return MetricAgreement(
         metrics=data.names, systems=tuple(systems), n_topics=n, n_resamples=B, top_k=top_k,
-        weigher=w.spec, scheme=scheme, statistic=data.statistics, alpha=alpha, table=frame,
+        weigher=w.spec, scheme=scheme, summary_names=data.statistics, confidence_level=confidence_level,
+        table=frame,
         summaries=pd.DataFrame(S_obs.T, index=pd.Index(systems, name="system"), columns=list(data.names)),
         ranks=pd.DataFrame(RA[:, 0].T, index=pd.Index(systems, name="system"), columns=list(data.names)),
         resamples=idx, bootstrap_tau_b=boot_b, bootstrap_tau_w=boot_w, bootstrap_tau_w_standardized=boot_g)

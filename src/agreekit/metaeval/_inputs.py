@@ -50,13 +50,19 @@ def ranks_from_summaries(S: np.ndarray) -> np.ndarray:
     return pick(_k.average_ranks_desc, flat.size * 16)(flat, _k.TIE_TOL).reshape(shape)
 
 
-def check_metric_scores(scores: Any, *, statistic: Any = "mean", parameter: str = "scores",
-                        min_metrics: int = 2, offset: float = GM_OFFSET) -> MetricScores:
+def check_metric_scores(scores: Any, *, summary: Any = "mean", parameter: str = "scores",
+                        min_metrics: int = 2, offset: float = GM_OFFSET, statistic: Any = None,
+                        summary_parameter: str = "summary") -> MetricScores:
     """Validate ``scores`` (metric name -> topics x systems DataFrame) and align it by label.
 
-    ``statistic`` is one summary for every metric (``"mean"`` or ``"gmean"``) or a mapping
-    metric name -> summary (missing names use ``"mean"``).
+    ``summary`` is one summary for every metric (``"mean"`` or ``"gmean"``) or a mapping
+    metric name -> summary (missing names use ``"mean"``).  ``statistic`` is the former
+    spelling (internal callers); errors name ``summary_parameter``.
     """
+    if statistic is not None:
+        summary = statistic
+        summary_parameter = "statistic" if summary_parameter == "summary" else summary_parameter
+    statistic = summary
     if not isinstance(scores, Mapping):
         raise InputError(parameter, "must be a mapping metric name -> topics x systems DataFrame; "
                                     f"got {type(scores).__name__}")
@@ -83,10 +89,11 @@ def check_metric_scores(scores: Any, *, statistic: Any = "mean", parameter: str 
     if isinstance(statistic, Mapping):
         unknown = sorted(set(map(str, statistic)) - set(names))
         if unknown:
-            raise InputError("statistic", f"names metrics not in `{parameter}`: {unknown}")
-        stats = tuple(_statistic_name(statistic.get(n, "mean"), allow_callable=False) for n in names)
+            raise InputError(summary_parameter, f"names metrics not in `{parameter}`: {unknown}")
+        stats = tuple(_statistic_name(statistic.get(n, "mean"), allow_callable=False,
+                                      parameter=summary_parameter) for n in names)
     else:
-        st = _statistic_name(statistic, allow_callable=False)
+        st = _statistic_name(statistic, allow_callable=False, parameter=summary_parameter)
         stats = tuple(st for _ in names)
     X = np.ascontiguousarray(np.stack(frames), dtype=np.float64)
     for m, st in enumerate(stats):

@@ -1,5 +1,11 @@
 """Weighted rank correlations and their standardization (seed 000).
 
+Orientation: every function takes rank vectors by default (``kind="ranks"``, 1 = top) or
+scores (``kind="scores"``, higher = better, ranked by ``scipy.stats.rankdata(-s,
+method="average")``).  Weighers are functions of the 1-based rank (scipy's are 0-based:
+``lambda i: scipy_w(i - 1)``).  Defaults are the same everywhere: ``coefficient="kendall"``,
+``weigher="harmonic"``, ``scheme="additive"``.
+
 Runtime modules: :mod:`~agreekit.ranking.weighting` (weigher specs),
 :mod:`~agreekit.ranking.correlation` (ρ_w, τ_w), :mod:`~agreekit.ranking.moments`
 (exact null moments), :mod:`~agreekit.ranking.significance` (p-values),
@@ -10,14 +16,17 @@ Table generation (Monte Carlo, fits, reproduction report, figures) lives in
 """
 from agreekit.ranking.correlation import weighted_correlation, weighted_kendall, weighted_spearman
 from agreekit.ranking.moments import ExactMoments, exact_moments
-from agreekit.ranking.significance import WeightedCorrelationResult, weighted_correlation_test
+from agreekit.ranking.significance import (WeightedCorrelationResult, exact_null_distribution,
+                                           weighted_correlation_test)
 from agreekit.ranking.standardization import BoundConsistencyError, StandardizationFunction
-from agreekit.ranking.tables import CoefficientTable, load_table, standardize
-from agreekit.ranking.weighting import Weigher, parse_weigher
+from agreekit.ranking.tables import (CoefficientTable, NullQuantiles, TableMoments, available_tables, find_table,
+                                     load_table, standardization_function, standardize, table_checksum)
+from agreekit.ranking.weighting import Weigher, parse_weigher, scheme_id
 
 __all__ = [
-    "Weigher", "parse_weigher", "weighted_spearman", "weighted_kendall", "weighted_correlation",
+    "Weigher", "parse_weigher", "scheme_id", "weighted_spearman", "weighted_kendall", "weighted_correlation",
     "ExactMoments", "exact_moments", "StandardizationFunction", "BoundConsistencyError",
-    "CoefficientTable", "standardize", "load_table",
-    "WeightedCorrelationResult", "weighted_correlation_test",
+    "CoefficientTable", "TableMoments", "NullQuantiles", "standardize", "standardization_function",
+    "load_table", "available_tables", "find_table", "table_checksum",
+    "WeightedCorrelationResult", "weighted_correlation_test", "exact_null_distribution",
 ]

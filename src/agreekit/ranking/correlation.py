@@ -1,7 +1,11 @@
 """Weighted Spearman ρ_w and Kendall τ_w between two rankings (seed 000, Section 2.2).
 
-Rankings are *rank vectors*: ``x[i]`` is the 1-based position of item ``i``
-(1 = top); repeated values are ties, replaced by average ranks (``ties="average"``,
+Orientation: by default (``kind="ranks"``) the inputs are *rank vectors*, ``x[i]`` the
+1-based position of item ``i`` (1 = top); with ``kind="scores"`` they are scores, higher =
+better, turned into ranks by ``scipy.stats.rankdata(-s, method="average")`` (the best score
+gets rank 1, tied scores their average rank).  Do not pass ``scipy.stats.rankdata(s)`` of
+scores as ranks: that ranks ascending, so the *worst* item gets rank 1 and the largest
+weight.  Repeated rank values are ties, replaced by average ranks (``ties="average"``,
 the default) or rejected (``ties="raise"``).  Per-item weights combine the weighting function at both ranks,
 ``f(x_i) + f(y_i)`` (additive, Eq. 12) or ``f(x_i) f(y_i)`` (multiplicative,
 Eq. 13).  ρ_w is the weighted Pearson correlation of the two rank vectors with
@@ -22,13 +26,56 @@ from agreekit.ranking import _ties
 from agreekit._validation import InputError, check_choice, check_same_length
 from agreekit.ranking.weighting import check_coefficient, check_scheme, parse_weigher
 
-__all__ = ["weighted_spearman", "weighted_kendall", "weighted_correlation", "batch_coefficient",
-           "check_rank_values", "TIES"]
+__all__ = ["weighted_spearman", "weighted_kendall", "weighted_correlation"]
 
 _COEF = {"spearman": _k.SPEARMAN, "kendall": _k.KENDALL}
 
 
 TIES = ("average", "raise")
+KINDS = ("ranks", "scores")
+class _DefaultCoefficient(str):
+    """``"kendall"`` as the default of ``weighted_correlation``: equal to ``"kendall"``, but a call that
+    relies on it is recognized (``is``) and warned that the default changed from ``"spearman"``."""
+
+
+_DEFAULT = _DefaultCoefficient("kendall")
+
+
+def scores_to_ranks(parameter: str, values, *, ties: str = "average", min_length: int = 2):
+    """Ranks of scores (higher = better): ``scipy.stats.rankdata(-s, method="average")``; ``(ranks, tied)``.
+
+    The best score gets rank 1; tied scores get their average rank.  Without ties the
+    ranks are the int64 permutation of 1..n (as :func:`check_rank_values` returns them).
+    NaN/inf, non-numeric or non-1-D input raise :class:`InputError` naming ``parameter``.
+    """
+    arr = np.asarray(values)
+    if arr.ndim != 1:
+        raise InputError(parameter, f"must be a 1-D score vector; got shape {arr.shape}")
+    if arr.size < min_length:
+        raise InputError(parameter, f"must have at least {min_length} scores; got {arr.size}")
+    if arr.dtype.kind not in "iuf":
+        try:
+            arr = arr.astype(np.float64)
+        except (TypeError, ValueError):
+            raise InputError(parameter, "must contain numeric scores") from None
+    if arr.dtype.kind == "f" and not np.all(np.isfinite(arr)):
+        raise InputError(parameter, "must not contain NaN or infinite scores")
+    from scipy.stats import rankdata
+
+    ranks = rankdata(-arr.astype(np.float64), method="average")
+    tied = np.unique(arr).size < arr.size
+    if not tied:
+        return np.ascontiguousarray(ranks, dtype=np.int64), False
+    if ties == "raise":
+        raise InputError(parameter, "has tied scores and `ties` is 'raise'")
+    return ranks, True
+
+
+def as_ranks(parameter: str, values, *, kind: str = "ranks", ties: str = "average", min_length: int = 2):
+    """``(ranks, tied)`` of a rank vector (``kind="ranks"``) or of scores (``kind="scores"``)."""
+    if kind == "scores":
+        return scores_to_ranks(parameter, values, ties=ties, min_length=min_length)
+    return check_rank_values(parameter, values, ties=ties, min_length=min_length)
 
 
 def check_rank_values(parameter: str, values, *, ties: str = "average", min_length: int = 2):
@@ -72,10 +119,11 @@ def check_rank_values(parameter: str, values, *, ties: str = "average", min_leng
     return rankdata(ranks, method="average"), True
 
 
-def _correlation_iv(x, y, weigher, scheme, ties="average"):
+def _correlation_iv(x, y, weigher, scheme, ties="average", kind="ranks"):
     ties = check_choice("ties", ties, TIES)
-    x, tx = check_rank_values("x", x, ties=ties)
-    y, ty = check_rank_values("y", y, ties=ties)
+    kind = check_choice("kind", kind, KINDS)
+    x, tx = as_ranks("x", x, kind=kind, ties=ties)
+    y, ty = as_ranks("y", y, kind=kind, ties=ties)
     check_same_length(("x", "y"), x, y)
     w = parse_weigher(weigher)
     scheme = check_scheme(scheme)
@@ -109,25 +157,70 @@ def _tied_coefficient(x, y, weigher, coefficient, mult):
     return float(num / np.sqrt(den_x * den_y))
 
 
-def weighted_correlation(x, y, *, coefficient="spearman", weigher="harmonic", scheme="additive",
-                         ties="average") -> float:
-    """ρ_w or τ_w of two rank vectors, selected by ``coefficient``.
+def weighted_correlation(x, y, *, coefficient=_DEFAULT, weigher="harmonic", scheme="additive",
+                         ties="average", kind="ranks") -> float:
+    """τ_w or ρ_w of two rankings given as rank vectors (1 = top) or, with ``kind="scores"``, as scores (higher = better).
 
-    See :func:`weighted_spearman` and :func:`weighted_kendall`.
+    Parameters
+    ----------
+    %(ranks)s
+    coefficient : {'kendall', 'spearman'}, optional
+        ``'kendall'`` (default, as ``scipy.stats.weightedtau``): :func:`weighted_kendall`;
+        ``'spearman'``: :func:`weighted_spearman`.
+
+        .. versionchanged:: 0.2
+           The default was ``'spearman'``; a call without ``coefficient`` now uses
+           ``'kendall'`` (the default of :func:`weighted_correlation_test`,
+           :func:`exact_moments`, :func:`standardize` and the CLI) and emits a
+           :class:`FutureWarning` for one release; pass ``coefficient=`` to silence it.
+    %(weigher)s
+    scheme : {'additive', 'multiplicative'}, optional
+        How f at the two ranks of an item combine into its weight (Eqs. 12-13).
+
+    Returns
+    -------
+    float
+        The coefficient in [-1, 1].
+
+    Examples
+    --------
+    >>> from agreekit.ranking import weighted_correlation
+    >>> round(weighted_correlation([1, 2, 3, 4], [2, 1, 3, 4], coefficient="kendall"), 6)
+    0.260274
+
+    Scores, higher = better (here item 0 is the best in both):
+
+    >>> round(weighted_correlation([0.9, 0.5, 0.4, 0.1], [0.7, 0.8, 0.3, 0.2], coefficient="kendall",
+    ...                            kind="scores"), 6)
+    0.260274
     """
+    if coefficient is _DEFAULT:
+        import warnings
+
+        warnings.warn("weighted_correlation(): the default coefficient changed from 'spearman' to 'kendall' "
+                      "(the default of weighted_correlation_test, exact_moments, standardize and the CLI); "
+                      "pass coefficient= to silence this warning", FutureWarning, stacklevel=2)
+        coefficient = "kendall"
     coefficient = check_coefficient(coefficient)
-    x, y, w, mult, tied = _correlation_iv(x, y, weigher, scheme, ties)
+    x, y, w, mult, tied = _correlation_iv(x, y, weigher, scheme, ties, kind)
     if tied:
         return _tied_coefficient(x, y, w, coefficient, mult)
     return float(pick(_k.coefficient_pair, _k.pair_work(x.size, _COEF[coefficient]))(
         x, y, w.table(x.size), _COEF[coefficient], mult))
 
 
-_RANKS_DOC = """x, y : array_like of int
-        Rank vectors, ``x[i]`` = position of item ``i`` (1 = top): positive integers
-        1..n; repeated values are ties (e.g. [1, 2, 2, 4] or [1, 2, 2, 3]).  0,
-        negative, non-integral (2.5), NaN values or values above n raise
-        :class:`~agreekit.InputError` naming the parameter.
+_RANKS_DOC = """x, y : array_like
+        With ``kind="ranks"`` (default): rank vectors, ``x[i]`` = position of item ``i``
+        (1 = top): positive integers 1..n; repeated values are ties (e.g. [1, 2, 2, 4] or
+        [1, 2, 2, 3]).  0, negative, non-integral (2.5), NaN values or values above n raise
+        :class:`~agreekit.InputError` naming the parameter.  With ``kind="scores"``: real
+        scores, higher = better (NaN/inf raise).
+    kind : {'ranks', 'scores'}, optional
+        ``'ranks'`` (default): ``x``, ``y`` are ranks, 1 = top.  ``'scores'``: higher =
+        better; the ranks are ``scipy.stats.rankdata(-x, method="average")`` (best = 1, tied
+        scores share their average rank), so the largest weight goes to the best item.
+        ``weighted_kendall(rankdata(a), rankdata(b))`` of scores a, b is *wrong*: ascending
+        ranks give the largest weight to the worst item; use ``kind="scores"``.
     ties : {'average', 'raise'}, optional
         ``'average'`` (default): tied values are replaced by their average ranks
         (``scipy.stats.rankdata(x, "average")``: [1, 2, 2, 4] and [1, 2, 2, 3] both
@@ -135,16 +228,24 @@ _RANKS_DOC = """x, y : array_like of int
         without ties the input must be a permutation of 1..n.  ``'raise'``: ties raise
         :class:`~agreekit.InputError`."""
 
+_WEIGHER_DOC = """weigher : str, Weigher or callable, optional
+        Weighting function f of the **1-based** rank (default ``"harmonic"``, f(i) = 1/i),
+        as a spec (``"harmonic"``, ``"inverse_square:n0=1"``, ``"power:p=1.5,n0=0"``,
+        ``"dcg"``) or a callable ``f(i)``, i = 1..n.  scipy's ``weightedtau`` weighers take
+        0-based ranks: pass ``lambda i: scipy_w(i - 1)`` for a scipy weigher ``scipy_w``
+        (scipy's ``lambda r: 1 / (r + 1)`` is ``"harmonic"`` here); see
+        :class:`~agreekit.ranking.Weigher`."""
 
-def weighted_spearman(x, y, *, weigher="harmonic", scheme="additive", ties="average") -> float:
-    """Weighted Spearman ρ_w of two rankings (Eq. 7 of [1]_).
+
+def weighted_spearman(x, y, *, weigher="harmonic", scheme="additive", ties="average", kind="ranks") -> float:
+    """Weighted Spearman ρ_w of two rankings given as rank vectors (1 = top) or, with ``kind="scores"``, as scores (higher = better).
+
+    Eq. 7 of [1]_.
 
     Parameters
     ----------
     %(ranks)s
-    weigher : str, Weigher or callable, optional
-        Weighting function f of the 1-based rank, as a spec (``"harmonic"``,
-        ``"inverse_square:n0=1"``, ``"power:p=1.5,n0=0"``, ``"dcg"``) or a callable.
+    %(weigher)s
     scheme : {'additive', 'multiplicative'}, optional
         How f at the two ranks of an item combine into its weight (Eqs. 12-13).
 
@@ -180,18 +281,25 @@ def weighted_spearman(x, y, *, weigher="harmonic", scheme="additive", ties="aver
     1.0
     >>> round(weighted_spearman([1, 2, 2, 4], [1, 3, 2, 4]), 6)  # a tie in x
     0.955967
+
+    Scores (higher = better) with ``kind="scores"``: the same value as the ranks above:
+
+    >>> round(weighted_spearman([0.9, 0.5, 0.5, 0.1], [0.9, 0.4, 0.6, 0.1], kind="scores"), 6)
+    0.955967
     """
-    return weighted_correlation(x, y, coefficient="spearman", weigher=weigher, scheme=scheme, ties=ties)
+    return weighted_correlation(x, y, coefficient="spearman", weigher=weigher, scheme=scheme, ties=ties,
+                                kind=kind)
 
 
-def weighted_kendall(x, y, *, weigher="harmonic", scheme="additive", ties="average") -> float:
-    """Weighted Kendall τ_w of two rankings (Eq. 8 of [1]_), in O(n log n).
+def weighted_kendall(x, y, *, weigher="harmonic", scheme="additive", ties="average", kind="ranks") -> float:
+    """Weighted Kendall τ_w of two rankings given as rank vectors (1 = top) or, with ``kind="scores"``, as scores (higher = better).
+
+    Eq. 8 of [1]_, in O(n log n).
 
     Parameters
     ----------
     %(ranks)s
-    weigher : str, Weigher or callable, optional
-        Weighting function f of the 1-based rank (see :func:`weighted_spearman`).
+    %(weigher)s
     scheme : {'additive', 'multiplicative'}, optional
         Combination of f at the two ranks into the item weight w_i.
 
@@ -225,12 +333,39 @@ def weighted_kendall(x, y, *, weigher="harmonic", scheme="additive", ties="avera
     0.260274
     >>> round(weighted_kendall([1, 2, 2, 4], [1, 3, 2, 4]), 6)  # a tie in x
     0.940789
+
+    Scores, higher = better: ``kind="scores"`` ranks them descending (best = rank 1).
+    Ascending ``rankdata`` of the scores would weight the *worst* item most:
+
+    >>> from scipy.stats import rankdata
+    >>> a, b = [0.9, 0.7, 0.2, 0.1], [0.8, 0.9, 0.3, 0.2]
+    >>> round(weighted_kendall(a, b, kind="scores"), 6)
+    0.260274
+    >>> round(weighted_kendall(rankdata(a), rankdata(b)), 6)  # wrong way round
+    0.883472
+
+    A scipy weigher ``scipy_w`` takes 0-based ranks; here ``f`` takes 1-based ranks, so
+    ``lambda i: scipy_w(i - 1)`` gives the same weights (scipy's hyperbolic weigher is
+    ``"harmonic"``).  τ_w then equals ``scipy.stats.weightedtau`` with those item weights:
+
+    >>> import numpy as np
+    >>> from scipy.stats import weightedtau
+    >>> scipy_w = lambda r: 1.0 / (r + 1.0)
+    >>> x, y = np.array([1, 2, 3, 4, 5]), np.array([2, 1, 3, 5, 4])
+    >>> w = scipy_w(x - 1) * scipy_w(y - 1)        # multiplicative item weights, scipy's 0-based ranks
+    >>> ours = weighted_kendall(x, y, weigher=lambda i: scipy_w(i - 1), scheme="multiplicative")
+    >>> ref = weightedtau(x, y, rank=np.arange(5), weigher=lambda k: w[k], additive=False).statistic
+    >>> bool(abs(ours - ref) < 1e-12), round(ours, 6)
+    (True, -0.06378)
     """
-    return weighted_correlation(x, y, coefficient="kendall", weigher=weigher, scheme=scheme, ties=ties)
+    return weighted_correlation(x, y, coefficient="kendall", weigher=weigher, scheme=scheme, ties=ties,
+                                kind=kind)
 
 
-weighted_spearman.__doc__ = weighted_spearman.__doc__ % {"ranks": _RANKS_DOC}
-weighted_kendall.__doc__ = weighted_kendall.__doc__ % {"ranks": _RANKS_DOC}
+_DOC_PARTS = {"ranks": _RANKS_DOC, "weigher": _WEIGHER_DOC}
+weighted_spearman.__doc__ = weighted_spearman.__doc__ % _DOC_PARTS
+weighted_kendall.__doc__ = weighted_kendall.__doc__ % _DOC_PARTS
+weighted_correlation.__doc__ = weighted_correlation.__doc__ % _DOC_PARTS
 
 
 def batch_coefficient(perms, *, coefficient, weigher, scheme) -> np.ndarray:

@@ -17,16 +17,17 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
+from agreekit._api import ResultBase, deprecated_attribute
 from agreekit._jit import pick
 from agreekit.ranking import _kernels as _k
 from agreekit._validation import InputError, check_int
 from agreekit.ranking.weighting import check_coefficient, check_scheme, parse_weigher
 
-__all__ = ["ExactMoments", "exact_moments", "MAX_EXACT_N"]
+__all__ = ["ExactMoments", "exact_moments"]
 
 #: largest n for which enumeration is offered (12! = 479,001,600 permutations)
 MAX_EXACT_N = 12
@@ -37,8 +38,8 @@ _STORE_MAX = math.factorial(10)
 
 
 @dataclass(frozen=True)
-class ExactMoments:
-    """Exact null moments of Γ over all n! permutations.
+class ExactMoments(ResultBase):
+    """Exact null moments of Γ over all n! permutations (result of :func:`exact_moments`).
 
     Attributes
     ----------
@@ -49,8 +50,9 @@ class ExactMoments:
         The configuration (``weigher`` is the canonical spec).
     n_permutations : int
         n!.
-    elapsed : float
-        Wall-clock seconds of the enumeration.
+    seconds : float
+        Wall-clock seconds of the enumeration (not part of ``==``).  ``elapsed`` is its
+        deprecated alias.
     """
 
     mean: float
@@ -61,11 +63,9 @@ class ExactMoments:
     scheme: str
     weigher: str
     n_permutations: int
-    elapsed: float = 0.0
+    seconds: float = field(default=0.0, compare=False)
 
-    def as_dict(self) -> dict:
-        return {"coefficient": self.coefficient, "scheme": self.scheme, "weigher": self.weigher,
-                "n": self.n, "mean": self.mean, "var": self.var, "left_var": self.left_var}
+    elapsed = deprecated_attribute("seconds", "elapsed")
 
 
 def _prefix_length(n: int) -> int:
@@ -101,17 +101,26 @@ def _sweep(n, k, F, coef, mult, center, progress, values=None):
     return [math.fsum(sums[:, j]) for j in range(3)]
 
 
-def exact_moments(coefficient, *, n, weigher, scheme, progress=None) -> ExactMoments:
+def exact_moments(coefficient="kendall", *, n, weigher="harmonic", scheme="additive",
+                  progress=None) -> ExactMoments:
     """Exact mean, variance and left variance of Γ by enumerating all n! permutations.
+
+    The null distribution is that of Γ(id, π) for rank vectors (1 = top) with π uniform;
+    it is the same for scores (higher = better), which are ranked descending.
 
     Parameters
     ----------
-    coefficient : {'spearman', 'kendall'}
+    coefficient : {'kendall', 'spearman'}, optional
+        Default ``'kendall'`` (the default of :func:`weighted_correlation_test`,
+        :func:`standardize` and :func:`weighted_correlation`); may be given positionally.
     n : int
         Ranking length, 2 <= n <= 12.  n = 2 gives (0, 1, 1/2).
-    weigher : str, Weigher or callable
-        Weighting function of the 1-based rank (spec grammar of :mod:`agreekit.ranking.weighting`).
-    scheme : {'additive', 'multiplicative'}
+    weigher : str, Weigher or callable, optional
+        Weighting function f of the 1-based rank (default ``"harmonic"``; spec grammar of
+        :mod:`agreekit.ranking.weighting`).  A scipy 0-based weigher ``scipy_w`` is
+        ``lambda i: scipy_w(i - 1)``.
+    scheme : {'additive', 'multiplicative'}, optional
+        Default ``'additive'``.
     progress : bool, optional
         Show a tqdm bar; default: only for n >= 11.
 
@@ -145,6 +154,8 @@ def exact_moments(coefficient, *, n, weigher, scheme, progress=None) -> ExactMom
     >>> m = exact_moments("spearman", n=3, weigher="harmonic", scheme="additive")
     >>> round(m.mean, 7), round(m.var, 7), round(m.left_var, 7)
     (-0.0351391, 0.5181185, 0.245896)
+    >>> exact_moments(n=4) == exact_moments("kendall", n=4, weigher="harmonic", scheme="additive")
+    True
     """
     coefficient = check_coefficient(coefficient)
     scheme = check_scheme(scheme)
@@ -183,4 +194,4 @@ def exact_moments(coefficient, *, n, weigher, scheme, progress=None) -> ExactMom
     elapsed = time.perf_counter() - t0
     return ExactMoments(mean=float(mean), var=float(var), left_var=float(left_var), n=n,
                         coefficient=coefficient, scheme=scheme, weigher=w.spec,
-                        n_permutations=total, elapsed=elapsed)
+                        n_permutations=total, seconds=elapsed)

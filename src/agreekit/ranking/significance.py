@@ -46,14 +46,14 @@ from functools import lru_cache
 import numpy as np
 from numba import njit, prange
 
+from agreekit._api import TestResultBase, check_rng
 from agreekit._validation import InputError, check_choice, check_int, check_same_length
 from agreekit._jit import pick
 from agreekit.ranking import _kernels as _k
-from agreekit.ranking.correlation import check_rank_values
+from agreekit.ranking.correlation import KINDS, as_ranks
 from agreekit.ranking.weighting import check_coefficient, check_scheme, parse_weigher
 
-__all__ = ["WeightedCorrelationResult", "weighted_correlation_test", "exact_null_distribution",
-           "null_quantile_block", "quantile_probs", "METHODS", "ALTERNATIVES"]
+__all__ = ["WeightedCorrelationResult", "weighted_correlation_test", "exact_null_distribution"]
 
 METHODS = ("auto", "exact", "table", "monte-carlo")
 ALTERNATIVES = ("two-sided", "greater", "less")
@@ -69,8 +69,8 @@ _COEF = {"spearman": _k.SPEARMAN, "kendall": _k.KENDALL}
 
 
 @dataclass(frozen=True)
-class WeightedCorrelationResult:
-    """Result of :func:`weighted_correlation_test`.
+class WeightedCorrelationResult(TestResultBase):
+    """Result of :func:`weighted_correlation_test`; unpacks like scipy's, ``statistic, pvalue = res``.
 
     Attributes
     ----------
@@ -110,12 +110,9 @@ class WeightedCorrelationResult:
     null_var: float
     null_left_var: float
     pvalue_se: float
-    coefficient: str = ""
-    scheme: str = ""
-    weigher: str = ""
-
-    def as_dict(self) -> dict:
-        return {k: getattr(self, k) for k in self.__dataclass_fields__}
+    coefficient: str = "kendall"
+    scheme: str = "additive"
+    weigher: str = "harmonic"
 
 
 # --------------------------------------------------------------------------------------
@@ -713,11 +710,13 @@ def _quantile_model(tab) -> _QuantileModel | None:
 # the test
 # --------------------------------------------------------------------------------------
 def _check_rng(rng):
+    """``rng`` validated as :func:`agreekit._api.check_rng` does, without building a Generator (that
+    happens only when Monte Carlo runs, so the O(1) table path pays nothing)."""
     if rng is None or isinstance(rng, (np.random.Generator, np.random.SeedSequence, np.random.BitGenerator)):
         return rng
-    if isinstance(rng, (bool, np.bool_)) or not isinstance(rng, (int, np.integer)) or rng < 0:
-        raise InputError("rng", f"must be None, a non-negative int seed or a numpy.random.Generator; got {rng!r}")
-    return int(rng)
+    if isinstance(rng, (int, np.integer)) and not isinstance(rng, (bool, np.bool_)) and rng >= 0:
+        return int(rng)
+    return check_rng(rng)  # raises the one InputError of the library
 
 
 @njit(cache=True)
@@ -762,8 +761,8 @@ def _options(coefficient, weigher, scheme, alternative, method):
             check_choice("alternative", alternative, ALTERNATIVES), check_choice("method", method, METHODS))
 
 
-def _ranks(parameter, values):
-    r, tied = check_rank_values(parameter, values, ties="average")
+def _ranks(parameter, values, kind="ranks"):
+    r, tied = as_ranks(parameter, values, kind=kind, ties="average")
     if tied:
         raise InputError(parameter, "has ties: p-values (and the standardization) are defined for untied "
                                     "rankings only; the tie-aware coefficient is weighted_spearman/"
@@ -790,8 +789,11 @@ def _is_int64_vector(a):
     return type(a) is np.ndarray and a.dtype == np.int64 and a.ndim == 1 and a.flags.c_contiguous
 
 
-def _checked_gamma(x, y, w, coef, mult):
+def _checked_gamma(x, y, w, coef, mult, kind="ranks"):
     """(x, y, F, Γ) with x, y validated rank vectors (permutations of 1..n) and F = f(1..n)."""
+    if kind == "scores":
+        x = _ranks("x", x, kind)
+        y = _ranks("y", y, kind)
     if _is_int64_vector(x) and _is_int64_vector(y) and x.size == y.size and x.size >= 2 and w.family != "callable":
         # the fast path of int64 input; anything else (or a failed check) gets the full validation,
         # which names the problem
@@ -877,8 +879,8 @@ def _standardized(gamma, moments, g0_rule):
 
 def weighted_correlation_test(x, y, *, coefficient="kendall", weigher="harmonic", scheme="additive",
                               alternative="two-sided", method="auto", n_resamples=100_000, rng=None,
-                              table=None, g0_rule=None, progress=None) -> WeightedCorrelationResult:
-    """Test whether two rankings are correlated under a weighted rank correlation.
+                              table=None, g0_rule=None, progress=None, kind="ranks") -> WeightedCorrelationResult:
+    """Test whether two rankings, given as rank vectors (1 = top) or, with ``kind="scores"``, as scores (higher = better), are correlated under a weighted rank correlation.
 
     H0: the rankings are independent, i.e. ``y`` is a uniform random permutation relative
     to ``x``.  The statistic is Γ = ρ_w (``coefficient="spearman"``) or τ_w (``"kendall"``)
@@ -891,12 +893,18 @@ def weighted_correlation_test(x, y, *, coefficient="kendall", weigher="harmonic"
         Rank vectors without ties: permutations of 1..n (``x[i]`` = position of item i,
         1 = top).  0, negative, non-integral or NaN values raise
         :class:`~agreekit.InputError` naming the parameter; so do ties (repeated
-        values), for which the null distribution here does not apply.
+        values), for which the null distribution here does not apply.  With
+        ``kind="scores"``: scores, higher = better, without ties.
     coefficient : {'kendall', 'spearman'}, optional
+        Default ``'kendall'`` (as :func:`agreekit.weighted_correlation`,
+        :func:`agreekit.exact_moments`, :func:`agreekit.standardize` and the CLI).
     weigher : str, Weigher or callable, optional
-        Weighting function f of the 1-based rank (spec or callable).  A callable works
-        with ``method="exact"`` and ``"monte-carlo"`` (and ``"table"`` with ``table=``).
+        Weighting function f of the **1-based** rank (default ``"harmonic"``; spec or
+        callable).  A scipy 0-based weigher ``scipy_w`` is ``lambda i: scipy_w(i - 1)``.  A
+        callable works with ``method="exact"`` and ``"monte-carlo"`` (and ``"table"`` with
+        ``table=``).
     scheme : {'additive', 'multiplicative'}, optional
+        Default ``'additive'``.
     alternative : {'two-sided', 'greater', 'less'}, optional
         ``'greater'``: positive correlation, p = P(Γ >= γ); ``'less'``: P(Γ <= γ);
         ``'two-sided'``: min(1, 2·min of the two).
@@ -912,9 +920,10 @@ def weighted_correlation_test(x, y, *, coefficient="kendall", weigher="harmonic"
           (``table=`` or the shipped one) has quantiles and covers n; else ``'monte-carlo'``.
     n_resamples : int, optional
         Monte Carlo resamples (default 100 000).
-    rng : None, int or numpy.random.Generator, optional
-        Randomness of the Monte Carlo method, as in scipy: an int seed gives reproducible
-        results (the same at any number of threads).
+    rng : None, int, numpy.random.SeedSequence or numpy.random.Generator, optional
+        Randomness of the Monte Carlo method (scipy SPEC 7): an int seed gives reproducible
+        results (the same at any number of threads); an int and ``SeedSequence(int)`` give
+        the same draws.
     table : CoefficientTable, path or scheme id, optional
         Coefficient table for ``'table'`` and for the null moments; default: the shipped
         table of the configuration.
@@ -925,12 +934,16 @@ def weighted_correlation_test(x, y, *, coefficient="kendall", weigher="harmonic"
     progress : bool, optional
         Progress bar on stderr; default: for exact n >= 11 and Monte Carlo with
         n_resamples·n >= 10⁸.
+    kind : {'ranks', 'scores'}, optional
+        ``'ranks'`` (default): 1 = top.  ``'scores'``: higher = better, ranked by
+        ``scipy.stats.rankdata(-x)`` (the best item gets rank 1 and the largest weight).
 
     Returns
     -------
     WeightedCorrelationResult
         ``statistic``, ``standardized``, ``pvalue``, ``alternative``, ``method``, ``n``,
-        ``null_mean``, ``null_var``, ``null_left_var``, ``pvalue_se``.
+        ``null_mean``, ``null_var``, ``null_left_var``, ``pvalue_se``; unpacks as
+        ``statistic, pvalue = res``.
 
     Raises
     ------
@@ -967,6 +980,9 @@ def weighted_correlation_test(x, y, *, coefficient="kendall", weigher="harmonic"
     >>> res = weighted_correlation_test([1, 2, 3, 4, 5, 6, 7, 8], [1, 3, 2, 4, 6, 5, 8, 7])
     >>> res.method, round(res.statistic, 6), round(res.pvalue, 6)
     ('exact', 0.846672, 0.008929)
+    >>> stat, p = res
+    >>> (stat, p) == (res.statistic, res.pvalue)
+    True
 
     The weighted null is not centred at 0 (here Γ̄ < 0); ``standardized`` is g(Γ):
 
@@ -985,9 +1001,11 @@ def weighted_correlation_test(x, y, *, coefficient="kendall", weigher="harmonic"
     """
     x, y, coefficient, w, scheme, alternative, method, n_resamples, rng = _test_iv(
         x, y, coefficient, weigher, scheme, alternative, method, n_resamples, rng)
+    if kind != "ranks":
+        kind = check_choice("kind", kind, KINDS)
     coef = _COEF[coefficient]
     mult = scheme == "multiplicative"
-    x, y, F, gamma = _checked_gamma(x, y, w, coef, mult)
+    x, y, F, gamma = _checked_gamma(x, y, w, coef, mult, kind)
     n = x.size
     tab = None
     model = None
@@ -1030,7 +1048,7 @@ def weighted_correlation_test(x, y, *, coefficient="kendall", weigher="harmonic"
             tab = _find_table(table, coefficient, scheme, w, required=True)
         if progress is None:
             progress = n_resamples * n >= 10**8
-        gen = np.random.default_rng(rng)
+        gen = check_rng(rng)
         null = _monte_carlo_null(n, F, coef, mult, n_resamples, gen, progress)
         p, se = _mc_test(gamma, null, alternative)
         moments = None

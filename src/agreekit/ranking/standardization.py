@@ -54,9 +54,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from agreekit._api import ResultBase
 from agreekit._validation import InputError, check_choice, check_float
 
-__all__ = ["StandardizationFunction", "BoundConsistencyError", "FORMS", "G0_RULES"]
+__all__ = ["StandardizationFunction", "BoundConsistencyError"]
 
 FORMS = ("corrected", "paper")
 G0_RULES = ("max_min_slope", "closest_to_zero")
@@ -86,7 +87,7 @@ def _moments_iv(mean, var, left_var, form, eps_flat, eps_bound):
 
 
 @dataclass(frozen=True)
-class StandardizationFunction:
+class StandardizationFunction(ResultBase):
     """g(x) = g0 + g1 (x-Γ̄) + {g2 if x < Γ̄ else h2} (x-Γ̄)², vectorized over arrays.
 
     Build with :meth:`from_moments`; call it on a float or an array of Γ values.
@@ -232,7 +233,8 @@ class StandardizationFunction:
         """E[g(Γ)] implied by the moments: g0 + g2 V^ℓ + h2 (V - V^ℓ) (exact for Eq. 22)."""
         return self.g0 + self.g2 * self.left_var + self.h2 * (self.var - self.left_var)
 
-    def as_dict(self) -> dict:
+    def to_dict(self) -> dict:
+        """The parameters of g and the moments behind it (JSON-ready); ``as_dict()`` is a deprecated alias."""
         return {"g0": self.g0, "g1": self.g1, "g2": self.g2, "h2": self.h2, "flat": self.flat,
                 "form": self.form, "g0_rule": self.g0_rule, "min_slope": self.min_slope,
                 "mean": self.mean, "var": self.var, "left_var": self.left_var}

@@ -39,10 +39,10 @@ from typing import Any
 
 import numpy as np
 
+from agreekit._api import ResultBase
 from agreekit._validation import InputError, check_choice, check_int
 
 __all__ = [
-    "SCHEMA_VERSION",
     "TableMoments",
     "NullQuantiles",
     "CoefficientTable",
@@ -83,7 +83,7 @@ def available_tables() -> list[str]:
 
 
 @dataclass(frozen=True)
-class TableMoments:
+class TableMoments(ResultBase):
     """Γ̄, V, V^ℓ at ranking length ``n``, where they came from (``"exact"`` or ``"fit"``), and their SEs.
 
     ``mean_se``, ``var_se``, ``left_var_se`` are the standard errors of the fitted values (from
@@ -102,7 +102,7 @@ class TableMoments:
 
 
 @dataclass(frozen=True, eq=False)
-class NullQuantiles:
+class NullQuantiles(ResultBase):
     """Quantiles of the raw statistic Γ under uniform random permutations, per Monte Carlo training n.
 
     ``values[i, j]`` = ``numpy.quantile(sample_i, probs[j], method="linear")`` of the sample of
@@ -117,11 +117,15 @@ class NullQuantiles:
 
 
 @dataclass(frozen=True, eq=False)
-class CoefficientTable:
+class CoefficientTable(ResultBase):
     """A validated coefficient table.  ``data`` is the parsed JSON; ``path`` where it was read."""
 
     data: dict
     path: str | None = None
+
+    def to_dict(self) -> dict:
+        """The table's JSON document (a copy of ``data``, the form :func:`load_table` reads)."""
+        return json.loads(json.dumps(self.data))
 
     coefficient = property(lambda self: self.data["coefficient"])
     scheme = property(lambda self: self.data["scheme"])
@@ -251,6 +255,15 @@ def _load_table(source, *, parameter: str) -> CoefficientTable:
         raise InputError(parameter, "must be a table file path, a shipped scheme id or a CoefficientTable; "
                                     f"got {type(source).__name__}")
     arg = os.fspath(source)
+    if arg == "-":  # stdin (not cached: it can be read once)
+        from agreekit._io import read_text
+
+        text = read_text("-", parameter=parameter)
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise InputError(parameter, f"<stdin>: not valid JSON ({exc.msg}, line {exc.lineno})") from None
+        return CoefficientTable(_validate_table(data, "<stdin>", parameter), None)
     p = Path(arg)
     if not (p.suffix == ".json" or os.sep in arg or p.exists()):
         cand = _tables_dir().joinpath(arg + ".json")
@@ -299,26 +312,38 @@ def _resolve_table(table, coefficient, scheme, weigher) -> CoefficientTable:
     return tab
 
 
-def standardization_function(*, coefficient: str, scheme: str, weigher, n: int, form: str = "corrected",
-                             g0_rule: str | None = None, table=None, extrapolate: bool = False):
-    """The standardization function g for a configuration and ranking length (see :func:`standardize`)."""
+def standardization_function(*, coefficient: str = "kendall", scheme: str = "additive", weigher="harmonic", n: int,
+                             form: str = "corrected", g0_rule: str | None = None, table=None,
+                             extrapolate: bool = False):
+    """The standardization function g for a configuration and ranking length (see :func:`standardize`).
+
+    >>> g = standardization_function(n=30)       # kendall, additive, harmonic (the defaults)
+    >>> float(g(1.0)), float(g(-1.0))
+    (1.0, -1.0)
+    """
     tab = _resolve_table(table, coefficient, scheme, weigher)
     return tab.standardization_function(n, form=form, g0_rule=g0_rule, extrapolate=extrapolate)
 
 
-def standardize(gamma, *, coefficient: str, scheme: str, weigher, n: int, form: str = "corrected",
-                g0_rule: str | None = None, table=None, extrapolate: bool = False):
+def standardize(gamma, *, coefficient: str = "kendall", scheme: str = "additive", weigher="harmonic", n: int,
+                form: str = "corrected", g0_rule: str | None = None, table=None, extrapolate: bool = False):
     """Standardized coefficient g(Γ) with zero expected value under uniform random rankings.
+
+    Γ is a weighted correlation of two rankings of length ``n`` (rank vectors, 1 = top, or
+    scores ranked descending with ``kind="scores"``: the null is the same).
 
     Parameters
     ----------
     gamma : float or array_like
         Raw weighted coefficient(s) Γ in [-1, 1] computed on rankings of length ``n``.
-    coefficient : {'spearman', 'kendall'}
-    scheme : {'additive', 'multiplicative'}
-    weigher : str or Weigher
-        Weigher spec (``"harmonic"``, ``"inverse_square:n0=1"``, ...).  A Python callable is
-        accepted only together with ``table=``.
+    coefficient : {'kendall', 'spearman'}, optional
+        Default ``'kendall'`` (as :func:`weighted_correlation_test`, :func:`exact_moments`,
+        :func:`weighted_correlation` and the CLI).
+    scheme : {'additive', 'multiplicative'}, optional
+        Default ``'additive'``.
+    weigher : str or Weigher, optional
+        Weigher spec of the 1-based rank (default ``"harmonic"``; ``"inverse_square:n0=1"``,
+        ...).  A Python callable is accepted only together with ``table=``.
     n : int
         Ranking length (>= 2).
     form : {'corrected', 'paper'}, optional
@@ -352,6 +377,9 @@ def standardize(gamma, *, coefficient: str, scheme: str, weigher, n: int, form: 
     ...                 weigher="harmonic", n=8)
     >>> [round(float(v), 6) for v in g][0], [round(float(v), 6) for v in g][2]
     (-1.0, 1.0)
+    >>> standardize(0.4, n=30) == standardize(0.4, coefficient="kendall", scheme="additive",
+    ...                                       weigher="harmonic", n=30)
+    True
     """
     try:
         if isinstance(gamma, (str, bytes)):

@@ -19,6 +19,14 @@ A parameter given twice (``power:p=1,p=2``), an unknown parameter or a missing
 required one (``power``) is an error.  User strings are parsed, never evaluated.  In the Python API any callable
 ``f(i)`` (vectorised over a numpy array of 1-based ranks) is accepted too.
 
+Ranks are **1-based** here (i = 1 is the top item).  ``scipy.stats.weightedtau``'s
+``weigher`` takes 0-based ranks (r = 0 is the top): a scipy weigher ``scipy_w`` is
+``lambda i: scipy_w(i - 1)`` here, and scipy's hyperbolic ``lambda r: 1 / (r + 1)`` is
+``"harmonic"``.  Passing scipy's callable unchanged shifts every weight by one rank.
+
+:data:`WEIGHER_FAMILIES` is the registry of the named families above; :data:`SCHEMES`
+lists the combination schemes and :data:`COEFFICIENTS` the coefficients.
+
 Combination schemes (seed 000, Eqs. 12-13) for item i with ranks a_i, b_i:
 
 * ``additive``:       w_i ∝ f(a_i) + f(b_i)
@@ -36,17 +44,15 @@ from typing import Callable
 
 import numpy as np
 
+from agreekit._api import ResultBase
 from agreekit._validation import InputError, check_choice
 
 __all__ = [
     "Weigher",
     "parse_weigher",
-    "weigher_table",
     "WEIGHER_FAMILIES",
     "SCHEMES",
     "COEFFICIENTS",
-    "check_scheme",
-    "check_coefficient",
     "scheme_id",
 ]
 
@@ -95,8 +101,19 @@ def _fmt(x: float) -> str:
 
 
 @dataclass(frozen=True)
-class Weigher:
-    """A weighting function f of the 1-based rank.
+class Weigher(ResultBase):
+    """A weighting function f of the 1-based rank i = 1, 2, ... (1 = top).
+
+    Callables take 1-based ranks: scipy's 0-based ``weigher`` ``scipy_w`` (as passed to
+    ``scipy.stats.weightedtau``) is ``lambda i: scipy_w(i - 1)`` here.
+
+    >>> import numpy as np
+    >>> scipy_w = lambda r: 1.0 / (r + 1.0)                    # scipy's hyperbolic weigher, r = 0, 1, ...
+    >>> w = parse_weigher(lambda i: scipy_w(i - 1))
+    >>> bool(np.array_equal(w.table(5), scipy_w(np.arange(5))))  # f(1..5) = scipy_w(0..4)
+    True
+    >>> bool(np.array_equal(w.table(5), parse_weigher("harmonic").table(5)))
+    True
 
     Attributes
     ----------
@@ -112,8 +129,13 @@ class Weigher:
     params: tuple = ()
     func: Callable = field(default=None, repr=False, compare=False)
 
+    def to_dict(self) -> dict:
+        """``{"spec", "family", "params"}`` (JSON-ready)."""
+        return {"spec": self.spec, "family": self.family, "params": {k: float(v) for k, v in self.params}}
+
     @property
     def spec(self) -> str:
+        """Canonical spec string (``"callable:<name>"`` for a Python function)."""
         if self.family == "callable":
             name = getattr(self.func, "__name__", "f")
             return f"callable:{name}"
@@ -161,7 +183,10 @@ def parse_weigher(spec) -> Weigher:
     ----------
     spec : str, Weigher or callable
         ``"harmonic"``, ``"inverse_square:n0=1"``, ``"power:p=1.5,n0=2"``, ``"dcg"``,
-        an existing :class:`Weigher`, or a Python callable f(i) of the 1-based rank.
+        an existing :class:`Weigher`, or a Python callable f(i) of the **1-based** rank
+        i = 1..n (vectorised over a numpy array, or scalar).  A scipy
+        ``weightedtau`` weigher ``scipy_w`` takes 0-based ranks: pass
+        ``lambda i: scipy_w(i - 1)``.
 
     Examples
     --------
@@ -169,6 +194,12 @@ def parse_weigher(spec) -> Weigher:
     >>> w = parse_weigher("inverse_square:n0=1")
     >>> w.spec, w([1, 2]).round(4).tolist()
     ('inverse_square:n0=1', [0.25, 0.1111])
+
+    scipy's 0-based weigher ``1 / (r + 1)`` shifted to 1-based ranks is ``"harmonic"``:
+
+    >>> scipy_w = lambda r: 1.0 / (r + 1.0)
+    >>> parse_weigher(lambda i: scipy_w(i - 1))([1, 2, 3, 4]).tolist() == parse_weigher("harmonic")([1, 2, 3, 4]).tolist()
+    True
     """
     if isinstance(spec, Weigher):
         return spec
