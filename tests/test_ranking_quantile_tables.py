@@ -164,11 +164,15 @@ def test_verify_quantile_block_regenerates_bit_for_bit_and_names_a_changed_row()
 
 
 def test_verify_n_must_be_stored_lengths():
+    from agreekit.ranking.tablegen.generation import verify_lengths
+
     cfg = copy.deepcopy(CFG["ranking"])
-    check_ranking_config(cfg)
+    st = _settings("spearman_additive_harmonic")
+    assert verify_lengths(cfg, st) == [11, 101, 1084]
+    assert all(n in T.load_table("spearman_additive_harmonic").data["null_quantiles"]["n"] for n in [11, 101, 1084])
     cfg["quantiles"]["verify"]["n"]["spearman"] = [11, 125]
     with pytest.raises(InputError, match="ranking.quantiles.verify.n.spearman"):
-        check_ranking_config(cfg)
+        verify_lengths(cfg, st)
 
 
 def test_pvalue_gate_passes_the_shipped_table_and_fails_a_shifted_one():

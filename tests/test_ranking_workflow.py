@@ -162,6 +162,10 @@ def test_default_run_takes_shipped_quantiles_make_tables_samples_them(tmp_path):
     c = _job_counts(dry)
     assert c.get("ranking_quantiles_batch") == 1 and c.get("ranking_quantiles_shipped_batch") == 1, c
     assert "bid=kendall-paper" in dry and "shipped_bid=spearman-paper" in dry
+    (wd / "bad.yaml").write_text(yaml.safe_dump({"ranking": {"quantiles": {"verify": {"n": {"spearman": [11, 125],
+                                                                                             "kendall": [11]}}}}}))
+    r = _run_default(wd, "ranking_all", "--dry-run", configfiles=["bad.yaml"], check=False)
+    assert r.returncode != 0 and "ranking.quantiles.verify.n.spearman" in r.stdout + r.stderr
 
     # the shipped job for real (verification at n = 11 only): its quantiles are the shipped tables' blocks
     import numpy as np

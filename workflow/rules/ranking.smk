@@ -15,6 +15,7 @@ from agreekit.ranking.tablegen.generation import (
     schemes_from_config,
     shipped_quantiles,
     shipped_table_path,
+    verify_lengths,
 )
 
 try:
@@ -50,6 +51,11 @@ if "quantiles" in config["ranking"]:
                 raise WorkflowError(f"shipped table: {exc}") from None
         RANKING_QUANTILE_SOURCE[_unit] = "sample" if _why else "shipped"
         RANKING_QUANTILE_REASON[_unit] = _why[0] if _why else "shipped"
+        if not _why:
+            try:
+                verify_lengths(config["ranking"], RANKING_SETTINGS[_sids[0]])
+            except InputError as exc:
+                raise WorkflowError(f"invalid config: {exc}") from None
 RANKING_SHIPPED_BATCHES = [b for b in RANKING_BATCHES if RANKING_QUANTILE_SOURCE.get(b) == "shipped"]
 RANKING_SHIPPED_SINGLE = [s for s in RANKING_SINGLE if RANKING_QUANTILE_SOURCE.get(s) == "shipped"]
 RANKING_SAMPLED_BATCHES = [b for b in RANKING_BATCHES if RANKING_QUANTILE_SOURCE.get(b) == "sample"]
@@ -89,8 +95,7 @@ def ranking_shipped_tables(sids):
 
 
 def ranking_quantile_verify_n(sid):
-    v = config["ranking"]["quantiles"].get("verify", {}).get("n", {})
-    return list(v.get(RANKING_SETTINGS[sid]["coefficient"], []))
+    return verify_lengths(config["ranking"], RANKING_SETTINGS[sid])
 
 
 def ranking_batch_settings(wildcards):

@@ -55,6 +55,7 @@ __all__ = [
     "shipped_table_path",
     "shipped_quantiles",
     "verify_quantile_block",
+    "verify_lengths",
     "assemble_table",
 ]
 
@@ -129,10 +130,6 @@ def check_ranking_config(cfg: Mapping) -> None:
                 if not grid[0] <= n <= cfg["n_max"][coef]:
                     raise InputError(f"ranking.quantiles.check.n.{coef}", f"holds n = {n}, outside the quantile range "
                                                                           f"{grid[0]}..{cfg['n_max'][coef]}")
-            for n in qc.get("verify", {}).get("n", {}).get(coef, []):
-                if n not in stored:
-                    raise InputError(f"ranking.quantiles.verify.n.{coef}", f"holds n = {n}, not a stored length of "
-                                                                           "the quantile grid")
         rules = cfg["sample_size"][coef]
         if isinstance(rules, Mapping):
             if not rules.get("target_se", 0) > 0:
@@ -669,6 +666,34 @@ def shipped_quantiles(settings: Mapping, *, validate: bool = True) -> tuple[dict
     if not block or block.get("n") != settings["quantiles"]["n"] or block.get("size") != settings["quantiles"]["size"]:
         return None, f"shipped table {sid} has no null quantiles for these lengths and sizes"
     return copy.deepcopy(dict(block)), "shipped"
+
+
+def verify_lengths(cfg: Mapping, settings: Mapping) -> list[int]:
+    """The lengths ``ranking.quantiles.verify.n.<coefficient>`` at which shipped null quantiles are regenerated.
+
+    Each must be a stored length of the scheme's quantile grid (checked only for schemes that take
+    shipped quantiles: other configs, e.g. ``config/quick.yaml``, have other grids).
+
+    Raises
+    ------
+    InputError
+        Naming ``ranking.quantiles.verify.n.<coefficient>`` for an n that is not stored.
+
+    Examples
+    --------
+    >>> from agreekit.ranking.tables import load_table
+    >>> st = load_table("kendall_additive_harmonic").data["provenance"]["settings"]
+    >>> verify_lengths({"quantiles": {"verify": {"n": {"spearman": [11], "kendall": [11, 101]}}}}, st)
+    [11, 101]
+    """
+    coef = settings["coefficient"]
+    ns = [int(n) for n in cfg.get("quantiles", {}).get("verify", {}).get("n", {}).get(coef, [])]
+    stored = set(settings["quantiles"]["n"])
+    for n in ns:
+        if n not in stored:
+            raise InputError(f"ranking.quantiles.verify.n.{coef}", f"holds n = {n}, not a stored length of the "
+                                                                   "quantile grid")
+    return ns
 
 
 def verify_quantile_block(settings_list, blocks: Mapping, n_values, *, batch_elements: int = 40_000_000) -> dict:
