@@ -109,3 +109,94 @@ def test_table_pvalues_meet_the_target_at_held_out_n(coef, n):
         row = pvalue_accuracy_row(t, n, B, pvalue_reference_rows(ref))
         assert row["max_abs_err"] <= 0.005 and row["max_rel_err"] <= 0.10, (t.scheme_id, row["max_abs_err"],
                                                                            row["max_rel_err"])
+
+
+# ---- issue 25: the default run takes the shipped null quantiles (verified), `make tables` samples them
+
+def _settings(sid, cfg=None):
+    cfg = CFG["ranking"] if cfg is None else cfg
+    spec = next(s for s in schemes_from_config(cfg) if s.id == sid)
+    return scheme_settings(cfg, spec, CFG["seed"])
+
+
+def test_shipped_quantiles_used_exactly_when_the_quantile_settings_match():
+    from agreekit.ranking.tablegen.generation import shipped_quantiles
+
+    for sid in T.available_tables():
+        block, why = shipped_quantiles(_settings(sid))
+        assert why == "shipped", (sid, why)
+        assert block == T.load_table(sid).data["null_quantiles"]
+    sid = "kendall_additive_harmonic"
+    # the moment samples' sizes do not enter the null quantiles: still shipped
+    cfg = copy.deepcopy(CFG["ranking"])
+    cfg["sample_size"]["kendall"]["target_se"] = 0.001
+    assert shipped_quantiles(_settings(sid, cfg))[1] == "shipped"
+    # other quantile sizes, another seed, or no shipped table: sampled
+    cfg = copy.deepcopy(CFG["ranking"])
+    cfg["quantiles"]["size"]["kendall"]["min_size"] = 100_000
+    block, why = shipped_quantiles(_settings(sid, cfg))
+    assert block is None and "quantiles" in why
+    assert shipped_quantiles({**_settings(sid), "seed": 7})[1].endswith("other seed")
+    cfg = copy.deepcopy(CFG["ranking"])
+    cfg["schemes"] = cfg["schemes"] + [{"coefficient": "kendall", "scheme": "additive", "weigher": "dcg"}]
+    assert shipped_quantiles(_settings("kendall_additive_dcg", cfg)) == (None, "no shipped table kendall_additive_dcg")
+
+
+def test_verify_quantile_block_regenerates_bit_for_bit_and_names_a_changed_row():
+    from agreekit.ranking.tablegen.generation import shipped_quantiles, verify_quantile_block
+
+    sids = ["spearman_additive_harmonic", "spearman_multiplicative_inverse_square-n0=1"]
+    sts = [_settings(s) for s in sids]
+    blocks = {s: shipped_quantiles(st)[0] for s, st in zip(sids, sts)}
+    res = verify_quantile_block(sts, blocks, [11, 12])
+    assert res["mismatches"] == [] and len(res["rows"]) == 4 and all(r["equal"] for r in res["rows"])
+    # independent of the function: the stored row is the stream's sample quantiles
+    g = sample_stream("spearman", n=12, size=blocks[sids[1]]["size"][1], weigher="inverse_square:n0=1",
+                      scheme="multiplicative", seed=CFG["seed"], purpose="quantiles")
+    np.testing.assert_array_equal(blocks[sids[1]]["values"][1], np.round(np.quantile(g, quantile_probs()), 9))
+    bad = copy.deepcopy(blocks)
+    bad[sids[1]]["values"][1][100] += 1e-9
+    res = verify_quantile_block(sts, bad, [11, 12])
+    assert [r["equal"] for r in res["rows"]] == [True, True, True, False]
+    assert len(res["mismatches"]) == 1 and res["mismatches"][0].startswith(f"{sids[1]} at n = 12:")
+    with pytest.raises(InputError, match="ranking.quantiles.verify.n"):
+        verify_quantile_block(sts, blocks, [61])
+
+
+def test_verify_n_must_be_stored_lengths():
+    from agreekit.ranking.tablegen.generation import verify_lengths
+
+    cfg = copy.deepcopy(CFG["ranking"])
+    st = _settings("spearman_additive_harmonic")
+    assert verify_lengths(cfg, st) == [11, 101, 1084]
+    assert all(n in T.load_table("spearman_additive_harmonic").data["null_quantiles"]["n"] for n in [11, 101, 1084])
+    cfg["quantiles"]["verify"]["n"]["spearman"] = [11, 125]
+    with pytest.raises(InputError, match="ranking.quantiles.verify.n.spearman"):
+        verify_lengths(cfg, st)
+
+
+def test_pvalue_gate_passes_the_shipped_table_and_fails_a_shifted_one():
+    from agreekit.ranking.tablegen.reproduction import pvalue_gate_failures
+
+    sid, n, B = "spearman_additive_harmonic", 125, 200_000
+    tab = T.load_table(sid)
+    ref = sample_lanes("spearman", n=n, sizes=[B], lanes=[(tab.weigher, tab.scheme)],
+                       key=stream_key(13572468, "spearman", n, "test-reference"))[0]
+    rows = pvalue_reference_rows(ref)
+    good = pvalue_accuracy_row(tab, n, B, rows)
+    assert pvalue_gate_failures({sid: [good]}) == []
+    # the bound by hand for every judged row: |err| <= target + 3 sqrt(p(1-p)(1/n_eff + 1/B))
+    for d in good["detail"]:
+        if d["p_mc"] >= 0.001:
+            tol = 0.005 if d["p_mc"] >= 0.05 else 0.1 * d["p_mc"]
+            assert abs(d["p_table"] - d["p_mc"]) <= tol + 3 * np.sqrt(d["p_mc"] * (1 - d["p_mc"])
+                                                                      * (1 / d["n_eff"] + 1 / B))
+    # a table whose null quantiles are shifted by 0.1 SD of the null misses it
+    data = copy.deepcopy(tab.data)
+    nq = data["null_quantiles"]
+    for i, sd in enumerate(nq["sd"]):
+        nq["values"][i] = [v + 0.1 * sd for v in nq["values"][i]]
+    shifted = pvalue_accuracy_row(T.CoefficientTable(data), n, B, rows)
+    msgs = pvalue_gate_failures({sid: [shifted]})
+    assert msgs and all(m.startswith(f"{sid} at n = 125, p = ") for m in msgs)
+    assert pvalue_gate_failures({sid: [{**shifted, "stored_n": True}]}) == []

@@ -137,3 +137,50 @@ def test_invalid_config_fails_before_any_job(tmp_path, override, key):
     assert r.returncode != 0
     assert key in r.stdout + r.stderr
     assert not (wd / "results").exists()
+
+
+def _run_default(wd, *args, configfiles=(), check=True):
+    cmd = [sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "--directory", str(wd), "--cores", "1"]
+    cmd += list(args) + (["--configfile", *configfiles] if configfiles else [])
+    r = subprocess.run(cmd, capture_output=True, text=True, cwd=wd)
+    if check and r.returncode != 0:
+        raise AssertionError(f"snakemake failed:\n{r.stdout[-3000:]}\n{r.stderr[-5000:]}")
+    return r
+
+
+def test_default_run_takes_shipped_quantiles_make_tables_samples_them(tmp_path):
+    """Issue 25: with the default config the null quantiles come from the shipped tables (their provenance
+    has the same quantile settings); config/tables.yaml (`make tables`) or other quantile settings sample them."""
+    wd = _workdir(tmp_path / "w")
+    c = _job_counts(_run_default(wd, "ranking_all", "--dry-run").stdout)
+    assert c.get("ranking_quantiles_shipped_batch") == 2 and "ranking_quantiles_batch" not in c, c
+    c = _job_counts(_run_default(wd, "ranking_all", "--dry-run", configfiles=["config/tables.yaml"]).stdout)
+    assert c.get("ranking_quantiles_batch") == 2 and "ranking_quantiles_shipped_batch" not in c, c
+    other = {"ranking": {"quantiles": {"size": {"kendall": {"size": [{"size": 1000}], "max_elements": 10**9}}}}}
+    (wd / "other.yaml").write_text(yaml.safe_dump(other))
+    dry = _run_default(wd, "ranking_all", "--dry-run", configfiles=["other.yaml"]).stdout
+    c = _job_counts(dry)
+    assert c.get("ranking_quantiles_batch") == 1 and c.get("ranking_quantiles_shipped_batch") == 1, c
+    assert "bid=kendall-paper" in dry and "shipped_bid=spearman-paper" in dry
+    (wd / "bad.yaml").write_text(yaml.safe_dump({"ranking": {"quantiles": {"verify": {"n": {"spearman": [11, 125],
+                                                                                             "kendall": [11]}}}}}))
+    r = _run_default(wd, "ranking_all", "--dry-run", configfiles=["bad.yaml"], check=False)
+    assert r.returncode != 0 and "ranking.quantiles.verify.n.spearman" in r.stdout + r.stderr
+
+    # the shipped job for real (verification at n = 11 only): its quantiles are the shipped tables' blocks
+    import numpy as np
+
+    from agreekit.ranking.tablegen.generation import quantile_block_from_arrays
+    from agreekit.ranking.tables import available_tables, load_table
+
+    (wd / "fast.yaml").write_text(yaml.safe_dump({"ranking": {"quantiles": {"verify": {"n": {"spearman": [11],
+                                                                                             "kendall": [11]}}}}}))
+    out = "results/ranking/quantiles/shipped/batch/spearman-paper"
+    _run_default(wd, out + ".npz", configfiles=["fast.yaml"])
+    ver = json.loads((wd / (out + ".verify.json")).read_text())
+    sids = [s for s in available_tables() if s.startswith("spearman")]
+    assert ver["n"] == [11] and ver["mismatches"] == [] and sorted(r["scheme_id"] for r in ver["rows"]) == sids
+    with np.load(wd / (out + ".npz")) as z:
+        arrays = {k: z[k] for k in z.files}
+    for sid in sids:
+        assert quantile_block_from_arrays(arrays, sid) == load_table(sid).data["null_quantiles"]

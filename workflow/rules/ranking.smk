@@ -13,6 +13,9 @@ from agreekit.ranking.tablegen.generation import (
     check_ranking_config,
     scheme_settings,
     schemes_from_config,
+    shipped_quantiles,
+    shipped_table_path,
+    verify_lengths,
 )
 
 try:
@@ -29,6 +32,35 @@ RANKING_BATCH_OF = {sid: bid for bid, sids in RANKING_BATCHES.items() for sid in
 RANKING_SINGLE = [sid for sid in RANKING_IDS if sid not in RANKING_BATCH_OF]
 RANKING_VALIDATION_CFG = {"threshold": 0.002, "enforce": True, **config["ranking"]["validation"]}
 
+# Null quantiles (issue 25): `ranking.quantiles.source: shipped` (default) takes a unit's (batch's or single
+# scheme's) null quantiles from the shipped tables when every scheme of it has a shipped table built with
+# the same quantile settings (coefficient, scheme, weigher, seed, lengths, sizes, stream) -- the numbers a
+# regeneration would give -- and verifies them (bit-for-bit regeneration at ranking.quantiles.verify.n, and
+# the gated held-out p-value check); any other unit, or `source: sample` (`make tables`), samples them.
+RANKING_QUANTILE_SOURCE = {}
+RANKING_QUANTILE_REASON = {}
+if "quantiles" in config["ranking"]:
+    for _unit, _sids in [*RANKING_BATCHES.items(), *[(s, [s]) for s in RANKING_SINGLE]]:
+        if config["ranking"]["quantiles"].get("source", "shipped") != "shipped":
+            _why = ["ranking.quantiles.source is sample"]
+        else:
+            try:
+                _why = [shipped_quantiles(RANKING_SETTINGS[s], validate=False)[1] for s in _sids]
+                _why = [w for w in _why if w != "shipped"]
+            except InputError as exc:
+                raise WorkflowError(f"shipped table: {exc}") from None
+        RANKING_QUANTILE_SOURCE[_unit] = "sample" if _why else "shipped"
+        RANKING_QUANTILE_REASON[_unit] = _why[0] if _why else "shipped"
+        if not _why:
+            try:
+                verify_lengths(config["ranking"], RANKING_SETTINGS[_sids[0]])
+            except InputError as exc:
+                raise WorkflowError(f"invalid config: {exc}") from None
+RANKING_SHIPPED_BATCHES = [b for b in RANKING_BATCHES if RANKING_QUANTILE_SOURCE.get(b) == "shipped"]
+RANKING_SHIPPED_SINGLE = [s for s in RANKING_SINGLE if RANKING_QUANTILE_SOURCE.get(s) == "shipped"]
+RANKING_SAMPLED_BATCHES = [b for b in RANKING_BATCHES if RANKING_QUANTILE_SOURCE.get(b) == "sample"]
+RANKING_SAMPLED_SINGLE = [s for s in RANKING_SINGLE if RANKING_QUANTILE_SOURCE.get(s) == "sample"]
+
 
 def _alternation(names):
     return "|".join(re.escape(i) for i in names) if names else "(?!x)x"
@@ -38,6 +70,8 @@ wildcard_constraints:
     sid=_alternation(RANKING_IDS),
     single=_alternation(RANKING_SINGLE),
     bid=_alternation(list(RANKING_BATCHES)),
+    shipped_single=_alternation(RANKING_SHIPPED_SINGLE),
+    shipped_bid=_alternation(RANKING_SHIPPED_BATCHES),
 
 
 def ranking_samples_file(wildcards):
@@ -51,9 +85,17 @@ def ranking_quantiles_file(wildcards):
     if "quantiles" not in config["ranking"]:
         return []
     bid = RANKING_BATCH_OF.get(wildcards.sid)
-    if bid is None:
-        return [f"results/ranking/quantiles/{wildcards.sid}.npz"]
-    return [f"results/ranking/quantiles/batch/{bid}.npz"]
+    unit = wildcards.sid if bid is None else f"batch/{bid}"
+    src = RANKING_QUANTILE_SOURCE[wildcards.sid if bid is None else bid]
+    return [f"results/ranking/quantiles/{'shipped/' if src == 'shipped' else ''}{unit}.npz"]
+
+
+def ranking_shipped_tables(sids):
+    return [str(shipped_table_path(s)) for s in sids]
+
+
+def ranking_quantile_verify_n(sid):
+    return verify_lengths(config["ranking"], RANKING_SETTINGS[sid])
 
 
 def ranking_batch_settings(wildcards):
@@ -88,13 +130,22 @@ RANKING_TABLES = expand("results/tables/{sid}.json", sid=RANKING_IDS)
 RANKING_VALIDATION = expand("results/ranking/validation/{sid}.json", sid=RANKING_SINGLE) + expand(
     "results/ranking/validation/batch/{bid}.json", bid=list(RANKING_BATCHES)
 )
-RANKING_QUANTILE_STAGES = ["quantiles", "pvalue_check"] if "quantiles" in config["ranking"] else []
+RANKING_QUANTILE_STAGES = ["pvalue_check"] if "quantiles" in config["ranking"] else []
+RANKING_QUANTILE_BENCHMARKS = (
+    expand("results/ranking/benchmarks/quantiles/{sid}.tsv", sid=RANKING_SAMPLED_SINGLE)
+    + expand("results/ranking/benchmarks/quantiles/batch-{bid}.tsv", bid=RANKING_SAMPLED_BATCHES)
+    + expand("results/ranking/benchmarks/quantiles_shipped/{sid}.tsv", sid=RANKING_SHIPPED_SINGLE)
+    + expand("results/ranking/benchmarks/quantiles_shipped/batch-{bid}.tsv", bid=RANKING_SHIPPED_BATCHES)
+)
 RANKING_PVALUE_CHECK = (
     expand("results/ranking/pvalue_check/{sid}.json", sid=RANKING_SINGLE)
     + expand("results/ranking/pvalue_check/batch/{bid}.json", bid=list(RANKING_BATCHES))
     if "quantiles" in config["ranking"]
     else []
 )
+RANKING_QUANTILE_VERIFY = expand(
+    "results/ranking/quantiles/shipped/{sid}.verify.json", sid=RANKING_SHIPPED_SINGLE
+) + expand("results/ranking/quantiles/shipped/batch/{bid}.verify.json", bid=RANKING_SHIPPED_BATCHES)
 RANKING_PAPER_TABLES = expand(
     "results/paper_tables/table{k}.{ext}", k=[1, 2, 3, 4, 5], ext=["md", "tex", "csv"]
 )

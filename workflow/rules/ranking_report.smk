@@ -66,6 +66,7 @@ rule ranking_pvalue_check:
     params:
         n=lambda w: ranking_pvalue_check_n(w.single),
         size=ranking_pvalue_check_size,
+        enforce=lambda w: config["ranking"]["quantiles"]["check"].get("enforce", True),
         seed=config["seed"],
         batch_elements=config["ranking"]["batch_elements"],
     threads: ranking_threads()
@@ -90,6 +91,7 @@ rule ranking_pvalue_check_batch:
     params:
         n=lambda w: ranking_pvalue_check_n(RANKING_BATCHES[w.bid][0]),
         size=ranking_pvalue_check_size,
+        enforce=lambda w: config["ranking"]["quantiles"]["check"].get("enforce", True),
         seed=config["seed"],
         batch_elements=config["ranking"]["batch_elements"],
     threads: ranking_threads()
@@ -156,6 +158,7 @@ rule ranking_reproduction:
         tables=RANKING_TABLES,
         validation=RANKING_VALIDATION,
         pvalues=RANKING_PVALUE_CHECK,
+        quantile_verify=RANKING_QUANTILE_VERIFY,
         paper="resources/ranking/paper_tables2_5.csv",
         degrees="resources/ranking/paper_table1_degrees.csv",
     output:
@@ -188,6 +191,7 @@ rule ranking_stage_times:
             stage=["sample", "validate"] + RANKING_QUANTILE_STAGES,
             bid=list(RANKING_BATCHES),
         ),
+        RANKING_QUANTILE_BENCHMARKS,
         "results/ranking/benchmarks/render/paper_tables.tsv",
         "results/ranking/benchmarks/render/reproduction.tsv",
         "results/ranking/benchmarks/figures/figures.tsv",

@@ -88,3 +88,56 @@ rule ranking_quantiles_batch:
         AGREEKIT_ENV
     script:
         "../scripts/ranking_quantiles.py"
+
+
+# the default run (ranking.quantiles.source: shipped): the null quantiles of a unit whose shipped tables were
+# built with the same quantile settings are copied from those tables after a bit-for-bit regeneration at
+# ranking.quantiles.verify.n; the job fails (writing nothing) if any regenerated row differs
+
+
+rule ranking_quantiles_shipped:
+    input:
+        tables=lambda w: ranking_shipped_tables([w.shipped_single]),
+    output:
+        quantiles="results/ranking/quantiles/shipped/{shipped_single}.npz",
+        verify="results/ranking/quantiles/shipped/{shipped_single}.verify.json",
+    params:
+        settings=lambda w: [RANKING_SETTINGS[w.shipped_single]],
+        verify_n=lambda w: ranking_quantile_verify_n(w.shipped_single),
+        batch_elements=config["ranking"]["batch_elements"],
+    threads: ranking_threads()
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    log:
+        "logs/ranking/quantiles_shipped/{shipped_single}.log",
+    benchmark:
+        "results/ranking/benchmarks/quantiles_shipped/{shipped_single}.tsv"
+    conda:
+        AGREEKIT_ENV
+    script:
+        "../scripts/ranking_quantiles_shipped.py"
+
+
+rule ranking_quantiles_shipped_batch:
+    input:
+        tables=lambda w: ranking_shipped_tables(RANKING_BATCHES[w.shipped_bid]),
+    output:
+        quantiles="results/ranking/quantiles/shipped/batch/{shipped_bid}.npz",
+        verify="results/ranking/quantiles/shipped/batch/{shipped_bid}.verify.json",
+    params:
+        settings=lambda w: [RANKING_SETTINGS[s] for s in RANKING_BATCHES[w.shipped_bid]],
+        verify_n=lambda w: ranking_quantile_verify_n(RANKING_BATCHES[w.shipped_bid][0]),
+        batch_elements=config["ranking"]["batch_elements"],
+    threads: ranking_threads()
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    log:
+        "logs/ranking/quantiles_shipped/batch-{shipped_bid}.log",
+    benchmark:
+        "results/ranking/benchmarks/quantiles_shipped/batch-{shipped_bid}.tsv"
+    conda:
+        AGREEKIT_ENV
+    script:
+        "../scripts/ranking_quantiles_shipped.py"

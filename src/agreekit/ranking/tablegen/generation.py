@@ -52,6 +52,10 @@ __all__ = [
     "quantile_batch_stage",
     "quantile_block_to_arrays",
     "quantile_block_from_arrays",
+    "shipped_table_path",
+    "shipped_quantiles",
+    "verify_quantile_block",
+    "verify_lengths",
     "assemble_table",
 ]
 
@@ -587,6 +591,167 @@ def quantile_block_from_arrays(arrays: Mapping, sid: str) -> dict:
     return {"probs": [float(v) for v in g("probs")], "n": [int(v) for v in g("n")],
             "size": [int(v) for v in g("size")], "mean": [float(v) for v in g("mean")],
             "sd": [float(v) for v in g("sd")], "values": [[float(v) for v in row] for row in g("values")]}
+
+
+def shipped_table_path(scheme_id_: str):
+    """Path of the shipped table of ``scheme_id_`` (``agreekit/data/tables/<id>.json``); it may not exist."""
+    from pathlib import Path
+
+    from agreekit.ranking.tables import _tables_dir
+
+    return Path(str(_tables_dir().joinpath(f"{scheme_id_}.json")))
+
+
+#: the settings of a scheme that determine its null quantiles (the rest only changes the moment fits)
+_QUANTILE_KEYS = ("coefficient", "scheme", "weigher", "seed", "quantiles")
+
+
+def shipped_quantiles(settings: Mapping, *, validate: bool = True) -> tuple[dict | None, str]:
+    """The shipped table's ``null_quantiles`` block, if it was built with this scheme's quantile settings.
+
+    A scheme's null quantiles depend only on its coefficient, scheme, weigher, the seed and
+    ``settings["quantiles"]`` (lengths, sizes, stream, probabilities, rounding): the same stream
+    gives the same numbers whatever the rest of the config, the batching or ``--cores``.  So the
+    default pipeline run takes them from the shipped table when these settings are equal to the
+    ones recorded in its provenance (and verifies them with :func:`verify_quantile_block`), and
+    samples them otherwise.
+
+    Parameters
+    ----------
+    settings : dict
+        One scheme's settings (:func:`scheme_settings`).
+    validate : bool, optional
+        Validate the shipped table against the table schema (:func:`agreekit.ranking.tables.load_table`,
+        about 0.7 s per table); False checks only its checksum (for the workflow's parse time).
+
+    Returns
+    -------
+    block : dict or None
+        The block, or None when it cannot be used.
+    reason : str
+        Why not (or ``"shipped"``).
+
+    Examples
+    --------
+    >>> from agreekit.ranking.tables import load_table
+    >>> settings = load_table("spearman_additive_harmonic").data["provenance"]["settings"]
+    >>> block, why = shipped_quantiles(settings)
+    >>> why, len(block["n"]), block["size"][0]
+    ('shipped', 97, 1000000)
+    >>> shipped_quantiles({**settings, "seed": 1})[1]
+    'shipped table spearman_additive_harmonic was built with other seed'
+    """
+    from agreekit.ranking.tables import load_table, table_checksum
+
+    if "quantiles" not in settings:
+        return None, "the config has no ranking.quantiles"
+    sid = scheme_id(settings["coefficient"], settings["scheme"], settings["weigher"])
+    path = shipped_table_path(sid)
+    if not path.is_file():
+        return None, f"no shipped table {sid}"
+    if validate:
+        data = load_table(path).data  # validates schema and checksum (InputError naming the file otherwise)
+    else:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise InputError(str(path), f"unreadable shipped table ({exc})") from None
+        if not isinstance(data, dict) or table_checksum(data) != data.get("checksum"):
+            raise InputError(str(path), "checksum mismatch (the shipped table was modified)")
+    prov = data.get("provenance", {}).get("settings", {})
+    diff = [k for k in _QUANTILE_KEYS if prov.get(k) != settings.get(k)]
+    if diff:
+        return None, f"shipped table {sid} was built with other {', '.join(diff)}"
+    block = data.get("null_quantiles")
+    if not block or block.get("n") != settings["quantiles"]["n"] or block.get("size") != settings["quantiles"]["size"]:
+        return None, f"shipped table {sid} has no null quantiles for these lengths and sizes"
+    return copy.deepcopy(dict(block)), "shipped"
+
+
+def verify_lengths(cfg: Mapping, settings: Mapping) -> list[int]:
+    """The lengths ``ranking.quantiles.verify.n.<coefficient>`` at which shipped null quantiles are regenerated.
+
+    Each must be a stored length of the scheme's quantile grid (checked only for schemes that take
+    shipped quantiles: other configs, e.g. ``config/quick.yaml``, have other grids).
+
+    Raises
+    ------
+    InputError
+        Naming ``ranking.quantiles.verify.n.<coefficient>`` for an n that is not stored.
+
+    Examples
+    --------
+    >>> from agreekit.ranking.tables import load_table
+    >>> st = load_table("kendall_additive_harmonic").data["provenance"]["settings"]
+    >>> verify_lengths({"quantiles": {"verify": {"n": {"spearman": [11], "kendall": [11, 101]}}}}, st)
+    [11, 101]
+    """
+    coef = settings["coefficient"]
+    ns = [int(n) for n in cfg.get("quantiles", {}).get("verify", {}).get("n", {}).get(coef, [])]
+    stored = set(settings["quantiles"]["n"])
+    for n in ns:
+        if n not in stored:
+            raise InputError(f"ranking.quantiles.verify.n.{coef}", f"holds n = {n}, not a stored length of the "
+                                                                   "quantile grid")
+    return ns
+
+
+def verify_quantile_block(settings_list, blocks: Mapping, n_values, *, batch_elements: int = 40_000_000) -> dict:
+    """Regenerate the null quantiles at some stored lengths and compare them with ``blocks`` bit for bit.
+
+    ``settings_list`` are schemes of one coefficient (one shared stream, as in
+    :func:`quantile_batch_stage`), ``blocks`` maps their scheme ids to ``null_quantiles`` blocks
+    (e.g. from :func:`shipped_quantiles`) and ``n_values`` are stored lengths of those blocks.  Each
+    (scheme, n) row — size, mean, sd and the 201 quantiles — must be *equal* to the regenerated one:
+    the shipped quantiles are then the output of this code, seed and stream.
+
+    Returns
+    -------
+    dict
+        ``{"n": [...], "rows": [{"scheme_id", "n", "size", "equal"}...], "mismatches": [message, ...]}``.
+
+    Raises
+    ------
+    InputError
+        If an n is not a stored length of every block (parameter ``ranking.quantiles.verify.n``).
+
+    Examples
+    --------
+    >>> from agreekit.ranking.tables import load_table
+    >>> settings = load_table("spearman_additive_harmonic").data["provenance"]["settings"]
+    >>> block, _ = shipped_quantiles(settings)
+    >>> res = verify_quantile_block([settings], {"spearman_additive_harmonic": block}, [11])
+    >>> res["rows"], res["mismatches"]
+    ([{'scheme_id': 'spearman_additive_harmonic', 'n': 11, 'size': 1000000, 'equal': True}], [])
+    """
+    settings_list = list(settings_list)
+    n_values = [int(n) for n in n_values]
+    sub = []
+    for st in settings_list:
+        sid = scheme_id(st["coefficient"], st["scheme"], st["weigher"])
+        blk = blocks[sid]
+        missing = [n for n in n_values if n not in blk["n"]]
+        if missing:
+            raise InputError("ranking.quantiles.verify.n", f"holds n = {missing[0]}, not a stored length of {sid}")
+        size = dict(zip(blk["n"], blk["size"]))
+        q = dict(st["quantiles"], n=n_values, size=[int(size[n]) for n in n_values])
+        sub.append(dict(st, quantiles=q))
+    fresh = quantile_batch_stage(sub, batch_elements=batch_elements) if n_values else {}
+    rows, bad = [], []
+    for st in sub:
+        sid = scheme_id(st["coefficient"], st["scheme"], st["weigher"])
+        blk = blocks[sid]
+        for k, n in enumerate(n_values):
+            i = blk["n"].index(n)
+            new = fresh[sid]
+            same = (blk["size"][i] == new["size"][k] and blk["mean"][i] == new["mean"][k]
+                    and blk["sd"][i] == new["sd"][k] and list(blk["values"][i]) == list(new["values"][k]))
+            rows.append({"scheme_id": sid, "n": n, "size": int(new["size"][k]), "equal": bool(same)})
+            if not same:
+                diff = max(abs(a - b) for a, b in zip(blk["values"][i], new["values"][k]))
+                bad.append(f"{sid} at n = {n}: the stored null quantiles differ from a regeneration with this code "
+                           f"(max |difference| {diff:.3g}, mean {blk['mean'][i]!r} vs {new['mean'][k]!r})")
+    return {"n": n_values, "rows": rows, "mismatches": bad}
 
 
 def assemble_table(settings: Mapping, exact: Mapping, fitted: Mapping, quantiles: Mapping | None = None) -> dict:

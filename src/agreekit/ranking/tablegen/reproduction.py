@@ -406,6 +406,41 @@ def pvalue_accuracy_row(table, n: int, size: int, ref_rows) -> dict:
             "pass": bool(worst_abs <= PVALUE_ABS_TARGET and worst_rel <= PVALUE_REL_TARGET), "detail": detail}
 
 
+def pvalue_gate_failures(rows_by_scheme: Mapping[str, list], *, sigmas: float = 3.0) -> list[str]:
+    """Messages for every (scheme, n, p, tail) where a table p-value misses the target by more than
+    ``sigmas`` standard errors of table and reference together.
+
+    The target of a detail row of :func:`pvalue_accuracy_row` is ``PVALUE_ABS_TARGET`` for p_MC >= 0.05
+    and ``PVALUE_REL_TARGET`` x p_MC for 0.001 <= p_MC < 0.05; the allowance is
+    ``sigmas * sqrt(p_MC (1 - p_MC) (1/n_eff + 1/B))`` (the binomial errors of the table's effective
+    sample and of the B-permutation reference), as the E[g] gate allows 3 SE beyond its threshold.
+    Rows at stored lengths are not judged.
+
+    Examples
+    --------
+    >>> row = {"n": 125, "size": 10**6, "stored_n": False, "detail": [
+    ...     {"p": 0.001, "side": "less", "p_mc": 0.001, "p_table": 0.0013, "n_eff": 10**6}]}
+    >>> pvalue_gate_failures({"s": [row]})  # 0.0003 > 0.0001 + 3 * 4.5e-05
+    ['s at n = 125, p = 0.001 (less): |p_table - p_MC| = 0.0003 > 0.0001 + 3 SE (SE 4.47e-05)']
+    """
+    bad = []
+    for sid, rows in rows_by_scheme.items():
+        for r in rows:
+            if r.get("stored_n"):
+                continue
+            for d in r["detail"]:
+                p_mc = d["p_mc"]
+                if p_mc < 0.001:
+                    continue
+                target = PVALUE_ABS_TARGET if p_mc >= 0.05 else PVALUE_REL_TARGET * p_mc
+                se = math.sqrt(p_mc * (1 - p_mc) * (1 / d["n_eff"] + 1 / r["size"]))
+                err = abs(d["p_table"] - p_mc)
+                if err > target + sigmas * se:
+                    bad.append(f"{sid} at n = {r['n']}, p = {d['p']:g} ({d['side']}): |p_table - p_MC| = {err:.2g} > "
+                               f"{target:.2g} + {sigmas:g} SE (SE {se:.3g})")
+    return bad
+
+
 def pvalue_check_batch(tables: Sequence[Mapping], n_values: Sequence[int], *, size, seed: int,
                        batch_elements: int = 40_000_000) -> dict:
     """Table p-values vs a fresh Monte Carlo at held-out n for several tables of one coefficient.
@@ -446,8 +481,13 @@ def _md_table(header, rows):
 
 def reproduction_report(tables: Sequence[Mapping], paper_values: Mapping, paper_degrees: Mapping,
                         validation: Mapping[str, list], *, config_note: str = "",
-                        pvalues: Mapping[str, list] | None = None) -> str:
-    """The Markdown text of ``results/reproduction.md``."""
+                        pvalues: Mapping[str, list] | None = None,
+                        quantile_verify: Sequence[Mapping] | None = None) -> str:
+    """The Markdown text of ``results/reproduction.md``.
+
+    ``quantile_verify`` holds the reports of :func:`~agreekit.ranking.tablegen.generation.verify_quantile_block`
+    for the null quantiles taken from the shipped tables (none: all were sampled in this run).
+    """
     ex = exact_comparison(tables, paper_values)
     fits = fit_comparison(tables, paper_values)
     out = ["# Reproduction of the paper's tables (Standardization of Weighted Ranking Correlation Coefficients)",
@@ -537,11 +577,12 @@ def reproduction_report(tables: Sequence[Mapping], paper_values: Mapping, paper_
             out.append(f"* worst |E[g]| {form}, {coef}: {m:.4f} ± {se:.4f} ({where[0]}, n = {where[1]})")
     out.append("")
     if pvalues:
-        out += pvalue_report_section(tables, pvalues)
+        out += pvalue_report_section(tables, pvalues, quantile_verify=quantile_verify)
     return "\n".join(out)
 
 
-def pvalue_report_section(tables: Sequence[Mapping], pvalues: Mapping[str, list]) -> list[str]:
+def pvalue_report_section(tables: Sequence[Mapping], pvalues: Mapping[str, list], *,
+                          quantile_verify: Sequence[Mapping] | None = None) -> list[str]:
     """Section 5 of the report: ``weighted_correlation_test(method="table")`` against a fresh Monte Carlo."""
     rows = [r for sid in sorted(pvalues) for r in pvalues[sid]]
     held = [r for r in rows if not r["stored_n"]]
@@ -557,8 +598,24 @@ def pvalue_report_section(tables: Sequence[Mapping], pvalues: Mapping[str, list]
            "The reference's own relative SE at p = 0.001, sqrt(0.999/(0.001 B)), is part of the measured error "
            "(not subtracted). The large-sample accuracy benchmark (10⁷-permutation references) is "
            "`benchmarks/bench_significance_table_accuracy.py`.", ""]
+    verified = [r for v in (quantile_verify or []) for r in v["rows"]]
+    shipped = sorted({r["scheme_id"] for r in verified})
+    if shipped:
+        ns = sorted({r["n"] for r in verified})
+        out += [f"Null quantiles of {len(shipped)} of {len(tables)} tables were taken from the shipped tables (built "
+                "with the same quantile settings); regenerated here bit for bit at n = "
+                + ", ".join(map(str, ns)) + f": **{sum(r['equal'] for r in verified)}/{len(verified)}** rows equal. "
+                + (f"The other {len(tables) - len(shipped)} were sampled in this run. " if len(shipped) < len(tables)
+                   else "") + "`make tables` samples all of them.", ""]
+    else:
+        out += [f"Null quantiles of all {len(tables)} tables were sampled in this run.", ""]
     if not held:
         return out + ["(no held-out rows)", ""]
+    gate = pvalue_gate_failures(pvalues)
+    out.append(f"Gate (the run fails unless `ranking.quantiles.check.enforce: false`): no table misses the target by "
+               f"more than 3 SE of table and reference together — **{'passed' if not gate else 'FAILED'}**"
+               + ("" if not gate else f" ({len(gate)} misses: " + "; ".join(gate[:5]) + ")") + ".")
+    out.append("")
     out.append(f"Passed both targets: **{sum(r['pass'] for r in held)}/{len(held)}**; worst abs error "
                f"{max(r['max_abs_err'] for r in held):.4f}, worst relative error {max(r['max_rel_err'] for r in held):.3f}.")
     out.append("")
