@@ -300,3 +300,36 @@ def exact_chunk_sums(n, k, F, coef, mult, center, c_start, c_end, values):
         out[c - c_start, 1] = s2
         out[c - c_start, 2] = sl
     return out
+
+
+# ------------------------------------------------------------------ random permutations
+# (the Monte Carlo null of agreekit.ranking.significance and the table generator's sampling)
+
+@njit(parallel=True, cache=True)
+def _fisher_yates(u, out):  # pragma: no cover - compiled
+    k, n = u.shape
+    for r in prange(k):
+        for i in range(n):
+            out[r, i] = i + 1
+        for i in range(n - 1, 0, -1):
+            j = int(u[r, i] * (i + 1))
+            if j > i:  # u < 1 always, guard against rounding anyway
+                j = i
+            t = out[r, i]
+            out[r, i] = out[r, j]
+            out[r, j] = t
+
+
+def random_permutations(rng: np.random.Generator, k: int, n: int, *, out: np.ndarray | None = None,
+                        _u: np.ndarray | None = None) -> np.ndarray:
+    """``k`` uniform random permutations of ``1..n`` as a (k, n) int64 array (rows = permutations).
+
+    Uses ``k * n`` float64 draws of ``rng`` (Fisher–Yates with ``j = floor(u (i+1))``).
+    """
+    if out is None:
+        out = np.empty((k, n), dtype=np.int64)
+    if _u is None:
+        _u = np.empty((k, n), dtype=np.float64)
+    rng.random(out=_u)
+    _fisher_yates(_u, out)
+    return out

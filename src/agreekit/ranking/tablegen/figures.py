@@ -18,6 +18,11 @@ from pathlib import Path
 
 import numpy as np
 
+from agreekit._io import atomic_write
+from agreekit.ranking.standardization import StandardizationFunction
+from agreekit.ranking.tablegen.sampling import sample_stream
+from agreekit.ranking.tables import CoefficientTable
+
 __all__ = ["make_figures"]
 
 
@@ -33,8 +38,6 @@ def _plt():
 
 
 def _save(fig, stem: Path):
-    from agreekit._io import atomic_write
-
     stem.parent.mkdir(parents=True, exist_ok=True)
     with atomic_write(stem.with_suffix(".png"), "wb") as fh:
         fig.savefig(fh, format="png", metadata={"Software": None})
@@ -75,8 +78,6 @@ def _empty(ax, msg="no scheme of this kind in the run"):
 
 
 def _fitted(t, ns, q="mean"):
-    from agreekit.ranking.tables import CoefficientTable
-
     tab = CoefficientTable(t)
     vals, ses = [], []
     for n in ns:
@@ -221,8 +222,6 @@ def _g_variants(m):
     """[(label, style, g or exception)] for the corrected form with each g0 rule and the paper form."""
     import inspect
 
-    from agreekit.ranking.standardization import StandardizationFunction
-
     has_rule = "g0_rule" in inspect.signature(StandardizationFunction.from_moments).parameters
     specs = [("corrected, g0 max–min slope", "-", {"form": "corrected", "g0_rule": "max_min_slope"}),
              ("corrected, g0 closest to 0 (Alg. 1)", "-.", {"form": "corrected", "g0_rule": "closest_to_zero"}),
@@ -247,8 +246,6 @@ def _min_slope(g):
 
 def figure4(tables, examples, out: Path):
     """g(x) of each example for both g0 rules and the paper's form."""
-    from agreekit.ranking.tables import CoefficientTable
-
     plt = _plt()
     ex = _examples(tables, examples)
     k = max(1, len(ex))
@@ -278,9 +275,6 @@ def figure4(tables, examples, out: Path):
 def figure5(tables, examples, out: Path, *, size: int, bw_factor: float, seed: int):
     """p(γ) before and after standardization with both g0 rules and the paper's form."""
     from scipy.stats import gaussian_kde
-
-    from agreekit.ranking.tablegen.sampling import sample_stream
-    from agreekit.ranking.tables import CoefficientTable
 
     plt = _plt()
     ex = _examples(tables, examples)
