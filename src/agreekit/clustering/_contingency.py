@@ -18,7 +18,7 @@ from agreekit._api import ResultBase, _warn, renamed_parameters
 from agreekit._validation import InputError, check_choice, check_float
 from agreekit.clustering._inputs import Clustering, Graph, align_pair, as_graph
 from agreekit._jit import pick
-from agreekit.clustering._kernels import contingency_codes
+from agreekit.clustering._kernels import contingency_codes, expected_mutual_info_sum
 
 __all__ = [
     "ContingencyTable", "contingency_table", "generalized_distance", "PHI_FUNCTIONS",
@@ -548,7 +548,6 @@ def _size_classes(sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _expected_mi(t: ContingencyTable) -> float:
-    from agreekit.clustering._kernels import expected_mutual_info_sum
     ku, kv = t.shape
     if ku == 1 or kv == 1:
         return 0.0

@@ -21,6 +21,9 @@ import numpy as np
 
 from agreekit._jit import pick
 from agreekit._sorting import stable_order
+from agreekit._memory import check_memory
+from agreekit.consensus._heuristics import abs_sum
+from agreekit.consensus._matrices import dense_ranks
 
 
 def _fubini(m: int) -> int:
@@ -146,7 +149,6 @@ def components(C: np.ndarray, *, full: bool = False, CT: np.ndarray | None = Non
     m = C.shape[0]
     if m == 0:
         return []
-    from agreekit.consensus._heuristics import abs_sum
 
     eps = 1e-9 * max(abs_sum(C)[1], 1.0)
     n_comp, lab = pick(_strong_components, 4 * m * m)(C, CT, bool(full), eps)
@@ -378,7 +380,6 @@ def branch_and_bound(C: np.ndarray, initial: np.ndarray, *, full: bool = False,
     if len(sols) == 0:  # cannot happen when `initial` is valid; keep the incumbent
         sols = np.asarray(initial)[None, :]
         best = upper
-    from agreekit.consensus._matrices import dense_ranks
     sols = np.array([dense_ranks(s) for s in sols], dtype=np.int64).reshape(-1, m)
     return sols, V - best, bool(proven), bool(proven and not truncated), int(nodes)
 
@@ -472,8 +473,6 @@ def mip_all_optima(C: np.ndarray, initial: np.ndarray | None = None, *, full: bo
     """
     import highspy
 
-    from agreekit.consensus._matrices import dense_ranks
-
     m = C.shape[0]
     t0 = time.perf_counter()
     ahead = C - C.T
@@ -493,8 +492,6 @@ def mip_all_optima(C: np.ndarray, initial: np.ndarray | None = None, *, full: bo
     n_tri = m * (m - 1) * (m - 2)
     added = np.empty(0, dtype=np.int64)  # sorted ids of the rows in the model
     if not lazy:
-        from agreekit._memory import check_memory
-
         check_memory("lazy", 48.0 * n_tri, f"all {n_tri} transitivity rows of the MIP on {m} items",
                      hint="use lazy=True")
 

@@ -14,6 +14,7 @@ from agreekit._api import ResultBase, check_rng, deprecated_attribute, renamed_p
 from agreekit._validation import InputError, check_choice, check_float, check_int
 from agreekit.consensus import _exact, _heuristics
 from agreekit.consensus._matrices import _cim_and_transpose, as_rankings, dense_ranks, ordering_string
+from agreekit._jit import forced
 
 __all__ = ["kemeny", "KemenyResult", "TimeLimitWarning", "AUTO_EXACT_MAX_BLOCK",
            "AUTO_EXACT_BUDGET", "AUTO_EXACT_TRY_MAX_BLOCK", "AUTO_FAST_MAX_ITEMS", "BB_MAX_BLOCK"]
@@ -451,8 +452,6 @@ def kemeny(rankings, *, weights=None, method: str = "auto", n_starts: int | None
 def warmup() -> None:
     """(Internal, not in ``__all__``.)  Compile (or load from numba's cache) every kernel, serial and parallel, so later
     timings measure work only."""
-    from agreekit._jit import forced
-
     X = np.array([[1, 2, 3, 4], [2, 1, 3, 4], [1, 1, 2, np.nan], [4, 3, 2, 1]])
     for mode in ("compiled", "serial"):
         with forced(mode):

@@ -16,7 +16,7 @@ import numba as nb
 import numpy as np
 
 from agreekit._jit import pick
-from agreekit._validation import InputError
+from agreekit._validation import InputError, check_rectangular
 
 __all__ = [
     "RankingData",
@@ -98,7 +98,6 @@ def as_rankings(rankings, *, weights=None, labels=None, parameter: str = "rankin
             raise InputError("weights", "cannot be given with a RankingData input (it carries its own "
                                         "weights and labels)")
         return rankings
-    from agreekit._validation import check_rectangular
 
     check_rectangular(parameter, rankings)  # a ragged list of rows is an error, not a numpy message
     cols = getattr(rankings, "columns", None)

@@ -75,8 +75,8 @@ from agreekit._memory import check_memory
 import warnings
 
 from agreekit._api import ResultBase, TestResultBase, deprecated_attribute, monte_carlo_pvalue, renamed_parameters
-from agreekit._validation import InputError, check_choice, check_float, check_int
-from agreekit.ireval.metrics import GM_OFFSET, align_scores, check_scores
+from agreekit._validation import InputError, as_float_array, check_choice, check_float, check_int
+from agreekit.ireval.metrics import GM_OFFSET, _progress, align_scores, check_scores
 
 __all__ = [
     "DEFAULT_FUZZINESS",
@@ -466,7 +466,6 @@ def paired_test(x: Any, y: Any, *, alternative: str = "two-sided", n_resamples: 
     """
     stat = _statistic_name(summary, allow_callable=False)
     alternative = _check_alternative(alternative)
-    from agreekit._validation import as_float_array
 
     x = as_float_array("x", x, what="numbers (per-topic scores)")
     y = as_float_array("y", y, what="numbers (per-topic scores)")
@@ -586,7 +585,6 @@ def unpaired_test(x: Any, y: Any, *, alternative: str = "two-sided", summary: st
     """
     stat = _statistic_name(summary, allow_callable=True)
     alternative = _check_alternative(alternative)
-    from agreekit._validation import as_float_array
 
     x = as_float_array("x", x, what="numbers (per-topic scores)")
     y = as_float_array("y", y, what="numbers (per-topic scores)")
@@ -912,7 +910,6 @@ def discriminative_power(scores: Any, *, alpha: float = 0.05, test: str = "paire
         # the k = B alpha largest |t*| of every pair, with their replicate index and wbar
         B, batches = _resample_batches(resamples, n, n_resamples, rng)
         step = max(1, _STREAM_BATCH_ELEMENTS // n)
-        from agreekit.ireval.metrics import _progress
         batches = _progress(batches, progress, total=-(-B // step), desc="bootstrap: resamples")
         k = critical_rank(B, alpha)
         cap = k + min(B, max(k // 4, 1024))

@@ -83,7 +83,8 @@ import numpy as np
 import pandas as pd
 
 from agreekit._api import ResultBase, _warn
-from agreekit._validation import InputError
+from agreekit._validation import InputError, check_choice, check_float, check_int
+from agreekit._io import iter_lines, read_csv_rows
 
 __all__ = [
     "GM_OFFSET",
@@ -160,8 +161,6 @@ def parse_metric(name: Any) -> MetricSpec:
 
 def _read_lines(param: str, path) -> list[tuple[int, list[str]]]:
     """Whitespace-split content lines (blank and ``#`` lines skipped) of a plain or gzip file."""
-    from agreekit._io import iter_lines
-
     return [(lineno, line.split()) for lineno, line in iter_lines(path, parameter=param)
             if line.strip() and not line.lstrip().startswith("#")]
 
@@ -512,7 +511,6 @@ def evaluate(qrels: Any, run: Any, metrics: Any = ("AveP",), *,
     names = [sp.name for sp in specs]
     if len(set(names)) != len(names):
         raise InputError("metrics", "contains duplicates")
-    from agreekit._validation import check_choice, check_float, check_int
     depth = check_int("depth", depth, minimum=1)
     beta = check_float("beta", beta, minimum=0.0)
     log_base = check_float("log_base", log_base, minimum=1.0, inclusive=False)
@@ -655,8 +653,6 @@ def load_scores(path: str | os.PathLike, *, parameter: str = "scores") -> pd.Dat
     >>> load_scores(io.StringIO("topic,A,B\\n301,0.1,0.2\\n302,0.3,0.0\\n")).shape
     (2, 2)
     """
-    from agreekit._io import read_csv_rows
-
     table = read_csv_rows(path, parameter=parameter, empty_header="first", what="system")
     shown = table.source
     df = pd.DataFrame(table.rows, columns=table.header, dtype=str)

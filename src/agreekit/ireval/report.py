@@ -19,9 +19,9 @@ import pandas as pd
 
 from agreekit._api import ResultBase, deprecated_attribute, renamed_parameters
 from agreekit._io import atomic_write, write_json
-from agreekit._validation import InputError
-from agreekit.ireval.bootstrap import (DEFAULT_FUZZINESS, MetaEvaluation, format_difference, meta_evaluate,
-                                rank_correlation_se)
+from agreekit._validation import InputError, check_int
+from agreekit.ireval.bootstrap import (DEFAULT_FUZZINESS, MetaEvaluation, format_difference,
+    kendall_critical_value, meta_evaluate, rank_correlation_se)
 from agreekit.ireval.metrics import align_scores, check_scores
 
 __all__ = ["MetricInput", "CollectionAnalysis", "collection_seed", "analyze_collection",
@@ -119,7 +119,6 @@ def analyze_collection(collection: str, metrics: Sequence[MetricInput], *, rng, 
     if isinstance(rng, (np.random.SeedSequence, np.random.Generator)):
         ss = rng
     else:
-        from agreekit._validation import check_int
         ss = collection_seed(check_int("rng", rng, minimum=0), collection)
     it = names
     if progress:
@@ -331,7 +330,6 @@ def plot_rank_correlations(corr: pd.DataFrame, stem: str | Path, *, n_systems: i
     x = np.arange(len(corr))
     ax.bar(x, corr["tau"], yerr=corr["se"], capsize=3, color="#6a8fbf")
     if n_systems is not None:
-        from agreekit.ireval.bootstrap import kendall_critical_value
         ax.axhline(kendall_critical_value(n_systems, alpha), color="grey", ls=":", lw=0.8,
                    label=f"|tau| significant at alpha={alpha} (Eq. 11)")
         ax.legend(fontsize=8)

@@ -20,6 +20,7 @@ from agreekit._io import atomic_write, write_json
 from agreekit.ireval.report import _plt, _save, to_markdown
 from agreekit.metaeval._agreement import MetricAgreement
 from agreekit.metaeval._consensus import ConsensusRanking
+from agreekit.ranking.tables import standardize
 
 __all__ = ["write_collection", "plot_heatmap", "interchangeability", "write_summary",
            "AGREEMENT_MD_COLUMNS", "DEFAULT_THRESHOLD"]
@@ -192,7 +193,6 @@ def write_summary(collections: Mapping[str, str | Path], out_md: str | Path, out
         L.append(f"- The most interchangeable pair of metrics differs between τ_b and g(τ_w) in {len(moved)} of "
                  f"{len(multi)} collections with ≥ 3 metrics" + (": " + "; ".join(moved) if moved else "") + ".")
     scale = []
-    from agreekit.ranking.tables import standardize
     for n in sorted({int(i["n_systems"]) for i in infos.values()}):
         try:
             g = standardize([0.0, 0.5, 0.8], coefficient="kendall", scheme=any_info["scheme"],
