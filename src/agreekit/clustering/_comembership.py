@@ -28,7 +28,7 @@ from agreekit.clustering._kernels import (group_signatures, max_offdiagonal, sig
                                          weighted_pair_counts)
 
 __all__ = ["ri_delta", "ari_delta", "i_norm", "i_sqrt_tr", "omega", "omega_unadjusted", "adjusted_omega",
-           "agreement_with_graph", "comembership_stats", "CoMembershipStats"]
+           "comembership_stats", "CoMembershipStats"]
 
 
 @dataclass(frozen=True)

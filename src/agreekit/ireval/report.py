@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from agreekit._api import ResultBase, deprecated_attribute, renamed_parameters
+from agreekit._plot import pyplot, save_figure
 from agreekit._io import atomic_write, write_json
 from agreekit._validation import InputError, check_int
 from agreekit.ireval.bootstrap import (DEFAULT_FUZZINESS, MetaEvaluation, format_difference,
@@ -257,26 +258,10 @@ def write_collection(analysis: CollectionAnalysis, outdir: str | Path) -> dict[s
 # --------------------------------------------------------------------------- figures
 
 
-def _save(fig, stem: str | Path) -> None:
-    stem = Path(stem)
-    stem.parent.mkdir(parents=True, exist_ok=True)
-    for ext, kw in ((".png", {"dpi": 150}), (".pdf", {"metadata": {"CreationDate": None}})):
-        tmp = stem.parent / f".{stem.name}.tmp{ext}"
-        fig.savefig(tmp, bbox_inches="tight", **kw)
-        tmp.replace(stem.with_suffix(ext))
-
-
-def _plt():
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    return plt
-
-
 def plot_asl_curves(pairs: pd.DataFrame, test: str, stem: str | Path, *, alpha: float = 0.05,
                     title: str = "") -> None:
     """Figs. 7-8: per metric, the pairs' ASLs sorted ascending (y-axis 0-0.1)."""
-    plt = _plt()
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(6, 4))
     for metric, grp in pairs[pairs["test"] == test].groupby("metric", sort=False):
         asl = np.sort(grp["asl"].to_numpy())
@@ -288,13 +273,13 @@ def plot_asl_curves(pairs: pd.DataFrame, test: str, stem: str | Path, *, alpha: 
     ax.set_ylabel("achieved significance level (ASL)")
     ax.set_title(title or f"{test} bootstrap test")
     ax.legend(fontsize=8)
-    _save(fig, stem)
+    save_figure(fig, stem)
     plt.close(fig)
 
 
 def plot_mr_pt(stab: pd.DataFrame, stem: str | Path, *, title: str = "") -> None:
     """Fig. 10: MR (%) against PT (%) for f = 0.01..0.20."""
-    plt = _plt()
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(6, 4))
     for metric, grp in stab.groupby("metric", sort=False):
         ax.plot(100 * grp["proportion_of_ties"], 100 * grp["minority_rate"], marker=".", label=metric, lw=1.2)
@@ -303,13 +288,13 @@ def plot_mr_pt(stab: pd.DataFrame, stem: str | Path, *, title: str = "") -> None
     ax.set_ylabel("minority rate (%)")
     ax.set_title(title or "MR-PT curves (stability method)")
     ax.legend(fontsize=8)
-    _save(fig, stem)
+    save_figure(fig, stem)
     plt.close(fig)
 
 
 def plot_swap_rates(swap: pd.DataFrame, stem: str | Path, *, threshold: float = 0.05, title: str = "") -> None:
     """Swap rate against difference bin (Fig. 11 algorithm)."""
-    plt = _plt()
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(6, 4))
     for metric, grp in swap.groupby("metric", sort=False):
         ax.plot(grp["lower"], 100 * grp["swap_rate"], marker=".", label=metric, lw=1.2)
@@ -318,14 +303,14 @@ def plot_swap_rates(swap: pd.DataFrame, stem: str | Path, *, threshold: float = 
     ax.set_ylabel("swap rate (%)")
     ax.set_title(title or "swap rates")
     ax.legend(fontsize=8)
-    _save(fig, stem)
+    save_figure(fig, stem)
     plt.close(fig)
 
 
 def plot_rank_correlations(corr: pd.DataFrame, stem: str | Path, *, n_systems: int | None = None,
                            alpha: float = 0.01, title: str = "") -> None:
     """Figs. 12-13: Kendall's tau per metric pair with bootstrap-SE error bars."""
-    plt = _plt()
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(max(5, 0.45 * len(corr) + 2), 4))
     x = np.arange(len(corr))
     ax.bar(x, corr["tau"], yerr=corr["se"], capsize=3, color="#6a8fbf")
@@ -338,5 +323,5 @@ def plot_rank_correlations(corr: pd.DataFrame, stem: str | Path, *, n_systems: i
     ax.set_ylim(0, 1)
     ax.set_ylabel("Kendall's tau (error bar: bootstrap SE)")
     ax.set_title(title or "rank correlations between metrics")
-    _save(fig, stem)
+    save_figure(fig, stem)
     plt.close(fig)

@@ -12,7 +12,8 @@ import functools
 
 from agreekit._api import ResultBase, _warn, renamed_parameters
 from agreekit._validation import InputError, check_float, check_int
-from agreekit.ireval.bootstrap import _check_resamples, bootstrap_indices
+from agreekit._resampling import check_resamples
+from agreekit.ireval import bootstrap_indices
 from agreekit.ireval.metrics import GM_OFFSET
 from agreekit._jit import pick
 from agreekit.metaeval import _kernels as _k
@@ -349,7 +350,7 @@ def metric_agreement(scores, *, weigher="harmonic", scheme="additive", n_resampl
     if s < 3:
         raise InputError("scores", f"needs at least 3 systems to rank; got {s}")
     if resamples is not None:
-        idx = _check_resamples(resamples, n)
+        idx = check_resamples(resamples, n)
     else:
         n_resamples = check_int("n_resamples", n_resamples, minimum=2)
         idx = bootstrap_indices(n, n_resamples=n_resamples, rng=rng)
