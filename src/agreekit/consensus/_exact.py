@@ -19,7 +19,7 @@ import time
 import numba as nb
 import numpy as np
 
-from agreekit._jit import pick
+from agreekit._jit import now, pick
 from agreekit._sorting import stable_order
 from agreekit._memory import check_memory
 from agreekit.consensus._heuristics import abs_sum
@@ -208,13 +208,6 @@ def _undo(lev, d, p):
 
 
 @nb.njit(cache=True)
-def _now():
-    with nb.objmode(t="float64"):
-        t = time.perf_counter()
-    return t
-
-
-@nb.njit(cache=True)
 def _bb_kernel(order, pen_a, pen_t, pen_b, upper, eps, max_solutions, max_nodes, deadline):
     """Depth-first Emond–Mason search.
 
@@ -274,7 +267,7 @@ def _bb_kernel(order, pen_a, pen_t, pen_b, upper, eps, max_solutions, max_nodes,
         if max_nodes > 0 and nodes > max_nodes:
             complete = False
             break
-        if deadline > 0 and nodes % 65536 == 0 and _now() > deadline:
+        if deadline > 0 and nodes % 65536 == 0 and now() > deadline:
             complete = False
             break
         # apply placement p of order[d]

@@ -4,7 +4,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from agreekit._jit import numpy_version
 from agreekit._sorting import stable_order
 from agreekit._resampling import gather_sum  # noqa: F401  (the kernel lives with the summaries it serves)
 

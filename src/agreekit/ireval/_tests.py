@@ -94,6 +94,22 @@ def _kth_largest(A: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
 # --------------------------------------------------------------------------- paired test core
 
 
+def _two_samples(x, y, *, min_size: int) -> tuple[np.ndarray, np.ndarray]:
+    """x and y as finite 1-D float arrays of at least ``min_size`` values (errors name x or y)."""
+    out = []
+    for nm, v in (("x", x), ("y", y)):
+        v = as_float_array(nm, v, what="numbers (per-topic scores)")
+        if v.ndim != 1:
+            raise InputError(nm, f"must be 1-D; got shape {v.shape}")
+        if v.size < min_size:
+            raise InputError(nm, "must not be empty" if min_size == 1 else
+                             f"must have at least {min_size} values; got {v.size}")
+        if not np.all(np.isfinite(v)):
+            raise InputError(nm, "must not contain NaN or infinite values")
+        out.append(v)
+    return out[0], out[1]
+
+
 def _paired_core(Z: np.ndarray, idx: np.ndarray):
     """Studentised paired bootstrap for one difference vector (used by :func:`paired_test`)."""
     CT = np.ascontiguousarray(_k.counts_matrix(idx, Z.size).T)
@@ -212,15 +228,7 @@ def paired_test(x: Any, y: Any, *, alternative: str = "two-sided", n_resamples: 
     stat = summary_name(summary, allow_callable=False)
     alternative = _check_alternative(alternative)
 
-    x = as_float_array("x", x, what="numbers (per-topic scores)")
-    y = as_float_array("y", y, what="numbers (per-topic scores)")
-    for nm, v in (("x", x), ("y", y)):
-        if v.ndim != 1:
-            raise InputError(nm, f"must be 1-D; got shape {v.shape}")
-        if v.size < 2:
-            raise InputError(nm, f"must have at least 2 values; got {v.size}")
-        if not np.all(np.isfinite(v)):
-            raise InputError(nm, "must not contain NaN or infinite values")
+    x, y = _two_samples(x, y, min_size=2)
     if x.size != y.size:
         raise InputError("y", f"must have the same length as `x` ({x.size}) for a paired test; got {y.size}")
     if stat == "gmean":
@@ -331,15 +339,7 @@ def unpaired_test(x: Any, y: Any, *, alternative: str = "two-sided", summary: st
     stat = summary_name(summary, allow_callable=True)
     alternative = _check_alternative(alternative)
 
-    x = as_float_array("x", x, what="numbers (per-topic scores)")
-    y = as_float_array("y", y, what="numbers (per-topic scores)")
-    for nm, v in (("x", x), ("y", y)):
-        if v.ndim != 1:
-            raise InputError(nm, f"must be 1-D; got shape {v.shape}")
-        if v.size < 1:
-            raise InputError(nm, "must not be empty")
-        if not np.all(np.isfinite(v)):
-            raise InputError(nm, "must not contain NaN or infinite values")
+    x, y = _two_samples(x, y, min_size=1)
     n, m = x.size, y.size
     v = np.concatenate([x, y])
     if stat == "gmean":

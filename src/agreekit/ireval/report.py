@@ -148,6 +148,24 @@ def _pct(count: int, total: int) -> str:
     return f"{count}/{total}={round(100 * count / total)}%"
 
 
+def _by_collection(df: pd.DataFrame, key: str) -> pd.DataFrame:
+    """Rows in collection order (first appearance), then ``key`` descending, then metric (stable)."""
+    order = {c: i for i, c in enumerate(dict.fromkeys(df["collection"]))}
+    df = df.assign(_c=df["collection"].map(order)).sort_values(
+        ["_c", key, "metric"], ascending=[True, False, True], kind="mergesort")
+    return df.drop(columns="_c").reset_index(drop=True)
+
+
+def _power_columns(test: str, r: Mapping | None, decimals: int) -> dict:
+    """Table 2's columns of one test (``paired_*`` or ``unpaired_*``); empty cells without it."""
+    return {f"{test}_significant": r["n_significant"] if r else None,
+            f"{test}_sensitivity": _pct(r["n_significant"], r["n_pairs"]) if r else "",
+            f"{test}_proportion": r["proportion"] if r else None,
+            f"{test}_estimated_diff": r["estimated_difference"] if r else None,
+            f"{test}_estimated_diff_2dp": format_difference(r["estimated_difference"], decimals=decimals)
+            if r else ""}
+
+
 def table2(summaries: Sequence[Mapping], *, decimals: int = 2) -> pd.DataFrame:
     """Table 2 style: sensitivity (ASL < alpha) and estimated difference, paired and unpaired.
 
@@ -164,24 +182,9 @@ def table2(summaries: Sequence[Mapping], *, decimals: int = 2) -> pd.DataFrame:
                 "paired_metric": ("AG_" + metric[2:] if metric.startswith("G_") else f"AG({metric})")
                 if m["statistic"] == "gmean" else metric,
                 "n_pairs": p["n_pairs"] if p else u["n_pairs"],
-                "paired_significant": p["n_significant"] if p else None,
-                "paired_sensitivity": _pct(p["n_significant"], p["n_pairs"]) if p else "",
-                "paired_proportion": p["proportion"] if p else None,
-                "paired_estimated_diff": p["estimated_difference"] if p else None,
-                "paired_estimated_diff_2dp": format_difference(p["estimated_difference"], decimals=decimals)
-                if p else "",
-                "unpaired_significant": u["n_significant"] if u else None,
-                "unpaired_sensitivity": _pct(u["n_significant"], u["n_pairs"]) if u else "",
-                "unpaired_proportion": u["proportion"] if u else None,
-                "unpaired_estimated_diff": u["estimated_difference"] if u else None,
-                "unpaired_estimated_diff_2dp": format_difference(u["estimated_difference"], decimals=decimals)
-                if u else "",
+                **_power_columns("paired", p, decimals), **_power_columns("unpaired", u, decimals),
             })
-    df = pd.DataFrame(rows)
-    order = {c: i for i, c in enumerate(dict.fromkeys(df["collection"]))}
-    df = df.assign(_c=df["collection"].map(order)).sort_values(
-        ["_c", "paired_significant", "metric"], ascending=[True, False, True], kind="mergesort")
-    return df.drop(columns="_c").reset_index(drop=True)
+    return _by_collection(pd.DataFrame(rows), "paired_significant")
 
 
 def table3(summaries: Sequence[Mapping]) -> pd.DataFrame:
@@ -196,11 +199,7 @@ def table3(summaries: Sequence[Mapping]) -> pd.DataFrame:
                          "rel_pct": "nan" if w["rel"] is None or not np.isfinite(w["rel"])
                          else f"{round(100 * w['rel'])}%",
                          "sensitivity_pct": f"{round(100 * w['sensitivity'])}%"})
-    df = pd.DataFrame(rows)
-    order = {c: i for i, c in enumerate(dict.fromkeys(df["collection"]))}
-    df = df.assign(_c=df["collection"].map(order)).sort_values(
-        ["_c", "sensitivity", "metric"], ascending=[True, False, True], kind="mergesort")
-    return df.drop(columns="_c").reset_index(drop=True)
+    return _by_collection(pd.DataFrame(rows), "sensitivity")
 
 
 def correlation_table(summaries: Sequence[Mapping]) -> pd.DataFrame:

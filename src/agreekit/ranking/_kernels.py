@@ -73,6 +73,25 @@ def kendall_weighted_quadratic(x, y, w):
     return num / den
 
 
+@njit(cache=True, inline="always")
+def fenwick_prefix(tree, j):
+    """Sum of a Fenwick tree's values at positions 1..j (1-based; ``tree[0]`` unused)."""
+    s = 0.0
+    while j > 0:
+        s += tree[j]
+        j -= j & (-j)
+    return s
+
+
+@njit(cache=True, inline="always")
+def fenwick_add(tree, j, v):
+    """Add ``v`` at position j (1-based) of a Fenwick tree of size ``tree.size - 1``."""
+    n = tree.size - 1
+    while j <= n:
+        tree[j] += v
+        j += j & (-j)
+
+
 @njit(cache=True)
 def kendall_weighted_fenwick(x, y, w):
     """Eq. 8 in O(n log n): items in x order, a Fenwick tree of weights over y.
@@ -92,18 +111,10 @@ def kendall_weighted_fenwick(x, y, w):
     for k in range(n):
         i = order[k]
         r = y[i]
-        # weight of earlier items (smaller x) with y < r
-        below = 0.0
-        j = r - 1
-        while j > 0:
-            below += tree[j]
-            j -= j & (-j)
+        below = fenwick_prefix(tree, r - 1)  # weight of earlier items (smaller x) with y < r
         conc += w[i] * below
         disc += w[i] * (seen - below)
-        j = r
-        while j <= n:
-            tree[j] += w[i]
-            j += j & (-j)
+        fenwick_add(tree, r, w[i])
         seen += w[i]
     return (conc - disc) / (conc + disc)
 
@@ -227,6 +238,26 @@ def _last_two(F, coef, mult, n, st, B, a, b):
     return num / den
 
 
+@njit(cache=True, inline="always")
+def chunk_start(F, coef, mult, n, k, c):
+    """The descent's arrays (rem, idx, state, B) at the root of chunk ``c``: the remaining values
+    at level 0, then the chunk's first ``k`` entries decoded in mixed radix (shared by the sums
+    below and the counts of :mod:`agreekit.ranking.significance`)."""
+    rem = np.zeros((n + 1, n), np.int64)
+    idx = np.zeros(n + 1, np.int64)
+    state = np.zeros((n + 1, 6))
+    B = np.zeros((n + 1, n + 1))
+    for q in range(n):
+        rem[0, q] = q + 1
+    cc = c
+    for d in range(k):
+        base = n - d
+        j = cc % base
+        cc //= base
+        _descend(F, coef, mult, n, d, j, state, B, rem)
+    return rem, idx, state, B
+
+
 @njit(cache=True, parallel=True)
 def exact_chunk_sums(n, k, F, coef, mult, center, c_start, c_end, values):
     """Centred power sums of Γ(id, π) over the permutations π in chunks [c_start, c_end).
@@ -247,19 +278,7 @@ def exact_chunk_sums(n, k, F, coef, mult, center, c_start, c_end, values):
     store = values.size > 0
     out = np.zeros((c_end - c_start, 3))
     for c in prange(c_start, c_end):
-        rem = np.zeros((n + 1, n), np.int64)
-        idx = np.zeros(n + 1, np.int64)
-        state = np.zeros((n + 1, 6))
-        B = np.zeros((n + 1, n + 1))
-        # remaining values at level 0, then the decoded prefix
-        for q in range(n):
-            rem[0, q] = q + 1
-        cc = c
-        for d in range(k):
-            base = n - d
-            j = cc % base
-            cc //= base
-            _descend(F, coef, mult, n, d, j, state, B, rem)
+        rem, idx, state, B = chunk_start(F, coef, mult, n, k, c)
         s1 = 0.0
         s2 = 0.0
         sl = 0.0

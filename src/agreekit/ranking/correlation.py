@@ -23,7 +23,7 @@ import numpy as np
 from agreekit._jit import pick
 from agreekit.ranking import _kernels as _k
 from agreekit.ranking import _ties
-from agreekit._validation import InputError, check_choice, check_same_length
+from agreekit._validation import InputError, check_choice, check_same_length, numeric_vector
 from agreekit.ranking.weighting import check_coefficient, check_scheme, parse_weigher
 
 __all__ = ["weighted_spearman", "weighted_kendall", "weighted_correlation"]
@@ -48,16 +48,7 @@ def scores_to_ranks(parameter: str, values, *, ties: str = "average", min_length
     ranks are the int64 permutation of 1..n (as :func:`check_rank_values` returns them).
     NaN/inf, non-numeric or non-1-D input raise :class:`InputError` naming ``parameter``.
     """
-    arr = np.asarray(values)
-    if arr.ndim != 1:
-        raise InputError(parameter, f"must be a 1-D score vector; got shape {arr.shape}")
-    if arr.size < min_length:
-        raise InputError(parameter, f"must have at least {min_length} scores; got {arr.size}")
-    if arr.dtype.kind not in "iuf":
-        try:
-            arr = arr.astype(np.float64)
-        except (TypeError, ValueError):
-            raise InputError(parameter, "must contain numeric scores") from None
+    arr = numeric_vector(parameter, values, what="score", min_length=min_length)
     if arr.dtype.kind == "f" and not np.all(np.isfinite(arr)):
         raise InputError(parameter, "must not contain NaN or infinite scores")
     from scipy.stats import rankdata

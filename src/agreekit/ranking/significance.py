@@ -147,18 +147,7 @@ def _exact_chunk_counts(n, k, F, coef, mult, lo, hi, c_start, c_end):
     """
     out = np.zeros((c_end - c_start, 2), np.int64)
     for c in prange(c_start, c_end):
-        rem = np.zeros((n + 1, n), np.int64)
-        idx = np.zeros(n + 1, np.int64)
-        state = np.zeros((n + 1, 6))
-        B = np.zeros((n + 1, n + 1))
-        for q in range(n):
-            rem[0, q] = q + 1
-        cc = c
-        for d in range(k):
-            base = n - d
-            j = cc % base
-            cc //= base
-            _k._descend(F, coef, mult, n, d, j, state, B, rem)
+        rem, idx, state, B = _k.chunk_start(F, coef, mult, n, k, c)
         n_ge = 0
         n_le = 0
         d = k

@@ -37,6 +37,14 @@ def _plt():
     return plt
 
 
+def _finish(fig, out: Path, title: str) -> None:
+    """Title, layout, write (PNG and PDF) and close a figure."""
+    fig.suptitle(title)
+    fig.tight_layout()
+    _save(fig, out)
+    _plt().close(fig)
+
+
 def _save(fig, stem: Path):
     stem.parent.mkdir(parents=True, exist_ok=True)
     with atomic_write(stem.with_suffix(".png"), "wb") as fh:
@@ -119,10 +127,8 @@ def figure1(tables, out: Path):
             ax.set_xlabel(xl)
             if sel:
                 ax.legend(fontsize=6)
-    fig.suptitle("Figure 1: sampled mean of Γ against x(n); lower panels: sample minus the table's fit (± 2 SE)")
-    fig.tight_layout()
-    _save(fig, out)
-    plt.close(fig)
+    _finish(fig, out, "Figure 1: sampled mean of Γ against x(n); lower panels: sample minus the table's fit "
+                      "(± 2 SE)")
 
 
 def figure2(tables, out: Path):
@@ -151,10 +157,7 @@ def figure2(tables, out: Path):
         ax.set_title(f"{_COEF[coef]}: fit of the mean, all schemes (squares: chosen degree)")
         if sel:
             ax.legend(fontsize=6)
-    fig.suptitle("Figure 2: degree-selection criterion of the fit of the mean against the degree")
-    fig.tight_layout()
-    _save(fig, out)
-    plt.close(fig)
+    _finish(fig, out, "Figure 2: degree-selection criterion of the fit of the mean against the degree")
 
 
 def figure3(tables, out: Path):
@@ -199,11 +202,8 @@ def figure3(tables, out: Path):
         axr.set_ylabel("(sample − fit) / SE")
         if sel:
             ax.legend(fontsize=6)
-    fig.suptitle("Figure 3: mean of Γ against n; lower panels: residuals of the samples in SE units "
-                 "(bars ± 2; thin lines: 2 × fit SE / sample SE)")
-    fig.tight_layout()
-    _save(fig, out)
-    plt.close(fig)
+    _finish(fig, out, "Figure 3: mean of Γ against n; lower panels: residuals of the samples in SE units "
+                      "(bars ± 2; thin lines: 2 × fit SE / sample SE)")
 
 
 def _examples(tables, examples):
@@ -266,10 +266,7 @@ def figure4(tables, examples, out: Path):
         ax.legend(fontsize=5.5, loc="upper left")
     if not ex:
         _empty(axes[0][0])
-    fig.suptitle("Figure 4: standardization functions g(x) (grey: identity)")
-    fig.tight_layout()
-    _save(fig, out)
-    plt.close(fig)
+    _finish(fig, out, "Figure 4: standardization functions g(x) (grey: identity)")
 
 
 def figure5(tables, examples, out: Path, *, size: int, bw_factor: float, seed: int):
@@ -312,11 +309,8 @@ def figure5(tables, examples, out: Path, *, size: int, bw_factor: float, seed: i
         ax.legend(fontsize=5, loc="upper left")
     if not ex:
         _empty(axes[0][0])
-    fig.suptitle("Figure 5: p(γ) before and after standardization, by g0 rule "
-                 "(Gaussian KDE, Scott × %.2f; %d permutations)" % (bw_factor, size))
-    fig.tight_layout()
-    _save(fig, out)
-    plt.close(fig)
+    _finish(fig, out, "Figure 5: p(γ) before and after standardization, by g0 rule "
+                      "(Gaussian KDE, Scott × %.2f; %d permutations)" % (bw_factor, size))
 
 
 def make_figures(tables: Sequence[Mapping], outputs: Mapping[int, str], *, examples: Sequence[Mapping],
