@@ -24,6 +24,7 @@ __all__ = [
     "check_rectangular",
     "check_rank_vector",
     "numeric_vector",
+    "integral_ranks",
     "check_positive_ranks",
     "check_same_length",
 ]
@@ -167,19 +168,24 @@ def numeric_vector(parameter: str, values: Any, *, what: str, min_length: int) -
     return arr
 
 
+def integral_ranks(parameter: str, values: Any, *, min_length: int) -> np.ndarray:
+    """``values`` as a 1-D int64 array of integral numbers (ties and range are the caller's), or raise."""
+    arr = numeric_vector(parameter, values, what="rank", min_length=min_length)
+    if arr.dtype.kind == "f":
+        if not np.all(np.isfinite(arr)):
+            raise InputError(parameter, "must not contain NaN or infinite values")
+        if not np.all(arr == np.round(arr)):
+            raise InputError(parameter, "must contain integer ranks (positive integers, 1 = top)")
+    return np.ascontiguousarray(arr, dtype=np.int64)
+
+
 def check_rank_vector(parameter: str, values: Any, *, min_length: int = 2) -> np.ndarray:
     """Return ``values`` as an int64 permutation of 1..n (1 = top), or raise.
 
     Accepts any array-like of integral numbers.  Ties, gaps, zeros, NaN and
     non-integral values are rejected with a message naming ``parameter``.
     """
-    arr = numeric_vector(parameter, values, what="rank", min_length=min_length)
-    if arr.dtype.kind == "f":
-        if not np.all(np.isfinite(arr)):
-            raise InputError(parameter, "must not contain NaN or infinite values")
-        if not np.all(arr == np.round(arr)):
-            raise InputError(parameter, "must contain integer ranks")
-    ranks = arr.astype(np.int64)
+    ranks = integral_ranks(parameter, values, min_length=min_length)
     n = ranks.size
     seen = np.zeros(n + 1, dtype=bool)
     if ranks.min() < 1 or ranks.max() > n:

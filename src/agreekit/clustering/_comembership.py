@@ -223,14 +223,8 @@ _GRAPH_DOC = """
         deprecated spelling."""
 
 
-@renamed_parameters(alpha="direct_weight")
-def ri_delta(U: Any, V: Any, *, exact: bool = True, graph: Any = None, mode: str = "transform",
-             direct_weight: float = 0.5) -> float:
-    """Co-membership Rand index RI_δ = 1 − ‖UUᵀ − VVᵀ‖²_F / (P m²).
-
-    ``m`` is the largest co-membership entry of either clustering.  ``exact=True`` (RI_δ):
-    diagonals dropped, P = n² − n, m the largest off-diagonal entry; equals the Rand index on
-    partitions.  ``exact=False`` (RI′_δ): diagonals kept, P = n²; equals RI′ on partitions.
+#: the first parameters of ri_delta and ari_delta (their docstrings continue with _GRAPH_DOC)
+_RAND_PARAMS = """
 
     Parameters
     ----------
@@ -238,14 +232,25 @@ def ri_delta(U: Any, V: Any, *, exact: bool = True, graph: Any = None, mode: str
         Label vectors, covers (overlapping allowed) or crisp/soft membership matrices.
     exact : bool
         Exact (default) or approximate (primed) form."""
+
+
+@renamed_parameters(alpha="direct_weight")
+def ri_delta(U: Any, V: Any, *, exact: bool = True, graph: Any = None, mode: str = "transform",
+             direct_weight: float = 0.5) -> float:
+    """Co-membership Rand index RI_δ = 1 − ‖UUᵀ − VVᵀ‖²_F / (P m²).
+
+    ``m`` is the largest co-membership entry of either clustering.  ``exact=True`` (RI_δ):
+    diagonals dropped, P = n² − n, m the largest off-diagonal entry; equals the Rand index on
+    partitions.  ``exact=False`` (RI′_δ): diagonals kept, P = n²; equals RI′ on partitions."""
     return _delta_measure(U, V, exact, graph, mode, direct_weight, _ri_from, True)
 
 
-ri_delta.__doc__ += _GRAPH_DOC + """
+ri_delta.__doc__ += _RAND_PARAMS + _GRAPH_DOC + """
 
     Returns
     -------
     float
+        RI_δ; 1 when U and V have the same co-membership matrix (UUᵀ = VVᵀ).
 
     Examples
     --------
@@ -266,18 +271,11 @@ def ari_delta(U: Any, V: Any, *, exact: bool = True, graph: Any = None, mode: st
     """Co-membership adjusted Rand index ARI_δ = 1 − S_Δ / (S_U + S_V − 2 ΣCU ΣCV / P).
 
     ``exact=True`` (ARI_δ): diagonals dropped, P = n² − n; equals the Hubert–Arabie ARI on
-    partitions.  ``exact=False`` (ARI′_δ): diagonals kept, P = n²; equals ARI′ on partitions.
-
-    Parameters
-    ----------
-    U, V : clustering
-        Label vectors, covers (overlapping allowed) or crisp/soft membership matrices.
-    exact : bool
-        Exact (default) or approximate (primed) form."""
+    partitions.  ``exact=False`` (ARI′_δ): diagonals kept, P = n²; equals ARI′ on partitions."""
     return _delta_measure(U, V, exact, graph, mode, direct_weight, _ari_from, False)
 
 
-ari_delta.__doc__ += _GRAPH_DOC + """
+ari_delta.__doc__ += _RAND_PARAMS + _GRAPH_DOC + """
 
     Examples
     --------
@@ -289,22 +287,26 @@ ari_delta.__doc__ += _GRAPH_DOC + """
     """
 
 
-@renamed_parameters(alpha="direct_weight")
-def i_norm(U: Any, V: Any, *, exact: bool = False, graph: Any = None, mode: str = "transform",
-           direct_weight: float = 0.5) -> float:
-    """I_norm = 1 − ‖UUᵀ − VVᵀ‖_F / (‖UUᵀ‖_F + ‖VVᵀ‖_F) (plain Frobenius norms).
-
-    ``exact`` defaults to False: the seed's tables use the diagonal-kept form.
+#: the first parameters of i_norm and i_sqrt_tr (their docstrings continue with _GRAPH_DOC)
+_DIAGONAL_PARAMS = """
 
     Parameters
     ----------
     U, V : clustering
     exact : bool
         Drop the diagonals (pairs of a node with itself)."""
+
+
+@renamed_parameters(alpha="direct_weight")
+def i_norm(U: Any, V: Any, *, exact: bool = False, graph: Any = None, mode: str = "transform",
+           direct_weight: float = 0.5) -> float:
+    """I_norm = 1 − ‖UUᵀ − VVᵀ‖_F / (‖UUᵀ‖_F + ‖VVᵀ‖_F) (plain Frobenius norms).
+
+    ``exact`` defaults to False: the seed's tables use the diagonal-kept form."""
     return _delta_measure(U, V, exact, graph, mode, direct_weight, _inorm_from, False)
 
 
-i_norm.__doc__ += _GRAPH_DOC + """
+i_norm.__doc__ += _DIAGONAL_PARAMS + _GRAPH_DOC + """
 
     Examples
     --------
@@ -319,17 +321,11 @@ def i_sqrt_tr(U: Any, V: Any, *, exact: bool = False, graph: Any = None, mode: s
               direct_weight: float = 0.5) -> float:
     """I_√tr = tr(UUᵀ VVᵀ) / √(tr(UUᵀUUᵀ) tr(VVᵀVVᵀ)): the cosine of the co-membership matrices.
 
-    Equals ‖UᵀV‖²_F / (‖UᵀU‖_F ‖VᵀV‖_F).  ``exact`` defaults to False (the seed's tables).
-
-    Parameters
-    ----------
-    U, V : clustering
-    exact : bool
-        Drop the diagonals (pairs of a node with itself)."""
+    Equals ‖UᵀV‖²_F / (‖UᵀU‖_F ‖VᵀV‖_F).  ``exact`` defaults to False (the seed's tables)."""
     return _delta_measure(U, V, exact, graph, mode, direct_weight, _isqrt_from, False)
 
 
-i_sqrt_tr.__doc__ += _GRAPH_DOC + """
+i_sqrt_tr.__doc__ += _DIAGONAL_PARAMS + _GRAPH_DOC + """
 
     Examples
     --------

@@ -305,6 +305,7 @@ def as_clustering(clustering: Any, *, nodes: Iterable | None = None, uncovered: 
     Returns
     -------
     Clustering
+        The clustering in normalized form: node ids, memberships and, for a crisp partition, labels.
 
     Examples
     --------

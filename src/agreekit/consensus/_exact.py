@@ -50,6 +50,19 @@ def _edge(C, CT, u, v, full, eps):
     return C[u, v] >= -eps
 
 
+@nb.njit(cache=True, inline="always")
+def _open(v, top, counter, sp, cs_node, cs_next, index, low, stack, onstack):  # pragma: no cover - compiled
+    """Tarjan: ``v`` enters the call stack at depth ``top`` and the component stack, numbered
+    ``counter``; returns the next (counter, stack pointer)."""
+    cs_node[top] = v
+    cs_next[top] = 0
+    index[v] = counter
+    low[v] = counter
+    stack[sp] = v
+    onstack[v] = True
+    return counter + 1, sp + 1
+
+
 @nb.njit(cache=True)
 def _strong_components(C, CT, full, eps):
     """Tarjan's algorithm (iterative) on the implicit dense 'does not dominate' digraph:
@@ -69,14 +82,7 @@ def _strong_components(C, CT, full, eps):
         if index[s] >= 0:
             continue
         top = 0
-        cs_node[0] = s
-        cs_next[0] = 0
-        index[s] = counter
-        low[s] = counter
-        counter += 1
-        stack[sp] = s
-        sp += 1
-        onstack[s] = True
+        counter, sp = _open(s, top, counter, sp, cs_node, cs_next, index, low, stack, onstack)
         while top >= 0:
             u = cs_node[top]
             j = cs_next[top]
@@ -86,14 +92,7 @@ def _strong_components(C, CT, full, eps):
                     if index[j] < 0:
                         cs_next[top] = j + 1
                         top += 1
-                        cs_node[top] = j
-                        cs_next[top] = 0
-                        index[j] = counter
-                        low[j] = counter
-                        counter += 1
-                        stack[sp] = j
-                        sp += 1
-                        onstack[j] = True
+                        counter, sp = _open(j, top, counter, sp, cs_node, cs_next, index, low, stack, onstack)
                         advanced = True
                         break
                     elif onstack[j] and index[j] < low[u]:

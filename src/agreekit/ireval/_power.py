@@ -327,6 +327,8 @@ def discriminative_power(scores: Any, *, alpha: float = 0.05, test: str = "paire
     Returns
     -------
     DiscriminativePowerResult
+        The per-pair table (statistic, ASL, critical value, required difference), the number and
+        share of pairs with ASL < alpha and the estimated difference required for it.
 
     Examples
     --------

@@ -213,6 +213,8 @@ def paired_test(x: Any, y: Any, *, alternative: str = "two-sided", n_resamples: 
     Returns
     -------
     PairedTestResult
+        ``statistic, pvalue = result``; also Sakai's ASL, the null replicates and the replicate
+        mean differences.
 
     Examples
     --------

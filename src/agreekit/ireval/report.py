@@ -257,6 +257,16 @@ def write_collection(analysis: CollectionAnalysis, outdir: str | Path) -> dict[s
 # --------------------------------------------------------------------------- figures
 
 
+def _label_and_save(fig, ax, stem, xlabel: str, ylabel: str, title: str) -> None:
+    """Axis labels, title and legend, then the figure written (PNG and PDF) and closed."""
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.legend(fontsize=8)
+    save_figure(fig, stem)
+    pyplot().close(fig)
+
+
 def plot_asl_curves(pairs: pd.DataFrame, test: str, stem: str | Path, *, alpha: float = 0.05,
                     title: str = "") -> None:
     """Figs. 7-8: per metric, the pairs' ASLs sorted ascending (y-axis 0-0.1)."""
@@ -268,12 +278,7 @@ def plot_asl_curves(pairs: pd.DataFrame, test: str, stem: str | Path, *, alpha: 
         ax.plot(np.arange(1, asl.size + 1), asl, label=label, lw=1.2)
     ax.axhline(alpha, color="grey", ls=":", lw=0.8)
     ax.set_ylim(0, 0.1)
-    ax.set_xlabel("system pair sorted by ASL")
-    ax.set_ylabel("achieved significance level (ASL)")
-    ax.set_title(title or f"{test} bootstrap test")
-    ax.legend(fontsize=8)
-    save_figure(fig, stem)
-    plt.close(fig)
+    _label_and_save(fig, ax, stem, "system pair sorted by ASL", "achieved significance level (ASL)", title or f"{test} bootstrap test")
 
 
 def plot_mr_pt(stab: pd.DataFrame, stem: str | Path, *, title: str = "") -> None:
@@ -283,12 +288,7 @@ def plot_mr_pt(stab: pd.DataFrame, stem: str | Path, *, title: str = "") -> None
     for metric, grp in stab.groupby("metric", sort=False):
         ax.plot(100 * grp["proportion_of_ties"], 100 * grp["minority_rate"], marker=".", label=metric, lw=1.2)
     ax.set_xlim(0, 100)
-    ax.set_xlabel("proportion of ties (%)")
-    ax.set_ylabel("minority rate (%)")
-    ax.set_title(title or "MR-PT curves (stability method)")
-    ax.legend(fontsize=8)
-    save_figure(fig, stem)
-    plt.close(fig)
+    _label_and_save(fig, ax, stem, "proportion of ties (%)", "minority rate (%)", title or "MR-PT curves (stability method)")
 
 
 def plot_swap_rates(swap: pd.DataFrame, stem: str | Path, *, threshold: float = 0.05, title: str = "") -> None:
@@ -298,12 +298,7 @@ def plot_swap_rates(swap: pd.DataFrame, stem: str | Path, *, threshold: float = 
     for metric, grp in swap.groupby("metric", sort=False):
         ax.plot(grp["lower"], 100 * grp["swap_rate"], marker=".", label=metric, lw=1.2)
     ax.axhline(100 * threshold, color="grey", ls=":", lw=0.8)
-    ax.set_xlabel("performance difference bin (lower edge)")
-    ax.set_ylabel("swap rate (%)")
-    ax.set_title(title or "swap rates")
-    ax.legend(fontsize=8)
-    save_figure(fig, stem)
-    plt.close(fig)
+    _label_and_save(fig, ax, stem, "performance difference bin (lower edge)", "swap rate (%)", title or "swap rates")
 
 
 def plot_rank_correlations(corr: pd.DataFrame, stem: str | Path, *, n_systems: int | None = None,

@@ -258,6 +258,9 @@ def chunk_start(F, coef, mult, n, k, c):
     return rem, idx, state, B
 
 
+# agreekit.ranking.significance._exact_chunk_counts walks the same tree from the same chunk_start;
+# it stays a separate kernel because the leaf work differs (two counts against three power sums and
+# the stored values), and a mode flag would be tested at every one of the n! leaves.
 @njit(cache=True, parallel=True)
 def exact_chunk_sums(n, k, F, coef, mult, center, c_start, c_end, values):
     """Centred power sums of Γ(id, π) over the permutations π in chunks [c_start, c_end).

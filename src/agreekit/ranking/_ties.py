@@ -76,6 +76,8 @@ def kendall_weighted_tied(order, xs, yd, m, w):
     return num, den_x
 
 
+# The tie-group walk of kendall_weighted_tied without its Fenwick tree: the O(n) pass that gives
+# the other ranking's denominator (kendall_weighted_tied returns den_x from the same walk).
 @njit(cache=True)
 def untied_pair_weight(sorted_vals, w_sorted):
     """Σ_{v_i < v_j} w_i w_j over items sorted by v (the pairs not tied in v)."""

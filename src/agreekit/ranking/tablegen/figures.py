@@ -244,12 +244,17 @@ def _min_slope(g):
     return float(np.min(g.derivative(x))) if hasattr(g, "derivative") else float("nan")
 
 
-def figure4(tables, examples, out: Path):
-    """g(x) of each example for both g0 rules and the paper's form."""
-    plt = _plt()
+def _panels(tables, examples, width: float, height: float):
+    """(examples, figure, axes): one panel of ``width`` x ``height`` inches per example (at least one)."""
     ex = _examples(tables, examples)
     k = max(1, len(ex))
-    fig, axes = plt.subplots(1, k, figsize=(3.4 * k, 3.8), squeeze=False)
+    fig, axes = _plt().subplots(1, k, figsize=(width * k, height), squeeze=False)
+    return ex, fig, axes
+
+
+def figure4(tables, examples, out: Path):
+    """g(x) of each example for both g0 rules and the paper's form."""
+    ex, fig, axes = _panels(tables, examples, 3.4, 3.8)
     x = np.linspace(-1, 1, 401)
     for ax, (t, n) in zip(axes[0], ex):
         m = CoefficientTable(t).moments(n)
@@ -273,10 +278,7 @@ def figure5(tables, examples, out: Path, *, size: int, bw_factor: float, seed: i
     """p(γ) before and after standardization with both g0 rules and the paper's form."""
     from scipy.stats import gaussian_kde
 
-    plt = _plt()
-    ex = _examples(tables, examples)
-    k = max(1, len(ex))
-    fig, axes = plt.subplots(1, k, figsize=(3.6 * k, 3.9), squeeze=False)
+    ex, fig, axes = _panels(tables, examples, 3.6, 3.9)
     grid = np.linspace(-1, 1, 801)
     for ax, (t, n) in zip(axes[0], ex):
         gam = sample_stream(t["coefficient"], n=n, size=size, weigher=t["weigher"], scheme=t["scheme"], seed=seed,
