@@ -32,6 +32,7 @@ report: results
 	$(VENV)/bin/snakemake --cores $(CORES) --report results/report.html
 
 test: $(STAMP)
+	$(VENV)/bin/lint-imports --no-cache
 	$(PY) -m pytest -q -n $(CORES)
 
 bench: $(STAMP)

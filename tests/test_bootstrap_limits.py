@@ -16,6 +16,7 @@ import pytest
 
 from agreekit._validation import InputError
 from agreekit.cli import main
+from agreekit import _resampling
 from agreekit.ireval import bootstrap as bs
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -37,7 +38,7 @@ def test_streamed_discriminative_power_equals_in_memory(monkeypatch, batch, alph
     pa, pb = bs._pairs(X.shape[1])
     k = bs.critical_rank(B, alpha)
     want = bs._paired_all_pairs(X, pa, pb, idx, k)
-    monkeypatch.setattr(bs, "_STREAM_BATCH_ELEMENTS", batch * X.shape[0])
+    monkeypatch.setattr(_resampling, "STREAM_BATCH_ELEMENTS", batch * X.shape[0])
     for res in (bs.discriminative_power(X, alpha=alpha, resamples=idx),
                 bs.discriminative_power(X, alpha=alpha, n_resamples=B, rng=4)):   # drawn in batches
         got = (res.table["statistic"], res.table["asl"], res.table["critical_value"],
@@ -49,7 +50,7 @@ def test_streamed_discriminative_power_equals_in_memory(monkeypatch, batch, alph
 def test_streamed_paired_test_equals_one_batch(monkeypatch):
     x, y = _scores(30, 2, 1).T
     whole = bs.paired_test(x, y, n_resamples=999, rng=3)
-    monkeypatch.setattr(bs, "_STREAM_BATCH_ELEMENTS", 13 * 30)
+    monkeypatch.setattr(_resampling, "STREAM_BATCH_ELEMENTS", 13 * 30)
     part = bs.paired_test(x, y, n_resamples=999, rng=3)
     np.testing.assert_array_equal(part.null_distribution, whole.null_distribution)
     np.testing.assert_array_equal(part.bootstrap_differences, whole.bootstrap_differences)

@@ -17,13 +17,13 @@ from __future__ import annotations
 import dataclasses
 import functools
 import inspect
-import math
 import warnings
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
+from agreekit._io import to_jsonable as _jsonable  # one converter for results and JSON output
 from agreekit._validation import InputError
 
 __all__ = ["check_rng", "renamed_parameters", "deprecated_alias", "deprecated_attribute", "ResultBase",
@@ -131,28 +131,6 @@ def deprecated_attribute(new: str, old: str) -> property:
 
 
 # ----------------------------------------------------------------------------- results
-def _jsonable(value: Any) -> Any:
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return value.to_dict() if hasattr(value, "to_dict") else {
-            f.name: _jsonable(getattr(value, f.name)) for f in dataclasses.fields(value) if f.repr}
-    if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
-    if isinstance(value, np.ndarray):
-        return _jsonable(value.tolist())
-    if isinstance(value, (np.bool_, bool)):
-        return bool(value)
-    if isinstance(value, (np.integer,)):
-        return int(value)
-    if isinstance(value, (float, np.floating)):
-        v = float(value)
-        return v if math.isfinite(v) else None
-    if hasattr(value, "to_dict") and hasattr(value, "index"):  # pandas objects
-        return _jsonable(value.to_dict())
-    return value
-
-
 class ResultBase:
     """Mixin of every public result dataclass: ``to_dict()`` (JSON-ready) and the deprecated
     ``as_dict()`` / ``summary()`` spellings.

@@ -21,6 +21,7 @@ when every temporary was written.
 from __future__ import annotations
 
 import codecs
+import dataclasses
 import contextlib
 import csv
 import gzip
@@ -393,20 +394,26 @@ def write_files(contents: Mapping[str | os.PathLike, str | bytes] | Iterable[tup
 
 
 def to_jsonable(obj: Any) -> Any:
-    """Convert numpy scalars/arrays (and NaN) to plain JSON values."""
+    """Plain JSON values: numpy scalars/arrays, NaN/inf -> None, dataclasses (their ``to_dict()``
+    where they have one, else their repr fields), pandas objects (``to_dict()``)."""
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return obj.to_dict() if hasattr(obj, "to_dict") else {
+            f.name: to_jsonable(getattr(obj, f.name)) for f in dataclasses.fields(obj) if f.repr}
     if isinstance(obj, dict):
         return {str(k): to_jsonable(v) for k, v in obj.items()}
     if isinstance(obj, (list, tuple)):
         return [to_jsonable(v) for v in obj]
     if isinstance(obj, np.ndarray):
         return to_jsonable(obj.tolist())
-    if isinstance(obj, (np.bool_,)):
+    if isinstance(obj, (np.bool_, bool)):
         return bool(obj)
     if isinstance(obj, np.integer):
         return int(obj)
     if isinstance(obj, (float, np.floating)):
         x = float(obj)
-        return None if math.isnan(x) or math.isinf(x) else x
+        return x if math.isfinite(x) else None
+    if hasattr(obj, "to_dict") and hasattr(obj, "index"):  # pandas objects
+        return to_jsonable(obj.to_dict())
     return obj
 
 

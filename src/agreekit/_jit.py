@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import time
 import types
 
 import numba as nb
@@ -257,3 +258,11 @@ def pick(kernel: Dispatcher, work: float):
     if twin is not kernel and not available(twin) and available(kernel):
         return kernel
     return twin
+
+
+@nb.njit(cache=True)
+def now():  # pragma: no cover - compiled
+    """``time.perf_counter()`` inside a compiled kernel (deadline checks of long searches)."""
+    with nb.objmode(t="float64"):
+        t = time.perf_counter()
+    return t

@@ -20,8 +20,11 @@ __all__ = [
     "check_float",
     "check_finite_1d",
     "as_float_array",
+    "float_matrix",
     "check_rectangular",
     "check_rank_vector",
+    "numeric_vector",
+    "integral_ranks",
     "check_positive_ranks",
     "check_same_length",
     "check_numeric_values",
@@ -147,6 +150,15 @@ def as_float_array(parameter: str, values: Any, *, what: str = "numbers") -> np.
         raise InputError(parameter, f"must contain only {what}") from None
 
 
+def float_matrix(parameter: str, values: Any, *, what: str) -> np.ndarray:
+    """``values`` as a 2-D float64 array (:func:`as_float_array`'s errors), or :class:`InputError`
+    calling it a ``what`` (e.g. "membership matrix")."""
+    arr = as_float_array(parameter, values, what=f"numbers (a numeric {what})")
+    if arr.ndim != 2:
+        raise InputError(parameter, f"must be a 2-D {what}; got shape {arr.shape}")
+    return arr
+
+
 def check_rectangular(parameter: str, values: Any) -> None:
     """Raise :class:`InputError` if ``values`` is a list/tuple of rows of different lengths.
 
@@ -176,29 +188,41 @@ def check_finite_1d(parameter: str, values: Any, *, dtype=np.float64, min_length
     return arr
 
 
+def numeric_vector(parameter: str, values: Any, *, what: str, min_length: int) -> np.ndarray:
+    """``values`` as a 1-D integer or float array of at least ``min_length`` elements, or raise
+    (the messages call the elements ``what``: "rank", "score"); booleans and strings are refused."""
+    check_numeric_values(parameter, values, f"numeric {what}s")
+    arr = np.asarray(values)
+    if arr.ndim != 1:
+        raise InputError(parameter, f"must be a 1-D {what} vector; got shape {arr.shape}")
+    if arr.size < min_length:
+        raise InputError(parameter, f"must have at least {min_length} {what}s; got {arr.size}")
+    if arr.dtype.kind not in "iuf":
+        try:
+            arr = arr.astype(np.float64)
+        except (TypeError, ValueError):
+            raise InputError(parameter, f"must contain numeric {what}s") from None
+    return arr
+
+
+def integral_ranks(parameter: str, values: Any, *, min_length: int) -> np.ndarray:
+    """``values`` as a 1-D int64 array of integral numbers (ties and range are the caller's), or raise."""
+    arr = numeric_vector(parameter, values, what="rank", min_length=min_length)
+    if arr.dtype.kind == "f":
+        if not np.all(np.isfinite(arr)):
+            raise InputError(parameter, "must not contain NaN or infinite values")
+        if not np.all(arr == np.round(arr)):
+            raise InputError(parameter, "must contain integer ranks (positive integers, 1 = top)")
+    return np.ascontiguousarray(arr, dtype=np.int64)
+
+
 def check_rank_vector(parameter: str, values: Any, *, min_length: int = 2) -> np.ndarray:
     """Return ``values`` as an int64 permutation of 1..n (1 = top), or raise.
 
     Accepts any array-like of integral numbers.  Ties, gaps, zeros, NaN,
     non-integral values, booleans and strings are rejected with a message naming ``parameter``.
     """
-    check_numeric_values(parameter, values, "numeric ranks")
-    arr = np.asarray(values)
-    if arr.ndim != 1:
-        raise InputError(parameter, f"must be a 1-D rank vector; got shape {arr.shape}")
-    if arr.size < min_length:
-        raise InputError(parameter, f"must have at least {min_length} ranks; got {arr.size}")
-    if arr.dtype.kind not in "iuf":
-        try:
-            arr = arr.astype(np.float64)
-        except (TypeError, ValueError):
-            raise InputError(parameter, "must contain numeric ranks") from None
-    if arr.dtype.kind == "f":
-        if not np.all(np.isfinite(arr)):
-            raise InputError(parameter, "must not contain NaN or infinite values")
-        if not np.all(arr == np.round(arr)):
-            raise InputError(parameter, "must contain integer ranks")
-    ranks = arr.astype(np.int64)
+    ranks = integral_ranks(parameter, values, min_length=min_length)
     n = ranks.size
     seen = np.zeros(n + 1, dtype=bool)
     if ranks.min() < 1 or ranks.max() > n:

@@ -19,6 +19,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from agreekit._io import atomic_write
+
 __all__ = ["add_output", "add_output_dir", "add_format", "add_quiet", "add_rng", "add_renamed",
            "write_output", "progress_of", "CLI_ONLY_OPTIONS"]
 
@@ -111,7 +113,6 @@ def write_output(args, text: str, *, parameter: str = "--output") -> None:
         sys.stdout.write(text)
         sys.stdout.flush()
         return
-    from agreekit._io import atomic_write
 
     with atomic_write(target, parameter=parameter) as fh:
         fh.write(text)

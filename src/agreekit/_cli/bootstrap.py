@@ -25,6 +25,9 @@ from agreekit._cli._common import (add_format, add_output, add_output_dir, add_q
                                    progress_of, write_output)
 from agreekit._io import check_output_path, dumps_json, write_files
 from agreekit._validation import InputError
+from agreekit._cli import resolve_seed
+from agreekit.ireval.bootstrap import discriminative_power, rank_correlation_se
+from agreekit.ireval.metrics import align_scores, evaluate, load_scores
 
 
 def _metric_list(values: list[str]) -> list[str]:
@@ -73,9 +76,6 @@ def _run_bootstrap(args: argparse.Namespace):
 def _bootstrap(args: argparse.Namespace):
     if args.output not in (None, "-"):  # before any work: an unwritable target fails first
         check_output_path(args.output, parameter="--output")
-    from agreekit._cli import resolve_seed
-    from agreekit.ireval.bootstrap import discriminative_power, rank_correlation_se
-    from agreekit.ireval.metrics import align_scores, load_scores
 
     seed = resolve_seed(args.rng)
     scores = load_scores(args.scores, parameter="SCORES")
@@ -101,8 +101,6 @@ def _bootstrap(args: argparse.Namespace):
 
 
 def _run_evaluate(args: argparse.Namespace):
-    from agreekit.ireval.metrics import evaluate
-
     metrics = _metric_list(args.metrics)
     if not metrics:
         raise InputError("--metrics", "at least one metric is required")
@@ -148,9 +146,6 @@ def _run_evaluate(args: argparse.Namespace):
 
 
 def register(subparsers) -> None:
-    from agreekit.ireval.bootstrap import discriminative_power, rank_correlation_se
-    from agreekit.ireval.metrics import evaluate
-
     p = subparsers.add_parser(
         "bootstrap", help="bootstrap tests over all system pairs of a topics x systems score matrix",
         description="Sakai's bootstrap test on every pair of systems: per-pair ASL, discriminative "

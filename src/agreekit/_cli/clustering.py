@@ -78,8 +78,9 @@ def _emit(args, obj, rows: list[list]) -> None:
 
 
 def _agreement(args: argparse.Namespace):
-    from agreekit.clustering import agreement_with_graph, get_measure, list_measures
-    from agreekit.clustering._files import read_clustering, read_graph
+    # lazy: building the CLI parser (`agreekit --help`) must not import the clustering area (see _Lazy)
+    from agreekit.clustering import (agreement_with_graph, get_measure, list_measures, read_clustering,
+                                     read_graph)
 
     if args.output not in (None, STDIN):
         check_output_path(args.output, parameter="--output")

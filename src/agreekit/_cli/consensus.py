@@ -8,6 +8,8 @@ import io
 from agreekit._cli._common import (add_format, add_output, add_quiet, add_renamed, add_rng, progress_of,
                                    write_output)
 from agreekit._io import dumps_json
+from agreekit._cli import resolve_seed
+from agreekit.consensus import kemeny, read_rankings
 
 
 class _AllowTies(argparse.Action):
@@ -29,9 +31,6 @@ class _AllowTies(argparse.Action):
 
 
 def _handler(args):
-    from agreekit._cli import resolve_seed
-    from agreekit.consensus import kemeny, read_rankings
-
     seed = resolve_seed(args.rng)
     data = read_rankings(args.path, weights_column=None if args.no_weights else args.weights_column,
                          ordinal=args.ordinal)
@@ -56,8 +55,6 @@ def _handler(args):
 
 
 def register(subparsers) -> None:
-    from agreekit.consensus import kemeny, read_rankings
-
     p = subparsers.add_parser(
         "consensus",
         help="Kemeny consensus (median) ranking of complete, weak or partial rankings",

@@ -15,6 +15,11 @@ from pathlib import Path
 from agreekit._cli._common import (add_format, add_output, add_output_dir, add_quiet, add_renamed, add_rng,
                                    write_output)
 from agreekit._validation import InputError
+from agreekit._cli.bootstrap import _legacy_output_dir
+from agreekit._io import check_output_path, dumps_json
+from agreekit.ireval.metrics import load_scores
+from agreekit.metaeval import consensus_ranking, metric_agreement
+from agreekit.metaeval.report import write_collection
 
 
 def _pairs(values: list[str]) -> dict[str, str]:
@@ -53,13 +58,8 @@ def _summary_keyword(func) -> str:
 
 
 def _handler(args: argparse.Namespace):
-    from agreekit._cli.bootstrap import _legacy_output_dir
-    from agreekit.ireval.metrics import load_scores
-    from agreekit.metaeval import consensus_ranking, metric_agreement
-
     _legacy_output_dir(args, several=True)
     if args.output not in (None, "-"):
-        from agreekit._io import check_output_path
         check_output_path(args.output, parameter="--output")
     files = _pairs(args.scores)
     if len(files) < 2:
@@ -79,14 +79,11 @@ def _handler(args: argparse.Namespace):
                                   rng=0 if args.rng is None else args.rng,
                                   **{_summary_keyword(consensus_ranking): summary})
     if args.output_dir:
-        from agreekit.metaeval.report import write_collection
-
         paths = write_collection(args.name, agreement, consensus, Path(args.output_dir))
         info = {"output_dir": str(args.output_dir), "files": {k: str(v) for k, v in paths.items()}}
         if args.format == "csv":
             write_output(args, "file,path\n" + "".join(f"{k},{v}\n" for k, v in info["files"].items()))
         else:
-            from agreekit._io import dumps_json
             write_output(args, dumps_json(info) + "\n")
         return None
     if args.format == "csv":
@@ -94,7 +91,6 @@ def _handler(args: argparse.Namespace):
         agreement.to_frame().to_csv(buf, index=False, float_format="%.10g", lineterminator="\n")
         write_output(args, buf.getvalue())
         return None
-    from agreekit._io import dumps_json
 
     write_output(args, dumps_json({"scores": files, "seed": args.rng, **agreement.to_dict(),
                                    "consensus": consensus.to_dict()}) + "\n")
@@ -102,8 +98,6 @@ def _handler(args: argparse.Namespace):
 
 
 def register(subparsers) -> None:
-    from agreekit.metaeval import consensus_ranking, metric_agreement
-
     p = subparsers.add_parser(
         "metaeval", help="agreement between evaluation metrics (tau_b, standardized top-weighted tau_w, "
                          "bootstrap SEs) and their Kemeny consensus ranking",

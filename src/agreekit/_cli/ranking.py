@@ -2,13 +2,21 @@
 from __future__ import annotations
 
 import argparse
+import warnings
 from pathlib import Path
 
 import numpy as np
 
-from agreekit._validation import InputError
+from agreekit._validation import InputError, check_choice, check_float, check_int, check_positive_ranks
 from agreekit._cli._common import (add_format, add_output, add_quiet, add_renamed, add_rng, progress_of,
                                    write_output)
+from agreekit._io import dumps_json, iter_lines
+from agreekit.ranking.correlation import weighted_correlation
+from agreekit.ranking.moments import exact_moments
+from agreekit.ranking.significance import weighted_correlation_test
+from agreekit.ranking.standardization import G0_RULES
+from agreekit.ranking.tables import _resolve_table, standardize
+from agreekit.ranking.weighting import parse_weigher
 
 COEFFICIENTS = ("kendall", "spearman")
 SCHEMES = ("additive", "multiplicative")
@@ -48,8 +56,6 @@ def _flat(record, prefix=""):
 
 def emit(args, result) -> None:
     """Write ``result`` (a dict, or a list of dicts = rows) as JSON or CSV to ``-o`` (default stdout)."""
-    from agreekit._io import dumps_json
-
     if getattr(args, "format", "json") == "csv":
         import csv
         import io
@@ -78,11 +84,6 @@ def progress(args):
 
 
 def register(subparsers) -> None:
-    from agreekit.ranking.correlation import weighted_correlation
-    from agreekit.ranking.moments import exact_moments
-    from agreekit.ranking.significance import weighted_correlation_test
-    from agreekit.ranking.tables import standardize
-
     p = subparsers.add_parser("moments", help="exact null moments of a weighted rank correlation",
                               description="Exact mean, variance and left variance of Γ over all n! "
                                           "permutations (n = 2..12).")
@@ -108,7 +109,6 @@ def register(subparsers) -> None:
                    help="also return g(value) from the coefficient table (see `agreekit standardize`)")
     p.add_argument("--ties", default="average", choices=("average", "raise"),
                    help="ties: 'average' (default; average ranks, tau_b-style Kendall) or 'raise'")
-    from agreekit._cli.tables import add_standardize_options
 
     add_standardize_options(p, with_scheme_args=False)
     g = p.add_argument_group("significance test (agreekit.weighted_correlation_test)")
@@ -136,8 +136,6 @@ def _parse_int(parameter: str, text: str) -> int:
 
 
 def _moments(args):
-    from agreekit.ranking.moments import exact_moments
-
     n = _parse_int("n", args.n)
     m = exact_moments(args.coefficient, n=n, weigher=args.weigher, scheme=args.scheme, progress=progress(args))
     d = m.to_dict()
@@ -156,9 +154,6 @@ def read_rank_file(path: str, *, parameter: str, column: str | None = None, kind
     non-integral or NaN rank) is an :class:`InputError` naming ``parameter``, the file and the line.
     """
     import csv
-
-    from agreekit._io import iter_lines
-    from agreekit._validation import check_positive_ranks
 
     lines = list(iter_lines(path, parameter=parameter))
     while lines and not lines[-1][1].strip():
@@ -225,9 +220,6 @@ def _is_number(tok: str) -> bool:
 
 
 def _correlate(args):
-    from agreekit.ranking.correlation import weighted_correlation
-    from agreekit.ranking.weighting import parse_weigher
-
     if args.x == "-" and args.y == "-":
         raise InputError("y", "only one of x, y may be `-` (stdin)")
     x = read_rank_file(args.x, parameter="x", column=args.column, kind=args.kind)
@@ -237,12 +229,8 @@ def _correlate(args):
     out = {"coefficient": args.coefficient, "scheme": args.scheme,
            "weigher": parse_weigher(args.weigher).spec, "kind": args.kind, "n": int(len(x)), "value": value}
     if getattr(args, "standardize", False):
-        from agreekit._cli.tables import standardized_fields
-
         out.update(standardized_fields(args, value, int(len(x))))
     if getattr(args, "pvalue", False):
-        from agreekit.ranking.significance import weighted_correlation_test
-
         n_resamples = _parse_int("n_resamples", str(args.n_resamples))
         rng = args.rng
         if rng is None:  # fresh OS entropy, reported so that the run can be repeated
@@ -260,3 +248,69 @@ def _correlate(args):
         if not getattr(args, "standardize", False):
             out["standardized"] = res.standardized
     emit(args, out)
+
+
+# ------------------------------------------------------------------ standardization (also `agreekit standardize`)
+
+def _moments_payload(tab, n, form, extrapolate, g0_rule=None):
+    m = tab.moments(n, extrapolate=extrapolate)
+    g = tab.standardization_function(n, form=form, g0_rule=g0_rule, extrapolate=extrapolate)
+    return m, g
+
+
+def standardize_handler(args):
+    check_choice("form", args.form, ("corrected", "paper"))
+    g0_rule = getattr(args, "g0_rule", None)
+    if g0_rule is not None:
+        check_choice("g0_rule", g0_rule, G0_RULES)
+    n = check_int("n", args.n if isinstance(args.n, int) else _parse_int("n", args.n), minimum=2)
+    gamma = check_float("gamma", args.gamma, minimum=-1.0, maximum=1.0)
+    tab = _resolve_table(args.table, args.coefficient, args.scheme, args.weigher)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        m, g = _moments_payload(tab, n, args.form, args.extrapolate, g0_rule)
+    out = {
+        "coefficient": tab.coefficient,
+        "scheme": tab.scheme,
+        "weigher": tab.weigher,
+        "n": n,
+        "form": args.form,
+        "gamma": gamma,
+        "standardized": float(g(gamma)),
+        "g0": float(g.g0),
+        "g1": float(g.g1),
+        "g2": float(g.g2),
+        "h2": float(g.h2),
+        "flat": bool(g.flat),
+        "g0_rule": g.g0_rule,
+        "min_slope": float(g.min_slope),
+        "mean": m.mean,
+        "var": m.var,
+        "left_var": m.left_var,
+        "source": m.source,
+        "table": tab.scheme_id,
+    }
+    if caught:
+        out["warning"] = str(caught[0].message)
+    return out
+
+
+def standardized_fields(args, gamma: float, n: int) -> dict:
+    """g(gamma) and its parameters for ``correlate --standardize`` (same keys as ``standardize``)."""
+    ns = argparse.Namespace(**{**vars(args), "gamma": gamma, "n": n})
+    out = standardize_handler(ns)
+    return {k: v for k, v in out.items() if k not in ("coefficient", "scheme", "weigher", "n", "gamma")}
+
+
+def add_standardize_options(p, *, with_scheme_args: bool = True):
+    if with_scheme_args:
+        add_config_args(p)
+    p.add_argument("--form", default="corrected", choices=("corrected", "paper"),
+                   help="g with the corrected B, C (E[g]=0) or the paper's printed Eq. 30/32")
+    p.add_argument("--g0-rule", dest="g0_rule", default=None, choices=("max_min_slope", "closest_to_zero"),
+                   help="how g's free parameter is chosen: max_min_slope (default with --form corrected: "
+                        "the strictly increasing g with the largest minimum slope) or closest_to_zero "
+                        "(the paper's Algorithm 1; default with --form paper)")
+    p.add_argument("--table", default=None,
+                   help="coefficient table: a scheme id or a JSON file (`-` = stdin; default: the shipped table)")
+    p.add_argument("--extrapolate", action="store_true", help="allow n above the table's n_max (warns)")

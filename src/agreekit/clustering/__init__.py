@@ -34,9 +34,8 @@ Data:
 The seed-table helpers of the pipeline (``seed_table``, ``seed_table_frame``,
 ``seed_table_markdown``, ``SEED_TABLE_COLUMNS``) live in :mod:`agreekit.clustering._tables`.
 """
-from agreekit.clustering._comembership import (CoMembershipStats, adjusted_omega, agreement_with_graph,
-                                              ari_delta, comembership_stats, i_norm, i_sqrt_tr, omega,
-                                              omega_unadjusted, ri_delta)
+from agreekit.clustering._comembership import (CoMembershipStats, adjusted_omega, ari_delta, comembership_stats,
+                                              i_norm, i_sqrt_tr, omega, omega_unadjusted, ri_delta)
 from agreekit.clustering._contingency import (PHI_FUNCTIONS, ContingencyTable, adjusted_mutual_info,
                                              adjusted_rand_index, adjusted_rand_index_approx, completeness,
                                              contingency_table, expected_mutual_info, f_measure,
@@ -46,7 +45,7 @@ from agreekit.clustering._contingency import (PHI_FUNCTIONS, ContingencyTable, a
 from agreekit.clustering._files import read_clustering, read_graph
 from agreekit.clustering._inputs import Clustering, Graph, as_clustering, as_graph
 from agreekit.clustering._overlapping import overlapping_nmi
-from agreekit.clustering._registry import MEASURES, MeasureSpec, get_measure, list_measures
+from agreekit.clustering._registry import MEASURES, MeasureSpec, agreement_with_graph, get_measure, list_measures
 from agreekit.clustering._tables import (SEED_TABLE_COLUMNS, seed_table, seed_table_frame,  # noqa: F401 (pipeline)
                                         seed_table_markdown)
 from agreekit.clustering.lfr import LFRBenchmark, lfr_benchmark, powerlaw_exponent_mle, realized_mixing

@@ -28,7 +28,7 @@ from agreekit.clustering._kernels import (group_signatures, max_offdiagonal, sig
                                          weighted_pair_counts)
 
 __all__ = ["ri_delta", "ari_delta", "i_norm", "i_sqrt_tr", "omega", "omega_unadjusted", "adjusted_omega",
-           "agreement_with_graph", "comembership_stats", "CoMembershipStats"]
+           "comembership_stats", "CoMembershipStats"]
 
 
 @dataclass(frozen=True)
@@ -245,14 +245,8 @@ _GRAPH_DOC = """
         deprecated spelling."""
 
 
-@renamed_parameters(alpha="direct_weight")
-def ri_delta(U: Any, V: Any, *, exact: bool = True, graph: Any = None, mode: str = "transform",
-             direct_weight: float = 0.5) -> float:
-    """Co-membership Rand index RI_δ = 1 − ‖UUᵀ − VVᵀ‖²_F / (P m²).
-
-    ``m`` is the largest co-membership entry of either clustering.  ``exact=True`` (RI_δ):
-    diagonals dropped, P = n² − n, m the largest off-diagonal entry; equals the Rand index on
-    partitions.  ``exact=False`` (RI′_δ): diagonals kept, P = n²; equals RI′ on partitions.
+#: the first parameters of ri_delta and ari_delta (their docstrings continue with _GRAPH_DOC)
+_RAND_PARAMS = """
 
     Parameters
     ----------
@@ -260,14 +254,25 @@ def ri_delta(U: Any, V: Any, *, exact: bool = True, graph: Any = None, mode: str
         Label vectors, covers (overlapping allowed) or crisp/soft membership matrices.
     exact : bool
         Exact (default) or approximate (primed) form."""
+
+
+@renamed_parameters(alpha="direct_weight")
+def ri_delta(U: Any, V: Any, *, exact: bool = True, graph: Any = None, mode: str = "transform",
+             direct_weight: float = 0.5) -> float:
+    """Co-membership Rand index RI_δ = 1 − ‖UUᵀ − VVᵀ‖²_F / (P m²).
+
+    ``m`` is the largest co-membership entry of either clustering.  ``exact=True`` (RI_δ):
+    diagonals dropped, P = n² − n, m the largest off-diagonal entry; equals the Rand index on
+    partitions.  ``exact=False`` (RI′_δ): diagonals kept, P = n²; equals RI′ on partitions."""
     return _delta_measure(U, V, exact, graph, mode, direct_weight, _ri_from, True)
 
 
-ri_delta.__doc__ += _GRAPH_DOC + """
+ri_delta.__doc__ += _RAND_PARAMS + _GRAPH_DOC + """
 
     Returns
     -------
     float
+        RI_δ; 1 when U and V have the same co-membership matrix (UUᵀ = VVᵀ).
 
     Examples
     --------
@@ -288,18 +293,11 @@ def ari_delta(U: Any, V: Any, *, exact: bool = True, graph: Any = None, mode: st
     """Co-membership adjusted Rand index ARI_δ = 1 − S_Δ / (S_U + S_V − 2 ΣCU ΣCV / P).
 
     ``exact=True`` (ARI_δ): diagonals dropped, P = n² − n; equals the Hubert–Arabie ARI on
-    partitions.  ``exact=False`` (ARI′_δ): diagonals kept, P = n²; equals ARI′ on partitions.
-
-    Parameters
-    ----------
-    U, V : clustering
-        Label vectors, covers (overlapping allowed) or crisp/soft membership matrices.
-    exact : bool
-        Exact (default) or approximate (primed) form."""
+    partitions.  ``exact=False`` (ARI′_δ): diagonals kept, P = n²; equals ARI′ on partitions."""
     return _delta_measure(U, V, exact, graph, mode, direct_weight, _ari_from, False)
 
 
-ari_delta.__doc__ += _GRAPH_DOC + """
+ari_delta.__doc__ += _RAND_PARAMS + _GRAPH_DOC + """
 
     Examples
     --------
@@ -311,22 +309,26 @@ ari_delta.__doc__ += _GRAPH_DOC + """
     """
 
 
-@renamed_parameters(alpha="direct_weight")
-def i_norm(U: Any, V: Any, *, exact: bool = False, graph: Any = None, mode: str = "transform",
-           direct_weight: float = 0.5) -> float:
-    """I_norm = 1 − ‖UUᵀ − VVᵀ‖_F / (‖UUᵀ‖_F + ‖VVᵀ‖_F) (plain Frobenius norms).
-
-    ``exact`` defaults to False: the seed's tables use the diagonal-kept form.
+#: the first parameters of i_norm and i_sqrt_tr (their docstrings continue with _GRAPH_DOC)
+_DIAGONAL_PARAMS = """
 
     Parameters
     ----------
     U, V : clustering
     exact : bool
         Drop the diagonals (pairs of a node with itself)."""
+
+
+@renamed_parameters(alpha="direct_weight")
+def i_norm(U: Any, V: Any, *, exact: bool = False, graph: Any = None, mode: str = "transform",
+           direct_weight: float = 0.5) -> float:
+    """I_norm = 1 − ‖UUᵀ − VVᵀ‖_F / (‖UUᵀ‖_F + ‖VVᵀ‖_F) (plain Frobenius norms).
+
+    ``exact`` defaults to False: the seed's tables use the diagonal-kept form."""
     return _delta_measure(U, V, exact, graph, mode, direct_weight, _inorm_from, False)
 
 
-i_norm.__doc__ += _GRAPH_DOC + """
+i_norm.__doc__ += _DIAGONAL_PARAMS + _GRAPH_DOC + """
 
     Examples
     --------
@@ -341,17 +343,11 @@ def i_sqrt_tr(U: Any, V: Any, *, exact: bool = False, graph: Any = None, mode: s
               direct_weight: float = 0.5) -> float:
     """I_√tr = tr(UUᵀ VVᵀ) / √(tr(UUᵀUUᵀ) tr(VVᵀVVᵀ)): the cosine of the co-membership matrices.
 
-    Equals ‖UᵀV‖²_F / (‖UᵀU‖_F ‖VᵀV‖_F).  ``exact`` defaults to False (the seed's tables).
-
-    Parameters
-    ----------
-    U, V : clustering
-    exact : bool
-        Drop the diagonals (pairs of a node with itself)."""
+    Equals ‖UᵀV‖²_F / (‖UᵀU‖_F ‖VᵀV‖_F).  ``exact`` defaults to False (the seed's tables)."""
     return _delta_measure(U, V, exact, graph, mode, direct_weight, _isqrt_from, False)
 
 
-i_sqrt_tr.__doc__ += _GRAPH_DOC + """
+i_sqrt_tr.__doc__ += _DIAGONAL_PARAMS + _GRAPH_DOC + """
 
     Examples
     --------
@@ -499,46 +495,3 @@ adjusted_omega = deprecated_alias(omega, "adjusted_omega")
 
 
 # --- agreement of a clustering with the graph itself ("(N, X)" rows) -------------------
-def agreement_with_graph(U: Any, graph: Any, measure: Any = "ari_delta", **options) -> float:
-    """Agreement between a clustering and the graph's edge set used as a clustering.
-
-    Each edge (a, b) becomes a cluster of its two end nodes (membership √w); the result is
-    ``measure(U, N)`` — the "(N, X)" rows of the seed's Tables 1–3.
-
-    Parameters
-    ----------
-    U : clustering
-    graph : graph
-        Adjacency matrix, edge list or networkx graph over U's nodes.
-    measure : str or callable
-        A name from :data:`~agreekit.clustering.MEASURES` that accepts overlapping input
-        (e.g. ``"ri_delta"``, ``"ari_delta_approx"``, ``"i_norm"``, ``"omega"``) or a
-        callable ``f(U, N, **options)``.
-    **options
-        Passed on to the measure (e.g. ``exact=False``).
-
-    Examples
-    --------
-    >>> from agreekit.clustering import agreement_with_graph
-    >>> edges = [(0, 1), (0, 4), (1, 2), (2, 3), (3, 4)]
-    >>> round(agreement_with_graph([[0, 3, 4], [1], [2]], edges, "ri_delta"), 3)
-    0.6
-    """
-    cu = as_clustering_or_raise(U)
-    g = as_graph(graph, cu)
-    if g.n_edges == 0:
-        raise InputError("graph", "has no edges")
-    en = _edge_clustering(cu, g)
-    if callable(measure):
-        return float(measure(cu, en, **options))
-    from agreekit.clustering._registry import get_measure
-    spec = get_measure(measure)
-    if spec.input == "partition":
-        raise InputError("measure", f"{spec.name!r} needs two partitions; the edge set is an overlapping "
-                                    "cover (use a co-membership measure such as 'ari_delta' or 'omega')")
-    return float(spec.func(cu, en, **options))
-
-
-def as_clustering_or_raise(U: Any) -> Clustering:
-    from agreekit.clustering._inputs import as_clustering
-    return as_clustering(U, name="U")

@@ -18,7 +18,7 @@ from agreekit._api import ResultBase, _warn, renamed_parameters
 from agreekit._validation import InputError, check_choice, check_float
 from agreekit.clustering._inputs import Clustering, Graph, align_pair, as_graph
 from agreekit._jit import pick
-from agreekit.clustering._kernels import contingency_codes
+from agreekit.clustering._kernels import contingency_codes, expected_mutual_info_sum
 
 __all__ = [
     "ContingencyTable", "contingency_table", "generalized_distance", "PHI_FUNCTIONS",
@@ -455,6 +455,7 @@ def normalized_mutual_info(U: Any, V: Any, *, average_method: str = "arithmetic"
     Returns
     -------
     float
+        NMI in [0, 1]; 1 when U and V are the same partition.
 
     Examples
     --------
@@ -548,7 +549,6 @@ def _size_classes(sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _expected_mi(t: ContingencyTable) -> float:
-    from agreekit.clustering._kernels import expected_mutual_info_sum
     ku, kv = t.shape
     if ku == 1 or kv == 1:
         return 0.0
@@ -690,6 +690,21 @@ def fowlkes_mallows(U: Any, V: Any) -> float:
     return float(math.sqrt(m11 / a) * math.sqrt(m11 / b))
 
 
+#: References and Examples of homogeneity, completeness and v_measure (appended to their docstrings)
+_ROSENBERG_2007 = """
+    References
+    ----------
+    A. Rosenberg, J. Hirschberg. V-measure: a conditional entropy-based external cluster
+    evaluation measure. EMNLP-CoNLL 2007, 410–420.
+
+    Examples
+    --------
+    >>> from agreekit.clustering import {name}
+    >>> round({name}([0, 0, 1, 1, 2, 2], [0, 0, 1, 2, 2, 2]), 4)
+    {value}
+    """
+
+
 def _homogeneity_completeness(U: Any, V: Any, name: str) -> tuple[float, float]:
     t = _partition_table(U, V, name)
     hu, hv, mi = _mi_entropies(t)
@@ -705,19 +720,11 @@ def homogeneity(U: Any, V: Any) -> float:
     cluster of ``V`` holds members of a single class of ``U``.  Argument order as
     scikit-learn's ``homogeneity_score(labels_true, labels_pred)``, which it equals;
     ``homogeneity(U, V) == completeness(V, U)``.
-
-    References
-    ----------
-    A. Rosenberg, J. Hirschberg. V-measure: a conditional entropy-based external cluster
-    evaluation measure. EMNLP-CoNLL 2007, 410–420.
-
-    Examples
-    --------
-    >>> from agreekit.clustering import homogeneity
-    >>> round(homogeneity([0, 0, 1, 1, 2, 2], [0, 0, 1, 2, 2, 2]), 4)
-    0.7103
     """
     return float(_homogeneity_completeness(U, V, "homogeneity")[0])
+
+
+homogeneity.__doc__ += _ROSENBERG_2007.format(name="homogeneity", value="0.7103")
 
 
 def completeness(U: Any, V: Any) -> float:
@@ -726,19 +733,11 @@ def completeness(U: Any, V: Any) -> float:
     :math:`c = 1 - H(V|U)/H(V) = I(U;V)/H(V)` (1.0 if ``V`` has one cluster): 1 when all members
     of a class of ``U`` fall in one cluster of ``V``.  Equals scikit-learn's
     ``completeness_score(labels_true, labels_pred)``.
-
-    References
-    ----------
-    A. Rosenberg, J. Hirschberg. V-measure: a conditional entropy-based external cluster
-    evaluation measure. EMNLP-CoNLL 2007, 410–420.
-
-    Examples
-    --------
-    >>> from agreekit.clustering import completeness
-    >>> round(completeness([0, 0, 1, 1, 2, 2], [0, 0, 1, 2, 2, 2]), 4)
-    0.7716
     """
     return float(_homogeneity_completeness(U, V, "completeness")[1])
+
+
+completeness.__doc__ += _ROSENBERG_2007.format(name="completeness", value="0.7716")
 
 
 def v_measure(U: Any, V: Any, *, beta: float = 1.0) -> float:
@@ -747,20 +746,12 @@ def v_measure(U: Any, V: Any, *, beta: float = 1.0) -> float:
     :math:`V_\beta = (1 + \beta)\,h\,c / (\beta h + c)` (0.0 if h + c = 0).  With β = 1 it is
     symmetric and equals the arithmetic NMI (:func:`normalized_mutual_info`).  Equals
     scikit-learn's ``v_measure_score(labels_true, labels_pred, beta=beta)``.
-
-    References
-    ----------
-    A. Rosenberg, J. Hirschberg. V-measure: a conditional entropy-based external cluster
-    evaluation measure. EMNLP-CoNLL 2007, 410–420.
-
-    Examples
-    --------
-    >>> from agreekit.clustering import v_measure
-    >>> round(v_measure([0, 0, 1, 1, 2, 2], [0, 0, 1, 2, 2, 2]), 4)
-    0.7397
     """
     beta = check_float("beta", beta, minimum=0.0)
     h, c = _homogeneity_completeness(U, V, "v_measure")
     if h + c == 0.0:
         return 0.0
     return float((1.0 + beta) * h * c / (beta * h + c))
+
+
+v_measure.__doc__ += _ROSENBERG_2007.format(name="v_measure", value="0.7397")

@@ -39,7 +39,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from agreekit._validation import InputError, check_choice
+from agreekit._validation import InputError, check_choice, float_matrix
 
 __all__ = ["Clustering", "as_clustering", "Graph", "as_graph"]
 
@@ -175,12 +175,7 @@ def _from_matrix(matrix: Any, param: str, nodes: tuple | None, uncovered: str) -
         m = sp.csr_array(matrix, dtype=np.float64)
         m.sum_duplicates()
     else:
-        try:
-            dense = np.asarray(matrix, dtype=np.float64)
-        except (TypeError, ValueError):
-            raise InputError(param, "must be a numeric membership matrix") from None
-        if dense.ndim != 2:
-            raise InputError(param, f"must be a 2-D membership matrix; got shape {dense.shape}")
+        dense = float_matrix(param, matrix, what="membership matrix")
         m = sp.csr_array(dense)
     n, _ = m.shape
     if n == 0:
@@ -318,6 +313,7 @@ def as_clustering(clustering: Any, *, nodes: Iterable | None = None, uncovered: 
     Returns
     -------
     Clustering
+        The clustering in normalized form: node ids, memberships and, for a crisp partition, labels.
 
     Examples
     --------

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from typing import Any
 from dataclasses import dataclass, field
 
 from agreekit._api import ResultBase
@@ -10,8 +11,9 @@ from agreekit._validation import InputError
 from agreekit.clustering import _comembership as cm
 from agreekit.clustering import _contingency as ct
 from agreekit.clustering import _overlapping as ov
+from agreekit.clustering._inputs import as_clustering, as_graph
 
-__all__ = ["MeasureSpec", "MEASURES", "get_measure", "list_measures"]
+__all__ = ["MeasureSpec", "MEASURES", "get_measure", "list_measures", "agreement_with_graph"]
 
 
 @dataclass(frozen=True)
@@ -131,3 +133,45 @@ def get_measure(name: str) -> MeasureSpec:
 def list_measures() -> list[dict]:
     """The registry as a list of plain dicts (name, kind, input, graph, description, aliases)."""
     return [s.to_dict() for s in _SPECS]
+
+
+# ------------------------------------------------------------------ a measure against a graph
+# (here, not in _comembership: it looks the measure up in the registry, which imports _comembership)
+
+def agreement_with_graph(U: Any, graph: Any, measure: Any = "ari_delta", **options) -> float:
+    """Agreement between a clustering and the graph's edge set used as a clustering.
+
+    Each edge (a, b) becomes a cluster of its two end nodes (membership √w); the result is
+    ``measure(U, N)`` — the "(N, X)" rows of the seed's Tables 1–3.
+
+    Parameters
+    ----------
+    U : clustering
+    graph : graph
+        Adjacency matrix, edge list or networkx graph over U's nodes.
+    measure : str or callable
+        A name from :data:`~agreekit.clustering.MEASURES` that accepts overlapping input
+        (e.g. ``"ri_delta"``, ``"ari_delta_approx"``, ``"i_norm"``, ``"omega"``) or a
+        callable ``f(U, N, **options)``.
+    **options
+        Passed on to the measure (e.g. ``exact=False``).
+
+    Examples
+    --------
+    >>> from agreekit.clustering import agreement_with_graph
+    >>> edges = [(0, 1), (0, 4), (1, 2), (2, 3), (3, 4)]
+    >>> round(agreement_with_graph([[0, 3, 4], [1], [2]], edges, "ri_delta"), 3)
+    0.6
+    """
+    cu = as_clustering(U, name="U")
+    g = as_graph(graph, cu)
+    if g.n_edges == 0:
+        raise InputError("graph", "has no edges")
+    en = cm._edge_clustering(cu, g)
+    if callable(measure):
+        return float(measure(cu, en, **options))
+    spec = get_measure(measure)
+    if spec.input == "partition":
+        raise InputError("measure", f"{spec.name!r} needs two partitions; the edge set is an overlapping "
+                                    "cover (use a co-membership measure such as 'ari_delta' or 'omega')")
+    return float(spec.func(cu, en, **options))

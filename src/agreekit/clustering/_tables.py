@@ -11,7 +11,8 @@ from typing import Any
 
 from agreekit._api import renamed_parameters
 from agreekit._validation import InputError
-from agreekit.clustering._comembership import agreement_with_graph, ari_delta, i_norm, i_sqrt_tr, ri_delta
+from agreekit.clustering._comembership import ari_delta, i_norm, i_sqrt_tr, ri_delta
+from agreekit.clustering._registry import agreement_with_graph
 from agreekit.clustering._inputs import as_clustering
 
 __all__ = ["SEED_TABLE_COLUMNS", "seed_table", "seed_table_frame", "seed_table_markdown"]

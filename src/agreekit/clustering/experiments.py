@@ -29,6 +29,11 @@ import numpy as np
 
 from agreekit._api import check_rng, renamed_parameters
 from agreekit._validation import InputError, check_choice, check_float, check_int
+from agreekit import clustering as C
+from agreekit.clustering import (adjusted_rand_index, ari_delta, as_clustering, generalized_distance,
+    normalized_mutual_info)
+from agreekit.clustering._registry import get_measure
+from agreekit.clustering.lfr import lfr_benchmark, realized_mixing
 
 __all__ = ["LFRParameters", "min_degree_for", "lfr_graph", "detect_communities", "detect_overlapping",
            "lfr_trial", "weighted_lfr_trial", "overlapping_lfr_trial", "trials_frame", "summarize_trials",
@@ -150,8 +155,6 @@ def lfr_graph(params: LFRParameters, mu: float, *, rng=None, max_attempts: int =
     mu = check_float("mu", mu, minimum=0.0, maximum=1.0)
     check_choice("generator", generator, GENERATORS)
     if generator == "agreekit":
-        from agreekit.clustering.lfr import lfr_benchmark
-
         g = lfr_benchmark(params.n, mu=mu, rng=int(seed), progress=False, **params.generator_kwargs())
         return g.edges, g.labels(), int(seed)
     import networkx as nx
@@ -283,9 +286,6 @@ def lfr_trial(params: LFRParameters, mu: float, *, rng=None, algorithms: Sequenc
     algorithm, the number of communities found and the agreement under each measure of
     :data:`FIGURE7_MEASURES`.
     """
-    from agreekit.clustering._registry import get_measure
-    from agreekit.clustering.lfr import realized_mixing
-
     for m in measures:
         check_choice("measures", m, tuple(FIGURE7_MEASURES))
     seed = _int_seed(rng)
@@ -307,9 +307,6 @@ def lfr_trial(params: LFRParameters, mu: float, *, rng=None, algorithms: Sequenc
 
 
 def _figure8_score(m: str, truth, found, graph) -> float:
-    from agreekit.clustering import (adjusted_rand_index, ari_delta, generalized_distance,
-                                     normalized_mutual_info)
-
     if m == "ari_xi":
         return 1.0 - generalized_distance(truth, found, phi="square", eta="edges", normalization="adjusted",
                                           graph=graph)
@@ -334,8 +331,6 @@ def weighted_lfr_trial(params: LFRParameters, mu_weights: float, *, rng=None, mu
     """
     import scipy.sparse as sp
 
-    from agreekit.clustering.lfr import lfr_benchmark
-
     for m in measures:
         check_choice("measures", m, tuple(FIGURE8_MEASURES))
     seed = _int_seed(rng)
@@ -358,8 +353,6 @@ def weighted_lfr_trial(params: LFRParameters, mu_weights: float, *, rng=None, mu
 
 
 def _figure9_score(m: str, truth, found, truth_cover, found_cover, n) -> float:
-    from agreekit import clustering as C
-
     if m in ("nmi_lfk", "nmi_mgh"):  # uncovered nodes stay uncovered (as the LFK program and cdlib)
         return C.overlapping_nmi(truth_cover, found_cover, variant="lfk" if m == "nmi_lfk" else "mgh",
                                  nodes=range(n))
@@ -383,9 +376,6 @@ def overlapping_lfr_trial(params: LFRParameters, overlap_fraction: float, *, rng
     authors' convention) and stay uncovered for NMI′ / NMI″ (the LFK program's and cdlib's).
     Returns a JSON-able dict like :func:`lfr_trial`, keyed by ``"overlap_fraction"``; ``rng`` as there.
     """
-    from agreekit.clustering import as_clustering
-    from agreekit.clustering.lfr import lfr_benchmark
-
     f = check_float("overlap_fraction", overlap_fraction, minimum=0.0, maximum=1.0)
     for m in measures:
         check_choice("measures", m, tuple(FIGURE9_MEASURES))

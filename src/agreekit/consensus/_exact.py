@@ -19,8 +19,11 @@ import time
 import numba as nb
 import numpy as np
 
-from agreekit._jit import pick
+from agreekit._jit import now, pick
 from agreekit._sorting import stable_order
+from agreekit._memory import check_memory
+from agreekit.consensus._heuristics import abs_sum
+from agreekit.consensus._matrices import dense_ranks
 
 
 def _fubini(m: int) -> int:
@@ -47,6 +50,19 @@ def _edge(C, CT, u, v, full, eps):
     return C[u, v] >= -eps
 
 
+@nb.njit(cache=True, inline="always")
+def _open(v, top, counter, sp, cs_node, cs_next, index, low, stack, onstack):  # pragma: no cover - compiled
+    """Tarjan: ``v`` enters the call stack at depth ``top`` and the component stack, numbered
+    ``counter``; returns the next (counter, stack pointer)."""
+    cs_node[top] = v
+    cs_next[top] = 0
+    index[v] = counter
+    low[v] = counter
+    stack[sp] = v
+    onstack[v] = True
+    return counter + 1, sp + 1
+
+
 @nb.njit(cache=True)
 def _strong_components(C, CT, full, eps):
     """Tarjan's algorithm (iterative) on the implicit dense 'does not dominate' digraph:
@@ -66,14 +82,7 @@ def _strong_components(C, CT, full, eps):
         if index[s] >= 0:
             continue
         top = 0
-        cs_node[0] = s
-        cs_next[0] = 0
-        index[s] = counter
-        low[s] = counter
-        counter += 1
-        stack[sp] = s
-        sp += 1
-        onstack[s] = True
+        counter, sp = _open(s, top, counter, sp, cs_node, cs_next, index, low, stack, onstack)
         while top >= 0:
             u = cs_node[top]
             j = cs_next[top]
@@ -83,14 +92,7 @@ def _strong_components(C, CT, full, eps):
                     if index[j] < 0:
                         cs_next[top] = j + 1
                         top += 1
-                        cs_node[top] = j
-                        cs_next[top] = 0
-                        index[j] = counter
-                        low[j] = counter
-                        counter += 1
-                        stack[sp] = j
-                        sp += 1
-                        onstack[j] = True
+                        counter, sp = _open(j, top, counter, sp, cs_node, cs_next, index, low, stack, onstack)
                         advanced = True
                         break
                     elif onstack[j] and index[j] < low[u]:
@@ -146,7 +148,6 @@ def components(C: np.ndarray, *, full: bool = False, CT: np.ndarray | None = Non
     m = C.shape[0]
     if m == 0:
         return []
-    from agreekit.consensus._heuristics import abs_sum
 
     eps = 1e-9 * max(abs_sum(C)[1], 1.0)
     n_comp, lab = pick(_strong_components, 4 * m * m)(C, CT, bool(full), eps)
@@ -203,13 +204,6 @@ def _undo(lev, d, p):
         for t in range(d):
             if lev[t] > q:
                 lev[t] -= 1
-
-
-@nb.njit(cache=True)
-def _now():
-    with nb.objmode(t="float64"):
-        t = time.perf_counter()
-    return t
 
 
 @nb.njit(cache=True)
@@ -272,7 +266,7 @@ def _bb_kernel(order, pen_a, pen_t, pen_b, upper, eps, max_solutions, max_nodes,
         if max_nodes > 0 and nodes > max_nodes:
             complete = False
             break
-        if deadline > 0 and nodes % 65536 == 0 and _now() > deadline:
+        if deadline > 0 and nodes % 65536 == 0 and now() > deadline:
             complete = False
             break
         # apply placement p of order[d]
@@ -378,7 +372,6 @@ def branch_and_bound(C: np.ndarray, initial: np.ndarray, *, full: bool = False,
     if len(sols) == 0:  # cannot happen when `initial` is valid; keep the incumbent
         sols = np.asarray(initial)[None, :]
         best = upper
-    from agreekit.consensus._matrices import dense_ranks
     sols = np.array([dense_ranks(s) for s in sols], dtype=np.int64).reshape(-1, m)
     return sols, V - best, bool(proven), bool(proven and not truncated), int(nodes)
 
@@ -472,8 +465,6 @@ def mip_all_optima(C: np.ndarray, initial: np.ndarray | None = None, *, full: bo
     """
     import highspy
 
-    from agreekit.consensus._matrices import dense_ranks
-
     m = C.shape[0]
     t0 = time.perf_counter()
     ahead = C - C.T
@@ -493,8 +484,6 @@ def mip_all_optima(C: np.ndarray, initial: np.ndarray | None = None, *, full: bo
     n_tri = m * (m - 1) * (m - 2)
     added = np.empty(0, dtype=np.int64)  # sorted ids of the rows in the model
     if not lazy:
-        from agreekit._memory import check_memory
-
         check_memory("lazy", 48.0 * n_tri, f"all {n_tri} transitivity rows of the MIP on {m} items",
                      hint="use lazy=True")
 

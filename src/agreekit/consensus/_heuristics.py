@@ -21,18 +21,11 @@ import time
 import numba as nb
 import numpy as np
 
-from agreekit._jit import pick
+from agreekit._jit import now, pick
 from agreekit._sorting import stable_order
 
 __all__ = ["start_vector", "quick_pass", "quick", "fast_starts", "fast", "fast_stream", "score",
            "abs_sum", "best_unique"]
-
-
-@nb.njit(cache=True)
-def _now():
-    with nb.objmode(t="float64"):
-        t = time.perf_counter()
-    return t
 
 
 @nb.njit(cache=True)
@@ -138,7 +131,7 @@ def quick_pass(r0, C, CT, full, V, eps, deadline):
     # R always has the order of the last accepted ranking: a rejected move never touches it
     # (ConsRank's ``R = CR`` revert is a no-op on the order), so no copies are needed
     for k in range(1, m):
-        if deadline > 0.0 and (k & 15) == 0 and _now() > deadline:
+        if deadline > 0.0 and (k & 15) == 0 and now() > deadline:
             finished = False
             break
         R, top = _dense2(R, level)
@@ -262,6 +255,15 @@ def _quick_chains(starts, C, CT, full, V, eps, deadline):
     return out, scores, ran, finished
 
 
+def _prepared(C, CT, deadline):
+    """(C, C^T contiguous float64, tolerance V and eps of :func:`_tol`, m, deadline as a float, 0 = none)."""
+    C = np.ascontiguousarray(C, dtype=np.float64)
+    if CT is None:
+        CT = np.ascontiguousarray(C.T)
+    V, eps = _tol(C)
+    return C, CT, V, eps, C.shape[0], 0.0 if deadline is None else float(deadline)
+
+
 def quick(C: np.ndarray, *, full: bool = False, CT: np.ndarray | None = None,
           deadline: float | None = None):
     """QUICK: passes from Q, again from that result, from reverse Q and again.
@@ -271,12 +273,7 @@ def quick(C: np.ndarray, *, full: bool = False, CT: np.ndarray | None = None,
     ``deadline`` (``time.perf_counter`` value) stops them; a pass that hit the deadline
     contributes the ranking it had reached.
     """
-    C = np.ascontiguousarray(C, dtype=np.float64)
-    if CT is None:
-        CT = np.ascontiguousarray(C.T)
-    V, eps = _tol(C)
-    m = C.shape[0]
-    dl = 0.0 if deadline is None else float(deadline)
+    C, CT, V, eps, m, dl = _prepared(C, CT, deadline)
     Q = start_vector(C, full=full, CT=CT)
     starts = np.stack([Q, (m + 1) - Q]).astype(np.int64)
     # 4 passes of Θ(m²) each (a pass tries O(m) positions for each of the m objects)
@@ -308,7 +305,7 @@ def _fast_kernel(starts, C, CT, full, V, eps, deadline):
     scores = np.empty(n)
     done = np.zeros(n, dtype=np.bool_)
     for it in nb.prange(n):
-        if deadline > 0.0 and _now() > deadline:
+        if deadline > 0.0 and now() > deadline:
             continue
         a, _, ok = quick_pass(starts[it], C, CT, full, V, eps, deadline)
         if ok:
@@ -353,12 +350,7 @@ def fast_stream(C: np.ndarray, n_starts: int, rng: np.random.Generator, *, full:
     (the lexicographically smallest ``max_solutions`` are kept).  ``progress``: None or a
     callable given the number of starts finished after each batch.
     """
-    C = np.ascontiguousarray(C, dtype=np.float64)
-    if CT is None:
-        CT = np.ascontiguousarray(C.T)
-    V, eps = _tol(C)
-    m = C.shape[0]
-    dl = 0.0 if deadline is None else float(deadline)
+    C, CT, V, eps, m, dl = _prepared(C, CT, deadline)
     batch = max(1, min(FAST_BATCH, (1 << 22) // max(m, 1)))
     keep = np.empty((0, m), dtype=np.int64)
     keep_s = np.empty(0)

@@ -1,6 +1,7 @@
 """The :func:`kemeny` front end and its :class:`KemenyResult`."""
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import sys
@@ -14,6 +15,7 @@ from agreekit._api import ResultBase, check_rng, deprecated_attribute, renamed_p
 from agreekit._validation import InputError, check_choice, check_float, check_int
 from agreekit.consensus import _exact, _heuristics
 from agreekit.consensus._matrices import _cim_and_transpose, as_rankings, dense_ranks, ordering_string
+from agreekit._jit import forced
 
 __all__ = ["kemeny", "KemenyResult", "TimeLimitWarning", "AUTO_EXACT_MAX_BLOCK",
            "AUTO_EXACT_BUDGET", "AUTO_EXACT_TRY_MAX_BLOCK", "AUTO_FAST_MAX_ITEMS", "BB_MAX_BLOCK"]
@@ -308,11 +310,47 @@ def kemeny(rankings, *, weights=None, method: str = "auto", n_starts: int | None
     ['a b c d']
     """
     t0 = time.perf_counter()
+    opt = _kemeny_iv(method, solver, n_starts, max_solutions, time_limit, progress, allow_ties, rng)
+    prob = _Problem.build(as_rankings(rankings, weights=weights, labels=labels), opt, t0)
+    if prob.trivial:
+        res, timed_out = prob.trivial_result(opt.method)
+    else:
+        method, message, res = _dispatch(prob, opt)
+        if res is not None:  # method="auto" whose exact attempt proved optimality
+            return res
+        if method in ("quick", "fast"):
+            res, timed_out = _solve_heuristic(prob, opt, method, message)
+        else:
+            res, timed_out = _solve_exact(prob, opt, message)
+    if timed_out:
+        warnings.warn(f"kemeny: time_limit={opt.time_limit:g} s reached; returning the best ranking found"
+                      + ("" if res.proven else " (not proven optimal)"), TimeLimitWarning,
+                      stacklevel=3)  # kemeny, the renamed_parameters wrapper, the caller
+    return res
+
+
+# ----------------------------------------------------------------------------- validation
+
+
+@dataclass(frozen=True)
+class _Options:
+    """The validated options of one :func:`kemeny` call."""
+
+    method: str
+    solver: str
+    n_starts: int
+    max_solutions: int
+    time_limit: float | None
+    progress: bool | None
+    allow_ties: bool
+    full: bool            # permutations only (not allow_ties)
+    gen: np.random.Generator
+
+
+def _kemeny_iv(method, solver, n_starts, max_solutions, time_limit, progress, allow_ties, rng) -> _Options:
     method = check_choice("method", method, ("auto", "quick", "fast", "exact"))
     solver = check_choice("solver", solver, ("auto", "bb", "mip"))
-    if n_starts is None:
-        n_starts = DEFAULT_STARTS
-    n_starts = check_int("n_starts", n_starts, minimum=1)
+    n_starts = check_int("n_starts", DEFAULT_STARTS if n_starts is None else n_starts, minimum=1)
     max_solutions = check_int("max_solutions", max_solutions, minimum=1)
     if time_limit is not None:
         time_limit = check_float("time_limit", time_limit, minimum=0.0, inclusive=False)
@@ -320,83 +358,118 @@ def kemeny(rankings, *, weights=None, method: str = "auto", n_starts: int | None
         raise InputError("progress", f"must be True, False or None; got {progress!r}")
     if not isinstance(allow_ties, (bool, np.bool_)):
         raise InputError("allow_ties", f"must be True or False; got {allow_ties!r}")
-    full = not bool(allow_ties)
-    gen = check_rng(rng)
-    data = as_rankings(rankings, weights=weights, labels=labels)
-    C, CT = _cim_and_transpose(data.X, data.weights)
-    W = data.total_weight
-    m = C.shape[0]
-    denom = W * m * (m - 1)
-    V, cmax = _heuristics.abs_sum(C)
-    eps = 1e-9 * max(V, 1.0)
-    deadline = None if time_limit is None else t0 + time_limit
+    return _Options(method, solver, n_starts, max_solutions, time_limit, progress, bool(allow_ties),
+                    not bool(allow_ties), check_rng(rng))
 
-    def finish(sols, meth, optimal, exhaustive, solver_name, blocks=(), message="", timed_out=False):
+
+# ----------------------------------------------------------------------------- the problem and its results
+
+
+@dataclass(frozen=True)
+class _Problem:
+    """The combined input matrix of the rankings and what every solver and the result need."""
+
+    data: object          # the checked rankings (agreekit.consensus._matrices.Rankings)
+    C: np.ndarray
+    CT: np.ndarray
+    V: float              # sum |c_ij|: the upper bound of the objective
+    eps: float
+    trivial: bool         # C is all zeros: every ranking is a median ranking
+    full: bool
+    t0: float
+    deadline: float | None
+
+    @classmethod
+    def build(cls, data, opt: _Options, t0: float) -> "_Problem":
+        C, CT = _cim_and_transpose(data.X, data.weights)
+        V, cmax = _heuristics.abs_sum(C)
+        return cls(data, C, CT, V, 1e-9 * max(V, 1.0), bool(cmax <= 1e-12 * data.total_weight), opt.full, t0,
+                   None if opt.time_limit is None else t0 + opt.time_limit)
+
+    @property
+    def m(self) -> int:
+        return self.C.shape[0]
+
+    @functools.cached_property
+    def blocks(self) -> list:
+        """The strongly connected blocks of C (:func:`agreekit.consensus.components`), computed once."""
+        return _exact.components(self.C, full=self.full, CT=self.CT)
+
+    def result(self, sols, meth, optimal, exhaustive, solver_name, blocks=(), message="") -> KemenyResult:
+        """Result assembly: distinct dense solutions, τ_x and penalty of the first, timing."""
         sols = _unique_rows([dense_ranks(s) for s in sols])
-        obj = _objective(sols[0], C, CT)
-        if timed_out:
-            warnings.warn(f"kemeny: time_limit={time_limit:g} s reached; returning the best ranking found"
-                          + ("" if optimal else " (not proven optimal)"), TimeLimitWarning,
-                          stacklevel=4)  # finish, kemeny, the renamed_parameters wrapper, the caller
-        return KemenyResult(solutions=sols, labels=data.labels, average_tau_x=obj / denom, penalty=V - obj,
-                            method=meth, proven=bool(optimal), seconds=time.perf_counter() - t0,
-                            exhaustive=bool(exhaustive), solver=solver_name, blocks=tuple(blocks),
-                            message=message, total_weight=W)
+        obj = _objective(sols[0], self.C, self.CT)
+        W = self.data.total_weight
+        return KemenyResult(solutions=sols, labels=self.data.labels, average_tau_x=obj / (W * self.m * (self.m - 1)),
+                            penalty=self.V - obj, method=meth, proven=bool(optimal),
+                            seconds=time.perf_counter() - self.t0, exhaustive=bool(exhaustive), solver=solver_name,
+                            blocks=tuple(blocks), message=message, total_weight=W)
 
-    if cmax <= 1e-12 * W:
-        base = np.ones(m, dtype=np.int64) if not full else np.arange(1, m + 1)
-        return finish([base], "exact" if method in ("exact", "auto") else method, True, False, "trivial",
-                      message="combined input matrix is all zeros: every ranking is a median ranking; "
-                              "one representative returned")
+    def trivial_result(self, method: str) -> tuple[KemenyResult, bool]:
+        base = np.arange(1, self.m + 1) if self.full else np.ones(self.m, dtype=np.int64)
+        return self.result([base], "exact" if method in ("exact", "auto") else method, True, False, "trivial",
+                           message="combined input matrix is all zeros: every ranking is a median ranking; "
+                                   "one representative returned"), False
 
-    blocks = _exact.components(C, full=full, CT=CT)
+
+# ----------------------------------------------------------------------------- dispatch
+
+
+def _dispatch(prob: _Problem, opt: _Options) -> tuple[str, str, KemenyResult | None]:
+    """(method, message, result): ``method="auto"`` resolved by block sizes (the result of a
+    finished exact attempt is returned as it is)."""
+    if opt.method != "auto":
+        return opt.method, "", None
+    sizes = [len(b) for b in prob.blocks]
+    big = max(sizes)
+    if big <= AUTO_EXACT_MAX_BLOCK:
+        return "exact", f"auto: exact (largest of {len(sizes)} blocks has {big} items <= {AUTO_EXACT_MAX_BLOCK})", None
+    if big <= AUTO_EXACT_TRY_MAX_BLOCK:
+        tl = opt.time_limit
+        budget = AUTO_EXACT_BUDGET if tl is None else min(tl / 2, AUTO_EXACT_BUDGET)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", TimeLimitWarning)
+            ex = kemeny(prob.data, method="exact", n_starts=opt.n_starts, rng=opt.gen, allow_ties=opt.allow_ties,
+                        time_limit=budget, solver=opt.solver, max_solutions=opt.max_solutions)
+        if ex.proven:
+            return "exact", "", replace(ex, seconds=time.perf_counter() - prob.t0, message=(
+                f"auto: exact (largest block has {big} items > {AUTO_EXACT_MAX_BLOCK}, "
+                f"proof finished within {budget:g} s)" + (f"; {ex.message}" if ex.message else "")))
+        return "fast", (f"auto: fast with {opt.n_starts} starts (largest block has {big} items and "
+                        f"the exact proof did not finish in {budget:g} s; use method='exact' with a "
+                        f"larger time_limit)"), None
+    if prob.m <= AUTO_FAST_MAX_ITEMS:
+        return "fast", (f"auto: fast with {opt.n_starts} starts (largest block has {big} items > "
+                        f"{AUTO_EXACT_TRY_MAX_BLOCK}: no exact attempt)"), None
+    return "quick", (f"auto: quick ({prob.m} items > {AUTO_FAST_MAX_ITEMS}; largest block has {big} items); "
+                     f"use method='fast' for more starts"), None
+
+
+# ----------------------------------------------------------------------------- the solvers
+
+
+def _solve_heuristic(prob: _Problem, opt: _Options, method: str, message: str) -> tuple[KemenyResult, bool]:
+    sizes = tuple(len(b) for b in prob.blocks)
+    sols, top, finished, note = _heuristic(prob.C, prob.CT, method, prob.full, opt.n_starts, opt.gen, prob.deadline,
+                                           opt.max_solutions, progress=opt.progress)
+    proven = prob.V - top <= prob.eps  # C itself is a score matrix: the upper bound is reached
+    if note:
+        message = "; ".join(x for x in (message, note) if x)
+    if not finished and not proven:
+        message += "; best found, not proven optimal"
+    return prob.result(sols, method, proven, False, method, sizes, message), not finished
+
+
+def _solve_exact(prob: _Problem, opt: _Options, message: str) -> tuple[KemenyResult, bool]:
+    """Blocks solved one by one, seeded with the best heuristic ranking; optima combined."""
+    C, CT, full, deadline, max_solutions = prob.C, prob.CT, prob.full, prob.deadline, opt.max_solutions
+    blocks = prob.blocks
     sizes = tuple(len(b) for b in blocks)
-    message = ""
-    if method == "auto":
-        big = max(sizes)
-        if big <= AUTO_EXACT_MAX_BLOCK:
-            method = "exact"
-            message = (f"auto: exact (largest of {len(sizes)} blocks has {big} items "
-                       f"<= {AUTO_EXACT_MAX_BLOCK})")
-        elif big <= AUTO_EXACT_TRY_MAX_BLOCK:
-            budget = AUTO_EXACT_BUDGET if time_limit is None else min(time_limit / 2, AUTO_EXACT_BUDGET)
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", TimeLimitWarning)
-                ex = kemeny(data, method="exact", n_starts=n_starts, rng=gen, allow_ties=allow_ties, time_limit=budget,
-                            solver=solver, max_solutions=max_solutions)
-            if ex.proven:
-                return replace(ex, seconds=time.perf_counter() - t0, message=(
-                    f"auto: exact (largest block has {big} items > {AUTO_EXACT_MAX_BLOCK}, "
-                    f"proof finished within {budget:g} s)" + (f"; {ex.message}" if ex.message else "")))
-            method = "fast"
-            message = (f"auto: fast with {n_starts} starts (largest block has {big} items and "
-                       f"the exact proof did not finish in {budget:g} s; use method='exact' with a "
-                       f"larger time_limit)")
-        elif m <= AUTO_FAST_MAX_ITEMS:
-            method = "fast"
-            message = (f"auto: fast with {n_starts} starts (largest block has {big} items > "
-                       f"{AUTO_EXACT_TRY_MAX_BLOCK}: no exact attempt)")
-        else:
-            method = "quick"
-            message = (f"auto: quick ({m} items > {AUTO_FAST_MAX_ITEMS}; largest block has {big} items); "
-                       f"use method='fast' for more starts")
-
-    if method in ("quick", "fast"):
-        sols, top, finished, note = _heuristic(C, CT, method, full, n_starts, gen, deadline, max_solutions,
-                                               progress=progress)
-        proven = V - top <= eps  # C itself is a score matrix: the upper bound is reached
-        if note:
-            message = "; ".join(x for x in (message, note) if x)
-        if not finished and not proven:
-            message += "; best found, not proven optimal"
-        return finish(sols, method, proven, False, method, sizes, message, timed_out=not finished)
-
-    # exact: seed every block with the best heuristic ranking
-    qs, qtop, q_finished, _ = _heuristic(C, CT, "quick", full, n_starts, gen, deadline)
+    qs, qtop, q_finished, _ = _heuristic(C, CT, "quick", full, opt.n_starts, opt.gen, deadline)
     init = qs[0]
     if max(sizes) > BB_MAX_BLOCK:
-        fs, ftop, _, _ = _heuristic(C, CT, "fast", full, n_starts, gen, deadline, max_solutions)
-        if ftop > qtop + eps:
+        fs, ftop, _, _ = _heuristic(C, CT, "fast", full, opt.n_starts, opt.gen, deadline, max_solutions)
+        if ftop > qtop + prob.eps:
             init = fs[0]
     per_block, optimal, exhaustive, used, reasons = [], True, True, set(), set()
     for b in blocks:
@@ -407,12 +480,11 @@ def kemeny(rankings, *, weights=None, method: str = "auto", n_starts: int | None
             reasons.add("time_limit")
             used.add("heuristic")
             continue
-        Cb = C[np.ix_(b, b)]
         remaining = None if deadline is None else max(deadline - time.perf_counter(), 1e-3)
-        sols, _, opt, complete, stopped, name = _solve_block(Cb, init[b], solver, full, max_solutions,
-                                                             remaining)
+        sols, _, opt_b, complete, stopped, name = _solve_block(C[np.ix_(b, b)], init[b], opt.solver, full,
+                                                               max_solutions, remaining)
         per_block.append(sols)
-        optimal &= bool(opt)
+        optimal &= bool(opt_b)
         exhaustive &= bool(complete)
         used.add(name)
         if stopped:
@@ -422,6 +494,17 @@ def kemeny(rankings, *, weights=None, method: str = "auto", n_starts: int | None
         exhaustive = False
         message = (message + "; " if message else "") + (
             f"{n_total} optimal rankings; the first {max_solutions} returned (max_solutions)")
+    notes = _exact_notes(optimal, reasons, n_total, max_solutions)
+    if notes:
+        message = "; ".join([message, *notes] if message else notes)
+    solver_name = "+".join(sorted(used - {"trivial"})) or "trivial"
+    res = prob.result(_combine(blocks, per_block, prob.m, max_solutions), "exact", optimal, exhaustive and optimal,
+                      solver_name, sizes, message)
+    return res, "time_limit" in reasons or not q_finished
+
+
+def _combine(blocks, per_block, m: int, max_solutions: int) -> list[np.ndarray]:
+    """Full rankings from the blocks' optima (blocks in order, each ranked after the previous)."""
     combos = []
     for choice in itertools.islice(itertools.product(*per_block), max_solutions):
         r = np.empty(m, dtype=np.int64)
@@ -430,6 +513,10 @@ def kemeny(rankings, *, weights=None, method: str = "auto", n_starts: int | None
             r[b] = s + offset
             offset += int(s.max())
         combos.append(r)
+    return combos
+
+
+def _exact_notes(optimal: bool, reasons: set, n_total: int, max_solutions: int) -> list[str]:
     notes = []
     if not optimal:
         notes.append("time limit reached: best found, not proven optimal")
@@ -440,19 +527,12 @@ def kemeny(rankings, *, weights=None, method: str = "auto", n_starts: int | None
     other = reasons - {"time_limit", "max_solutions"}
     if other:
         notes.append("solver stopped: " + ", ".join(sorted(other)))
-    if notes:
-        message = "; ".join([message, *notes] if message else notes)
-    solver_name = "+".join(sorted(used - {"trivial"})) or "trivial"
-    timed_out = "time_limit" in reasons or not q_finished
-    return finish(combos, "exact", optimal, exhaustive and optimal, solver_name, sizes, message,
-                  timed_out=timed_out)
+    return notes
 
 
 def warmup() -> None:
     """(Internal, not in ``__all__``.)  Compile (or load from numba's cache) every kernel, serial and parallel, so later
     timings measure work only."""
-    from agreekit._jit import forced
-
     X = np.array([[1, 2, 3, 4], [2, 1, 3, 4], [1, 1, 2, np.nan], [4, 3, 2, 1]])
     for mode in ("compiled", "serial"):
         with forced(mode):

@@ -18,7 +18,7 @@ import math
 import numpy as np
 
 from agreekit._jit import pick
-from agreekit._validation import InputError
+from agreekit._validation import InputError, check_rectangular
 
 __all__ = [
     "RankingData",
@@ -100,7 +100,6 @@ def as_rankings(rankings, *, weights=None, labels=None, parameter: str = "rankin
             raise InputError("weights", "cannot be given with a RankingData input (it carries its own "
                                         "weights and labels)")
         return rankings
-    from agreekit._validation import check_rectangular
 
     check_rectangular(parameter, rankings)  # a ragged list of rows is an error, not a numpy message
     cols = getattr(rankings, "columns", None)
@@ -164,11 +163,10 @@ def _as_candidate(parameter: str, candidate, m: int | None = None) -> np.ndarray
 
 
 @nb.njit(cache=True, parallel=True)
-def _cim_rows(X, w, with_transpose):
-    """Rows i of C (and of C.T) in parallel; for each (i, j) the judges are added in order."""
+def _cim_rows(X, w):
+    """Rows i of C in parallel; for each (i, j) the judges are added in order."""
     n, m = X.shape
     C = np.zeros((m, m))
-    CT = np.zeros((m, m) if with_transpose else (0, 0))
     for i in nb.prange(m):
         Ci = C[i]
         for k in range(n):
@@ -184,22 +182,7 @@ def _cim_rows(X, w, with_transpose):
                 if b == b:  # not NaN
                     Ci[j] += wk if a <= b else -wk
         Ci[i] = 0.0
-        if with_transpose:
-            CTi = CT[i]
-            for k in range(n):
-                wk = w[k]
-                if wk == 0.0:
-                    continue
-                a = X[k, i]
-                if np.isnan(a):
-                    continue
-                Xk = X[k]
-                for j in range(m):
-                    b = Xk[j]
-                    if b == b:
-                        CTi[j] += wk if b <= a else -wk
-            CTi[i] = 0.0
-    return C, CT
+    return C
 
 
 def _cim_kernel(X, w):
@@ -208,13 +191,14 @@ def _cim_kernel(X, w):
     Entry (i, j) sums ``w_k · (+1 if x_ki <= x_kj else −1)`` over the judges ranking both,
     in judge order, so the result does not depend on the number of threads."""
     X = np.ascontiguousarray(X, dtype=np.float64)
-    return pick(_cim_rows, X.size * X.shape[1])(X, np.ascontiguousarray(w, dtype=np.float64), False)[0]
+    return pick(_cim_rows, X.size * X.shape[1])(X, np.ascontiguousarray(w, dtype=np.float64))
 
 
 def _cim_and_transpose(X, w):
-    """(C, C.T as a C-contiguous array), both computed row by row (no strided transpose)."""
-    X = np.ascontiguousarray(X, dtype=np.float64)
-    return pick(_cim_rows, 2 * X.size * X.shape[1])(X, np.ascontiguousarray(w, dtype=np.float64), True)
+    """(C, C.T as a C-contiguous array).  C.T[i, j] = C[j, i] adds the same judges in the same
+    order, so the copy has the very bits a row-by-row computation of C.T would give."""
+    C = _cim_kernel(X, w)
+    return C, np.ascontiguousarray(C.T)
 
 
 def score_matrix(ranking) -> np.ndarray:

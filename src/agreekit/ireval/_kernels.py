@@ -4,8 +4,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from agreekit._jit import numpy_version
 from agreekit._sorting import stable_order
+from agreekit._resampling import gather_sum  # noqa: F401  (the kernel lives with the summaries it serves)
+
+
+TIE_TOL = 1e-12      # |x - y| <= TIE_TOL * max(|x|, |y|): a tie (round-off of equal means)
+MARGIN_TOL = 1e-9    # |d| < f * max * (1 - MARGIN_TOL): strictly inside the margin
 
 
 @njit(cache=True)
@@ -25,41 +29,6 @@ def gather_moments(idx, W):
                 s1[p] += v
                 s2[p] += v * v
     return S1, S2
-
-
-@njit(cache=True)
-def gather_sum(idx, X):
-    """S[b, s] = sum_j X[idx[b, j], s] (rows of ``idx`` outside X's range add nothing)."""
-    B, n = idx.shape
-    N, S = X.shape
-    out = np.zeros((B, S))
-    for b in range(B):
-        o = out[b]
-        for j in range(n):
-            i = idx[b, j]
-            if i < 0 or i >= N:
-                continue
-            row = X[i]
-            for s in range(S):
-                o[s] += row[s]
-    return out
-
-
-@numpy_version(gather_sum)
-def _gather_sum_numpy(idx, X):
-    """:func:`gather_sum` in numpy: topics added in sample order (the kernel's order)."""
-    B, n = idx.shape
-    N, S = X.shape
-    out = np.zeros((B, S))
-    for j in range(n):
-        i = idx[:, j]
-        ok = (i >= 0) & (i < N)
-        out[ok] += X[i[ok]]
-    return out
-
-
-TIE_TOL = 1e-12      # |x - y| <= TIE_TOL * max(|x|, |y|): a tie (round-off of equal means)
-MARGIN_TOL = 1e-9    # |d| < f * max * (1 - MARGIN_TOL): strictly inside the margin
 
 
 @njit(cache=True, parallel=True)

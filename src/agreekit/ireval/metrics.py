@@ -83,7 +83,8 @@ import numpy as np
 import pandas as pd
 
 from agreekit._api import ResultBase, _warn
-from agreekit._validation import InputError
+from agreekit._validation import InputError, check_choice, check_float, check_int, float_matrix
+from agreekit._io import iter_lines, read_csv_rows
 
 __all__ = [
     "GM_OFFSET",
@@ -160,8 +161,6 @@ def parse_metric(name: Any) -> MetricSpec:
 
 def _read_lines(param: str, path) -> list[tuple[int, list[str]]]:
     """Whitespace-split content lines (blank and ``#`` lines skipped) of a plain or gzip file."""
-    from agreekit._io import iter_lines
-
     return [(lineno, line.split()) for lineno, line in iter_lines(path, parameter=param)
             if line.strip() and not line.lstrip().startswith("#")]
 
@@ -195,6 +194,25 @@ def _topic_doc_frame(parameter: str, source: pd.DataFrame, value: str) -> pd.Dat
     return df
 
 
+def _records(parameter: str, source, layout: str):
+    """(line number, fields) of a whitespace-separated TREC file whose lines have the fields of
+    ``layout`` (e.g. ``"topic iter docno grade"``); another field count is an InputError."""
+    n = len(layout.split())
+    for lineno, parts in _read_lines(parameter, source):
+        if len(parts) != n:
+            raise InputError(parameter, f"{source}: line {lineno}: expected {n} fields '{layout}'; "
+                                        f"got {len(parts)}")
+        yield lineno, parts
+
+
+def _number(parameter: str, source, lineno: int, text: str, name: str, conv, what: str):
+    """``conv(text)``, or an InputError naming the file, line and field (``name`` ... is not ``what``)."""
+    try:
+        return conv(text)
+    except ValueError:
+        raise InputError(parameter, f"{source}: line {lineno}: {name} {text!r} is not {what}") from None
+
+
 def read_qrels(source: Any) -> pd.DataFrame:
     """Read TREC qrels (``topic iter docno grade``) into a DataFrame.
 
@@ -218,15 +236,8 @@ def read_qrels(source: Any) -> pd.DataFrame:
         return read_qrels(pd.DataFrame(rows, columns=["topic", "docno", "relevance"]))
     else:
         topics, docs, rels = [], [], []
-        for lineno, parts in _read_lines("qrels", source):
-            if len(parts) != 4:
-                raise InputError("qrels", f"{source}: line {lineno}: expected 4 fields "
-                                          f"'topic iter docno grade'; got {len(parts)}")
-            try:
-                grade = int(parts[3])
-            except ValueError:
-                raise InputError("qrels", f"{source}: line {lineno}: grade {parts[3]!r} "
-                                          "is not an integer") from None
+        for lineno, parts in _records("qrels", source, "topic iter docno grade"):
+            grade = _number("qrels", source, lineno, parts[3], "grade", int, "an integer")
             if abs(grade) >= 2 ** 62:
                 raise InputError("qrels", f"{source}: line {lineno}: grade {parts[3]!r} is out of range")
             topics.append(parts[0])
@@ -263,14 +274,8 @@ def read_run(source: Any, *, name: str | None = None) -> tuple[str, pd.DataFrame
         return (name or tag or "run"), df
     topics, docs, scores = [], [], []
     tag = tag_line = None
-    for lineno, parts in _read_lines("run", source):
-        if len(parts) != 6:
-            raise InputError("run", f"{source}: line {lineno}: expected 6 fields "
-                                    f"'topic Q0 docno rank score tag'; got {len(parts)}")
-        try:
-            score = float(parts[4])
-        except ValueError:
-            raise InputError("run", f"{source}: line {lineno}: score {parts[4]!r} is not a number") from None
+    for lineno, parts in _records("run", source, "topic Q0 docno rank score tag"):
+        score = _number("run", source, lineno, parts[4], "score", float, "a number")
         if not math.isfinite(score):
             raise InputError("run", f"{source}: line {lineno}: score must be finite")
         topics.append(parts[0])
@@ -512,7 +517,6 @@ def evaluate(qrels: Any, run: Any, metrics: Any = ("AveP",), *,
     names = [sp.name for sp in specs]
     if len(set(names)) != len(names):
         raise InputError("metrics", "contains duplicates")
-    from agreekit._validation import check_choice, check_float, check_int
     depth = check_int("depth", depth, minimum=1)
     beta = check_float("beta", beta, minimum=0.0)
     log_base = check_float("log_base", log_base, minimum=1.0, inclusive=False)
@@ -592,12 +596,7 @@ def check_scores(scores: Any, *, parameter: str = "scores", min_topics: int = 2,
     if isinstance(scores, pd.DataFrame):
         df = scores
     else:
-        try:
-            arr = np.asarray(scores, dtype=np.float64)
-        except (TypeError, ValueError):
-            raise InputError(parameter, "must be a numeric topics x systems matrix") from None
-        if arr.ndim != 2:
-            raise InputError(parameter, f"must be 2-D (topics x systems); got shape {arr.shape}")
+        arr = float_matrix(parameter, scores, what="topics x systems matrix")
         df = pd.DataFrame(arr, index=pd.RangeIndex(1, arr.shape[0] + 1, name="topic"),
                           columns=[f"sys{j + 1}" for j in range(arr.shape[1])])
     try:
@@ -666,8 +665,6 @@ def load_scores(path: str | os.PathLike, *, parameter: str = "scores") -> pd.Dat
     >>> load_scores(io.StringIO("topic,A,B\\n301,0.1,0.2\\n302,0.3,0.0\\n")).shape
     (2, 2)
     """
-    from agreekit._io import read_csv_rows
-
     table = read_csv_rows(path, parameter=parameter, empty_header="first", what="system")
     shown = table.source
     df = pd.DataFrame(table.rows, columns=table.header, dtype=str)

@@ -18,10 +18,11 @@ import numpy as np
 import pandas as pd
 
 from agreekit._api import ResultBase, deprecated_attribute, renamed_parameters
+from agreekit._plot import pyplot, save_figure
 from agreekit._io import atomic_write, write_json
-from agreekit._validation import InputError
-from agreekit.ireval.bootstrap import (DEFAULT_FUZZINESS, MetaEvaluation, format_difference, meta_evaluate,
-                                rank_correlation_se)
+from agreekit._validation import InputError, check_int
+from agreekit.ireval.bootstrap import (DEFAULT_FUZZINESS, MetaEvaluation, format_difference,
+    kendall_critical_value, meta_evaluate, rank_correlation_se)
 from agreekit.ireval.metrics import align_scores, check_scores
 
 __all__ = ["MetricInput", "CollectionAnalysis", "collection_seed", "analyze_collection",
@@ -119,7 +120,6 @@ def analyze_collection(collection: str, metrics: Sequence[MetricInput], *, rng, 
     if isinstance(rng, (np.random.SeedSequence, np.random.Generator)):
         ss = rng
     else:
-        from agreekit._validation import check_int
         ss = collection_seed(check_int("rng", rng, minimum=0), collection)
     it = names
     if progress:
@@ -148,6 +148,24 @@ def _pct(count: int, total: int) -> str:
     return f"{count}/{total}={round(100 * count / total)}%"
 
 
+def _by_collection(df: pd.DataFrame, key: str) -> pd.DataFrame:
+    """Rows in collection order (first appearance), then ``key`` descending, then metric (stable)."""
+    order = {c: i for i, c in enumerate(dict.fromkeys(df["collection"]))}
+    df = df.assign(_c=df["collection"].map(order)).sort_values(
+        ["_c", key, "metric"], ascending=[True, False, True], kind="mergesort")
+    return df.drop(columns="_c").reset_index(drop=True)
+
+
+def _power_columns(test: str, r: Mapping | None, decimals: int) -> dict:
+    """Table 2's columns of one test (``paired_*`` or ``unpaired_*``); empty cells without it."""
+    return {f"{test}_significant": r["n_significant"] if r else None,
+            f"{test}_sensitivity": _pct(r["n_significant"], r["n_pairs"]) if r else "",
+            f"{test}_proportion": r["proportion"] if r else None,
+            f"{test}_estimated_diff": r["estimated_difference"] if r else None,
+            f"{test}_estimated_diff_2dp": format_difference(r["estimated_difference"], decimals=decimals)
+            if r else ""}
+
+
 def table2(summaries: Sequence[Mapping], *, decimals: int = 2) -> pd.DataFrame:
     """Table 2 style: sensitivity (ASL < alpha) and estimated difference, paired and unpaired.
 
@@ -164,24 +182,9 @@ def table2(summaries: Sequence[Mapping], *, decimals: int = 2) -> pd.DataFrame:
                 "paired_metric": ("AG_" + metric[2:] if metric.startswith("G_") else f"AG({metric})")
                 if m["statistic"] == "gmean" else metric,
                 "n_pairs": p["n_pairs"] if p else u["n_pairs"],
-                "paired_significant": p["n_significant"] if p else None,
-                "paired_sensitivity": _pct(p["n_significant"], p["n_pairs"]) if p else "",
-                "paired_proportion": p["proportion"] if p else None,
-                "paired_estimated_diff": p["estimated_difference"] if p else None,
-                "paired_estimated_diff_2dp": format_difference(p["estimated_difference"], decimals=decimals)
-                if p else "",
-                "unpaired_significant": u["n_significant"] if u else None,
-                "unpaired_sensitivity": _pct(u["n_significant"], u["n_pairs"]) if u else "",
-                "unpaired_proportion": u["proportion"] if u else None,
-                "unpaired_estimated_diff": u["estimated_difference"] if u else None,
-                "unpaired_estimated_diff_2dp": format_difference(u["estimated_difference"], decimals=decimals)
-                if u else "",
+                **_power_columns("paired", p, decimals), **_power_columns("unpaired", u, decimals),
             })
-    df = pd.DataFrame(rows)
-    order = {c: i for i, c in enumerate(dict.fromkeys(df["collection"]))}
-    df = df.assign(_c=df["collection"].map(order)).sort_values(
-        ["_c", "paired_significant", "metric"], ascending=[True, False, True], kind="mergesort")
-    return df.drop(columns="_c").reset_index(drop=True)
+    return _by_collection(pd.DataFrame(rows), "paired_significant")
 
 
 def table3(summaries: Sequence[Mapping]) -> pd.DataFrame:
@@ -196,11 +199,7 @@ def table3(summaries: Sequence[Mapping]) -> pd.DataFrame:
                          "rel_pct": "nan" if w["rel"] is None or not np.isfinite(w["rel"])
                          else f"{round(100 * w['rel'])}%",
                          "sensitivity_pct": f"{round(100 * w['sensitivity'])}%"})
-    df = pd.DataFrame(rows)
-    order = {c: i for i, c in enumerate(dict.fromkeys(df["collection"]))}
-    df = df.assign(_c=df["collection"].map(order)).sort_values(
-        ["_c", "sensitivity", "metric"], ascending=[True, False, True], kind="mergesort")
-    return df.drop(columns="_c").reset_index(drop=True)
+    return _by_collection(pd.DataFrame(rows), "sensitivity")
 
 
 def correlation_table(summaries: Sequence[Mapping]) -> pd.DataFrame:
@@ -258,26 +257,20 @@ def write_collection(analysis: CollectionAnalysis, outdir: str | Path) -> dict[s
 # --------------------------------------------------------------------------- figures
 
 
-def _save(fig, stem: str | Path) -> None:
-    stem = Path(stem)
-    stem.parent.mkdir(parents=True, exist_ok=True)
-    for ext, kw in ((".png", {"dpi": 150}), (".pdf", {"metadata": {"CreationDate": None}})):
-        tmp = stem.parent / f".{stem.name}.tmp{ext}"
-        fig.savefig(tmp, bbox_inches="tight", **kw)
-        tmp.replace(stem.with_suffix(ext))
-
-
-def _plt():
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    return plt
+def _label_and_save(fig, ax, stem, xlabel: str, ylabel: str, title: str) -> None:
+    """Axis labels, title and legend, then the figure written (PNG and PDF) and closed."""
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.legend(fontsize=8)
+    save_figure(fig, stem)
+    pyplot().close(fig)
 
 
 def plot_asl_curves(pairs: pd.DataFrame, test: str, stem: str | Path, *, alpha: float = 0.05,
                     title: str = "") -> None:
     """Figs. 7-8: per metric, the pairs' ASLs sorted ascending (y-axis 0-0.1)."""
-    plt = _plt()
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(6, 4))
     for metric, grp in pairs[pairs["test"] == test].groupby("metric", sort=False):
         asl = np.sort(grp["asl"].to_numpy())
@@ -285,53 +278,37 @@ def plot_asl_curves(pairs: pd.DataFrame, test: str, stem: str | Path, *, alpha: 
         ax.plot(np.arange(1, asl.size + 1), asl, label=label, lw=1.2)
     ax.axhline(alpha, color="grey", ls=":", lw=0.8)
     ax.set_ylim(0, 0.1)
-    ax.set_xlabel("system pair sorted by ASL")
-    ax.set_ylabel("achieved significance level (ASL)")
-    ax.set_title(title or f"{test} bootstrap test")
-    ax.legend(fontsize=8)
-    _save(fig, stem)
-    plt.close(fig)
+    _label_and_save(fig, ax, stem, "system pair sorted by ASL", "achieved significance level (ASL)", title or f"{test} bootstrap test")
 
 
 def plot_mr_pt(stab: pd.DataFrame, stem: str | Path, *, title: str = "") -> None:
     """Fig. 10: MR (%) against PT (%) for f = 0.01..0.20."""
-    plt = _plt()
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(6, 4))
     for metric, grp in stab.groupby("metric", sort=False):
         ax.plot(100 * grp["proportion_of_ties"], 100 * grp["minority_rate"], marker=".", label=metric, lw=1.2)
     ax.set_xlim(0, 100)
-    ax.set_xlabel("proportion of ties (%)")
-    ax.set_ylabel("minority rate (%)")
-    ax.set_title(title or "MR-PT curves (stability method)")
-    ax.legend(fontsize=8)
-    _save(fig, stem)
-    plt.close(fig)
+    _label_and_save(fig, ax, stem, "proportion of ties (%)", "minority rate (%)", title or "MR-PT curves (stability method)")
 
 
 def plot_swap_rates(swap: pd.DataFrame, stem: str | Path, *, threshold: float = 0.05, title: str = "") -> None:
     """Swap rate against difference bin (Fig. 11 algorithm)."""
-    plt = _plt()
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(6, 4))
     for metric, grp in swap.groupby("metric", sort=False):
         ax.plot(grp["lower"], 100 * grp["swap_rate"], marker=".", label=metric, lw=1.2)
     ax.axhline(100 * threshold, color="grey", ls=":", lw=0.8)
-    ax.set_xlabel("performance difference bin (lower edge)")
-    ax.set_ylabel("swap rate (%)")
-    ax.set_title(title or "swap rates")
-    ax.legend(fontsize=8)
-    _save(fig, stem)
-    plt.close(fig)
+    _label_and_save(fig, ax, stem, "performance difference bin (lower edge)", "swap rate (%)", title or "swap rates")
 
 
 def plot_rank_correlations(corr: pd.DataFrame, stem: str | Path, *, n_systems: int | None = None,
                            alpha: float = 0.01, title: str = "") -> None:
     """Figs. 12-13: Kendall's tau per metric pair with bootstrap-SE error bars."""
-    plt = _plt()
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(max(5, 0.45 * len(corr) + 2), 4))
     x = np.arange(len(corr))
     ax.bar(x, corr["tau"], yerr=corr["se"], capsize=3, color="#6a8fbf")
     if n_systems is not None:
-        from agreekit.ireval.bootstrap import kendall_critical_value
         ax.axhline(kendall_critical_value(n_systems, alpha), color="grey", ls=":", lw=0.8,
                    label=f"|tau| significant at alpha={alpha} (Eq. 11)")
         ax.legend(fontsize=8)
@@ -340,5 +317,5 @@ def plot_rank_correlations(corr: pd.DataFrame, stem: str | Path, *, n_systems: i
     ax.set_ylim(0, 1)
     ax.set_ylabel("Kendall's tau (error bar: bootstrap SE)")
     ax.set_title(title or "rank correlations between metrics")
-    _save(fig, stem)
+    save_figure(fig, stem)
     plt.close(fig)

@@ -12,12 +12,15 @@ import functools
 
 from agreekit._api import ResultBase, _warn, renamed_parameters
 from agreekit._validation import InputError, check_float, check_int
-from agreekit.ireval.bootstrap import _check_resamples, bootstrap_indices
+from agreekit._resampling import check_resamples
+from agreekit.ireval import bootstrap_indices
 from agreekit.ireval.metrics import GM_OFFSET
 from agreekit._jit import pick
 from agreekit.metaeval import _kernels as _k
 from agreekit.metaeval._inputs import check_metric_scores, ranks_from_summaries
 from agreekit.ranking.weighting import check_scheme, parse_weigher
+from agreekit._io import to_jsonable
+from agreekit.ranking import standardize, weighted_correlation_test
 
 __all__ = ["metric_agreement", "MetricAgreement", "COLUMNS"]
 
@@ -127,8 +130,6 @@ class MetricAgreement(ResultBase):
     def to_dict(self) -> dict:
         """A JSON-able summary (what the CLI prints; ``statistic`` = the summary per metric and
         ``alpha`` = 1 − confidence_level, the keys of the pipeline's collection.json)."""
-        from agreekit._io import to_jsonable
-
         rows = to_jsonable(self.table.to_dict(orient="records"))
         return {"metrics": list(self.metrics), "n_systems": self.n_systems, "n_topics": self.n_topics,
                 "n_resamples": self.n_resamples, "weigher": self.weigher, "scheme": self.scheme,
@@ -180,8 +181,6 @@ def _percentile(boot: np.ndarray, q: float) -> np.ndarray:
 
 
 def _standardize(values: np.ndarray, *, weigher, scheme: str, n: int, table) -> np.ndarray:
-    from agreekit.ranking.tables import standardize
-
     v = np.asarray(values, dtype=np.float64)
     out = np.full(v.shape, np.nan)
     ok = np.isfinite(v)
@@ -244,10 +243,6 @@ def _pvalue(ra, rb, fa, fb, observed, *, weigher, scheme, table, rng, n_resample
         p = _permutation_pvalue(ra, rb, fa, fb, observed, multiplicative=scheme == "multiplicative",
                                 rng=rng, n_resamples=n_resamples)
         return p, "permutation (ties)"
-    try:
-        from agreekit import weighted_correlation_test
-    except ImportError:  # pragma: no cover - issue 10 not merged
-        return float("nan"), "pending"
     res = weighted_correlation_test(ra.astype(np.int64), rb.astype(np.int64), coefficient="kendall",
                                     weigher=weigher, scheme=scheme, rng=rng, table=table,
                                     n_resamples=n_resamples)
@@ -355,7 +350,7 @@ def metric_agreement(scores, *, weigher="harmonic", scheme="additive", n_resampl
     if s < 3:
         raise InputError("scores", f"needs at least 3 systems to rank; got {s}")
     if resamples is not None:
-        idx = _check_resamples(resamples, n)
+        idx = check_resamples(resamples, n)
     else:
         n_resamples = check_int("n_resamples", n_resamples, minimum=2)
         idx = bootstrap_indices(n, n_resamples=n_resamples, rng=rng)

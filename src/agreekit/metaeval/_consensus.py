@@ -12,6 +12,7 @@ from agreekit._api import ResultBase, renamed_parameters
 from agreekit._validation import check_choice
 from agreekit.ireval.metrics import GM_OFFSET
 from agreekit.metaeval._inputs import check_metric_scores, ranks_from_summaries
+from agreekit.consensus import combined_input_matrix, dense_ranks, kemeny, tau_x
 
 __all__ = ["consensus_ranking", "ConsensusRanking"]
 
@@ -196,8 +197,6 @@ def consensus_ranking(scores, *, method: str = "auto", summary="mean", time_limi
     >>> res.ranking.tolist(), res.proven, round(res.average_tau_x, 4)
     ([1, 2, 3], True, 0.7778)
     """
-    from agreekit.consensus import combined_input_matrix, dense_ranks, kemeny, tau_x
-
     method = check_choice("method", method, ("auto", "exact", "fast", "quick"))
     # check_metric_scores (metaeval/_inputs.py) still spells the summary `statistic`
     data = check_metric_scores(scores, statistic=summary, offset=offset)

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from agreekit._validation import InputError
-from agreekit.ireval.bootstrap import _statistic_name, _summaries, _summary
+from agreekit._resampling import bootstrap_summaries, summary_name, system_summaries
 from agreekit.ireval.metrics import GM_OFFSET, align_scores, check_scores
 from agreekit._jit import pick
 from agreekit.metaeval import _kernels as _k
@@ -36,11 +36,11 @@ class MetricScores:
 
     def summaries(self) -> np.ndarray:
         """(M, s) system summaries over all topics."""
-        return np.stack([_summary(self.X[m], st, self.offset) for m, st in enumerate(self.statistics)])
+        return np.stack([system_summaries(self.X[m], st, self.offset) for m, st in enumerate(self.statistics)])
 
     def resampled_summaries(self, idx: np.ndarray) -> np.ndarray:
         """(M, B, s) system summaries over the topic samples ``idx`` (same rows for every metric)."""
-        return np.stack([_summaries(self.X[m], idx, st, self.offset) for m, st in enumerate(self.statistics)])
+        return np.stack([bootstrap_summaries(self.X[m], idx, st, self.offset) for m, st in enumerate(self.statistics)])
 
 
 def ranks_from_summaries(S: np.ndarray) -> np.ndarray:
@@ -90,10 +90,10 @@ def check_metric_scores(scores: Any, *, summary: Any = "mean", parameter: str = 
         unknown = sorted(set(map(str, statistic)) - set(names))
         if unknown:
             raise InputError(summary_parameter, f"names metrics not in `{parameter}`: {unknown}")
-        stats = tuple(_statistic_name(statistic.get(n, "mean"), allow_callable=False,
+        stats = tuple(summary_name(statistic.get(n, "mean"), allow_callable=False,
                                       parameter=summary_parameter) for n in names)
     else:
-        st = _statistic_name(statistic, allow_callable=False, parameter=summary_parameter)
+        st = summary_name(statistic, allow_callable=False, parameter=summary_parameter)
         stats = tuple(st for _ in names)
     X = np.ascontiguousarray(np.stack(frames), dtype=np.float64)
     for m, st in enumerate(stats):

@@ -17,9 +17,11 @@ import numpy as np
 import pandas as pd
 
 from agreekit._io import atomic_write, write_json
-from agreekit.ireval.report import _plt, _save, to_markdown
+from agreekit._plot import pyplot, save_figure
+from agreekit.ireval.report import to_markdown
 from agreekit.metaeval._agreement import MetricAgreement
 from agreekit.metaeval._consensus import ConsensusRanking
+from agreekit.ranking.tables import standardize
 
 __all__ = ["write_collection", "plot_heatmap", "interchangeability", "write_summary",
            "AGREEMENT_MD_COLUMNS", "DEFAULT_THRESHOLD"]
@@ -34,7 +36,7 @@ AGREEMENT_MD_COLUMNS = ["metric_a", "metric_b", "tau_b", "tau_b_se", "tau_w", "t
 def plot_heatmap(agreement: MetricAgreement, stem: str | Path, *, title: str = "") -> None:
     """Two heatmaps side by side: standardized τ_w (left) and plain τ_b (right), each cell
     annotated with the value and its bootstrap SE; diverging colours on [−1, 1]."""
-    plt = _plt()
+    plt = pyplot()
     names = list(agreement.metrics)
     k = len(names)
     size = max(3.2, 0.75 * k + 1.6)
@@ -66,7 +68,7 @@ def plot_heatmap(agreement: MetricAgreement, stem: str | Path, *, title: str = "
     fig.suptitle((title + ": " if title else "") +
                  f"{agreement.n_systems} systems, {agreement.n_topics} topics, B = {agreement.n_resamples}; {wt}",
                  fontsize=10)
-    _save(fig, stem)
+    save_figure(fig, stem)
     plt.close(fig)
 
 
@@ -192,7 +194,6 @@ def write_summary(collections: Mapping[str, str | Path], out_md: str | Path, out
         L.append(f"- The most interchangeable pair of metrics differs between τ_b and g(τ_w) in {len(moved)} of "
                  f"{len(multi)} collections with ≥ 3 metrics" + (": " + "; ".join(moved) if moved else "") + ".")
     scale = []
-    from agreekit.ranking.tables import standardize
     for n in sorted({int(i["n_systems"]) for i in infos.values()}):
         try:
             g = standardize([0.0, 0.5, 0.8], coefficient="kendall", scheme=any_info["scheme"],

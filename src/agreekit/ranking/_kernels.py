@@ -73,6 +73,25 @@ def kendall_weighted_quadratic(x, y, w):
     return num / den
 
 
+@njit(cache=True, inline="always")
+def fenwick_prefix(tree, j):
+    """Sum of a Fenwick tree's values at positions 1..j (1-based; ``tree[0]`` unused)."""
+    s = 0.0
+    while j > 0:
+        s += tree[j]
+        j -= j & (-j)
+    return s
+
+
+@njit(cache=True, inline="always")
+def fenwick_add(tree, j, v):
+    """Add ``v`` at position j (1-based) of a Fenwick tree of size ``tree.size - 1``."""
+    n = tree.size - 1
+    while j <= n:
+        tree[j] += v
+        j += j & (-j)
+
+
 @njit(cache=True)
 def kendall_weighted_fenwick(x, y, w):
     """Eq. 8 in O(n log n): items in x order, a Fenwick tree of weights over y.
@@ -92,18 +111,10 @@ def kendall_weighted_fenwick(x, y, w):
     for k in range(n):
         i = order[k]
         r = y[i]
-        # weight of earlier items (smaller x) with y < r
-        below = 0.0
-        j = r - 1
-        while j > 0:
-            below += tree[j]
-            j -= j & (-j)
+        below = fenwick_prefix(tree, r - 1)  # weight of earlier items (smaller x) with y < r
         conc += w[i] * below
         disc += w[i] * (seen - below)
-        j = r
-        while j <= n:
-            tree[j] += w[i]
-            j += j & (-j)
+        fenwick_add(tree, r, w[i])
         seen += w[i]
     return (conc - disc) / (conc + disc)
 
@@ -227,6 +238,29 @@ def _last_two(F, coef, mult, n, st, B, a, b):
     return num / den
 
 
+@njit(cache=True, inline="always")
+def chunk_start(F, coef, mult, n, k, c):
+    """The descent's arrays (rem, idx, state, B) at the root of chunk ``c``: the remaining values
+    at level 0, then the chunk's first ``k`` entries decoded in mixed radix (shared by the sums
+    below and the counts of :mod:`agreekit.ranking.significance`)."""
+    rem = np.zeros((n + 1, n), np.int64)
+    idx = np.zeros(n + 1, np.int64)
+    state = np.zeros((n + 1, 6))
+    B = np.zeros((n + 1, n + 1))
+    for q in range(n):
+        rem[0, q] = q + 1
+    cc = c
+    for d in range(k):
+        base = n - d
+        j = cc % base
+        cc //= base
+        _descend(F, coef, mult, n, d, j, state, B, rem)
+    return rem, idx, state, B
+
+
+# agreekit.ranking.significance._exact_chunk_counts walks the same tree from the same chunk_start;
+# it stays a separate kernel because the leaf work differs (two counts against three power sums and
+# the stored values), and a mode flag would be tested at every one of the n! leaves.
 @njit(cache=True, parallel=True)
 def exact_chunk_sums(n, k, F, coef, mult, center, c_start, c_end, values):
     """Centred power sums of Γ(id, π) over the permutations π in chunks [c_start, c_end).
@@ -247,19 +281,7 @@ def exact_chunk_sums(n, k, F, coef, mult, center, c_start, c_end, values):
     store = values.size > 0
     out = np.zeros((c_end - c_start, 3))
     for c in prange(c_start, c_end):
-        rem = np.zeros((n + 1, n), np.int64)
-        idx = np.zeros(n + 1, np.int64)
-        state = np.zeros((n + 1, 6))
-        B = np.zeros((n + 1, n + 1))
-        # remaining values at level 0, then the decoded prefix
-        for q in range(n):
-            rem[0, q] = q + 1
-        cc = c
-        for d in range(k):
-            base = n - d
-            j = cc % base
-            cc //= base
-            _descend(F, coef, mult, n, d, j, state, B, rem)
+        rem, idx, state, B = chunk_start(F, coef, mult, n, k, c)
         s1 = 0.0
         s2 = 0.0
         sl = 0.0
@@ -299,4 +321,37 @@ def exact_chunk_sums(n, k, F, coef, mult, center, c_start, c_end, values):
         out[c - c_start, 0] = s1
         out[c - c_start, 1] = s2
         out[c - c_start, 2] = sl
+    return out
+
+
+# ------------------------------------------------------------------ random permutations
+# (the Monte Carlo null of agreekit.ranking.significance and the table generator's sampling)
+
+@njit(parallel=True, cache=True)
+def _fisher_yates(u, out):  # pragma: no cover - compiled
+    k, n = u.shape
+    for r in prange(k):
+        for i in range(n):
+            out[r, i] = i + 1
+        for i in range(n - 1, 0, -1):
+            j = int(u[r, i] * (i + 1))
+            if j > i:  # u < 1 always, guard against rounding anyway
+                j = i
+            t = out[r, i]
+            out[r, i] = out[r, j]
+            out[r, j] = t
+
+
+def random_permutations(rng: np.random.Generator, k: int, n: int, *, out: np.ndarray | None = None,
+                        _u: np.ndarray | None = None) -> np.ndarray:
+    """``k`` uniform random permutations of ``1..n`` as a (k, n) int64 array (rows = permutations).
+
+    Uses ``k * n`` float64 draws of ``rng`` (Fisher–Yates with ``j = floor(u (i+1))``).
+    """
+    if out is None:
+        out = np.empty((k, n), dtype=np.int64)
+    if _u is None:
+        _u = np.empty((k, n), dtype=np.float64)
+    rng.random(out=_u)
+    _fisher_yates(_u, out)
     return out

@@ -4,6 +4,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from agreekit.ranking._kernels import fenwick_add, fenwick_prefix
+
 
 @njit(cache=True)
 def rank_summary(r):
@@ -29,6 +31,15 @@ def rank_summary(r):
     return lo, hi, False
 
 
+@njit(cache=True, inline="always")
+def tie_group_end(sorted_vals, start):
+    """End (exclusive) of the run of values equal to ``sorted_vals[start]``."""
+    stop = start + 1
+    while stop < sorted_vals.size and sorted_vals[stop] == sorted_vals[start]:
+        stop += 1
+    return stop
+
+
 @njit(cache=True)
 def kendall_weighted_tied(order, xs, yd, m, w):
     """τ_w with sgn(0) = 0 and denominator sqrt(Σ_{x_i≠x_j} w_i w_j · Σ_{y_i≠y_j} w_i w_j), O(n log n).
@@ -47,37 +58,26 @@ def kendall_weighted_tied(order, xs, yd, m, w):
     seen = 0.0
     start = 0
     while start < n:
-        stop = start + 1
-        while stop < n and xs[stop] == xs[start]:
-            stop += 1
+        stop = tie_group_end(xs, start)
         wg = 0.0
         for k in range(start, stop):
             i = order[k]
             r = yd[i]
-            below = 0.0
-            j = r - 1
-            while j > 0:
-                below += tree[j]
-                j -= j & (-j)
-            leq = 0.0
-            j = r
-            while j > 0:
-                leq += tree[j]
-                j -= j & (-j)
+            below = fenwick_prefix(tree, r - 1)
+            leq = fenwick_prefix(tree, r)
             num += w[i] * (below - (seen - leq))
             wg += w[i]
         den_x += wg * seen
         for k in range(start, stop):
             i = order[k]
-            j = yd[i]
-            while j <= m:
-                tree[j] += w[i]
-                j += j & (-j)
+            fenwick_add(tree, yd[i], w[i])
         seen += wg
         start = stop
     return num, den_x
 
 
+# The tie-group walk of kendall_weighted_tied without its Fenwick tree: the O(n) pass that gives
+# the other ranking's denominator (kendall_weighted_tied returns den_x from the same walk).
 @njit(cache=True)
 def untied_pair_weight(sorted_vals, w_sorted):
     """Σ_{v_i < v_j} w_i w_j over items sorted by v (the pairs not tied in v)."""
@@ -86,9 +86,7 @@ def untied_pair_weight(sorted_vals, w_sorted):
     seen = 0.0
     start = 0
     while start < n:
-        stop = start + 1
-        while stop < n and sorted_vals[stop] == sorted_vals[start]:
-            stop += 1
+        stop = tie_group_end(sorted_vals, start)
         wg = 0.0
         for k in range(start, stop):
             wg += w_sorted[k]

@@ -23,7 +23,7 @@ import numpy as np
 from agreekit._jit import pick
 from agreekit.ranking import _kernels as _k
 from agreekit.ranking import _ties
-from agreekit._validation import InputError, check_choice, check_numeric_values, check_same_length
+from agreekit._validation import InputError, check_choice, check_same_length, integral_ranks, numeric_vector
 from agreekit.ranking.weighting import check_coefficient, check_scheme, item_weights, parse_weigher, weigher_table
 
 __all__ = ["weighted_spearman", "weighted_kendall", "weighted_correlation"]
@@ -49,17 +49,7 @@ def scores_to_ranks(parameter: str, values, *, ties: str = "average", min_length
     NaN/inf, non-numeric (booleans, strings such as ``'1'``) or non-1-D input raise
     :class:`InputError` naming ``parameter``.
     """
-    check_numeric_values(parameter, values, "numeric scores")
-    arr = np.asarray(values)
-    if arr.ndim != 1:
-        raise InputError(parameter, f"must be a 1-D score vector; got shape {arr.shape}")
-    if arr.size < min_length:
-        raise InputError(parameter, f"must have at least {min_length} scores; got {arr.size}")
-    if arr.dtype.kind not in "iuf":
-        try:
-            arr = arr.astype(np.float64)
-        except (TypeError, ValueError):
-            raise InputError(parameter, "must contain numeric scores") from None
+    arr = numeric_vector(parameter, values, what="score", min_length=min_length)
     if arr.dtype.kind == "f" and not np.all(np.isfinite(arr)):
         raise InputError(parameter, "must not contain NaN or infinite scores")
     from scipy.stats import rankdata
@@ -91,23 +81,7 @@ def check_rank_values(parameter: str, values, *, ties: str = "average", min_leng
     [1, 2, 2, 3] both become [1, 2.5, 2.5, 4].  ``ties="raise"`` rejects ties.  Booleans and
     strings (``True``, ``'1'``) are not ranks.
     """
-    check_numeric_values(parameter, values, "numeric ranks")
-    arr = np.asarray(values)
-    if arr.ndim != 1:
-        raise InputError(parameter, f"must be a 1-D rank vector; got shape {arr.shape}")
-    if arr.size < min_length:
-        raise InputError(parameter, f"must have at least {min_length} ranks; got {arr.size}")
-    if arr.dtype.kind not in "iu":
-        if arr.dtype.kind not in "f":
-            try:
-                arr = arr.astype(np.float64)
-            except (TypeError, ValueError):
-                raise InputError(parameter, "must contain numeric ranks") from None
-        if not np.all(np.isfinite(arr)):
-            raise InputError(parameter, "must not contain NaN or infinite values")
-        if not np.all(arr == np.round(arr)):
-            raise InputError(parameter, "must contain integer ranks (positive integers, 1 = top)")
-    ranks = np.ascontiguousarray(arr, dtype=np.int64)
+    ranks = integral_ranks(parameter, values, min_length=min_length)
     n = ranks.size
     lo, hi, tied = pick(_ties.rank_summary, 2 * n)(ranks)
     if lo < 1 or hi > n:
@@ -174,8 +148,7 @@ def weighted_correlation(x, y, *, coefficient=_DEFAULT, weigher="harmonic", sche
            :func:`exact_moments`, :func:`standardize` and the CLI) and emits a
            :class:`FutureWarning` for one release; pass ``coefficient=`` to silence it.
     %(weigher)s
-    scheme : {'additive', 'multiplicative'}, optional
-        How f at the two ranks of an item combine into its weight (Eqs. 12-13).
+    %(scheme)s
 
     Returns
     -------
@@ -250,8 +223,7 @@ def weighted_spearman(x, y, *, weigher="harmonic", scheme="additive", ties="aver
     ----------
     %(ranks)s
     %(weigher)s
-    scheme : {'additive', 'multiplicative'}, optional
-        How f at the two ranks of an item combine into its weight (Eqs. 12-13).
+    %(scheme)s
 
     Returns
     -------
@@ -366,7 +338,9 @@ def weighted_kendall(x, y, *, weigher="harmonic", scheme="additive", ties="avera
                                 kind=kind)
 
 
-_DOC_PARTS = {"ranks": _RANKS_DOC, "weigher": _WEIGHER_DOC}
+_SCHEME_DOC = """scheme : {'additive', 'multiplicative'}, optional
+        How f at the two ranks of an item combine into its weight (Eqs. 12-13)."""
+_DOC_PARTS = {"ranks": _RANKS_DOC, "weigher": _WEIGHER_DOC, "scheme": _SCHEME_DOC}
 weighted_spearman.__doc__ = weighted_spearman.__doc__ % _DOC_PARTS
 weighted_kendall.__doc__ = weighted_kendall.__doc__ % _DOC_PARTS
 weighted_correlation.__doc__ = weighted_correlation.__doc__ % _DOC_PARTS

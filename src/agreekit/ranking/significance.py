@@ -51,7 +51,11 @@ from agreekit._validation import InputError, check_choice, check_int, check_same
 from agreekit._jit import pick
 from agreekit.ranking import _kernels as _k
 from agreekit.ranking.correlation import KINDS, as_ranks
-from agreekit.ranking.weighting import check_coefficient, check_scheme, parse_weigher
+from agreekit.ranking.weighting import check_coefficient, check_scheme, parse_weigher, scheme_id
+from agreekit.ranking._kernels import random_permutations
+from agreekit.ranking.moments import _prefix_length, _sweep, exact_moments
+from agreekit.ranking.standardization import BoundConsistencyError, StandardizationFunction
+from agreekit.ranking.tables import CoefficientTable, _resolve_table, available_tables
 
 __all__ = ["WeightedCorrelationResult", "weighted_correlation_test", "exact_null_distribution"]
 
@@ -143,18 +147,7 @@ def _exact_chunk_counts(n, k, F, coef, mult, lo, hi, c_start, c_end):
     """
     out = np.zeros((c_end - c_start, 2), np.int64)
     for c in prange(c_start, c_end):
-        rem = np.zeros((n + 1, n), np.int64)
-        idx = np.zeros(n + 1, np.int64)
-        state = np.zeros((n + 1, 6))
-        B = np.zeros((n + 1, n + 1))
-        for q in range(n):
-            rem[0, q] = q + 1
-        cc = c
-        for d in range(k):
-            base = n - d
-            j = cc % base
-            cc //= base
-            _k._descend(F, coef, mult, n, d, j, state, B, rem)
+        rem, idx, state, B = _k.chunk_start(F, coef, mult, n, k, c)
         n_ge = 0
         n_le = 0
         d = k
@@ -188,8 +181,6 @@ def _exact_chunk_counts(n, k, F, coef, mult, lo, hi, c_start, c_end):
 
 def _exact_counts(n, F, coef, mult, lo, hi, progress):
     """(#Γ >= lo, #Γ <= hi) over all n! permutations without storing them."""
-    from agreekit.ranking.moments import _prefix_length
-
     k = _prefix_length(n)
     n_blocks = math.perm(n, k)
     n_slices = 1 if not progress else min(n_blocks, 50)
@@ -283,7 +274,6 @@ def _exact_null(n, F, coef, mult, progress) -> _ExactNull:
     if hit is not None:
         _EXACT_CACHE.move_to_end(key)
         return hit
-    from agreekit.ranking.moments import _prefix_length, _sweep
 
     total = math.factorial(n)
     values = np.empty(total)
@@ -350,8 +340,6 @@ def _monte_carlo_null(n, F, coef, mult, n_resamples, rng, progress, batch_elemen
     (Fisher-Yates on the generator's float64 stream), so the sample depends on the
     generator only, not on the batch size or the number of threads.
     """
-    from agreekit.ranking.tablegen.sampling import random_permutations
-
     rows = max(1, min(n_resamples, batch_elements // n))
     out = np.empty(n_resamples)
     perms = np.empty((rows, n), dtype=np.int64)
@@ -810,8 +798,6 @@ def _checked_gamma(x, y, w, coef, mult, kind="ranks"):
 
 
 def _find_table(table, coefficient, scheme, w, *, required):
-    from agreekit.ranking.tables import CoefficientTable
-
     if isinstance(table, CoefficientTable) and w.family != "callable":
         # a table object cannot change: its check against the configuration is memoized (the
         # entry holds the table, so its id is not reused while the entry lives)
@@ -831,9 +817,6 @@ _TABLE_MEMO: dict = {}
 
 
 def _find_table_uncached(table, coefficient, scheme, w, *, required):
-    from agreekit.ranking.tables import _resolve_table
-    from agreekit.ranking.weighting import scheme_id
-
     if table is not None:
         return _resolve_table(table, coefficient, scheme, w if w.family != "callable" else w.func)
     if w.family == "callable":
@@ -847,8 +830,6 @@ def _find_table_uncached(table, coefficient, scheme, w, *, required):
 
 @lru_cache(maxsize=1)
 def _shipped():
-    from agreekit.ranking.tables import available_tables
-
     return frozenset(available_tables())
 
 
@@ -860,14 +841,10 @@ def _weight_table(w, n):
 
 @lru_cache(maxsize=256)
 def _g_cached(mean, var, left_var, g0_rule):
-    from agreekit.ranking.standardization import StandardizationFunction
-
     return StandardizationFunction.from_moments(mean, var, left_var, g0_rule=g0_rule)
 
 
 def _standardized(gamma, moments, g0_rule):
-    from agreekit.ranking.standardization import BoundConsistencyError
-
     try:
         g = _g_cached(float(moments[0]), float(moments[1]), float(moments[2]), g0_rule)
     except BoundConsistencyError as exc:
@@ -1022,8 +999,6 @@ def weighted_correlation_test(x, y, *, coefficient="kendall", weigher="harmonic"
                                        f"got n = {n} (use 'table' or 'monte-carlo')")
         p, moments = _exact_test(gamma, n, F, coef, mult, alternative, progress)
         if moments is None:  # n = 11, 12: moments by a separate enumeration
-            from agreekit.ranking.moments import exact_moments
-
             m = exact_moments(coefficient, n=n, weigher=w, scheme=scheme, progress=progress)
             moments = (m.mean, m.var, m.left_var)
         se = 0.0

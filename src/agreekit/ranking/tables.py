@@ -41,6 +41,10 @@ import numpy as np
 
 from agreekit._api import ResultBase
 from agreekit._validation import InputError, check_choice, check_int
+from agreekit._io import read_text
+from agreekit.ranking._fitmodel import prediction_se, x_of_n
+from agreekit.ranking.standardization import G0_RULES, StandardizationFunction
+from agreekit.ranking.weighting import COEFFICIENTS, SCHEMES, parse_weigher, scheme_id
 
 __all__ = [
     "TableMoments",
@@ -164,7 +168,6 @@ class CoefficientTable(ResultBase):
                 raise InputError("n", f"= {n} {where}; pass extrapolate=True to evaluate the fits beyond it")
             warnings.warn(f"n = {n} {where}: extrapolating the fitted polynomials (less reliable)",
                           RuntimeWarning, stacklevel=2)
-        from agreekit.ranking.tablegen.fitting import prediction_se, x_of_n
 
         vals, ses = [], []
         for q in ("mean", "var", "left_var"):
@@ -183,8 +186,6 @@ class CoefficientTable(ResultBase):
         <agreekit.ranking.standardization.StandardizationFunction.from_moments>` (default: maximal
         minimum slope for ``form='corrected'``, Algorithm 1 for ``form='paper'``).
         """
-        from agreekit.ranking.standardization import G0_RULES, StandardizationFunction
-
         check_choice("form", form, FORMS)
         if g0_rule is not None:
             check_choice("g0_rule", g0_rule, G0_RULES)
@@ -220,8 +221,6 @@ def _validate_table(data: Any, where: str, parameter: str = "table") -> dict:
 
 @lru_cache(maxsize=64)
 def _load_cached(path: str, mtime_ns: int, size: int, parameter: str = "table") -> CoefficientTable:
-    from agreekit._io import read_text
-
     text = read_text(path, parameter=parameter)  # UTF-8 (BOM allowed), gzip; errors name the file
     try:
         data = json.loads(text)
@@ -256,8 +255,6 @@ def _load_table(source, *, parameter: str) -> CoefficientTable:
                                     f"got {type(source).__name__}")
     arg = os.fspath(source)
     if arg == "-":  # stdin (not cached: it can be read once)
-        from agreekit._io import read_text
-
         text = read_text("-", parameter=parameter)
         try:
             data = json.loads(text)
@@ -279,9 +276,6 @@ def _load_table(source, *, parameter: str) -> CoefficientTable:
 
 def find_table(coefficient: str, scheme: str, weigher) -> CoefficientTable:
     """The shipped table of (coefficient, scheme, weigher spec), or a clear error."""
-    from agreekit.ranking.tablegen.generation import scheme_id
-    from agreekit.ranking.weighting import COEFFICIENTS, SCHEMES
-
     check_choice("coefficient", coefficient, COEFFICIENTS)
     check_choice("scheme", scheme, SCHEMES)
     if callable(weigher) and not hasattr(weigher, "spec"):
@@ -299,7 +293,6 @@ def _resolve_table(table, coefficient, scheme, weigher) -> CoefficientTable:
     if table is None:
         return find_table(coefficient, scheme, weigher)
     tab = _load_table(table, parameter="table")
-    from agreekit.ranking.weighting import parse_weigher
 
     if callable(weigher) and not hasattr(weigher, "spec"):
         spec = None  # a custom callable: trust the table the caller passed

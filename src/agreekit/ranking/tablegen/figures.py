@@ -18,6 +18,11 @@ from pathlib import Path
 
 import numpy as np
 
+from agreekit._io import atomic_write
+from agreekit.ranking.standardization import StandardizationFunction
+from agreekit.ranking.tablegen.sampling import sample_stream
+from agreekit.ranking.tables import CoefficientTable
+
 __all__ = ["make_figures"]
 
 
@@ -32,9 +37,15 @@ def _plt():
     return plt
 
 
-def _save(fig, stem: Path):
-    from agreekit._io import atomic_write
+def _finish(fig, out: Path, title: str) -> None:
+    """Title, layout, write (PNG and PDF) and close a figure."""
+    fig.suptitle(title)
+    fig.tight_layout()
+    _save(fig, out)
+    _plt().close(fig)
 
+
+def _save(fig, stem: Path):
     stem.parent.mkdir(parents=True, exist_ok=True)
     with atomic_write(stem.with_suffix(".png"), "wb") as fh:
         fig.savefig(fh, format="png", metadata={"Software": None})
@@ -75,8 +86,6 @@ def _empty(ax, msg="no scheme of this kind in the run"):
 
 
 def _fitted(t, ns, q="mean"):
-    from agreekit.ranking.tables import CoefficientTable
-
     tab = CoefficientTable(t)
     vals, ses = [], []
     for n in ns:
@@ -118,10 +127,8 @@ def figure1(tables, out: Path):
             ax.set_xlabel(xl)
             if sel:
                 ax.legend(fontsize=6)
-    fig.suptitle("Figure 1: sampled mean of Γ against x(n); lower panels: sample minus the table's fit (± 2 SE)")
-    fig.tight_layout()
-    _save(fig, out)
-    plt.close(fig)
+    _finish(fig, out, "Figure 1: sampled mean of Γ against x(n); lower panels: sample minus the table's fit "
+                      "(± 2 SE)")
 
 
 def figure2(tables, out: Path):
@@ -150,10 +157,7 @@ def figure2(tables, out: Path):
         ax.set_title(f"{_COEF[coef]}: fit of the mean, all schemes (squares: chosen degree)")
         if sel:
             ax.legend(fontsize=6)
-    fig.suptitle("Figure 2: degree-selection criterion of the fit of the mean against the degree")
-    fig.tight_layout()
-    _save(fig, out)
-    plt.close(fig)
+    _finish(fig, out, "Figure 2: degree-selection criterion of the fit of the mean against the degree")
 
 
 def figure3(tables, out: Path):
@@ -198,11 +202,8 @@ def figure3(tables, out: Path):
         axr.set_ylabel("(sample − fit) / SE")
         if sel:
             ax.legend(fontsize=6)
-    fig.suptitle("Figure 3: mean of Γ against n; lower panels: residuals of the samples in SE units "
-                 "(bars ± 2; thin lines: 2 × fit SE / sample SE)")
-    fig.tight_layout()
-    _save(fig, out)
-    plt.close(fig)
+    _finish(fig, out, "Figure 3: mean of Γ against n; lower panels: residuals of the samples in SE units "
+                      "(bars ± 2; thin lines: 2 × fit SE / sample SE)")
 
 
 def _examples(tables, examples):
@@ -220,8 +221,6 @@ def _examples(tables, examples):
 def _g_variants(m):
     """[(label, style, g or exception)] for the corrected form with each g0 rule and the paper form."""
     import inspect
-
-    from agreekit.ranking.standardization import StandardizationFunction
 
     has_rule = "g0_rule" in inspect.signature(StandardizationFunction.from_moments).parameters
     specs = [("corrected, g0 max–min slope", "-", {"form": "corrected", "g0_rule": "max_min_slope"}),
@@ -245,14 +244,17 @@ def _min_slope(g):
     return float(np.min(g.derivative(x))) if hasattr(g, "derivative") else float("nan")
 
 
-def figure4(tables, examples, out: Path):
-    """g(x) of each example for both g0 rules and the paper's form."""
-    from agreekit.ranking.tables import CoefficientTable
-
-    plt = _plt()
+def _panels(tables, examples, width: float, height: float):
+    """(examples, figure, axes): one panel of ``width`` x ``height`` inches per example (at least one)."""
     ex = _examples(tables, examples)
     k = max(1, len(ex))
-    fig, axes = plt.subplots(1, k, figsize=(3.4 * k, 3.8), squeeze=False)
+    fig, axes = _plt().subplots(1, k, figsize=(width * k, height), squeeze=False)
+    return ex, fig, axes
+
+
+def figure4(tables, examples, out: Path):
+    """g(x) of each example for both g0 rules and the paper's form."""
+    ex, fig, axes = _panels(tables, examples, 3.4, 3.8)
     x = np.linspace(-1, 1, 401)
     for ax, (t, n) in zip(axes[0], ex):
         m = CoefficientTable(t).moments(n)
@@ -269,23 +271,14 @@ def figure4(tables, examples, out: Path):
         ax.legend(fontsize=5.5, loc="upper left")
     if not ex:
         _empty(axes[0][0])
-    fig.suptitle("Figure 4: standardization functions g(x) (grey: identity)")
-    fig.tight_layout()
-    _save(fig, out)
-    plt.close(fig)
+    _finish(fig, out, "Figure 4: standardization functions g(x) (grey: identity)")
 
 
 def figure5(tables, examples, out: Path, *, size: int, bw_factor: float, seed: int):
     """p(γ) before and after standardization with both g0 rules and the paper's form."""
     from scipy.stats import gaussian_kde
 
-    from agreekit.ranking.tablegen.sampling import sample_stream
-    from agreekit.ranking.tables import CoefficientTable
-
-    plt = _plt()
-    ex = _examples(tables, examples)
-    k = max(1, len(ex))
-    fig, axes = plt.subplots(1, k, figsize=(3.6 * k, 3.9), squeeze=False)
+    ex, fig, axes = _panels(tables, examples, 3.6, 3.9)
     grid = np.linspace(-1, 1, 801)
     for ax, (t, n) in zip(axes[0], ex):
         gam = sample_stream(t["coefficient"], n=n, size=size, weigher=t["weigher"], scheme=t["scheme"], seed=seed,
@@ -318,11 +311,8 @@ def figure5(tables, examples, out: Path, *, size: int, bw_factor: float, seed: i
         ax.legend(fontsize=5, loc="upper left")
     if not ex:
         _empty(axes[0][0])
-    fig.suptitle("Figure 5: p(γ) before and after standardization, by g0 rule "
-                 "(Gaussian KDE, Scott × %.2f; %d permutations)" % (bw_factor, size))
-    fig.tight_layout()
-    _save(fig, out)
-    plt.close(fig)
+    _finish(fig, out, "Figure 5: p(γ) before and after standardization, by g0 rule "
+                      "(Gaussian KDE, Scott × %.2f; %d permutations)" % (bw_factor, size))
 
 
 def make_figures(tables: Sequence[Mapping], outputs: Mapping[int, str], *, examples: Sequence[Mapping],

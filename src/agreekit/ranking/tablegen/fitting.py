@@ -27,6 +27,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from agreekit._validation import InputError, check_choice
+# the runtime reads the fits through these; they live beside it (the runtime never imports tablegen)
+from agreekit.ranking._fitmodel import TRANSFORMS, prediction_se, x_of_n
 
 __all__ = [
     "TRANSFORMS",
@@ -43,26 +45,7 @@ __all__ = [
     "prediction_se",
 ]
 
-TRANSFORMS = ("inv_n", "inv_log_n", "inv_sqrt_n", "inv_cbrt_n")
 _MSE_SENTINEL = 1e8  # stands for the missing MSE(min_degree - 1) and MSE(max_degree + 1)
-
-
-def x_of_n(n, transform: str) -> np.ndarray | float:
-    """x(n) = 1/n (``"inv_n"``, Eq. 35), 1/ln n (``"inv_log_n"``, Eq. 36, natural log), n^-1/2 or n^-1/3.
-
-    The last two are candidates of the held-out basis choice (:func:`select_fit_held_out`).
-    """
-    check_choice("transform", transform, TRANSFORMS)
-    arr = np.asarray(n, dtype=np.float64)
-    if transform == "inv_n":
-        out = 1.0 / arr
-    elif transform == "inv_log_n":
-        out = 1.0 / np.log(arr)
-    elif transform == "inv_sqrt_n":
-        out = 1.0 / np.sqrt(arr)
-    else:
-        out = 1.0 / np.cbrt(arr)
-    return float(out) if np.ndim(out) == 0 else out
 
 
 @dataclass(frozen=True)
@@ -291,12 +274,3 @@ def select_fit_held_out(n: Sequence[int], y: Sequence[float], *, se: Sequence[fl
         if best is None or score < best[0] * (1 - 1e-12):
             best = (score, sel)
     return best[1]
-
-
-def prediction_se(n, transform: str, covariance) -> np.ndarray | float:
-    """Standard error of a fitted polynomial at ranking length(s) ``n``: ``sqrt(v(x) C v(x)')``."""
-    cov = np.asarray(covariance, dtype=np.float64)
-    x = np.atleast_1d(x_of_n(np.asarray(n, dtype=np.float64), transform))
-    v = np.vander(x, cov.shape[0], increasing=True)
-    out = np.sqrt(np.maximum(np.einsum("ij,jk,ik->i", v, cov, v), 0.0))
-    return float(out[0]) if np.ndim(n) == 0 else out

@@ -28,8 +28,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from agreekit._validation import InputError
-from agreekit.ranking.tablegen.fitting import select_degree, x_of_n
-from agreekit.ranking.tablegen.sampling import sample_size, training_grid
+from agreekit.ranking.tablegen.fitting import fit_with_covariance, select_degree, select_fit_held_out, x_of_n
+from agreekit.ranking.tablegen.sampling import quantile_probs, sample_lanes, sample_size, stream_key, training_grid
+from agreekit.ranking.weighting import parse_weigher, scheme_id  # scheme_id re-exported: the project-wide id
+from agreekit import __version__
+from agreekit._io import to_jsonable
+from agreekit.ranking.moments import exact_moments
+from agreekit.ranking.tables import SCHEMA_VERSION, table_checksum
 
 __all__ = [
     "QUANTITIES",
@@ -62,12 +67,8 @@ __all__ = [
 QUANTITIES = ("mean", "var", "left_var")
 
 
-from agreekit.ranking.weighting import scheme_id  # noqa: E402  (the project-wide id: coef_scheme_weigher-slug)
-
 
 def _parse(weigher):
-    from agreekit.ranking.weighting import parse_weigher
-
     return parse_weigher(weigher)
 
 
@@ -216,8 +217,6 @@ def scheme_settings(cfg: Mapping, spec: SchemeSpec, seed: int) -> dict:
 
 
 def _canonical(obj) -> bytes:
-    from agreekit._io import to_jsonable
-
     return json.dumps(to_jsonable(obj), sort_keys=True, separators=(",", ":"), allow_nan=False).encode()
 
 
@@ -230,8 +229,6 @@ def config_hash(settings: Mapping) -> str:
 
 def exact_stage(settings: Mapping) -> dict:
     """Exact Γ̄, V, V^ℓ for n = 2..n_exact (JSON-able dict of lists)."""
-    from agreekit.ranking.moments import exact_moments
-
     ns = list(range(2, settings["n_exact"] + 1))
     res = {"n": ns, "mean": [], "var": [], "left_var": []}
     for n in ns:
@@ -271,8 +268,6 @@ def summarize_for_fit(gammas: np.ndarray, *, window: float | None = None) -> dic
     ``N v^ℓ(c) = S2 - 2 d S1 + d² S0 + Σ_{lo <= x < c} (x - c)²`` with ``d = c - mean`` and the sums
     over ``x < lo`` of ``(x - mean)^k``.  ``window`` defaults to ``8 SE + 1e-3``.
     """
-    from agreekit.ranking.tablegen.sampling import quantile_probs
-
     g = np.asarray(gammas, dtype=np.float64)
     N = g.size
     mean = float(np.sum(g)) / N
@@ -316,8 +311,6 @@ def sample_batch_stage(settings_list, *, batch_elements: int = 40_000_000, progr
     scheme gets exactly what it would get alone (row r of the stream is the same permutation
     for all of them); only the work is shared.
     """
-    from agreekit.ranking.tablegen.sampling import sample_lanes, stream_key
-
     settings_list = list(settings_list)
     coefs = {st["coefficient"] for st in settings_list}
     grids = {tuple(st["grid"]["n"]) for st in settings_list}
@@ -380,8 +373,6 @@ def summaries_from_arrays(arrays: Mapping, prefix: str = "") -> dict:
 
 
 def _fit_quantity(settings, ns, y, se, transform, *, weights):
-    from agreekit.ranking.tablegen.fitting import fit_with_covariance, select_fit_held_out, x_of_n
-
     ds = settings["degree_selection"]
     if ds.get("method", "paper") == "held_out":
         cands = [transform] + [t for t in ds.get("transforms", []) if t != transform]
@@ -410,8 +401,6 @@ def fit_stage(settings: Mapping, samples: Mapping) -> dict:
     fit stores the covariance of its coefficients, so the table can report the standard error
     of its predictions.  Returns ``{"samples": {...}, "fits": {...}, "null_quantiles": {...}}``.
     """
-    from agreekit.ranking.tablegen.sampling import quantile_probs
-
     ns = settings["grid"]["n"]
     summ = [samples[f"n{n}"] for n in ns]
     mean = np.array([s["mean"] for s in summ])
@@ -537,8 +526,6 @@ def quantile_batch_stage(settings_list, *, batch_elements: int = 40_000_000, pro
     table's ``null_quantiles`` block.
     """
     import time
-
-    from agreekit.ranking.tablegen.sampling import quantile_probs, sample_lanes, stream_key
 
     settings_list = list(settings_list)
     coefs = {st["coefficient"] for st in settings_list}
@@ -756,9 +743,6 @@ def verify_quantile_block(settings_list, blocks: Mapping, n_values, *, batch_ele
 
 def assemble_table(settings: Mapping, exact: Mapping, fitted: Mapping, quantiles: Mapping | None = None) -> dict:
     """The final table (see ``agreekit/schemas/table.schema.json``) with config hash and checksum."""
-    from agreekit import __version__
-    from agreekit.ranking.tables import SCHEMA_VERSION, table_checksum
-
     sid = scheme_id(settings["coefficient"], settings["scheme"], settings["weigher"])
     table = {
         "schema": "agreekit-coefficient-table",

@@ -21,6 +21,12 @@ from pathlib import Path
 
 import numpy as np
 
+from agreekit._io import atomic_write
+from agreekit.ranking.significance import _quantile_model
+from agreekit.ranking.standardization import StandardizationFunction
+from agreekit.ranking.tablegen.sampling import sample_lanes, sample_size, stream_key
+from agreekit.ranking.tables import CoefficientTable
+
 __all__ = [
     "PAPER_TABLES",
     "read_paper_values",
@@ -88,7 +94,6 @@ def _weigher_label(w):
 
 def _write_all(outdir: Path, stem: str, title: str, header: list[str], rows: list[list[str]]):
     outdir.mkdir(parents=True, exist_ok=True)
-    from agreekit._io import atomic_write
 
     md = [f"**{title}**", "", "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     md += ["| " + " | ".join(r) + " |" for r in rows]
@@ -217,8 +222,6 @@ def fit_comparison(tables: Sequence[Mapping], paper_values: Mapping, *, n_points
     Also reports the largest difference in units of our fit's standard error (schema 1.1 tables),
     i.e. how far off the paper's printed polynomials are given our more accurate tables.
     """
-    from agreekit.ranking.tables import CoefficientTable
-
     out = []
     for t in tables:
         p = paper_values.get(_key(t["coefficient"], t["scheme"], t["weigher"]))
@@ -250,16 +253,12 @@ def fit_comparison(tables: Sequence[Mapping], paper_values: Mapping, *, n_points
 
 
 def _validation_size(n: int, size) -> int:
-    from agreekit.ranking.tablegen.sampling import sample_size
-
     return int(size) if isinstance(size, (int, np.integer)) else sample_size(n, size)
 
 
 def _shared_stream_samples(tables, n_values, size, seed, purpose, batch_elements, caller):
     """(n, N, [Γ sample per table]) for every n: all tables (one coefficient) on one stream per n,
     keyed by ``(seed, coefficient, n, purpose)``; N from ``size`` (:func:`_validation_size`)."""
-    from agreekit.ranking.tablegen.sampling import sample_lanes, stream_key
-
     coefs = {t["coefficient"] for t in tables}
     if len(coefs) != 1:
         raise ValueError(f"{caller}: all tables must be of one coefficient")
@@ -285,9 +284,6 @@ def held_out_batch(tables: Sequence[Mapping], n_values: Sequence[int], *, size, 
     SEs, and mean ± SE of g for ``form="corrected"`` (default g0 rule) and ``form="paper"``.
     """
     import inspect
-
-    from agreekit.ranking.standardization import StandardizationFunction
-    from agreekit.ranking.tables import CoefficientTable
 
     tables = list(tables)
     tabs = [CoefficientTable(t) for t in tables]
@@ -379,9 +375,6 @@ def pvalue_accuracy_row(table, n: int, size: int, ref_rows) -> dict:
     the error in units of the two sampling errors; ``rms_z`` and ``max_abs_z`` summarize z over
     0.001 <= p_MC (about 1 and 3 when sampling error is all there is).
     """
-    from agreekit.ranking.significance import _quantile_model
-    from agreekit.ranking.tables import CoefficientTable
-
     tab = table if isinstance(table, CoefficientTable) else CoefficientTable(dict(table))
     model = _quantile_model(tab)
     worst_abs = worst_rel = 0.0
@@ -449,8 +442,6 @@ def pvalue_check_batch(tables: Sequence[Mapping], n_values: Sequence[int], *, si
     (independent of the training, quantile and validation streams); ``size`` is a number of
     permutations or a rule list.  Returns ``{scheme_id: [row per n]}`` (:func:`pvalue_accuracy_row`).
     """
-    from agreekit.ranking.tables import CoefficientTable
-
     tables = list(tables)
     tabs = [CoefficientTable(dict(t)) for t in tables]
     out: dict = {t["scheme_id"]: [] for t in tables}

@@ -25,9 +25,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit, prange
 
 from agreekit._validation import InputError, check_int
+from agreekit.ranking._kernels import random_permutations  # runtime kernel (significance uses it too)
+from agreekit.ranking.correlation import batch_coefficient
+from agreekit.ranking.tablegen._fused import KENDALL, SPEARMAN, fused_sample
+from agreekit.ranking.weighting import check_coefficient, check_scheme, parse_weigher
 
 __all__ = [
     "training_grid",
@@ -88,36 +91,6 @@ def seed_sequence(seed: int, scheme_id: str, n: int) -> np.random.SeedSequence:
     return np.random.SeedSequence([int(seed), *words, int(n)])
 
 
-@njit(parallel=True, cache=True)
-def _fisher_yates(u, out):  # pragma: no cover - compiled
-    k, n = u.shape
-    for r in prange(k):
-        for i in range(n):
-            out[r, i] = i + 1
-        for i in range(n - 1, 0, -1):
-            j = int(u[r, i] * (i + 1))
-            if j > i:  # u < 1 always, guard against rounding anyway
-                j = i
-            t = out[r, i]
-            out[r, i] = out[r, j]
-            out[r, j] = t
-
-
-def random_permutations(rng: np.random.Generator, k: int, n: int, *, out: np.ndarray | None = None,
-                        _u: np.ndarray | None = None) -> np.ndarray:
-    """``k`` uniform random permutations of ``1..n`` as a (k, n) int64 array (rows = permutations).
-
-    Uses ``k * n`` float64 draws of ``rng`` (Fisher–Yates with ``j = floor(u (i+1))``).
-    """
-    if out is None:
-        out = np.empty((k, n), dtype=np.int64)
-    if _u is None:
-        _u = np.empty((k, n), dtype=np.float64)
-    rng.random(out=_u)
-    _fisher_yates(_u, out)
-    return out
-
-
 def sample_coefficient(coefficient: str, *, n: int, size: int, weigher, scheme: str,
                        rng: np.random.Generator, batch_elements: int = 4_000_000,
                        progress: bool = False) -> np.ndarray:
@@ -136,8 +109,6 @@ def sample_coefficient(coefficient: str, *, n: int, size: int, weigher, scheme: 
         Memory bound: permutations are drawn in batches of ``max(1, batch_elements // n)`` rows.
         The result does not depend on it.
     """
-    from agreekit.ranking.correlation import batch_coefficient
-
     n = check_int("n", n, minimum=2)
     size = check_int("size", size, minimum=1)
     rows = max(1, min(size, int(batch_elements) // n))
@@ -230,9 +201,6 @@ def sample_lanes(coefficient: str, *, n: int, sizes: Sequence[int], lanes: Seque
     list of ndarray
         One float64 array of length ``sizes[s]`` per lane.
     """
-    from agreekit.ranking.tablegen._fused import KENDALL, SPEARMAN, fused_sample
-    from agreekit.ranking.weighting import check_coefficient, check_scheme, parse_weigher
-
     coefficient = check_coefficient(coefficient)
     n = check_int("n", n, minimum=2)
     if len(sizes) != len(lanes) or not lanes:
@@ -283,8 +251,6 @@ def sample_stream(coefficient: str, *, n: int, size: int, weigher, scheme: str, 
 
     Equal, value for value, to that scheme's lane of :func:`sample_lanes` on the same stream.
     """
-    from agreekit.ranking.weighting import parse_weigher
-
     key = stream_key(seed, coefficient, n, purpose)
     return sample_lanes(coefficient, n=n, sizes=[size], lanes=[(parse_weigher(weigher).spec, scheme)], key=key,
                         batch_elements=batch_elements)[0]
