@@ -32,7 +32,7 @@ AREA_MODULES = ("agreekit", "agreekit.ranking", "agreekit.consensus", "agreekit.
                 "agreekit.metaeval", "agreekit.consensus.simulation")
 #: public classes that hold inputs or specifications, not results (no to_dict required)
 INPUT_CLASSES = {"Clustering", "Graph", "RankingData", "Weigher", "MeasureSpec", "InputError",
-                 "BoundConsistencyError", "TimeLimitWarning"}
+                 "BoundConsistencyError", "TimeLimitWarning", "LFRWarning"}
 FORBIDDEN_PARAMETERS = {
     "seed": "rng", "random_state": "rng", "statistic": "summary", "statistic_b": "summary_b",
     "paired_statistic": "paired_summary", "average": "average_method",

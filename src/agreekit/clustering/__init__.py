@@ -48,7 +48,7 @@ from agreekit.clustering._overlapping import overlapping_nmi
 from agreekit.clustering._registry import MEASURES, MeasureSpec, agreement_with_graph, get_measure, list_measures
 from agreekit.clustering._tables import (SEED_TABLE_COLUMNS, seed_table, seed_table_frame,  # noqa: F401 (pipeline)
                                         seed_table_markdown)
-from agreekit.clustering.lfr import LFRBenchmark, lfr_benchmark, powerlaw_exponent_mle, realized_mixing
+from agreekit.clustering.lfr import LFRBenchmark, LFRWarning, lfr_benchmark, powerlaw_exponent_mle, realized_mixing
 
 __all__ = [
     "as_clustering", "Clustering", "as_graph", "Graph", "read_clustering", "read_graph",
@@ -60,5 +60,5 @@ __all__ = [
     "ri_delta", "ari_delta", "i_norm", "i_sqrt_tr", "omega", "omega_unadjusted", "agreement_with_graph",
     "comembership_stats", "CoMembershipStats",
     "MEASURES", "MeasureSpec", "get_measure", "list_measures",
-    "lfr_benchmark", "LFRBenchmark", "realized_mixing", "powerlaw_exponent_mle",
+    "lfr_benchmark", "LFRBenchmark", "LFRWarning", "realized_mixing", "powerlaw_exponent_mle",
 ]

@@ -80,6 +80,11 @@ def _tables_dir():
     return resources.files("agreekit").joinpath("data/tables")
 
 
+def shipped_tables_dir():
+    """The folder of the shipped coefficient tables (``agreekit/data/tables``, an importlib resource)."""
+    return _tables_dir()
+
+
 def available_tables() -> list[str]:
     """Scheme ids of the tables shipped with the package."""
     d = _tables_dir()

@@ -24,6 +24,7 @@ import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -34,7 +35,7 @@ from agreekit.ranking.weighting import parse_weigher, scheme_id  # scheme_id re-
 from agreekit import __version__
 from agreekit._io import to_jsonable
 from agreekit.ranking.moments import exact_moments
-from agreekit.ranking.tables import SCHEMA_VERSION, table_checksum
+from agreekit.ranking.tables import SCHEMA_VERSION, load_table, shipped_tables_dir, table_checksum
 
 __all__ = [
     "QUANTITIES",
@@ -582,11 +583,7 @@ def quantile_block_from_arrays(arrays: Mapping, sid: str) -> dict:
 
 def shipped_table_path(scheme_id_: str):
     """Path of the shipped table of ``scheme_id_`` (``agreekit/data/tables/<id>.json``); it may not exist."""
-    from pathlib import Path
-
-    from agreekit.ranking.tables import _tables_dir
-
-    return Path(str(_tables_dir().joinpath(f"{scheme_id_}.json")))
+    return Path(str(shipped_tables_dir().joinpath(f"{scheme_id_}.json")))
 
 
 #: the settings of a scheme that determine its null quantiles (the rest only changes the moment fits)
@@ -628,8 +625,6 @@ def shipped_quantiles(settings: Mapping, *, validate: bool = True) -> tuple[dict
     >>> shipped_quantiles({**settings, "seed": 1})[1]
     'shipped table spearman_additive_harmonic was built with other seed'
     """
-    from agreekit.ranking.tables import load_table, table_checksum
-
     if "quantiles" not in settings:
         return None, "the config has no ranking.quantiles"
     sid = scheme_id(settings["coefficient"], settings["scheme"], settings["weigher"])
