@@ -201,6 +201,9 @@ def test_tie_errors_name_their_parameter():
         null_moments(x=[1, 1, 3], y=[1, 2, 3], table="kendall_additive_harmonic")
     assert exc.value.parameter == "table"
     with pytest.raises(InputError) as exc:
+        weighted_correlation_test([1, 1, 3, 4], [1, 2, 3, 4], table="kendall_additive_harmonic")
+    assert exc.value.parameter == "table"
+    with pytest.raises(InputError) as exc:
         null_moments(x=[1, 1, 3], y=[1, 2, 3], n=4)
     assert exc.value.parameter == "n"
 

@@ -1209,6 +1209,9 @@ def weighted_correlation_test(x, y, *, coefficient="kendall", weigher="harmonic"
     mult = scheme == "multiplicative"
     x, y, F, gamma = _checked_gamma(x, y, w, coef, mult, kind)
     if F is None:
+        if table is not None:
+            raise InputError("table", "holds the null of untied rankings; x or y has ties (leave table=None: the "
+                                      "null then keeps both tie patterns fixed)")
         return _tied_test(x, y, w, coefficient, scheme, alternative, method, n_resamples, rng, sequential, g0_rule,
                           progress)
     n = x.size
