@@ -218,7 +218,7 @@ def test_bad_options(kwargs, param):
 def test_bad_rankings_and_ties():
     # ties are tested under the tie-preserving null (tests/test_ranking_tied_null.py); the table's
     # quantiles are for untied rankings only, and an all-tied vector has no correlation
-    assert weighted_correlation_test([1, 2, 2, 4], [1, 2, 3, 4]).ties
+    assert weighted_correlation_test([1, 2, 2, 4], [1, 2, 3, 4]).tied
     with pytest.raises(InputError, match="untied") as exc:
         weighted_correlation_test([1, 2, 3, 4], [1, 1, 3, 4], method="table")
     assert exc.value.parameter == "method"

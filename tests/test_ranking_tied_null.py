@@ -129,7 +129,7 @@ def test_exact_tied_pvalues_equal_a_brute_force_count_and_monte_carlo_agrees(coe
     kw = dict(coefficient=coefficient, scheme=scheme, weigher=weigher)
     for alt in ("two-sided", "greater", "less"):
         res = weighted_correlation_test(x, y, alternative=alt, method="exact", **kw)
-        assert res.ties and res.method == "exact" and res.statistic == pytest.approx(obs, abs=1e-12)
+        assert res.tied and res.method == "exact" and res.statistic == pytest.approx(obs, abs=1e-12)
         assert res.pvalue == pytest.approx(want[alt], abs=1e-12), alt
         assert res.null_mean == pytest.approx(ref.mean(), abs=1e-12)
         assert res.null_var == pytest.approx(ref.var(), abs=1e-12)
@@ -213,7 +213,7 @@ def test_tied_results_are_reproducible_and_untied_input_unchanged():
     x, y = _tied_ranks(rng, 40, 12), _tied_ranks(rng, 40, 15)
     a = weighted_correlation_test(x, y, rng=5)
     b = weighted_correlation_test(x, y, rng=np.random.default_rng(5))
-    assert a == b and a.ties and a.method == "monte-carlo" and 0 < a.n_resamples_used <= 100_000
+    assert a == b and a.tied and a.method == "monte-carlo" and 0 < a.n_resamples_used <= 100_000
     # untied data through null_moments(x=, y=) is the ordinary null at n
     u = null_moments(x=np.arange(1, 9), y=np.arange(8, 0, -1))
     assert u == null_moments(n=8)

@@ -126,7 +126,7 @@ class WeightedCorrelationResult(TestResultBase):
         test's own sample).
     null_mean_se, null_var_se, null_left_var_se : float
         Their standard errors (0 when exact).
-    ties : bool
+    tied : bool
         Whether x or y has ties (then the null keeps both tie patterns fixed; see the module
         docstring).
     """
@@ -149,7 +149,7 @@ class WeightedCorrelationResult(TestResultBase):
     null_mean_se: float = 0.0
     null_var_se: float = 0.0
     null_left_var_se: float = 0.0
-    ties: bool = False
+    tied: bool = False
 
 
 # --------------------------------------------------------------------------------------
@@ -1041,7 +1041,7 @@ def _tied_test(x, y, w, coefficient, scheme, alternative, method, n_resamples, r
         null_mean=float(m.mean), null_var=float(m.var), null_left_var=float(m.left_var), pvalue_se=float(se),
         coefficient=coefficient, scheme=scheme, weigher=w.spec, n_resamples_used=int(used),
         moments_source=m.source, null_mean_se=float(m.mean_se), null_var_se=float(m.var_se),
-        null_left_var_se=float(m.left_var_se), ties=True)
+        null_left_var_se=float(m.left_var_se), tied=True)
 
 
 def weighted_correlation_test(x, y, *, coefficient="kendall", weigher="harmonic", scheme="additive",
@@ -1196,7 +1196,7 @@ def weighted_correlation_test(x, y, *, coefficient="kendall", weigher="harmonic"
     distinct arrangements of y here:
 
     >>> t = weighted_correlation_test([1, 2, 3, 4, 5, 6, 7, 8], [1, 1, 3, 4, 5, 5, 7, 8])
-    >>> t.ties, t.method, round(t.pvalue, 6)
+    >>> t.tied, t.method, round(t.pvalue, 6)
     (True, 'exact', 0.000198)
     """
     x, y, coefficient, w, scheme, alternative, method, n_resamples, rng = _test_iv(
