@@ -143,7 +143,7 @@ def arrangements(values: np.ndarray) -> int:
 
 @dataclass(frozen=True)
 class NullSample:
-    """Γ over the exact null (``exact``: each distinct arrangement once) or a Monte Carlo sample."""
+    """Γ over the exact null (``exact``: each distinct arrangement once, sorted) or a Monte Carlo sample."""
 
     values: np.ndarray
     exact: bool
@@ -212,8 +212,8 @@ class TiedNull:
         if self._exact is None:
             N = self.n_arrangements
             kernel = pick(_enumerate, N * self.n * 4)
-            vals = kernel(self.x_sorted, self.fx, self.codes, self.val_of, self.f_of, self.m, self.coef,
-                          self.mult, N)
+            vals = np.sort(kernel(self.x_sorted, self.fx, self.codes, self.val_of, self.f_of, self.m, self.coef,
+                                  self.mult, N))     # sorted once: tail counts are two binary searches
             vals.flags.writeable = False
             self._exact = NullSample(vals, True)
         return self._exact

@@ -1015,7 +1015,7 @@ def _tied_test(x, y, w, coefficient, scheme, alternative, method, n_resamples, r
             raise InputError("method", f"'exact' enumerates the {null.n_arrangements} distinct arrangements of "
                                        f"these ties; at most {MAX_EXACT_ARRANGEMENTS} (10!) are allowed "
                                        "(use 'monte-carlo' or 'auto')")
-        vals = np.sort(null.exact().values)
+        vals = null.exact().values   # sorted
         tol = _tie_tol(gamma)
         N = vals.size
         n_ge = N - int(np.searchsorted(vals, gamma - tol, side="left"))
