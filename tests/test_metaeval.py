@@ -303,7 +303,7 @@ def test_pvalue_with_ties_matches_the_exact_permutation_distribution(scheme):
     K = 20_000
     res = metric_agreement(scores, scheme=scheme, n_resamples=5, rng=1, pvalue_resamples=K)
     row = res.to_frame().iloc[0]
-    assert row.ties and row.pvalue_method == "permutation (ties)"
+    assert row.ties and row.pvalue_method == "exact (ties)"
     f = parse_weigher("harmonic")
     ra, rb = stats.rankdata(-a), stats.rankdata(-b)
 

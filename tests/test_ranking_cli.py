@@ -172,6 +172,8 @@ def test_correlate_ties(tmp_path, capsys):
     assert json.loads(out)["value"] == pytest.approx(weighted_kendall([1, 2, 2, 4, 5], [2, 1, 3, 5, 4]))
     code, out, err = run(capsys, *base, "--ties", "raise")
     assert code == 2 and out == "" and "ties" in err and "`x`" in err
-    # p-values need untied rankings: one line naming the parameter, no partial output
+    # p-values of tied rankings: the tie-preserving null (issue 24); the table method needs untied rankings
     code, out, err = run(capsys, *base, "--pvalue")
-    assert code == 2 and out == "" and "`x`" in err and "ties" in err
+    assert code == 0 and 0 < json.loads(out)["pvalue"] <= 1
+    code, out, err = run(capsys, *base, "--pvalue", "--method", "table")
+    assert code == 2 and out == "" and "`method`" in err and "untied" in err

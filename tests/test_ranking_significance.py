@@ -216,11 +216,14 @@ def test_bad_options(kwargs, param):
 
 
 def test_bad_rankings_and_ties():
-    with pytest.raises(InputError, match="ties") as exc:
-        weighted_correlation_test([1, 2, 2, 4], [1, 2, 3, 4])
-    assert exc.value.parameter == "x"
-    with pytest.raises(InputError, match="ties") as exc:
-        weighted_correlation_test([1, 2, 3, 4], [1, 1, 3, 4], method="monte-carlo")
+    # ties are tested under the tie-preserving null (tests/test_ranking_tied_null.py); the table's
+    # quantiles are for untied rankings only, and an all-tied vector has no correlation
+    assert weighted_correlation_test([1, 2, 2, 4], [1, 2, 3, 4]).tied
+    with pytest.raises(InputError, match="untied") as exc:
+        weighted_correlation_test([1, 2, 3, 4], [1, 1, 3, 4], method="table")
+    assert exc.value.parameter == "method"
+    with pytest.raises(InputError, match="all ranks tied") as exc:
+        weighted_correlation_test([1, 2, 3, 4], [1, 1, 1, 1])
     assert exc.value.parameter == "y"
     for bad in ([0, 1, 2], [1, 2, 2.5], [1, 2, np.nan], [-1, 2, 3]):
         with pytest.raises(InputError) as exc:

@@ -204,45 +204,24 @@ def _pvalue_rng(rng, pair: int):
                                                         (_STREAM_PVALUE, pair)))
 
 
-def _permutation_pvalue(ra, rb, fa, fb, observed, *, multiplicative, rng, n_resamples):
-    """Two-sided Monte Carlo p-value of the tie-corrected τ_w: the systems of ranking b
-    (ties as given) are permuted uniformly; p = min(1, 2 min(P(Γ ≥ γ), P(Γ ≤ γ))) with the
-    (count + 1) / (K + 1) convention and null values within max(1e-12 |γ|, 1e-14) of γ
-    counted on both sides (the conventions of ``weighted_correlation_test``)."""
-    s = ra.size
-    tol = max(1e-12 * abs(observed), 1e-14)
-    ge = le = 0
-    done = 0
-    batch = max(1, min(n_resamples, 2_000_000 // s))
-    zero = np.zeros(1, dtype=np.int64)
-    one = np.ones(1, dtype=np.int64)
-    while done < n_resamples:
-        k = min(batch, n_resamples - done)
-        perm = rng.permuted(np.tile(np.arange(s), (k, 1)), axis=1)
-        RA = np.stack([np.broadcast_to(ra, (k, s)), rb[perm]])
-        FW = np.stack([np.broadcast_to(fa, (k, s)), fb[perm]])
-        _, tw = pick(_k.pair_correlations, RA.shape[1] * RA.shape[2] ** 2)(np.ascontiguousarray(RA), np.ascontiguousarray(FW), zero, one,
-                                     multiplicative)
-        tw = tw[:, 0]
-        ge += int(np.count_nonzero(tw >= observed - tol))
-        le += int(np.count_nonzero(tw <= observed + tol))
-        done += k
-    p_ge = (ge + 1) / (n_resamples + 1)
-    p_le = (le + 1) / (n_resamples + 1)
-    return float(min(1.0, 2 * min(p_ge, p_le)))
-
-
 def _pvalue(ra, rb, fa, fb, observed, *, weigher, scheme, table, rng, n_resamples):
-    """p-value of τ_w under H0 (independent rankings) -> (p, method).
+    """p-value of τ_w under H0 (independent rankings) -> (p, method), by
+    :func:`agreekit.weighted_correlation_test` (``method="auto"``).
 
-    Untied rankings: ``agreekit.weighted_correlation_test`` (exact / table / Monte Carlo).
-    Tied rankings (its null does not apply): a permutation test of the tie-corrected τ_w.
+    Untied rankings: exact / table / (sequential) Monte Carlo.  Tied rankings: the same function's
+    null that keeps both tie patterns fixed (exact over the distinct arrangements, else Monte
+    Carlo), labelled ``"<method> (ties)"``.  An undefined τ_w (a ranking with every system tied)
+    has an undefined p-value: NaN, method ``"undefined"``.
     """
+    if not math.isfinite(observed) or np.all(ra == ra[0]) or np.all(rb == rb[0]):
+        return float("nan"), "undefined"
     tied = len(np.unique(ra)) < ra.size or len(np.unique(rb)) < rb.size
     if tied:
-        p = _permutation_pvalue(ra, rb, fa, fb, observed, multiplicative=scheme == "multiplicative",
-                                rng=rng, n_resamples=n_resamples)
-        return p, "permutation (ties)"
+        # average ranks (1 = best) are passed as scores -ra: rankdata(ra, "average") = ra
+        res = weighted_correlation_test(-np.asarray(ra, dtype=np.float64), -np.asarray(rb, dtype=np.float64),
+                                        coefficient="kendall", weigher=weigher, scheme=scheme, rng=rng,
+                                        n_resamples=n_resamples, kind="scores")
+        return float(res.pvalue), f"{res.method} (ties)"
     res = weighted_correlation_test(ra.astype(np.int64), rb.astype(np.int64), coefficient="kendall",
                                     weigher=weigher, scheme=scheme, rng=rng, table=table,
                                     n_resamples=n_resamples)
@@ -294,8 +273,8 @@ def metric_agreement(scores, *, weigher="harmonic", scheme="additive", n_resampl
     pvalue : bool, default True
         Compute the p-values (False: NaN, ``pvalue_method = "skipped"``).
     pvalue_resamples : int, default 10000
-        Monte Carlo size for p-values that need one (tied rankings; untied ones without
-        an exact or table null).
+        Monte Carlo size (the maximum of a sequential one) for p-values without an exact or
+        table null.
     offset : float
         Offset of the geometric mean.
 
@@ -313,9 +292,11 @@ def metric_agreement(scores, *, weigher="harmonic", scheme="additive", n_resampl
     g is defined for untied rankings; under ties it is applied to the tie-corrected τ_w
     (``ties`` says which rows this concerns).  p-values (two-sided): untied rankings use
     :func:`agreekit.weighted_correlation_test` (exact for n ≤ 10, else the table's null
-    quantiles, else Monte Carlo); its null does not apply to tied rankings, which get a
-    permutation test of the tie-corrected τ_w instead (the systems of the second ranking,
-    ties as given, permuted ``pvalue_resamples`` times; p = (count + 1)/(K + 1) per tail).
+    quantiles, else sequential Monte Carlo); tied rankings use the same function's permutation
+    null that keeps both tie patterns fixed (exact over the distinct arrangements when there are
+    at most 10!, else Monte Carlo with at most ``pvalue_resamples`` resamples; ``pvalue_method``
+    e.g. ``"exact (ties)"``).  A pair where a metric ties every system has τ_w undefined and so
+    its p-value: NaN (null in JSON), ``pvalue_method = "undefined"``.
 
     References
     ----------

@@ -20,13 +20,14 @@ from agreekit.ranking.significance import (WeightedCorrelationResult, exact_null
                                            weighted_correlation_test)
 from agreekit.ranking.standardization import BoundConsistencyError, StandardizationFunction
 from agreekit.ranking.tables import (CoefficientTable, NullQuantiles, TableMoments, available_tables, find_table,
-                                     load_table, standardization_function, standardize, table_checksum)
+                                     load_table, null_moments, standardization_function, standardize,
+                                     table_checksum)
 from agreekit.ranking.weighting import Weigher, parse_weigher, scheme_id
 
 __all__ = [
     "Weigher", "parse_weigher", "scheme_id", "weighted_spearman", "weighted_kendall", "weighted_correlation",
     "ExactMoments", "exact_moments", "StandardizationFunction", "BoundConsistencyError",
     "CoefficientTable", "TableMoments", "NullQuantiles", "standardize", "standardization_function",
-    "load_table", "available_tables", "find_table", "table_checksum",
+    "load_table", "available_tables", "find_table", "table_checksum", "null_moments",
     "WeightedCorrelationResult", "weighted_correlation_test", "exact_null_distribution",
 ]

@@ -56,6 +56,7 @@ __all__ = [
     "table_checksum",
     "standardize",
     "standardization_function",
+    "null_moments",
 ]
 
 #: version written by this package; readers accept any 1.x
@@ -93,11 +94,16 @@ def available_tables() -> list[str]:
 
 @dataclass(frozen=True)
 class TableMoments(ResultBase):
-    """Γ̄, V, V^ℓ at ranking length ``n``, where they came from (``"exact"`` or ``"fit"``), and their SEs.
+    """Γ̄, V, V^ℓ at ranking length ``n``, where they came from, and their SEs.
 
-    ``mean_se``, ``var_se``, ``left_var_se`` are the standard errors of the fitted values (from
-    the covariance of each fit's coefficients, schema 1.1); 0 for exact rows, NaN for fits of a
-    schema-1.0 table (which stores no covariance).
+    ``source`` is ``"exact"`` (an exact row of a table, or an enumeration at n), ``"fit"`` (a
+    table's fitted polynomials) or ``"monte-carlo"`` (a seeded Monte Carlo sample at n, see
+    :func:`null_moments`).  ``table`` is the scheme id of the table they were read from (None:
+    computed at n, or read by :meth:`CoefficientTable.moments`, which knows its own table);
+    ``size`` the number of permutations (or distinct arrangements) behind computed values (0 for
+    table values).  ``mean_se``, ``var_se``, ``left_var_se`` are the standard errors: of the
+    fitted values (from the covariance of each fit's coefficients, schema 1.1; NaN for fits of a
+    schema-1.0 table, which stores no covariance), of the Monte Carlo estimates, 0 for exact values.
     """
 
     n: int
@@ -108,6 +114,8 @@ class TableMoments(ResultBase):
     mean_se: float = 0.0
     var_se: float = 0.0
     left_var_se: float = 0.0
+    table: str | None = None
+    size: int = 0
 
 
 @dataclass(frozen=True, eq=False)
@@ -310,21 +318,199 @@ def _resolve_table(table, coefficient, scheme, weigher) -> CoefficientTable:
     return tab
 
 
-def standardization_function(*, coefficient: str = "kendall", scheme: str = "additive", weigher="harmonic", n: int,
-                             form: str = "corrected", g0_rule: str | None = None, table=None,
-                             extrapolate: bool = False):
+def _has_shipped(coefficient, scheme, weigher) -> bool:
+    """Whether a table for (coefficient, scheme, weigher spec) ships with the package."""
+    from agreekit.ranking.tablegen.generation import scheme_id
+    from agreekit.ranking.weighting import COEFFICIENTS, SCHEMES, parse_weigher
+
+    check_choice("coefficient", coefficient, COEFFICIENTS)
+    check_choice("scheme", scheme, SCHEMES)
+    if callable(weigher) and not hasattr(weigher, "spec"):
+        return False
+    spec = weigher.spec if hasattr(weigher, "spec") else parse_weigher(weigher).spec
+    if spec.startswith("callable:"):
+        return False
+    return _tables_dir().joinpath(scheme_id(coefficient, scheme, spec) + ".json").is_file()
+
+
+def null_moments(*, coefficient: str = "kendall", scheme: str = "additive", weigher="harmonic", n: int | None = None,
+                 table=None, compute: bool = True, x=None, y=None, extrapolate: bool = False,
+                 progress: bool | None = None) -> TableMoments:
+    """Null moments Γ̄, V, V^ℓ of a weighted correlation at ranking length n, from a table or computed at n.
+
+    Without ``x``, ``y``: the null of Γ(id, π) under uniform random permutations π.  The moments
+    come from ``table`` if given, else from the shipped table of the configuration; when no
+    shipped table covers (coefficient, scheme, weigher) — another weigher, a Python callable —
+    they are computed at the exact n (``compute=True``, default): by enumeration of all n!
+    permutations for n <= 10, else from 100 000 seeded Monte Carlo permutations (the seed is
+    derived from the configuration, so the values are reproducible), with their standard errors,
+    a progress bar on long runs and an on-disk cache (see Notes).
+
+    With ``x``, ``y`` (rank vectors, repeated values = ties, as in :func:`agreekit.weighted_kendall`):
+    the permutation null that keeps both tie patterns fixed (y's values permuted over the positions,
+    x fixed) of the tie-aware coefficient (``ties="average"``): exact over the distinct
+    arrangements when there are at most 10! of them, else 20 000 seeded Monte Carlo permutations.
+    Without ties this is the null above at n = len(x).
+
+    Parameters
+    ----------
+    coefficient : {'kendall', 'spearman'}, optional
+        Default ``'kendall'``.
+    scheme : {'additive', 'multiplicative'}, optional
+        Default ``'additive'``.
+    weigher : str, Weigher or callable, optional
+        Weighting function f of the 1-based rank (default ``"harmonic"``).
+    n : int, optional
+        Ranking length (>= 2); required without ``x``, ``y`` (with them it must equal their length).
+    table : CoefficientTable, path or scheme id, optional
+        Read the moments from this table (an error if it does not match the configuration or n).
+    compute : bool, optional
+        ``False`` forbids computing: without a table covering the configuration an
+        :class:`~agreekit.InputError` is raised.
+    x, y : array_like, optional
+        Data whose tie patterns define the null (see above).
+    extrapolate : bool, optional
+        Allow n above a table's ``n_max`` (with a :class:`RuntimeWarning`).
+    progress : bool, optional
+        Progress bar on stderr for a computation; default: when it draws >= 10⁸ ranks.
+
+    Returns
+    -------
+    TableMoments
+        ``mean``, ``var``, ``left_var``, ``source`` (``"exact"``, ``"fit"`` or ``"monte-carlo"``),
+        ``mean_se``, ``var_se``, ``left_var_se``, ``table`` (scheme id or None) and ``size``.
+
+    Raises
+    ------
+    InputError
+        Unknown option, n out of range, ``table`` not matching, or no table with ``compute=False``.
+
+    Notes
+    -----
+    Computed untied moments are cached in memory and as one small JSON file per configuration in
+    ``platformdirs.user_cache_dir("agreekit")`` (``$AGREEKIT_CACHE_DIR`` overrides it), keyed by the
+    coefficient, scheme, n, the weights f(1..n), the Monte Carlo size and the library version; a
+    repeated call reads the cache (timed in ``benchmarks/bench_sequential_pvalue.py``).  A damaged
+    cache file is recomputed.
+
+    Examples
+    --------
+    >>> from agreekit.ranking.tables import null_moments
+    >>> m = null_moments(coefficient="kendall", scheme="additive", weigher="harmonic", n=10)
+    >>> m.source, m.table, round(m.mean, 7)
+    ('exact', 'kendall_additive_harmonic', -0.1076337)
+    >>> m = null_moments(weigher="dcg", n=8)          # no shipped table: enumerated at n = 8
+    >>> m.source, m.table, m.size
+    ('exact', None, 40320)
+
+    Ties: the null of the data's own tie patterns (exact here: the 8!/3! distinct arrangements of y):
+
+    >>> t = null_moments(x=[1, 2, 2, 4, 5, 6, 7, 8], y=[1, 1, 1, 4, 5, 6, 7, 8])
+    >>> t.source, t.size, t.n
+    ('exact', 6720, 8)
+    """
+    from agreekit.ranking.weighting import check_coefficient, check_scheme, parse_weigher
+
+    coefficient = check_coefficient(coefficient)
+    scheme = check_scheme(scheme)
+    if not isinstance(compute, (bool, np.bool_)):
+        raise InputError("compute", f"must be True or False; got {compute!r}")
+    w = parse_weigher(weigher)
+    if (x is None) != (y is None):
+        raise InputError("y" if y is None else "x", "is missing: x and y are given together (their tie patterns "
+                                                    "define the null)")
+    if x is not None:
+        from agreekit._validation import check_same_length
+        from agreekit.ranking.correlation import as_ranks
+
+        rx, tx = as_ranks("x", x, ties="average")
+        ry, ty = as_ranks("y", y, ties="average")
+        check_same_length(("x", "y"), rx, ry)
+        if n is not None and check_int("n", n, minimum=2) != rx.size:
+            raise InputError("n", f"= {n} differs from the length of x and y ({rx.size})")
+        n = int(rx.size)
+        if tx or ty:
+            if table is not None:
+                raise InputError("table", "holds the null of untied rankings; x, y have ties (leave table=None "
+                                          "for the null of their tie patterns)")
+            return _tied_moments(coefficient, scheme, w, rx, ry, progress)
+    if n is None:
+        _missing_n()
+    n = check_int("n", n, minimum=2)
+    if table is not None or not compute or (w.family != "callable" and _has_shipped(coefficient, scheme, w)):
+        tab = _resolve_table(table, coefficient, scheme, w if w.family != "callable" else w.func)
+        m = tab.moments(n, extrapolate=extrapolate)
+        from dataclasses import replace
+
+        return replace(m, table=tab.scheme_id)
+    from agreekit.ranking import _cache
+
+    mean, var, left, se_m, se_v, se_l, source, size = _cache.computed_moments(coefficient, scheme, w, n,
+                                                                              progress=progress)
+    return TableMoments(n, mean, var, left, source, se_m, se_v, se_l, None, size)
+
+
+#: Monte Carlo permutations behind the moments of a tied null too large to enumerate
+TIED_MC_SIZE = 20_000
+_TIED_MOMENTS: dict = {}
+
+
+def _tied_moments(coefficient, scheme, w, rx, ry, progress) -> TableMoments:
+    from agreekit.ranking import _kernels as _k
+    from agreekit.ranking._tied_null import MAX_EXACT_ARRANGEMENTS, tied_null
+
+    coef = _k.SPEARMAN if coefficient == "spearman" else _k.KENDALL
+    null = tied_null(rx, ry, w, coef, scheme == "multiplicative")
+    key = null.key()
+    hit = _TIED_MOMENTS.get(key)
+    if hit is not None:
+        return hit
+    if null.n_arrangements <= MAX_EXACT_ARRANGEMENTS:
+        (mean, var, left), ses = null.exact().moments()
+        m = TableMoments(null.n, mean, var, left, "exact", *ses, None, null.n_arrangements)
+    else:
+        if progress is None:
+            progress = TIED_MC_SIZE * null.n >= 10**8
+        sample = null.sample(np.random.default_rng(null.seed()), TIED_MC_SIZE, progress=progress)
+        (mean, var, left), ses = sample.moments()
+        m = TableMoments(null.n, mean, var, left, "monte-carlo", *ses, None, TIED_MC_SIZE)
+    if len(_TIED_MOMENTS) > 256:
+        _TIED_MOMENTS.clear()
+    _TIED_MOMENTS[key] = m
+    return m
+
+
+def standardization_function(*, coefficient: str = "kendall", scheme: str = "additive", weigher="harmonic",
+                             n: int | None = None, form: str = "corrected", g0_rule: str | None = None, table=None,
+                             extrapolate: bool = False, compute: bool = True, x=None, y=None):
     """The standardization function g for a configuration and ranking length (see :func:`standardize`).
 
     >>> g = standardization_function(n=30)       # kendall, additive, harmonic (the defaults)
     >>> float(g(1.0)), float(g(-1.0))
     (1.0, -1.0)
     """
-    tab = _resolve_table(table, coefficient, scheme, weigher)
-    return tab.standardization_function(n, form=form, g0_rule=g0_rule, extrapolate=extrapolate)
+    from agreekit.ranking.standardization import G0_RULES, StandardizationFunction
+
+    check_choice("form", form, FORMS)
+    if g0_rule is not None:
+        check_choice("g0_rule", g0_rule, G0_RULES)
+    if x is None and y is None and (table is not None or not compute or _has_shipped(coefficient, scheme, weigher)):
+        tab = _resolve_table(table, coefficient, scheme, weigher)   # the table path, unchanged
+        if n is None:
+            _missing_n()
+        return tab.standardization_function(n, form=form, g0_rule=g0_rule, extrapolate=extrapolate)
+    m = null_moments(coefficient=coefficient, scheme=scheme, weigher=weigher, n=n, table=table, compute=compute,
+                     x=x, y=y, extrapolate=extrapolate)
+    return StandardizationFunction.from_moments(m.mean, m.var, m.left_var, form=form, g0_rule=g0_rule)
 
 
-def standardize(gamma, *, coefficient: str = "kendall", scheme: str = "additive", weigher="harmonic", n: int,
-                form: str = "corrected", g0_rule: str | None = None, table=None, extrapolate: bool = False):
+def _missing_n():
+    raise InputError("n", "is required (or pass x and y)")
+
+
+def standardize(gamma, *, coefficient: str = "kendall", scheme: str = "additive", weigher="harmonic",
+                n: int | None = None, form: str = "corrected", g0_rule: str | None = None, table=None,
+                extrapolate: bool = False, compute: bool = True, x=None, y=None):
     """Standardized coefficient g(Γ) with zero expected value under uniform random rankings.
 
     Γ is a weighted correlation of two rankings of length ``n`` (rank vectors, 1 = top, or
@@ -339,11 +525,11 @@ def standardize(gamma, *, coefficient: str = "kendall", scheme: str = "additive"
         :func:`weighted_correlation` and the CLI).
     scheme : {'additive', 'multiplicative'}, optional
         Default ``'additive'``.
-    weigher : str or Weigher, optional
+    weigher : str, Weigher or callable, optional
         Weigher spec of the 1-based rank (default ``"harmonic"``; ``"inverse_square:n0=1"``,
-        ...).  A Python callable is accepted only together with ``table=``.
+        ``"dcg"``, ...) or a Python callable of the rank.
     n : int
-        Ranking length (>= 2).
+        Ranking length (>= 2); may be omitted when ``x``, ``y`` are given.
     form : {'corrected', 'paper'}, optional
         ``'corrected'`` (default) uses B, C with (1+Γ̄)²V, which gives E[g(Γ)] = 0;
         ``'paper'`` uses the printed Eq. 30/32 (biased, for comparison).
@@ -353,9 +539,19 @@ def standardize(gamma, *, coefficient: str = "kendall", scheme: str = "additive"
         which usually makes g flat somewhere). ``None`` (default): ``'max_min_slope'`` for
         ``form='corrected'``, ``'closest_to_zero'`` for ``form='paper'``.
     table : CoefficientTable, path or scheme id, optional
-        Table to read the moments from; default: the shipped table of the configuration.
+        Table to read the moments from; default: the shipped table of the configuration, and
+        when there is none (another weigher, a callable) moments computed at the exact n
+        (:func:`null_moments`: enumeration for n <= 10, else seeded Monte Carlo with an on-disk
+        cache).
     extrapolate : bool, optional
         Allow n above the table's ``n_max`` (with a :class:`RuntimeWarning`).
+    compute : bool, optional
+        ``False`` forbids computing moments: without a table, an error (the former behaviour).
+    x, y : array_like, optional
+        The rankings ``gamma`` was computed from (tie-aware coefficient, ``ties="average"``).
+        With ties, g is built from the moments of the permutation null that keeps both tie
+        patterns fixed (:func:`null_moments` with ``x``, ``y``), so E[g(Γ)] = 0 under that null;
+        without ties this is the usual g at n = len(x).
 
     Returns
     -------
@@ -365,8 +561,12 @@ def standardize(gamma, *, coefficient: str = "kendall", scheme: str = "additive"
     Raises
     ------
     InputError
-        Unknown coefficient/scheme/weigher, no table for the scheme, n out of range,
-        Γ outside [-1, 1] or not finite, corrupt table.
+        Unknown coefficient/scheme/weigher, no table for the scheme with ``compute=False``,
+        n out of range, Γ outside [-1, 1] or not finite, corrupt table.
+
+    See Also
+    --------
+    null_moments : the moments behind g, where they came from and their standard errors.
 
     Examples
     --------
@@ -377,6 +577,18 @@ def standardize(gamma, *, coefficient: str = "kendall", scheme: str = "additive"
     (-1.0, 1.0)
     >>> standardize(0.4, n=30) == standardize(0.4, coefficient="kendall", scheme="additive",
     ...                                       weigher="harmonic", n=30)
+    True
+
+    No shipped table for DCG weights: the moments are computed at n (here enumerated, n = 8):
+
+    >>> standardize(0.3, weigher="dcg", n=8) == float(standardization_function(weigher="dcg", n=8)(0.3))
+    True
+
+    Tied rankings: g from the null of their own tie patterns
+
+    >>> from agreekit import weighted_kendall
+    >>> x, y = [1, 2, 2, 4, 5, 6, 7, 8], [1, 1, 3, 4, 6, 5, 8, 7]
+    >>> 0 < standardize(weighted_kendall(x, y), x=x, y=y) < 1
     True
     """
     try:
@@ -391,6 +603,6 @@ def standardize(gamma, *, coefficient: str = "kendall", scheme: str = "additive"
         raise InputError("gamma", "must lie in [-1, 1]")
     arr = np.clip(arr, -1.0, 1.0)
     g = standardization_function(coefficient=coefficient, scheme=scheme, weigher=weigher, n=n, form=form,
-                                 g0_rule=g0_rule, table=table, extrapolate=extrapolate)
+                                 g0_rule=g0_rule, table=table, extrapolate=extrapolate, compute=compute, x=x, y=y)
     out = np.asarray(g(arr), dtype=np.float64)
     return float(out) if out.ndim == 0 else out
