@@ -119,8 +119,7 @@ def _open_binary(path: Path, parameter: str):
             raw = open(path, "rb")
         except OSError as exc:
             raise InputError(parameter, f"cannot read {shown}: {exc.strerror}") from None
-        head = raw.read(2)
-        raw.seek(0) if raw.seekable() else None
+        head = raw.peek(2)[:2]  # peek, not read + seek: a pipe (/dev/fd/N, a FIFO) cannot seek back
     if head == _GZIP_MAGIC:
         return gzip.GzipFile(fileobj=raw, mode="rb"), raw, True
     if path.suffix.lower() == ".gz":

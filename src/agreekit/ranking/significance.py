@@ -352,6 +352,10 @@ def _monte_carlo_null(n, F, coef, mult, n_resamples, rng, progress, batch_elemen
     """
     from agreekit.ranking.tablegen.sampling import random_permutations
 
+    from agreekit._memory import check_memory
+
+    check_memory("n_resamples", 8.0 * n_resamples, f"{n_resamples} Monte Carlo null values",
+                 hint="lower n_resamples (100000 gives a p-value SE below 0.0016)")
     rows = max(1, min(n_resamples, batch_elements // n))
     out = np.empty(n_resamples)
     perms = np.empty((rows, n), dtype=np.int64)
