@@ -28,6 +28,7 @@ import io
 import json
 import math
 import os
+import re
 import sys
 import tempfile
 import zlib
@@ -121,7 +122,10 @@ def _open_binary(path: Path, parameter: str):
             raise InputError(parameter, f"cannot read {shown}: {exc.strerror}") from None
         head = raw.peek(2)[:2]  # peek, not read + seek: a pipe (/dev/fd/N, a FIFO) cannot seek back
     if head == _GZIP_MAGIC:
-        return gzip.GzipFile(fileobj=raw, mode="rb"), raw, True
+        counter = _Counting(raw)
+        gz = gzip.GzipFile(fileobj=io.BufferedReader(counter), mode="rb")
+        gz._agreekit_counter = counter
+        return gz, raw, True
     if path.suffix.lower() == ".gz":
         raw.close()
         raise InputError(parameter, f"{shown} is named *.gz but is not gzip-compressed "
@@ -146,39 +150,118 @@ def _decode_error(parameter: str, shown: str, exc: Exception, gz: bool, lineno: 
     return InputError(parameter, f"cannot read {shown}: {getattr(exc, 'strerror', None) or exc}")
 
 
+#: the longest line a reader accepts (bytes, newline included); a file without newlines (``/dev/zero``,
+#: a sparse file) must not be read into memory whole
+MAX_LINE_BYTES = 64 * 2**20
+#: a gzip file may decompress to at most this many bytes ...
+MAX_DECOMPRESSED_BYTES = 2 * 2**30
+#: ... and, past :data:`_RATIO_FLOOR` bytes, to at most this many times its compressed size (text
+#: compresses 3-20x; a gzip bomb ~1000x)
+MAX_GZIP_RATIO = 200
+_RATIO_FLOOR = 64 * 2**20
+_LINE_END = re.compile(r"\r\n|\r|\n")
+
+
+class _Counting(io.RawIOBase):
+    """A raw reader that counts the (compressed) bytes read through it."""
+
+    def __init__(self, raw):
+        self._raw = raw
+        self.count = 0
+
+    def readable(self):
+        return True
+
+    def readinto(self, b):
+        data = self._raw.read(len(b))
+        b[:len(data)] = data
+        self.count += len(data)
+        return len(data)
+
+
+def _size_text(n: int) -> str:
+    from agreekit._memory import format_bytes
+
+    return format_bytes(n)
+
+
+def _split_line(text: str) -> list[str]:
+    """One physical line (up to and including ``\n``) as logical lines: ``\r\n``, ``\r``, ``\n`` end a line."""
+    if text.endswith("\r\n"):
+        text = text[:-2]
+    elif text.endswith(("\n", "\r")):
+        text = text[:-1]
+    return _LINE_END.split(text) if "\r" in text else [text]
+
+
 def iter_lines(source: Any, *, parameter: str) -> Iterator[tuple[int, str]]:
     """Yield ``(line_number, line)`` (1-based; newline stripped) of a text file or stream.
 
     ``source`` is a path (plain text or gzip-compressed, detected by content) or a text
-    stream.  The text is decoded as UTF-8; a leading byte-order mark is dropped; ``\\r\\n``
-    and ``\\r`` line ends are accepted.  Memory is one line at a time.  Every failure
-    (missing file, directory, truncated or corrupted gzip, undecodable bytes, NUL bytes)
-    raises :class:`InputError` naming ``parameter`` and the file.
+    stream.  The text is decoded as UTF-8; a leading byte-order mark is dropped; ``\r\n``
+    and ``\r`` line ends are accepted.  Memory is one line at a time, and bounded: a line
+    longer than :data:`MAX_LINE_BYTES` and a gzip file that decompresses to more than
+    :data:`MAX_DECOMPRESSED_BYTES` (or to more than :data:`MAX_GZIP_RATIO` times its size) are
+    errors found while reading, as are NUL bytes.  Every failure (missing file, directory,
+    truncated or corrupted gzip, undecodable bytes, NUL bytes, a bound) raises
+    :class:`InputError` naming ``parameter`` and the file.
     """
+    limit = MAX_LINE_BYTES
     if hasattr(source, "read"):  # an open stream (text, or binary decoded as UTF-8)
         fh = source
         if isinstance(source, (io.RawIOBase, io.BufferedIOBase)) or "b" in getattr(source, "mode", ""):
             fh = io.TextIOWrapper(source, encoding="utf-8-sig")
         lineno = 0
         try:
-            for lineno, line in enumerate(fh, 1):
-                if lineno == 1 and line.startswith("\ufeff"):
-                    line = line[1:]
-                yield lineno, line.rstrip("\r\n")
+            while True:
+                line = fh.readline(limit + 1)
+                if not line:
+                    break
+                if len(line) > limit and not line.endswith(("\n", "\r")):
+                    raise InputError(parameter, f"<stream> line {lineno + 1} is longer than "
+                                                f"{_size_text(limit)} (no line end found)")
+                for part in _split_line(line):
+                    lineno += 1
+                    if lineno == 1 and part.startswith("\ufeff"):
+                        part = part[1:]
+                    if "\x00" in part:
+                        raise InputError(parameter, f"<stream> line {lineno} contains NUL bytes; "
+                                                    "is it a binary or UTF-16 file?")
+                    yield lineno, part
         except (UnicodeDecodeError, OSError) as exc:
             raise _decode_error(parameter, "<stream>", exc, False, lineno) from None
         return
     path = check_input_path(source, parameter=parameter)
     shown = _shown(source)
     stream, raw, gz = _open_binary(path, parameter)
-    text = io.TextIOWrapper(stream, encoding="utf-8-sig", newline=None)
+    counter = getattr(stream, "_agreekit_counter", None)
     lineno = 0
+    total = 0
     try:
-        for lineno, line in enumerate(text, 1):
-            if "\x00" in line:
-                raise InputError(parameter, f"{shown} line {lineno} contains NUL bytes; "
+        while True:
+            b = stream.readline(limit + 1)
+            if not b:
+                break
+            if b"\x00" in b:
+                raise InputError(parameter, f"{shown} line {lineno + 1} contains NUL bytes; "
                                             "is it a binary or UTF-16 file?")
-            yield lineno, line.rstrip("\n")
+            if len(b) > limit and not b.endswith(b"\n"):
+                raise InputError(parameter, f"{shown} line {lineno + 1} is longer than {_size_text(limit)} "
+                                            "(no line end found; is it a text file?)")
+            total += len(b)
+            if gz:
+                packed = counter.count if counter is not None else 0
+                if total > MAX_DECOMPRESSED_BYTES or (total > _RATIO_FLOOR and total > MAX_GZIP_RATIO * packed):
+                    raise InputError(parameter, f"{shown} decompresses to more than {_size_text(total)} "
+                                                f"from {_size_text(packed)} (the limits are "
+                                                f"{_size_text(MAX_DECOMPRESSED_BYTES)} and {MAX_GZIP_RATIO} "
+                                                "times the compressed size; is it a gzip bomb?)")
+            text = b.decode("utf-8")
+            if lineno == 0 and text.startswith("\ufeff"):
+                text = text[1:]
+            for part in _split_line(text):
+                lineno += 1
+                yield lineno, part
     except (UnicodeDecodeError, EOFError, zlib.error, OSError) as exc:
         if gz and isinstance(exc, UnicodeDecodeError):
             # undecodable bytes inside a gzip stream: corruption (the CRC will say so) or binary content
@@ -189,7 +272,7 @@ def iter_lines(source: Any, *, parameter: str) -> Iterator[tuple[int, str]]:
                 exc = gz_exc
         raise _decode_error(parameter, shown, exc, gz, lineno) from None
     finally:
-        text.close()
+        stream.close()
         raw.close()
 
 

@@ -213,11 +213,17 @@ def read_rank_file(path: str, *, parameter: str, column: str | None = None, kind
     return check_positive_ranks(parameter, values, labels=[f"file {path!r} line {no}" for no in numbers])
 
 
+class _NotANumber(str):
+    """A token that is not an ASCII decimal number: shown as itself, but float() refuses it."""
+
+    def __float__(self):
+        raise ValueError(f"not an ASCII decimal number: {str(self)!r}")
+
+
 def _ascii_or_text(tok: str):
     from agreekit._validation import parse_ascii_float
 
-    v = parse_ascii_float(tok)
-    return tok if v is None else v
+    return tok if parse_ascii_float(tok) is not None else _NotANumber(tok)
 
 
 def _scores(parameter, tokens, labels) -> np.ndarray:
