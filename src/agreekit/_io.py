@@ -404,11 +404,16 @@ def _make_temp(path: Path, parameter: str) -> tuple[int, str]:
 
 
 def _publish(tmp: str, path: Path, parameter: str) -> None:
-    # mkstemp creates 0600; give the file the usual permissions (0666 minus the umask)
-    umask = os.umask(0)
-    os.umask(umask)
+    # mkstemp creates 0600: an existing target keeps its permission bits (a 0600 file stays 0600),
+    # a new one gets the usual permissions (0666 minus the umask)
     try:
-        os.chmod(tmp, 0o666 & ~umask)
+        mode = os.stat(path).st_mode & 0o7777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    try:
+        os.chmod(tmp, mode)
         os.replace(tmp, path)
     except OSError as exc:
         raise InputError(parameter, f"cannot write {os.fspath(path)!r}: {exc.strerror}") from None

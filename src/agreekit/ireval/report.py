@@ -258,13 +258,26 @@ def write_collection(analysis: CollectionAnalysis, outdir: str | Path) -> dict[s
 # --------------------------------------------------------------------------- figures
 
 
-def _save(fig, stem: str | Path) -> None:
+def figure_files(fig, stem: str | Path) -> dict[Path, bytes]:
+    """``{stem.png: bytes, stem.pdf: bytes}`` of a figure, rendered in memory (no file touched), for
+    :func:`agreekit._io.write_files` together with the other outputs of a command."""
+    import io
+
     stem = Path(stem)
-    stem.parent.mkdir(parents=True, exist_ok=True)
+    out = {}
     for ext, kw in ((".png", {"dpi": 150}), (".pdf", {"metadata": {"CreationDate": None}})):
-        tmp = stem.parent / f".{stem.name}.tmp{ext}"
-        fig.savefig(tmp, bbox_inches="tight", **kw)
-        tmp.replace(stem.with_suffix(ext))
+        buf = io.BytesIO()
+        fig.savefig(buf, format=ext[1:], bbox_inches="tight", **kw)
+        out[stem.with_suffix(ext)] = buf.getvalue()
+    return out
+
+
+def _save(fig, stem: str | Path) -> None:
+    """Write ``stem.png`` and ``stem.pdf`` all or nothing, through unique temporary names (mkstemp in
+    the target folder: a fixed name such as ``.heatmap.tmp.png`` could be a planted symlink)."""
+    from agreekit._io import write_files
+
+    write_files(figure_files(fig, stem), parameter="output")
 
 
 def _plt():
