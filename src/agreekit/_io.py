@@ -568,3 +568,24 @@ def load_config_yaml(source: Any, *, parameter: str = "configfile") -> Any:
         where = f" line {mark.line + 1}" if mark is not None else ""
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         raise InputError(parameter, f"{shown}{where} is not valid YAML ({problem})") from None
+
+
+@contextlib.contextmanager
+def logged_stderr(path: str | os.PathLike) -> Iterator[Any]:
+    """``sys.stderr`` goes to the job log ``path`` for the block; an exception's traceback is written to
+    the log *before* it is closed (issue 23: with ``with open(log) as fh: sys.stderr = fh`` the traceback
+    came after the close: an empty log and "lost sys.stderr" on the console), and ``sys.stderr`` is
+    restored so that the exception also reaches the console."""
+    import traceback
+
+    saved = sys.stderr
+    with open(path, "w", encoding="utf-8") as log:
+        sys.stderr = log
+        try:
+            yield log
+        except BaseException:
+            traceback.print_exc(file=log)
+            log.flush()
+            raise
+        finally:
+            sys.stderr = saved
