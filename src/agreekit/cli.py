@@ -167,8 +167,12 @@ def _error_line(exc: BaseException) -> str:
     if isinstance(exc, OSError) and exc.strerror:
         where = f" {exc.filename!r}" if exc.filename is not None else ""
         return f"cannot access{where}: {exc.strerror}"
+    import re
+
     text = str(exc).strip()
-    return text.splitlines()[0] if text else type(exc).__name__
+    line = text.splitlines()[0] if text else type(exc).__name__
+    # a 150-digit integer (a weigher parameter such as p=1e308 printed exactly) is shown shortened
+    return re.sub(r"[0-9]{40,}", lambda m: f"{m.group()[:8]}...({len(m.group())} digits)", line)
 
 
 def _run(args: argparse.Namespace):
