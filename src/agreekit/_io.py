@@ -158,8 +158,8 @@ MAX_LINE_BYTES = 64 * 2**20
 MAX_DECOMPRESSED_BYTES = 2 * 2**30
 #: ... and, past :data:`_RATIO_FLOOR` bytes, to at most this many times its compressed size (text
 #: compresses 3-20x; a gzip bomb ~1000x)
-MAX_GZIP_RATIO = 200
-_RATIO_FLOOR = 64 * 2**20
+MAX_GZIP_RATIO = 300
+_RATIO_FLOOR = 4 * 2**20
 _LINE_END = re.compile(r"\r\n|\r|\n")
 
 
