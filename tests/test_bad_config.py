@@ -30,7 +30,7 @@ def _dry_run(tmp_path: Path, override: dict | None, configfile: str = "config/co
     # a misspelt top-level section used to pass validation silently
     ({"rankng": {"n_exact": 5}}, ["'rankng' was unexpected"]),
     # B * alpha must be an integer (1000 * 0.0333 = 33.3)
-    ({"bootstrap": {"alpha": 1.5}}, ["1.5 is greater than or equal to the maximum of 1"]),
+    ({"bootstrap": {"alpha": 1.5}}, ["bootstrap.alpha", "must be < 1.0"]),
     # a repeated weigher key planned 78 jobs
     ({"ranking": {"schemes": [{"coefficient": "spearman", "scheme": "additive", "weigher": "power:p=1,p=2"}]}},
      ["ranking.schemes[0].weigher", "given twice"]),
