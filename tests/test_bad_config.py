@@ -48,9 +48,11 @@ def _dry_run(tmp_path: Path, override: dict | None, configfile: str = "config/co
     ({"consensus": {"simulation": {"theta": [float("inf")]}}}, ["inf is greater than the maximum"]),
     ({"bootstrap": {"robust03": {"metrics": [{"name": "AP", "measure": "../x"}, {"name": "P", "measure": "P@10"}]}}},
      ["bootstrap.robust03.metrics[0].measure", "'../x'"]),
+    ({"ranking": {"sample_size": {"spearman": [{"size": 10**15}], "kendall": [{"size": 2000}]}}},
+     ["ranking.sample_size.spearman[0].size", "7.1 PiB"]),
 ], ids=["unknown-top-level-key", "alpha-times-B-not-integer", "weigher-repeated-key", "weigher-missing-p",
         "duplicate-key", "billion-laughs", "use-yte", "exclude-unknown", "metaeval-weigher", "lfr-n-huge",
-        "lfr-min-gt-max", "theta-inf", "measure-path"])
+        "lfr-min-gt-max", "theta-inf", "measure-path", "sample-size-memory"])
 def test_invalid_config_fails_before_any_job(tmp_path, override, needles):
     r = _dry_run(tmp_path, override)
     text = r.stdout + r.stderr
