@@ -21,7 +21,7 @@ def _dry_run(tmp_path: Path, override: dict | None, configfile: str = "config/co
     cmd = [sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "--directory", str(tmp_path),
            "-n", "--cores", "1", "--configfile", configfile]
     if override is not None:
-        (tmp_path / "extra.yaml").write_text(yaml.safe_dump(override))
+        (tmp_path / "extra.yaml").write_text(override if isinstance(override, str) else yaml.safe_dump(override))
         cmd.append("extra.yaml")
     return subprocess.run(cmd, capture_output=True, text=True, cwd=tmp_path)
 
@@ -30,14 +30,29 @@ def _dry_run(tmp_path: Path, override: dict | None, configfile: str = "config/co
     # a misspelt top-level section used to pass validation silently
     ({"rankng": {"n_exact": 5}}, ["'rankng' was unexpected"]),
     # B * alpha must be an integer (1000 * 0.0333 = 33.3)
-    ({"bootstrap": {"alpha": 0.0333}}, ["bootstrap.alpha", "must be a positive integer"]),
+    ({"bootstrap": {"alpha": 1.5}}, ["bootstrap.alpha", "must be < 1.0"]),
     # a repeated weigher key planned 78 jobs
     ({"ranking": {"schemes": [{"coefficient": "spearman", "scheme": "additive", "weigher": "power:p=1,p=2"}]}},
      ["ranking.schemes[0].weigher", "given twice"]),
     # a missing required weigher parameter
     ({"ranking": {"schemes": [{"coefficient": "spearman", "scheme": "additive", "weigher": "power"}]}},
      ["ranking.schemes[0].weigher", "needs parameter"]),
-], ids=["unknown-top-level-key", "alpha-times-B-not-integer", "weigher-repeated-key", "weigher-missing-p"])
+    # issue 23: values that passed validation and failed only at job time, and unsafe YAML
+    ("seed: 1\nseed: 2\n", ["extra.yaml", "line 2: key 'seed' is given twice"]),
+    ("a: &a [lol, lol]\nb: &b [*a, *a]\nc: &c [*b, *b]\n", ["extra.yaml", "YAML aliases"]),
+    ("__use_yte__: true\nseed: 3\n", ["'__use_yte__' is not allowed"]),
+    ({"metaeval": {"exclude": ["no_such_collection"]}}, ["metaeval.exclude", "no_such_collection"]),
+    ({"metaeval": {"weigher": "power:p=-1e5"}}, ["metaeval.weigher", "power:p=-1e5"]),
+    ({"clustering": {"lfr": {"n": 10**12}}}, ["1000000000000 is greater than the maximum of 1000000"]),
+    ({"clustering": {"lfr": {"min_community": 60, "max_community": 20}}}, ["clustering.lfr.min_community"]),
+    ({"consensus": {"simulation": {"theta": [float("inf")]}}}, ["inf is greater than the maximum"]),
+    ({"bootstrap": {"robust03": {"metrics": [{"name": "AP", "measure": "../x"}, {"name": "P", "measure": "P@10"}]}}},
+     ["bootstrap.robust03.metrics[0].measure", "'../x'"]),
+    ({"ranking": {"sample_size": {"spearman": [{"size": 10**15}], "kendall": [{"size": 2000}]}}},
+     ["ranking.sample_size.spearman[0].size", "7.1 PiB"]),
+], ids=["unknown-top-level-key", "alpha-times-B-not-integer", "weigher-repeated-key", "weigher-missing-p",
+        "duplicate-key", "billion-laughs", "use-yte", "exclude-unknown", "metaeval-weigher", "lfr-n-huge",
+        "lfr-min-gt-max", "theta-inf", "measure-path", "sample-size-memory"])
 def test_invalid_config_fails_before_any_job(tmp_path, override, needles):
     r = _dry_run(tmp_path, override)
     text = r.stdout + r.stderr

@@ -29,6 +29,7 @@ import io
 import json
 import math
 import os
+import re
 import sys
 import tempfile
 import zlib
@@ -42,7 +43,8 @@ import numpy as np
 from agreekit._validation import InputError
 
 __all__ = ["atomic_write", "write_files", "to_jsonable", "dumps_json", "write_json",
-           "check_input_path", "check_output_path", "iter_lines", "read_text", "read_csv_rows", "CsvRows"]
+           "check_input_path", "check_output_path", "iter_lines", "read_text", "read_csv_rows", "CsvRows",
+           "load_config_yaml"]
 
 _GZIP_MAGIC = b"\x1f\x8b"
 
@@ -120,10 +122,12 @@ def _open_binary(path: Path, parameter: str):
             raw = open(path, "rb")
         except OSError as exc:
             raise InputError(parameter, f"cannot read {shown}: {exc.strerror}") from None
-        head = raw.read(2)
-        raw.seek(0) if raw.seekable() else None
+        head = raw.peek(2)[:2]  # peek, not read + seek: a pipe (/dev/fd/N, a FIFO) cannot seek back
     if head == _GZIP_MAGIC:
-        return gzip.GzipFile(fileobj=raw, mode="rb"), raw, True
+        counter = _Counting(raw)
+        gz = gzip.GzipFile(fileobj=io.BufferedReader(counter), mode="rb")
+        gz._agreekit_counter = counter
+        return gz, raw, True
     if path.suffix.lower() == ".gz":
         raw.close()
         raise InputError(parameter, f"{shown} is named *.gz but is not gzip-compressed "
@@ -148,39 +152,118 @@ def _decode_error(parameter: str, shown: str, exc: Exception, gz: bool, lineno: 
     return InputError(parameter, f"cannot read {shown}: {getattr(exc, 'strerror', None) or exc}")
 
 
+#: the longest line a reader accepts (bytes, newline included); a file without newlines (``/dev/zero``,
+#: a sparse file) must not be read into memory whole
+MAX_LINE_BYTES = 64 * 2**20
+#: a gzip file may decompress to at most this many bytes ...
+MAX_DECOMPRESSED_BYTES = 2 * 2**30
+#: ... and, past :data:`_RATIO_FLOOR` bytes, to at most this many times its compressed size (text
+#: compresses 3-20x; a gzip bomb ~1000x)
+MAX_GZIP_RATIO = 300
+_RATIO_FLOOR = 4 * 2**20
+_LINE_END = re.compile(r"\r\n|\r|\n")
+
+
+class _Counting(io.RawIOBase):
+    """A raw reader that counts the (compressed) bytes read through it."""
+
+    def __init__(self, raw):
+        self._raw = raw
+        self.count = 0
+
+    def readable(self):
+        return True
+
+    def readinto(self, b):
+        data = self._raw.read(len(b))
+        b[:len(data)] = data
+        self.count += len(data)
+        return len(data)
+
+
+def _size_text(n: int) -> str:
+    from agreekit._memory import format_bytes
+
+    return format_bytes(n)
+
+
+def _split_line(text: str) -> list[str]:
+    """One physical line (up to and including ``\n``) as logical lines: ``\r\n``, ``\r``, ``\n`` end a line."""
+    if text.endswith("\r\n"):
+        text = text[:-2]
+    elif text.endswith(("\n", "\r")):
+        text = text[:-1]
+    return _LINE_END.split(text) if "\r" in text else [text]
+
+
 def iter_lines(source: Any, *, parameter: str) -> Iterator[tuple[int, str]]:
     """Yield ``(line_number, line)`` (1-based; newline stripped) of a text file or stream.
 
     ``source`` is a path (plain text or gzip-compressed, detected by content) or a text
-    stream.  The text is decoded as UTF-8; a leading byte-order mark is dropped; ``\\r\\n``
-    and ``\\r`` line ends are accepted.  Memory is one line at a time.  Every failure
-    (missing file, directory, truncated or corrupted gzip, undecodable bytes, NUL bytes)
-    raises :class:`InputError` naming ``parameter`` and the file.
+    stream.  The text is decoded as UTF-8; a leading byte-order mark is dropped; ``\r\n``
+    and ``\r`` line ends are accepted.  Memory is one line at a time, and bounded: a line
+    longer than :data:`MAX_LINE_BYTES` and a gzip file that decompresses to more than
+    :data:`MAX_DECOMPRESSED_BYTES` (or to more than :data:`MAX_GZIP_RATIO` times its size) are
+    errors found while reading, as are NUL bytes.  Every failure (missing file, directory,
+    truncated or corrupted gzip, undecodable bytes, NUL bytes, a bound) raises
+    :class:`InputError` naming ``parameter`` and the file.
     """
+    limit = MAX_LINE_BYTES
     if hasattr(source, "read"):  # an open stream (text, or binary decoded as UTF-8)
         fh = source
         if isinstance(source, (io.RawIOBase, io.BufferedIOBase)) or "b" in getattr(source, "mode", ""):
             fh = io.TextIOWrapper(source, encoding="utf-8-sig")
         lineno = 0
         try:
-            for lineno, line in enumerate(fh, 1):
-                if lineno == 1 and line.startswith("\ufeff"):
-                    line = line[1:]
-                yield lineno, line.rstrip("\r\n")
+            while True:
+                line = fh.readline(limit + 1)
+                if not line:
+                    break
+                if len(line) > limit and not line.endswith(("\n", "\r")):
+                    raise InputError(parameter, f"<stream> line {lineno + 1} is longer than "
+                                                f"{_size_text(limit)} (no line end found)")
+                for part in _split_line(line):
+                    lineno += 1
+                    if lineno == 1 and part.startswith("\ufeff"):
+                        part = part[1:]
+                    if "\x00" in part:
+                        raise InputError(parameter, f"<stream> line {lineno} contains NUL bytes; "
+                                                    "is it a binary or UTF-16 file?")
+                    yield lineno, part
         except (UnicodeDecodeError, OSError) as exc:
             raise _decode_error(parameter, "<stream>", exc, False, lineno) from None
         return
     path = check_input_path(source, parameter=parameter)
     shown = _shown(source)
     stream, raw, gz = _open_binary(path, parameter)
-    text = io.TextIOWrapper(stream, encoding="utf-8-sig", newline=None)
+    counter = getattr(stream, "_agreekit_counter", None)
     lineno = 0
+    total = 0
     try:
-        for lineno, line in enumerate(text, 1):
-            if "\x00" in line:
-                raise InputError(parameter, f"{shown} line {lineno} contains NUL bytes; "
+        while True:
+            b = stream.readline(limit + 1)
+            if not b:
+                break
+            if b"\x00" in b:
+                raise InputError(parameter, f"{shown} line {lineno + 1} contains NUL bytes; "
                                             "is it a binary or UTF-16 file?")
-            yield lineno, line.rstrip("\n")
+            if len(b) > limit and not b.endswith(b"\n"):
+                raise InputError(parameter, f"{shown} line {lineno + 1} is longer than {_size_text(limit)} "
+                                            "(no line end found; is it a text file?)")
+            total += len(b)
+            if gz:
+                packed = counter.count if counter is not None else 0
+                if total > MAX_DECOMPRESSED_BYTES or (total > _RATIO_FLOOR and total > MAX_GZIP_RATIO * packed):
+                    raise InputError(parameter, f"{shown} decompresses to more than {_size_text(total)} "
+                                                f"from {_size_text(packed)} (the limits are "
+                                                f"{_size_text(MAX_DECOMPRESSED_BYTES)} and {MAX_GZIP_RATIO} "
+                                                "times the compressed size; is it a gzip bomb?)")
+            text = b.decode("utf-8")
+            if lineno == 0 and text.startswith("\ufeff"):
+                text = text[1:]
+            for part in _split_line(text):
+                lineno += 1
+                yield lineno, part
     except (UnicodeDecodeError, EOFError, zlib.error, OSError) as exc:
         if gz and isinstance(exc, UnicodeDecodeError):
             # undecodable bytes inside a gzip stream: corruption (the CRC will say so) or binary content
@@ -191,7 +274,7 @@ def iter_lines(source: Any, *, parameter: str) -> Iterator[tuple[int, str]]:
                 exc = gz_exc
         raise _decode_error(parameter, shown, exc, gz, lineno) from None
     finally:
-        text.close()
+        stream.close()
         raw.close()
 
 
@@ -323,11 +406,16 @@ def _make_temp(path: Path, parameter: str) -> tuple[int, str]:
 
 
 def _publish(tmp: str, path: Path, parameter: str) -> None:
-    # mkstemp creates 0600; give the file the usual permissions (0666 minus the umask)
-    umask = os.umask(0)
-    os.umask(umask)
+    # mkstemp creates 0600: an existing target keeps its permission bits (a 0600 file stays 0600),
+    # a new one gets the usual permissions (0666 minus the umask)
     try:
-        os.chmod(tmp, 0o666 & ~umask)
+        mode = os.stat(path).st_mode & 0o7777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    try:
+        os.chmod(tmp, mode)
         os.replace(tmp, path)
     except OSError as exc:
         raise InputError(parameter, f"cannot write {os.fspath(path)!r}: {exc.strerror}") from None
@@ -427,3 +515,84 @@ def write_json(path: str | os.PathLike, obj: Any, *, indent: int | None = 2) -> 
     text = dumps_json(obj, indent=indent)
     with atomic_write(path) as fh:
         fh.write(text + "\n")
+
+
+# --------------------------------------------------------------------------- configs
+
+
+def load_config_yaml(source: Any, *, parameter: str = "configfile") -> Any:
+    """Load a pipeline config (YAML or JSON) strictly, or raise :class:`InputError` naming the file
+    and line.
+
+    Stricter than ``yaml.safe_load`` (and Snakemake's loader) in three ways that matter for a
+    config (issue 23): a key given twice in one mapping is an error (YAML keeps the last one
+    silently); anchors and aliases are refused (a "billion laughs" file is a few hundred bytes
+    that expand to 10^9 nodes and hang the validation); and the key ``__use_yte__``, which makes
+    Snakemake run the file as a YTE template (Python code), is refused.  Configs are otherwise
+    trusted input (README).
+    """
+    import yaml
+
+    shown = _shown(source)
+    text = read_text(source, parameter=parameter)
+
+    class _Strict(yaml.SafeLoader):
+        pass
+
+    def compose_node(self, parent, index):
+        if self.check_event(yaml.AliasEvent):
+            event = self.peek_event()
+            raise InputError(parameter, f"{shown} line {event.start_mark.line + 1}: YAML aliases (*{event.anchor}) "
+                                        "are not allowed in a config")
+        node = yaml.SafeLoader.compose_node(self, parent, index)
+        return node
+
+    def construct_mapping(self, node, deep=False):
+        seen: dict[Any, int] = {}
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=True)
+            line = key_node.start_mark.line + 1
+            try:
+                hash(key)
+            except TypeError:
+                raise InputError(parameter, f"{shown} line {line}: a mapping key must be a scalar") from None
+            if key in seen:
+                raise InputError(parameter, f"{shown} line {line}: key {key!r} is given twice in one mapping "
+                                            f"(first on line {seen[key]})")
+            seen[key] = line
+            if key == "__use_yte__":
+                raise InputError(parameter, f"{shown} line {line}: '__use_yte__' is not allowed (it makes "
+                                            "Snakemake run the config as a YTE template, i.e. execute Python)")
+        return yaml.SafeLoader.construct_mapping(self, node, deep=deep)
+
+    _Strict.compose_node = compose_node
+    _Strict.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG,
+                            lambda loader, node: dict(construct_mapping(loader, node, deep=True)))
+    try:
+        return yaml.load(text, Loader=_Strict)  # noqa: S506 - a SafeLoader subclass
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" line {mark.line + 1}" if mark is not None else ""
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise InputError(parameter, f"{shown}{where} is not valid YAML ({problem})") from None
+
+
+@contextlib.contextmanager
+def logged_stderr(path: str | os.PathLike) -> Iterator[Any]:
+    """``sys.stderr`` goes to the job log ``path`` for the block; an exception's traceback is written to
+    the log *before* it is closed (issue 23: with ``with open(log) as fh: sys.stderr = fh`` the traceback
+    came after the close: an empty log and "lost sys.stderr" on the console), and ``sys.stderr`` is
+    restored so that the exception also reaches the console."""
+    import traceback
+
+    saved = sys.stderr
+    with open(path, "w", encoding="utf-8") as log:
+        sys.stderr = log
+        try:
+            yield log
+        except BaseException:
+            traceback.print_exc(file=log)
+            log.flush()
+            raise
+        finally:
+            sys.stderr = saved

@@ -8,6 +8,7 @@ name; the CLI turns it into a one-line message and exit code 2.
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -28,6 +29,10 @@ __all__ = [
     "check_positive_ranks",
     "check_same_length",
     "check_numeric_values",
+    "parse_ascii_int",
+    "parse_ascii_float",
+    "is_ascii_int",
+    "canonical_label",
 ]
 
 
@@ -281,3 +286,74 @@ def check_same_length(names: Sequence[str], *arrays: np.ndarray) -> None:
     for name, arr in zip(names[1:], arrays[1:]):
         if len(arr) != n0:
             raise InputError(name, f"must have the same length as `{names[0]}` ({n0}); got {len(arr)}")
+
+
+# --------------------------------------------------------------------------- ASCII numbers
+#
+# One rule for numbers read from text (files, command-line options, config strings): ASCII
+# decimal digits only.  Python's int()/float() also accept Arabic-Indic and full-width digits
+# and ``1_0``; agreekit's readers do not (a score matrix never did, via pandas), so the same
+# text means the same thing in every file.
+
+_ASCII_INT = re.compile(r"[+-]?[0-9]+", re.ASCII)
+_ASCII_FLOAT = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?", re.ASCII)
+_SPECIAL_FLOAT = re.compile(r"[+-]?(?:nan|inf|infinity)", re.IGNORECASE | re.ASCII)
+
+
+def is_ascii_int(text: str) -> bool:
+    """True if ``text`` (stripped) is an ASCII decimal integer such as ``12``, ``-3``, ``007``."""
+    return isinstance(text, str) and _ASCII_INT.fullmatch(text.strip()) is not None
+
+
+def parse_ascii_int(text: str) -> int | None:
+    """``int(text)`` if ``text`` (stripped) is an ASCII decimal integer, else None.
+
+    >>> parse_ascii_int("042"), parse_ascii_int("1_0"), parse_ascii_int("\u0661\u0660")
+    (42, None, None)
+    """
+    if not isinstance(text, str):
+        return None
+    s = text.strip()
+    if _ASCII_INT.fullmatch(s) is None or len(s) > 4300:
+        return None
+    return int(s)
+
+
+def parse_ascii_float(text: str, *, special: bool = True) -> float | None:
+    """``float(text)`` if ``text`` (stripped) is an ASCII decimal number, else None.
+
+    ``special=True`` also accepts ``nan``, ``inf``, ``infinity`` (any case, optional sign),
+    which the caller then refuses or uses; full-width or Arabic-Indic digits, ``1_0``,
+    ``0x1``, ``1e`` are never numbers.
+
+    >>> parse_ascii_float("2.5e-3"), parse_ascii_float("1_0"), parse_ascii_float("\uff11")
+    (0.0025, None, None)
+    """
+    if not isinstance(text, str):
+        return None
+    s = text.strip()
+    if _ASCII_FLOAT.fullmatch(s) is None and not (special and _SPECIAL_FLOAT.fullmatch(s)):
+        return None
+    try:
+        return float(s)
+    except (ValueError, OverflowError):  # pragma: no cover - the patterns exclude both
+        return None
+
+
+def canonical_label(token: str) -> Any:
+    """The one rule for labels and node ids read from text: an ASCII decimal integer is that
+    integer (``1``, ``01`` and ``+1`` are one label), any other token is the string itself.
+
+    A token that is a number but not an integer (``1.0``, ``2.5``, ``1e3``) is ambiguous —
+    is ``1.0`` the label ``1``? — and is returned as None so that the reader can refuse it
+    naming the line.
+
+    >>> canonical_label("01"), canonical_label("x1"), canonical_label("1.0")
+    (1, 'x1', None)
+    """
+    v = parse_ascii_int(token)
+    if v is not None:
+        return v
+    if parse_ascii_float(token, special=False) is not None:
+        return None
+    return token

@@ -116,6 +116,34 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
+def _ascii_int(text: str) -> int:
+    from agreekit._validation import parse_ascii_int
+
+    value = parse_ascii_int(text)
+    if value is None:
+        raise argparse.ArgumentTypeError(f"must be an integer written with ASCII digits 0-9; got {text!r}")
+    return value
+
+
+def _ascii_float(text: str) -> float:
+    from agreekit._validation import parse_ascii_float
+
+    value = parse_ascii_float(text)
+    if value is None:
+        raise argparse.ArgumentTypeError(f"must be a number written with ASCII digits 0-9; got {text!r}")
+    return value
+
+
+def _ascii_numbers(parser: argparse.ArgumentParser) -> None:
+    """Every ``type=int`` / ``type=float`` option reads ASCII decimal numbers only (issue 23: Python's
+    int()/float() also take Arabic-Indic and full-width digits and ``1_0``)."""
+    for action in parser._actions:
+        if action.type is int:
+            action.type = _ascii_int
+        elif action.type is float:
+            action.type = _ascii_float
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="agreekit",
@@ -129,6 +157,7 @@ def build_parser() -> argparse.ArgumentParser:
         importlib.import_module(name).register(sub)
     for name, p in sub.choices.items():
         p.formatter_class = _HelpFormatter
+        _ascii_numbers(p)
         if name in EXAMPLES and not p.epilog:
             p.epilog = "examples:\n" + "\n".join(f"  {line}" for line in EXAMPLES[name])
     return parser
@@ -138,8 +167,12 @@ def _error_line(exc: BaseException) -> str:
     if isinstance(exc, OSError) and exc.strerror:
         where = f" {exc.filename!r}" if exc.filename is not None else ""
         return f"cannot access{where}: {exc.strerror}"
+    import re
+
     text = str(exc).strip()
-    return text.splitlines()[0] if text else type(exc).__name__
+    line = text.splitlines()[0] if text else type(exc).__name__
+    # a 150-digit integer (a weigher parameter such as p=1e308 printed exactly) is shown shortened
+    return re.sub(r"[0-9]{40,}", lambda m: f"{m.group()[:8]}...({len(m.group())} digits)", line)
 
 
 def _run(args: argparse.Namespace):

@@ -4,10 +4,10 @@ import sys
 
 from agreekit._io import atomic_write
 from agreekit.clustering.experiments import figure_report
+from agreekit._io import logged_stderr  # noqa: E402
 
 sm = snakemake  # noqa: F821 (injected by Snakemake)
-with open(sm.log[0], "w") as log:
-    sys.stderr = log
+with logged_stderr(sm.log[0]) as log:  # the traceback reaches the log before it is closed
     records = []
     for path in sm.input:
         with open(path, encoding="utf-8") as fh:

@@ -5,10 +5,10 @@ import numpy as np
 
 from agreekit._io import write_json
 from agreekit.clustering.experiments import lfr_trial_for_figure
+from agreekit._io import logged_stderr  # noqa: E402
 
 sm = snakemake  # noqa: F821 (injected by Snakemake)
-with open(sm.log[0], "w") as log:
-    sys.stderr = log
+with logged_stderr(sm.log[0]) as log:  # the traceback reaches the log before it is closed
     figure = int(sm.params.figure)
     # stream id: (global seed, seed 003, [figure], x index, repeat) -> independent of --cores and job order
     key = [int(sm.params.seed), 3] + ([] if figure == 7 else [figure]) + [int(sm.params.x_index), int(sm.wildcards.cl_rep)]

@@ -4,10 +4,10 @@ import sys
 
 from agreekit._io import atomic_write
 from agreekit.clustering._tables import seed_table_frame, seed_table_markdown
+from agreekit._io import logged_stderr  # noqa: E402
 
 sm = snakemake  # noqa: F821 (injected by Snakemake)
-with open(sm.log[0], "w") as log:
-    sys.stderr = log
+with logged_stderr(sm.log[0]) as log:  # the traceback reaches the log before it is closed
     with open(sm.input.example, encoding="utf-8-sig") as fh:
         example = json.load(fh)
     frame = seed_table_frame(example, direct_weight=float(sm.params.direct_weight))

@@ -5,13 +5,13 @@ import numpy as np
 
 from agreekit._io import write_json
 from agreekit.consensus import compare_methods, read_rankings
+from agreekit._io import logged_stderr  # noqa: E402
 
 # the seed's JSON keys, kept so that the shipped outputs do not change (library name -> JSON key)
 JSON_KEYS = {"n_optima": "n_solutions", "average_tau_x": "tau_x", "proven": "optimal", "seconds": "elapsed"}
 
 sm = snakemake  # noqa: F821
-with open(sm.log[0], "w") as log:
-    sys.stderr = log
+with logged_stderr(sm.log[0]) as log:  # the traceback reaches the log before it is closed
     name = sm.wildcards.dataset
     data = read_rankings(sm.input.csv, ordinal=True)  # ConsRank data as distributed (usa_ranks holds a 0)
     rng = np.random.SeedSequence([int(sm.params.seed), *map(ord, name)])

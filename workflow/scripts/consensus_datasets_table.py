@@ -7,6 +7,7 @@ import pandas as pd
 
 from agreekit._io import atomic_write
 from agreekit.consensus import methods_table
+from agreekit._io import logged_stderr  # noqa: E402
 
 # the per-dataset JSONs and the shipped table keep the seed's names (library name -> shipped name)
 SHIPPED = {"n_optima": "n_solutions", "average_tau_x": "tau_x", "proven": "optimal", "seconds": "elapsed"}
@@ -14,8 +15,7 @@ FROM_JSON = {old: new for new, old in SHIPPED.items()}
 COLUMNS = {"n_optima": "n_solutions", "average_tau_x": "tau_x", "proven": "optimal"}  # 'seconds' stays
 
 sm = snakemake  # noqa: F821
-with open(sm.log[0], "w") as log:
-    sys.stderr = log
+with logged_stderr(sm.log[0]) as log:  # the traceback reaches the log before it is closed
     results = {}
     for p in sm.input.jsons:
         res = json.loads(Path(p).read_text())

@@ -5,10 +5,10 @@ import numpy as np
 
 from agreekit._io import atomic_write
 from agreekit.consensus.simulation import VARIANTS, run_cell
+from agreekit._io import logged_stderr  # noqa: E402
 
 sm = snakemake  # noqa: F821
-with open(sm.log[0], "w") as log:
-    sys.stderr = log
+with logged_stderr(sm.log[0]) as log:  # the traceback reaches the log before it is closed
     sim = sm.params.sim
     m, theta, variant = int(sm.wildcards.m), float(sm.wildcards.theta), sm.wildcards.variant
     # the cell's stream depends only on the global seed and the cell, never on scheduling

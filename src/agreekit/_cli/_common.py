@@ -21,7 +21,7 @@ import sys
 
 from agreekit._io import atomic_write
 
-__all__ = ["add_output", "add_output_dir", "add_format", "add_quiet", "add_rng", "add_renamed",
+__all__ = ["add_output", "add_output_dir", "add_topic_column", "add_format", "add_quiet", "add_rng", "add_renamed",
            "write_output", "progress_of", "CLI_ONLY_OPTIONS"]
 
 #: options (``dest`` names) that exist only on the command line, with what they mean
@@ -43,6 +43,7 @@ CLI_ONLY_OPTIONS = {
     "column": "the CSV column of an input file to read (ranking `correlate`)",
     "pvalue": "flag: also run the significance test (`correlate --pvalue`)",
     "standardize": "flag: also return the standardized value (`correlate --standardize`)",
+    "topic_column": "bootstrap/metaeval: how the score CSV's first column is read (load_scores(topic_column=...))",
 }
 
 
@@ -88,6 +89,13 @@ def add_output_dir(p, *, what: str = "the output files", required: bool = False)
 
 def add_format(p, *, choices=("json", "csv"), default: str = "json") -> None:
     p.add_argument("--format", choices=tuple(choices), default=default, help="output format")
+
+
+def add_topic_column(p) -> None:
+    p.add_argument("--topic-column", choices=("auto", "first", "none"), default="auto",
+                   help="is the score CSV's first column the topic ids? auto (default: by its name - topic, "
+                        "qid, qno, QueryID, ... - or non-numeric values; distinct integers under another name "
+                        "are an error), first, or none (every column is a system)")
 
 
 def add_quiet(p) -> None:

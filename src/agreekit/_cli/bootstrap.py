@@ -22,7 +22,7 @@ import warnings
 from pathlib import Path
 
 from agreekit._cli._common import (add_format, add_output, add_output_dir, add_quiet, add_renamed, add_rng,
-                                   progress_of, write_output)
+                                   add_topic_column, progress_of, write_output)
 from agreekit._io import check_output_path, dumps_json, write_files
 from agreekit._validation import InputError
 from agreekit._cli import resolve_seed
@@ -40,12 +40,19 @@ def _metric_list(values: list[str]) -> list[str]:
 def _gains(values: list[str] | None):
     if not values:
         return None
-    gains = {}
+    from agreekit._validation import parse_ascii_float
+
+    gains: dict[int, float] = {}
+    given: dict[int, str] = {}
     for v in values:
-        m = re.fullmatch(r"\s*(-?\d+)\s*=\s*([0-9.eE+-]+)\s*", v)
-        if m is None:
-            raise InputError("--gains", f"must look like GRADE=GAIN (e.g. 2=3); got {v!r}")
-        gains[int(m.group(1))] = float(m.group(2))
+        m = re.fullmatch(r"\s*(-?[0-9]{1,18})\s*=\s*([0-9.eE+-]{1,40})\s*", v)
+        gain = None if m is None else parse_ascii_float(m.group(2), special=False)
+        if gain is None:
+            raise InputError("--gains", f"must look like GRADE=GAIN (e.g. 2=3); got {v[:60]!r}")
+        grade = int(m.group(1))
+        if grade in gains and gains[grade] != gain:
+            raise InputError("--gains", f"gives grade {grade} two gains: {given[grade]!r} and {v.strip()!r}")
+        gains[grade], given[grade] = gain, v.strip()
     return gains
 
 
@@ -78,10 +85,11 @@ def _bootstrap(args: argparse.Namespace):
         check_output_path(args.output, parameter="--output")
 
     seed = resolve_seed(args.rng)
-    scores = load_scores(args.scores, parameter="SCORES")
+    scores = load_scores(args.scores, parameter="SCORES", topic_column=args.topic_column)
     corr = None
     if args.correlate:  # first: it is refused up front if its samples cannot fit in memory
-        other = align_scores(scores, load_scores(args.correlate, parameter="--correlate"),
+        other = align_scores(scores, load_scores(args.correlate, parameter="--correlate",
+                                                 topic_column=args.topic_column),
                              names=("SCORES", "--correlate"))
         corr = rank_correlation_se(scores, other, n_resamples=args.n_resamples, rng=seed,
                                    summary=args.summary).to_dict()
@@ -152,6 +160,7 @@ def register(subparsers) -> None:
                     "power (pairs with ASL < alpha) and the estimated difference required for "
                     "ASL < alpha.")
     p.add_argument("scores", metavar="SCORES.csv", help="topics x systems CSV (header = system names; - = stdin)")
+    add_topic_column(p)
     p.add_argument("--test", choices=("paired", "unpaired"), default="paired",
                    help="paired or unpaired bootstrap test (Sakai 2006)")
     p.add_argument("--alpha", type=float, default=0.05,

@@ -9,6 +9,7 @@ from agreekit._cli._common import (add_format, add_output, add_quiet, add_rename
                                    write_output)
 from agreekit._io import dumps_json
 from agreekit._cli import resolve_seed
+from agreekit._validation import check_float, check_int
 from agreekit.consensus import kemeny, read_rankings
 
 
@@ -30,10 +31,51 @@ class _AllowTies(argparse.Action):
             setattr(namespace, "_deprecated_options", pending)
 
 
+#: more solutions than this are not collected (each is a row of n ranks; 10**25 was a numpy dimension error)
+_MAX_SOLUTIONS = 10**7
+_CALIBRATE_STARTS = 64
+#: an estimated run time above this many seconds, with no --time-limit, is announced before it starts
+LONG_RUN_SECONDS = 60.0
+
+
+def _warn_if_long(data, args, seed) -> None:
+    """Many starts and no time limit: time a few starts, and say before the run what the whole will take
+    (issue 23: ``--n-starts 10**12`` ran silently for an estimated two years)."""
+    import time
+    import warnings
+
+    from agreekit.consensus import kemeny
+
+    t0 = time.perf_counter()
+    kemeny(data, method=args.method, n_starts=_CALIBRATE_STARTS, rng=seed, allow_ties=args.allow_ties,
+           solver=args.solver, max_solutions=1, progress=False)
+    per_start = (time.perf_counter() - t0) / _CALIBRATE_STARTS
+    estimate = per_start * args.n_starts
+    if estimate > LONG_RUN_SECONDS:
+        warnings.warn(f"--n-starts {args.n_starts} without --time-limit: estimated {_duration(estimate)} "
+                      f"({per_start * 1e3:.3g} ms per start, measured on {_CALIBRATE_STARTS} starts); bound it "
+                      "with --time-limit SEC (the best ranking found by then is returned) or fewer --n-starts",
+                      UserWarning, stacklevel=2)
+
+
+def _duration(seconds: float) -> str:
+    for unit, size in (("years", 365.25 * 86400), ("days", 86400), ("hours", 3600), ("minutes", 60)):
+        if seconds >= size:
+            return f"about {seconds / size:.3g} {unit}"
+    return f"about {seconds:.3g} seconds"
+
+
 def _handler(args):
     seed = resolve_seed(args.rng)
+    if args.n_starts is not None:
+        check_int("--n-starts", args.n_starts, minimum=1, maximum=2**62)
+    check_int("--max-solutions", args.max_solutions, minimum=1, maximum=_MAX_SOLUTIONS)
+    if args.time_limit is not None:
+        check_float("--time-limit", args.time_limit, minimum=0.0, inclusive=False)
     data = read_rankings(args.path, weights_column=None if args.no_weights else args.weights_column,
                          ordinal=args.ordinal)
+    if args.time_limit is None and args.n_starts is not None and args.n_starts > _CALIBRATE_STARTS:
+        _warn_if_long(data, args, seed)
     res = kemeny(data, method=args.method, n_starts=args.n_starts, rng=seed,
                  allow_ties=args.allow_ties, time_limit=args.time_limit, solver=args.solver,
                  max_solutions=args.max_solutions, progress=progress_of(args))

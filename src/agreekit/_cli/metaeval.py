@@ -12,7 +12,7 @@ import inspect
 import io
 from pathlib import Path
 
-from agreekit._cli._common import (add_format, add_output, add_output_dir, add_quiet, add_renamed, add_rng,
+from agreekit._cli._common import (add_format, add_topic_column, add_output, add_output_dir, add_quiet, add_renamed, add_rng,
                                    write_output)
 from agreekit._validation import InputError
 from agreekit._cli.bootstrap import _legacy_output_dir
@@ -69,7 +69,8 @@ def _handler(args: argparse.Namespace):
     unknown = sorted(set(args.gmean or []) - set(files))
     if unknown:
         raise InputError("--gmean", f"names metrics that were not given: {unknown}")
-    scores = {name: load_scores(path, parameter=name) for name, path in files.items()}
+    scores = {name: load_scores(path, parameter=name, topic_column=args.topic_column)
+              for name, path in files.items()}
     summary = {name: ("gmean" if name in (args.gmean or []) else args.summary) for name in files}
     agreement = metric_agreement(scores, weigher=args.weigher, scheme=args.scheme, n_resamples=args.n_resamples,
                                  rng=args.rng, summary=summary, confidence_level=args.confidence_level,
@@ -110,6 +111,7 @@ def register(subparsers) -> None:
     p.add_argument("scores", metavar="METRIC=FILE.csv", nargs="+",
                    help="metric name and its topics x systems CSV (header = system names; FILE may be - "
                         "for one metric)")
+    add_topic_column(p)
     p.add_argument("--weigher", default="harmonic", help="weighting function of tau_w (default harmonic)")
     p.add_argument("--scheme", choices=("additive", "multiplicative"), default="additive",
                    help="weighting scheme of tau_w")

@@ -1,6 +1,8 @@
 """CLI subcommands for weighted rank correlations: ``moments`` and ``correlate``."""
 from __future__ import annotations
 
+import re
+
 import argparse
 import warnings
 from pathlib import Path
@@ -129,10 +131,18 @@ def register(subparsers) -> None:
 
 
 def _parse_int(parameter: str, text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise InputError(parameter, f"must be an integer; got {text!r}") from None
+    from agreekit._validation import parse_ascii_int
+
+    value = parse_ascii_int(text) if isinstance(text, str) else None
+    if value is None:
+        raise InputError(parameter, f"must be an integer written with ASCII digits 0-9; got {_short(text)}")
+    return value
+
+
+def _short(text) -> str:
+    """``repr(text)``, cut to 40 characters (a 5000-digit option value is not repeated in full)."""
+    r = repr(text)
+    return r if len(r) <= 40 else r[:30] + f"...' ({len(str(text))} characters)"
 
 
 def _moments(args):
@@ -192,31 +202,49 @@ def read_rank_file(path: str, *, parameter: str, column: str | None = None, kind
             raise InputError(parameter, f"file {path!r} has a header but no ranks")
     if kind == "scores":
         return _scores(parameter, [r[j] for r in rows], [f"file {path!r} line {no}" for no in numbers])
-    return check_positive_ranks(parameter, [r[j] for r in rows],
-                                labels=[f"file {path!r} line {no}" for no in numbers])
+    # ASCII decimal numbers only: a token that is not one is passed on as text, so the rank check
+    # names it (float() would take '\u0661', '\uff11' and '1_0')
+    values = [_ascii_or_text(r[j]) for r in rows]
+    return check_positive_ranks(parameter, values, labels=[f"file {path!r} line {no}" for no in numbers])
+
+
+class _NotANumber(str):
+    """A token that is not an ASCII decimal number: shown as itself, but float() refuses it."""
+
+    def __float__(self):
+        raise ValueError(f"not an ASCII decimal number: {str(self)!r}")
+
+
+def _ascii_or_text(tok: str):
+    from agreekit._validation import parse_ascii_float
+
+    return tok if parse_ascii_float(tok) is not None else _NotANumber(tok)
 
 
 def _scores(parameter, tokens, labels) -> np.ndarray:
     import math
 
     out = np.empty(len(tokens))
+    from agreekit._validation import parse_ascii_float
+
     for i, (tok, where) in enumerate(zip(tokens, labels)):
-        try:
-            v = float(tok)
-        except ValueError:
-            v = math.nan
+        v = parse_ascii_float(tok)
+        v = math.nan if v is None else v
         if not math.isfinite(v):
             raise InputError(parameter, f"{where}: {tok!r} is not a finite score")
         out[i] = v
     return out
 
 
+_NOT_A_NAME = re.compile(r"(?i)(?:na|n/a|nan|null|none|[+-]?inf(?:inity)?)|[0-9+\-.].*|\d.*")
+
+
 def _is_number(tok: str) -> bool:
-    try:
-        float(tok)
-    except ValueError:
-        return tok == ""  # an empty first cell is a missing rank, not a header name
-    return True
+    """Could ``tok`` be a (possibly bad) value rather than a header name?  A header name is a word;
+    an empty cell, a number, a missing-value marker (``NA``, ``nan``) or anything starting like a number
+    (``0x1``, ``1_0``, Arabic-Indic or full-width digits) is a value, which the rank check then names
+    with its file and line."""
+    return tok == "" or _NOT_A_NAME.fullmatch(tok) is not None
 
 
 def _correlate(args):

@@ -28,7 +28,7 @@ import numpy as np
 
 from agreekit._api import renamed_parameters
 from agreekit._io import STDIN, iter_lines
-from agreekit._validation import InputError, check_choice
+from agreekit._validation import InputError, canonical_label, check_choice, parse_ascii_float
 from agreekit.clustering._inputs import Clustering, as_clustering
 
 __all__ = ["read_clustering", "read_graph"]
@@ -52,17 +52,32 @@ def _content_lines(path, param: str) -> list[tuple[int, list[str]]]:
             continue
         if not s:
             raise InputError(param, f"file {str(path)!r} line {no} is empty (malformed)")
-        out.append((no, [t for t in _SPLIT.split(s) if t]))
+        toks = [t for t in _SPLIT.split(s) if t]
+        if not toks:
+            raise InputError(param, f"file {str(path)!r} line {no} has only separators ({s[:20]!r}): no label, "
+                                    "node or edge")
+        out.append((no, toks))
     if not out:
         raise InputError(param, f"file {str(path)!r} is empty")
     return out
 
 
-def _ids(tokens: list[str]) -> list:
-    try:
-        return [int(t) for t in tokens]
-    except ValueError:
-        return tokens
+def _ids(tokens: list[str], where: list[int] | None = None, path=None, param: str = "U") -> list:
+    """The one rule for labels and node ids (:func:`agreekit._validation.canonical_label`): an ASCII
+    decimal integer is that integer (``1``, ``01``, ``+1`` are one label), anything else a name;
+    a number that is not an integer (``1.0``, ``2.5``) is ambiguous and an error naming the line.
+    ``where[i]`` is the line of ``tokens[i]``."""
+    out = []
+    for i, t in enumerate(tokens):
+        v = canonical_label(t)
+        if v is None:
+            line = f" line {where[i]}" if where is not None else ""
+            raise InputError(param, f"file {str(path)!r}{line}: {t!r} is a number but not an integer; "
+                                    "labels and node ids are integers (ASCII digits) or names")
+        out.append(v)
+    if any(isinstance(v, int) for v in out) and not all(isinstance(v, int) for v in out):
+        out = [str(v) for v in out]  # names and integers mixed: all names, 01 and 1 still one
+    return out
 
 
 @renamed_parameters(kind="input_format")
@@ -96,24 +111,39 @@ def read_clustering(path: str | os.PathLike, *, input_format: str = "auto", name
         bad = [no for no, toks in lines if len(toks) != 1]
         if bad:
             raise InputError(name, f"file {str(path)!r} line {bad[0]} has more than one label (malformed)")
-        return as_clustering(np.array([toks[0] for _, toks in lines], dtype=object), name=name)
+        labels = _ids([toks[0] for _, toks in lines], [no for no, _ in lines], path, name)
+        return as_clustering(np.array(labels, dtype=np.int64 if isinstance(labels[0], int) else object),
+                             name=name)
     for no, toks in lines:
         if len(set(toks)) != len(toks):
             dup = next(t for i, t in enumerate(toks) if t in toks[:i])
             raise InputError(name, f"file {str(path)!r} line {no} lists node {dup!r} twice (a cluster "
                                    "names each node once)")
-    flat = _ids([t for _, toks in lines for t in toks])
+    flat = _ids([t for _, toks in lines for t in toks], [no for no, toks in lines for _ in toks], path, name)
     clusters, pos = [], 0
-    for _, toks in lines:
-        clusters.append(flat[pos:pos + len(toks)])
+    for no, toks in lines:
+        members = flat[pos:pos + len(toks)]
+        if len(set(members)) != len(members):
+            dup = next(t for i, t in enumerate(toks) if members[i] in members[:i])
+            raise InputError(name, f"file {str(path)!r} line {no} lists node {dup!r} twice (as another "
+                                   "spelling of the same integer; a cluster names each node once)")
+        clusters.append(members)
         pos += len(toks)
     return as_clustering(clusters, name=name)
 
 
 def _read_matrix(path, name: str) -> np.ndarray:
     try:
-        rows = [r for r in csv.reader(line for _, line in iter_lines(path, parameter=name))
-                if r and any(c.strip() for c in r)]
+        rows, blank = [], None
+        for no, line in iter_lines(path, parameter=name):
+            r = next(csv.reader([line], strict=True), [])
+            if r and any(c.strip() for c in r):
+                if blank is not None:
+                    raise InputError(name, f"file {str(path)!r} line {blank} is blank (malformed: blank "
+                                           "lines are allowed only at the end)")
+                rows.append(r)
+            elif rows and blank is None:
+                blank = no
     except csv.Error as exc:
         raise InputError(name, f"file {str(path)!r} is not valid CSV ({exc})") from None
     if rows and rows[0][0].strip().startswith("#"):
@@ -122,10 +152,8 @@ def _read_matrix(path, name: str) -> np.ndarray:
         raise InputError(name, f"file {str(path)!r} is empty")
 
     def numeric(r):
-        try:
-            return [float(c) for c in r]
-        except ValueError:
-            return None
+        vals = [parse_ascii_float(c) for c in r]
+        return None if any(v is None for v in vals) else vals
     if numeric(rows[0]) is None:  # header
         rows = rows[1:]
     if not rows:
@@ -152,14 +180,13 @@ def read_graph(path: str | os.PathLike, *, name: str = "graph") -> list[tuple]:
     for no, toks in lines:
         if len(toks) not in (2, 3):
             raise InputError(name, f"file {str(path)!r} line {no} must be 'a b' or 'a b weight' (malformed)")
-    ends = _ids([t for _, toks in lines for t in toks[:2]])
+    ends = _ids([t for _, toks in lines for t in toks[:2]], [no for no, _ in lines for _ in range(2)], path, name)
     edges = []
     for i, (no, toks) in enumerate(lines):
         if len(toks) == 3:
-            try:
-                w = float(toks[2])
-            except ValueError:
-                raise InputError(name, f"file {str(path)!r} line {no} has a non-numeric weight {toks[2]!r}") from None
+            w = parse_ascii_float(toks[2])
+            if w is None:
+                raise InputError(name, f"file {str(path)!r} line {no} has a non-numeric weight {toks[2]!r}")
             edges.append((ends[2 * i], ends[2 * i + 1], w))
         else:
             edges.append((ends[2 * i], ends[2 * i + 1]))

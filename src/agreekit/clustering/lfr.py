@@ -438,6 +438,10 @@ def _iv(n, tau1, tau2, mu, average_degree, max_degree, min_community, max_commun
     mu = check_float("mu", mu, minimum=0.0, maximum=1.0)
     max_degree = check_int("max_degree", max_degree, minimum=2, maximum=n - 1)
     average_degree = check_float("average_degree", average_degree, minimum=1.0, maximum=float(max_degree))
+    from agreekit._memory import check_memory  # issue 23: lfr_benchmark(10**9) was a 7.45 GiB MemoryError
+
+    check_memory("n", n * (96.0 + 48.0 * average_degree), f"an LFR graph of {n} nodes with average degree "
+                 f"{average_degree:g} (about {96 + 48 * average_degree:.0f} bytes per node)")
     min_community = check_int("min_community", min_community, minimum=2, maximum=n)
     max_community = check_int("max_community", max_community, minimum=min_community, maximum=n)
     if mu_weights is not None:

@@ -6,7 +6,7 @@ import math
 import numpy as np
 
 from agreekit._io import read_csv_rows
-from agreekit._validation import InputError
+from agreekit._validation import InputError, parse_ascii_float
 from agreekit.consensus._matrices import RankingData, as_rankings
 
 __all__ = ["read_rankings"]
@@ -18,11 +18,8 @@ def _parse_rank(cell: str, ordinal: bool = False):
     s = cell.strip()
     if s == "":
         return math.nan
-    try:
-        v = float(s)
-    except ValueError:
-        return None
-    if not math.isfinite(v):
+    v = parse_ascii_float(s)  # ASCII decimal numbers only ('\u0661', '\uff11', '1_0' are not ranks)
+    if v is None or not math.isfinite(v):
         return None
     if not ordinal and (v < 1 or v != math.floor(v)):
         return None
@@ -81,10 +78,8 @@ def read_rankings(path, *, weights_column: str | None = "auto", parameter: str =
             raise InputError(parameter, f"{src} line {line} ranks no item (every item cell is empty)")
         if wcol is not None:
             cell = cells[wcol]
-            try:
-                wv = float(cell)
-            except ValueError:
-                wv = math.nan
+            wv = parse_ascii_float(cell)
+            wv = math.nan if wv is None else wv
             if not math.isfinite(wv) or wv < 0:
                 raise InputError(parameter, f"{src} line {line}, column {wcol + 1} ({weights_column!r}): "
                                             f"weight {cell!r} is not a non-negative number")

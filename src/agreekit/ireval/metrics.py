@@ -83,7 +83,8 @@ import numpy as np
 import pandas as pd
 
 from agreekit._api import ResultBase, _warn
-from agreekit._validation import InputError, check_choice, check_float, check_int, float_matrix
+from agreekit._validation import (InputError, check_choice, check_float, check_int, float_matrix, is_ascii_int,
+                                 parse_ascii_float, parse_ascii_int)
 from agreekit._io import iter_lines, read_csv_rows
 
 __all__ = [
@@ -103,7 +104,7 @@ __all__ = [
 #: offset of the geometric mean, Sakai (2006) Eq. 7
 GM_OFFSET = 1e-5
 
-_METRIC_RE = re.compile(r"^(AveP|AP|Q-measure|Q|PDoc|P|nCG|nDCG_jk|nDCG|R-prec|Rprec|RR|R)(?:@(\d+))?$")
+_METRIC_RE = re.compile(r"^(AveP|AP|Q-measure|Q|PDoc|P|nCG|nDCG_jk|nDCG|R-prec|Rprec|RR|R)(?:@([0-9]{1,18}))?$")
 _CANONICAL = {"AveP": "AveP", "AP": "AveP", "Q-measure": "Q-measure", "Q": "Q-measure",
               "P": "P", "PDoc": "P", "nCG": "nCG", "nDCG": "nDCG", "nDCG_jk": "nDCG_jk",
               "R-prec": "R-prec", "Rprec": "R-prec", "RR": "RR", "R": "R"}
@@ -205,14 +206,6 @@ def _records(parameter: str, source, layout: str):
         yield lineno, parts
 
 
-def _number(parameter: str, source, lineno: int, text: str, name: str, conv, what: str):
-    """``conv(text)``, or an InputError naming the file, line and field (``name`` ... is not ``what``)."""
-    try:
-        return conv(text)
-    except ValueError:
-        raise InputError(parameter, f"{source}: line {lineno}: {name} {text!r} is not {what}") from None
-
-
 def read_qrels(source: Any) -> pd.DataFrame:
     """Read TREC qrels (``topic iter docno grade``) into a DataFrame.
 
@@ -220,7 +213,9 @@ def read_qrels(source: Any) -> pd.DataFrame:
     ``topic, docno, relevance`` (or ir_measures' ``query_id, doc_id, relevance``, or
     PyTerrier's ``qid, docno, label``) or a mapping ``{topic: {docno: grade}}``.
     Returns columns ``topic`` (str), ``docno`` (str), ``relevance`` (int64).
-    A document judged twice for a topic keeps its last judgement.
+    A document judged twice for a topic with the same grade counts once; two different grades
+    in a file are an error naming the lines (in a DataFrame or mapping the last one is kept).
+    Grades are integers written with ASCII digits.
     """
     if isinstance(source, pd.DataFrame):
         df = _topic_doc_frame("qrels", source, "relevance")
@@ -236,10 +231,25 @@ def read_qrels(source: Any) -> pd.DataFrame:
         return read_qrels(pd.DataFrame(rows, columns=["topic", "docno", "relevance"]))
     else:
         topics, docs, rels = [], [], []
+        judged: dict[tuple[str, str], tuple[int, int]] = {}
         for lineno, parts in _records("qrels", source, "topic iter docno grade"):
-            grade = _number("qrels", source, lineno, parts[3], "grade", int, "an integer")
+            grade = parse_ascii_int(parts[3]) if len(parts[3]) <= 40 else None
+            if grade is None:
+                if len(parts[3]) > 40 and parts[3].lstrip("+-").isascii() and parts[3].lstrip("+-").isdigit():
+                    raise InputError("qrels", f"{source}: line {lineno}: grade {parts[3][:20]!r}... is out of range")
+                raise InputError("qrels", f"{source}: line {lineno}: grade {parts[3][:40]!r} "
+                                          "is not an integer (ASCII digits 0-9)")
             if abs(grade) >= 2 ** 62:
                 raise InputError("qrels", f"{source}: line {lineno}: grade {parts[3]!r} is out of range")
+            key = (parts[0], parts[2])
+            if key in judged:
+                first_line, first_grade = judged[key]
+                if first_grade != grade:
+                    raise InputError("qrels", f"{source}: line {lineno}: document {parts[2]!r} of topic "
+                                              f"{parts[0]!r} is judged {grade}, but line {first_line} judged "
+                                              f"it {first_grade} (conflicting judgements)")
+                continue
+            judged[key] = (lineno, grade)
             topics.append(parts[0])
             docs.append(parts[2])
             rels.append(grade)
@@ -275,7 +285,10 @@ def read_run(source: Any, *, name: str | None = None) -> tuple[str, pd.DataFrame
     topics, docs, scores = [], [], []
     tag = tag_line = None
     for lineno, parts in _records("run", source, "topic Q0 docno rank score tag"):
-        score = _number("run", source, lineno, parts[4], "score", float, "a number")
+        score = parse_ascii_float(parts[4])
+        if score is None:
+            raise InputError("run", f"{source}: line {lineno}: score {parts[4][:40]!r} is not a number "
+                                    "(ASCII digits 0-9)")
         if not math.isfinite(score):
             raise InputError("run", f"{source}: line {lineno}: score must be finite")
         topics.append(parts[0])
@@ -545,7 +558,7 @@ def evaluate(qrels: Any, run: Any, metrics: Any = ("AveP",), *,
         warnings.warn(f"dropping {len(empty)} topic(s) without relevant documents: {empty[:5]}",
                       stacklevel=2)
     topics = [t for t in ideal if ideal[t].size > 0]
-    if all(t.lstrip("-").isdigit() for t in topics):
+    if all(re.fullmatch(r"-?[0-9]{1,18}", t) for t in topics):  # ASCII digits ('\u00b2'.isdigit() is True)
         topics.sort(key=int)
     else:
         topics.sort()
@@ -577,6 +590,41 @@ def evaluate(qrels: Any, run: Any, metrics: Any = ("AveP",), *,
 # --------------------------------------------------------------------------- score matrices
 
 _TOPIC_HEADERS = {"topic", "topics", "qid", "query", "query_id", "topic_id", "id", ""}
+#: header names of a topic-id column: topic, Topic ID, qid, qno, QNo, QueryID, query_id, qid_num, tid, num, ...
+_TOPIC_HEADER_RE = re.compile(
+    r"(?:q|qry|query|queries|topic|topics|qid|qids|qno|qnum|tid|id|ids|num|number|no|nr)"
+    r"(?:[\s_.\-]*(?:id|ids|no|nr|num|number|name|s))*", re.IGNORECASE | re.ASCII)
+TOPIC_COLUMN_CHOICES = ("auto", "first", "none")
+
+
+def _first_column_is_topics(df: pd.DataFrame, topic_column: str, parameter: str, shown: str) -> bool:
+    """Is the first CSV column the topic ids (``topic_column`` "auto": by its name or its values)?
+
+    The rule (issue 23: a numeric ``qno`` column was read as a system): the first column is the
+    topic column if its header is a topic-id name (:data:`_TOPIC_HEADER_RE`), or if its values are
+    not all numbers.  A first column of distinct integers under any other name is ambiguous — topic
+    ids or a system with integral scores? — and an error asking for ``topic_column``.
+    """
+
+    if topic_column == "first":
+        return True
+    if topic_column == "none":
+        return False
+    first = str(df.columns[0]).strip()
+    if first == "" or _TOPIC_HEADER_RE.fullmatch(first):
+        return True
+    cells = df.iloc[:, 0].tolist()
+    if not cells:
+        return False
+    if all(c != "" and parse_ascii_float(c) is None for c in cells):
+        return True  # topic ids such as q1 (a single typo in a system column is an error below)
+    if (len(cells) >= 2 and all(is_ascii_int(c) for c in cells) and len({int(c) for c in cells}) == len(cells)
+            and min(int(c) for c in cells) >= 1):
+        raise InputError(parameter, f"{shown}: the first column {first!r} holds distinct integers "
+                                    f"({cells[0]}, {cells[1]}, ...): topic ids or a system's scores? Name it "
+                                    "'topic' or pass topic_column='first' (CLI --topic-column first) if they "
+                                    "are topic ids, topic_column='none' (--topic-column none) if it is a system")
+    return False
 
 
 #: largest |score| accepted: squared differences summed over topics stay finite in float64
@@ -650,13 +698,16 @@ def align_scores(reference: pd.DataFrame, other: pd.DataFrame, *, names=("scores
     return o
 
 
-def load_scores(path: str | os.PathLike, *, parameter: str = "scores") -> pd.DataFrame:
+def load_scores(path: str | os.PathLike, *, parameter: str = "scores", topic_column: str = "auto") -> pd.DataFrame:
     """Load a topics x systems score matrix from CSV.
 
     The header row names the systems (non-empty, distinct).  If the first
-    column is named like a topic id (``topic``, ``qid``, ``query_id``, empty,
-    ...) or holds only non-numeric values it becomes the index; otherwise rows are topics
-    numbered 1..n (the layout of Urbano et al.'s TREC matrices).
+    column is named like a topic id (``topic``, ``qid``, ``qno``, ``QueryID``, ``query_id``,
+    ``qid_num``, empty, ...) or holds only non-numeric values it becomes the index; otherwise rows
+    are topics numbered 1..n (the layout of Urbano et al.'s TREC matrices).  A first column of
+    distinct positive integers under another name is ambiguous and an error unless
+    ``topic_column`` says what it is: ``"first"`` (the first column is the topic ids) or
+    ``"none"`` (every column is a system).  Numbers are ASCII decimal numbers.
 
     Examples
     --------
@@ -667,13 +718,11 @@ def load_scores(path: str | os.PathLike, *, parameter: str = "scores") -> pd.Dat
     """
     table = read_csv_rows(path, parameter=parameter, empty_header="first", what="system")
     shown = table.source
+
+    topic_column = check_choice("topic_column", topic_column, TOPIC_COLUMN_CHOICES)
     df = pd.DataFrame(table.rows, columns=table.header, dtype=str)
     first = str(df.columns[0])
-    use_index = first.strip().lower() in _TOPIC_HEADERS
-    if not use_index and len(df):
-        # topic ids such as q1: every cell non-numeric (a single typo in a system column is an error below)
-        col = pd.to_numeric(df.iloc[:, 0].replace("", np.nan), errors="coerce")
-        use_index = bool(col.isna().all() and df.iloc[:, 0].ne("").all())
+    use_index = _first_column_is_topics(df, topic_column, parameter, shown)
     if use_index and df.shape[1] < 2:
         hint = " (is the delimiter ','?)" if any(c in first for c in ";\t|") else ""
         raise InputError(parameter, f"{shown} has no system columns besides the topic column {first!r}{hint}")
@@ -686,7 +735,8 @@ def load_scores(path: str | os.PathLike, *, parameter: str = "scores") -> pd.Dat
     else:
         df.index = pd.RangeIndex(1, len(df) + 1, name="topic")
     df.columns = pd.Index([str(c) for c in df.columns], name="system")
-    num = df.apply(lambda c: pd.to_numeric(c.replace("", np.nan), errors="coerce"))
+    num = df.apply(lambda c: c.map(lambda v: np.nan if (f := parse_ascii_float(v)) is None else f)
+                   ).astype(np.float64)
     bad = num.isna() & df.ne("").to_numpy() & ~df.isin(["nan", "NaN", "NA"]).to_numpy()
     if bad.to_numpy().any():
         r, c = np.argwhere(bad.to_numpy())[0]

@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from agreekit._io import atomic_write, write_json
-from agreekit._plot import pyplot, save_figure
+from agreekit._plot import figure_files, pyplot, save_figure
 from agreekit.ireval.report import to_markdown
 from agreekit.metaeval._agreement import MetricAgreement
 from agreekit.metaeval._consensus import ConsensusRanking
@@ -34,6 +34,16 @@ AGREEMENT_MD_COLUMNS = ["metric_a", "metric_b", "tau_b", "tau_b_se", "tau_w", "t
 
 
 def plot_heatmap(agreement: MetricAgreement, stem: str | Path, *, title: str = "") -> None:
+    """The agreement heatmap as ``stem.png`` and ``stem.pdf``."""
+    plt = pyplot()
+    fig = _heatmap_figure(agreement, title)
+    try:
+        save_figure(fig, stem)
+    finally:
+        plt.close(fig)
+
+
+def _heatmap_figure(agreement: MetricAgreement, title: str = ""):
     """Two heatmaps side by side: standardized τ_w (left) and plain τ_b (right), each cell
     annotated with the value and its bootstrap SE; diverging colours on [−1, 1]."""
     plt = pyplot()
@@ -68,8 +78,7 @@ def plot_heatmap(agreement: MetricAgreement, stem: str | Path, *, title: str = "
     fig.suptitle((title + ": " if title else "") +
                  f"{agreement.n_systems} systems, {agreement.n_topics} topics, B = {agreement.n_resamples}; {wt}",
                  fontsize=10)
-    save_figure(fig, stem)
-    plt.close(fig)
+    return fig
 
 
 def _consensus_md(cons: ConsensusRanking, *, top: int = 20) -> str:
@@ -92,29 +101,42 @@ def _consensus_md(cons: ConsensusRanking, *, top: int = 20) -> str:
 
 def write_collection(collection: str, agreement: MetricAgreement, consensus: ConsensusRanking,
                      outdir: str | Path) -> dict[str, Path]:
-    """Write the files of one collection into ``outdir`` (atomically, file by file)."""
+    """Write the files of one collection into ``outdir``, all or nothing
+    (:func:`agreekit._io.write_files`: every target is checked first, every file goes through a unique
+    temporary name, and nothing is renamed into place unless all were written)."""
+    import io
+
+    from agreekit._io import dumps_json, write_files
+
     outdir = Path(outdir)
     frame = agreement.to_frame()
     paths = {"agreement_csv": outdir / "agreement.csv", "agreement_md": outdir / "agreement.md",
              "consensus_csv": outdir / "consensus.csv", "consensus_md": outdir / "consensus.md",
              "json": outdir / "collection.json", "heatmap": outdir / "heatmap.png"}
-    with atomic_write(paths["agreement_csv"]) as fh:
-        frame.to_csv(fh, index=False, float_format="%.10g", lineterminator="\n")
+    contents: dict[Path, str | bytes] = {}
+    buf = io.StringIO()
+    frame.to_csv(buf, index=False, float_format="%.10g", lineterminator="\n")
+    contents[paths["agreement_csv"]] = buf.getvalue()
     head = (f"# {collection}: agreement between metrics\n\n"
             f"{agreement.n_systems} systems, {agreement.n_topics} topics, B = {agreement.n_resamples} "
             f"bootstrap topic samples shared by all metrics; τ_w with weigher `{agreement.weigher}` "
             f"({agreement.scheme}); top-k overlap with k = {agreement.top_k}.\n\n")
-    with atomic_write(paths["agreement_md"]) as fh:
-        fh.write(head + to_markdown(frame[AGREEMENT_MD_COLUMNS]))
-    with atomic_write(paths["consensus_csv"]) as fh:
-        consensus.to_frame().to_csv(fh, index=False, float_format="%.10g", lineterminator="\n")
-    with atomic_write(paths["consensus_md"]) as fh:
-        fh.write(f"# {collection}: consensus ranking\n\n" + _consensus_md(consensus))
+    contents[paths["agreement_md"]] = head + to_markdown(frame[AGREEMENT_MD_COLUMNS])
+    buf = io.StringIO()
+    consensus.to_frame().to_csv(buf, index=False, float_format="%.10g", lineterminator="\n")
+    contents[paths["consensus_csv"]] = buf.getvalue()
+    contents[paths["consensus_md"]] = f"# {collection}: consensus ranking\n\n" + _consensus_md(consensus)
     info = {"collection": collection, **agreement.to_dict(), "consensus": {
         k: v for k, v in consensus.to_dict().items() if k != "ranking"}}
     info["consensus"].pop("seconds")          # wall-clock time: not part of the byte-identical outputs
-    write_json(paths["json"], info)
-    plot_heatmap(agreement, outdir / "heatmap", title=collection)
+    contents[paths["json"]] = dumps_json(info) + "\n"
+    plt = pyplot()
+    fig = _heatmap_figure(agreement, title=collection)
+    try:
+        contents.update(figure_files(fig, outdir / "heatmap"))
+    finally:
+        plt.close(fig)
+    write_files(contents, parameter="--output-dir")
     return paths
 
 

@@ -63,6 +63,7 @@ import numpy as np
 from numba import njit, prange
 
 from agreekit._api import TestResultBase, check_rng
+from agreekit._memory import check_memory
 from agreekit._validation import InputError, check_choice, check_int, check_same_length
 from agreekit._jit import pick
 from agreekit.ranking import _kernels as _k
@@ -373,10 +374,12 @@ def _exact_test(gamma, n, F, coef, mult, alternative, progress):
 def _monte_carlo_null(n, F, coef, mult, n_resamples, rng, progress, batch_elements=4_000_000):
     """Γ(id, π) for ``n_resamples`` uniform random permutations π (batched, parallel numba).
 
-    Permutations come from :func:`agreekit.ranking.tablegen.sampling.random_permutations`
+    Permutations come from :func:`agreekit.ranking._kernels.random_permutations`
     (Fisher-Yates on the generator's float64 stream), so the sample depends on the
     generator only, not on the batch size or the number of threads.
     """
+    check_memory("n_resamples", 8.0 * n_resamples, f"{n_resamples} Monte Carlo null values",
+                 hint="lower n_resamples (100000 gives a p-value SE below 0.0016)")
     rows = max(1, min(n_resamples, batch_elements // n))
     out = np.empty(n_resamples)
     perms = np.empty((rows, n), dtype=np.int64)
@@ -907,8 +910,6 @@ def _standardized(gamma, moments, g0_rule):
 def _untied_batches(n, F, coef, mult, rng, size, first=128, batch_elements=4_000_000):
     """Γ(id, π) for ``size`` random permutations in batches of growing size (the first ``first`` rows,
     then doubling up to the memory bound); the concatenation is :func:`_monte_carlo_null`'s sample."""
-    from agreekit.ranking.tablegen.sampling import random_permutations
-
     cap = max(1, batch_elements // n)
     rows = max(1, min(first, cap))
     kernel = pick(_k.batch_identity, size * n * max(1, int(math.log2(n))))

@@ -210,6 +210,43 @@ class CoefficientTable(ResultBase):
                 f"path={self.path!r})")
 
 
+#: a table file larger than this is refused before it is parsed (the shipped tables are < 1 MiB)
+MAX_TABLE_BYTES = 16 * 2**20
+_NONFINITE = object()
+
+
+def _parse_table_json(text: str, where: str, parameter: str) -> Any:
+    """``json.loads`` bounded (size, nesting depth) and strict about numbers: NaN, Infinity and
+    numbers that overflow to inf (``1e400``) are errors naming the file and the field."""
+    import math
+
+    if len(text) > MAX_TABLE_BYTES:
+        raise InputError(parameter, f"{where}: {len(text)} characters, more than a table's limit of "
+                                    f"{MAX_TABLE_BYTES} (is it a table file?)")
+
+    def number(s):
+        v = float(s)
+        return v if math.isfinite(v) else _NONFINITE
+
+    try:
+        data = json.loads(text, parse_constant=lambda s: _NONFINITE, parse_float=number)
+    except json.JSONDecodeError as exc:
+        raise InputError(parameter, f"{where}: not valid JSON ({exc.msg}, line {exc.lineno})") from None
+    except RecursionError:
+        raise InputError(parameter, f"{where}: JSON nested too deeply (not a table file)") from None
+    stack = [(data, "")]
+    while stack:
+        node, path = stack.pop()
+        if node is _NONFINITE:
+            raise InputError(parameter, f"{where}: field {path or '(top level)'} is NaN or infinite (a table "
+                                        "holds finite numbers only)")
+        if isinstance(node, dict):
+            stack.extend((v, f"{path}/{k}" if path else str(k)) for k, v in node.items())
+        elif isinstance(node, list):
+            stack.extend((v, f"{path}/{i}") for i, v in enumerate(node))
+    return data
+
+
 def _validate_table(data: Any, where: str, parameter: str = "table") -> dict:
     import jsonschema
 
@@ -219,13 +256,17 @@ def _validate_table(data: Any, where: str, parameter: str = "table") -> dict:
     if not isinstance(version, str) or version.split(".")[0] != str(_SCHEMA_MAJOR):
         raise InputError(parameter, f"{where}: unsupported schema_version {version!r} (this agreekit reads "
                                   f"{_SCHEMA_MAJOR}.x)")
+    # the checksum first: it is linear and cheap, and a modified file (an extra 8-million-element list
+    # took 80 s in the schema validation) is refused by it
+    if not isinstance(data.get("checksum"), str):
+        raise InputError(parameter, f"{where}: has no checksum field")
+    if table_checksum(data) != data["checksum"]:
+        raise InputError(parameter, f"{where}: checksum mismatch (the file was modified or corrupted)")
     try:
         jsonschema.validate(data, _schema())
     except jsonschema.ValidationError as exc:
         loc = "/".join(str(p) for p in exc.absolute_path) or "(top level)"
         raise InputError(parameter, f"{where}: does not match the table schema at {loc}: {exc.message}") from None
-    if table_checksum(data) != data["checksum"]:
-        raise InputError(parameter, f"{where}: checksum mismatch (the file was modified or corrupted)")
     ex = data["exact"]
     if not (len(ex["n"]) == len(ex["mean"]) == len(ex["var"]) == len(ex["left_var"])):
         raise InputError(parameter, f"{where}: exact columns differ in length")
@@ -234,11 +275,11 @@ def _validate_table(data: Any, where: str, parameter: str = "table") -> dict:
 
 @lru_cache(maxsize=64)
 def _load_cached(path: str, mtime_ns: int, size: int, parameter: str = "table") -> CoefficientTable:
+    if size > MAX_TABLE_BYTES:
+        raise InputError(parameter, f"{path}: {size} bytes, more than a table's limit of {MAX_TABLE_BYTES} "
+                                    "(is it a table file?)")
     text = read_text(path, parameter=parameter)  # UTF-8 (BOM allowed), gzip; errors name the file
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(parameter, f"{path}: not valid JSON ({exc.msg}, line {exc.lineno})") from None
+    data = _parse_table_json(text, path, parameter)
     return CoefficientTable(_validate_table(data, path, parameter), path)
 
 
@@ -269,10 +310,7 @@ def _load_table(source, *, parameter: str) -> CoefficientTable:
     arg = os.fspath(source)
     if arg == "-":  # stdin (not cached: it can be read once)
         text = read_text("-", parameter=parameter)
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise InputError(parameter, f"<stdin>: not valid JSON ({exc.msg}, line {exc.lineno})") from None
+        data = _parse_table_json(text, "<stdin>", parameter)
         return CoefficientTable(_validate_table(data, "<stdin>", parameter), None)
     p = Path(arg)
     if not (p.suffix == ".json" or os.sep in arg or p.exists()):
