@@ -41,6 +41,7 @@ from typing import Any
 import numpy as np
 
 from agreekit._validation import InputError
+from agreekit._memory import format_bytes
 
 __all__ = ["atomic_write", "write_files", "to_jsonable", "dumps_json", "write_json",
            "check_input_path", "check_output_path", "iter_lines", "read_text", "read_csv_rows", "CsvRows",
@@ -182,7 +183,6 @@ class _Counting(io.RawIOBase):
 
 
 def _size_text(n: int) -> str:
-    from agreekit._memory import format_bytes
 
     return format_bytes(n)
 

@@ -19,6 +19,7 @@ import warnings
 
 from agreekit import __version__
 from agreekit._io import dumps_json
+from agreekit._validation import parse_ascii_float, parse_ascii_int
 
 __all__ = ["main", "build_parser"]
 
@@ -117,7 +118,6 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _ascii_int(text: str) -> int:
-    from agreekit._validation import parse_ascii_int
 
     value = parse_ascii_int(text)
     if value is None:
@@ -126,7 +126,6 @@ def _ascii_int(text: str) -> int:
 
 
 def _ascii_float(text: str) -> float:
-    from agreekit._validation import parse_ascii_float
 
     value = parse_ascii_float(text)
     if value is None:

@@ -24,7 +24,7 @@ from pathlib import Path
 from agreekit._cli._common import (add_format, add_output, add_output_dir, add_quiet, add_renamed, add_rng,
                                    add_topic_column, progress_of, write_output)
 from agreekit._io import check_output_path, dumps_json, write_files
-from agreekit._validation import InputError
+from agreekit._validation import InputError, parse_ascii_float
 from agreekit._cli import resolve_seed
 from agreekit.ireval.bootstrap import discriminative_power, rank_correlation_se
 from agreekit.ireval.metrics import align_scores, evaluate, load_scores
@@ -40,7 +40,6 @@ def _metric_list(values: list[str]) -> list[str]:
 def _gains(values: list[str] | None):
     if not values:
         return None
-    from agreekit._validation import parse_ascii_float
 
     gains: dict[int, float] = {}
     given: dict[int, str] = {}

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from agreekit._validation import InputError, check_choice, check_float, check_int, check_positive_ranks
+from agreekit._validation import InputError, check_choice, check_float, check_int, check_positive_ranks, parse_ascii_float, parse_ascii_int
 from agreekit._cli._common import (add_format, add_output, add_quiet, add_renamed, add_rng, progress_of,
                                    write_output)
 from agreekit._io import dumps_json, iter_lines
@@ -131,7 +131,6 @@ def register(subparsers) -> None:
 
 
 def _parse_int(parameter: str, text: str) -> int:
-    from agreekit._validation import parse_ascii_int
 
     value = parse_ascii_int(text) if isinstance(text, str) else None
     if value is None:
@@ -216,7 +215,6 @@ class _NotANumber(str):
 
 
 def _ascii_or_text(tok: str):
-    from agreekit._validation import parse_ascii_float
 
     return tok if parse_ascii_float(tok) is not None else _NotANumber(tok)
 
@@ -225,7 +223,6 @@ def _scores(parameter, tokens, labels) -> np.ndarray:
     import math
 
     out = np.empty(len(tokens))
-    from agreekit._validation import parse_ascii_float
 
     for i, (tok, where) in enumerate(zip(tokens, labels)):
         v = parse_ascii_float(tok)

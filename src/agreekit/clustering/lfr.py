@@ -47,6 +47,7 @@ import numpy as np
 from agreekit._api import ResultBase, check_rng, renamed_parameters
 from agreekit._validation import InputError, check_float, check_int
 from agreekit.clustering import _lfr_kernels as K
+from agreekit._memory import check_memory
 
 __all__ = ["LFRBenchmark", "LFRWarning", "lfr_benchmark", "realized_mixing", "powerlaw_exponent_mle"]
 
@@ -438,7 +439,6 @@ def _iv(n, tau1, tau2, mu, average_degree, max_degree, min_community, max_commun
     mu = check_float("mu", mu, minimum=0.0, maximum=1.0)
     max_degree = check_int("max_degree", max_degree, minimum=2, maximum=n - 1)
     average_degree = check_float("average_degree", average_degree, minimum=1.0, maximum=float(max_degree))
-    from agreekit._memory import check_memory  # issue 23: lfr_benchmark(10**9) was a 7.45 GiB MemoryError
 
     check_memory("n", n * (96.0 + 48.0 * average_degree), f"an LFR graph of {n} nodes with average degree "
                  f"{average_degree:g} (about {96 + 48 * average_degree:.0f} bytes per node)")

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from agreekit._io import atomic_write, write_json
+from agreekit._io import atomic_write, dumps_json, write_files, write_json
 from agreekit._plot import figure_files, pyplot, save_figure
 from agreekit.ireval.report import to_markdown
 from agreekit.metaeval._agreement import MetricAgreement
@@ -105,8 +105,6 @@ def write_collection(collection: str, agreement: MetricAgreement, consensus: Con
     (:func:`agreekit._io.write_files`: every target is checked first, every file goes through a unique
     temporary name, and nothing is renamed into place unless all were written)."""
     import io
-
-    from agreekit._io import dumps_json, write_files
 
     outdir = Path(outdir)
     frame = agreement.to_frame()

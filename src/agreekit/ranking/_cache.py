@@ -22,6 +22,11 @@ from pathlib import Path
 
 import numpy as np
 
+from agreekit import __version__
+from agreekit.ranking import _kernels as _k
+from agreekit.ranking._tied_null import NullSample
+from agreekit.ranking.moments import exact_moments
+
 #: exact enumeration up to this n (10! permutations, a second or two)
 EXACT_MAX_N = 10
 #: Monte Carlo permutations behind computed moments above EXACT_MAX_N
@@ -43,10 +48,6 @@ def cache_dir() -> Path:
 
 
 def _version() -> str:
-    try:
-        from agreekit import __version__
-    except ImportError:  # pragma: no cover
-        return "unknown"
     return str(__version__)
 
 
@@ -99,13 +100,10 @@ def computed_moments(coefficient: str, scheme: str, weigher, n: int, *, progress
         return got
     STATS["computed"] += 1
     if n <= EXACT_MAX_N:
-        from agreekit.ranking.moments import exact_moments
-
         m = exact_moments(coefficient, n=n, weigher=weigher, scheme=scheme, progress=False)
         out = (m.mean, m.var, m.left_var, 0.0, 0.0, 0.0, "exact", math.factorial(n))
     else:
-        from agreekit.ranking import _kernels as _k
-        from agreekit.ranking._tied_null import NullSample
+        # lazy: significance imports this module (through tables) at import time, so this import waits for the call
         from agreekit.ranking.significance import _monte_carlo_null
 
         coef = _k.SPEARMAN if coefficient == "spearman" else _k.KENDALL

@@ -226,8 +226,6 @@ class TiedNull:
     def batches(self, rng, size, *, first=None, progress=False, batch_elements=2_000_000):
         """Yield Γ for ``size`` random permutations in consecutive batches (the first of ``first`` rows,
         then doubling up to the memory bound); the concatenation does not depend on the batching."""
-        from agreekit.ranking.tablegen.sampling import random_permutations
-
         n = self.n
         cap = max(1, batch_elements // n)
         rows = cap if first is None else max(1, min(first, cap))
@@ -240,7 +238,7 @@ class TiedNull:
         try:
             while done < size:
                 k = min(rows, size - done)
-                p = random_permutations(rng, k, n)
+                p = _k.random_permutations(rng, k, n)
                 yield kernel(p, self.x_sorted, self.fx, self.y_sorted, self.codes, self.fy, self.m, self.coef,
                              self.mult)
                 done += k

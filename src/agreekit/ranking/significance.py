@@ -73,6 +73,10 @@ from agreekit.ranking._kernels import random_permutations
 from agreekit.ranking.moments import _prefix_length, _sweep, exact_moments
 from agreekit.ranking.standardization import BoundConsistencyError, StandardizationFunction
 from agreekit.ranking.tables import CoefficientTable, _resolve_table, available_tables
+from agreekit.ranking._tied_null import MAX_EXACT_ARRANGEMENTS
+from agreekit.ranking._tied_null import tied_null
+from agreekit.ranking.tables import _tied_moments
+from agreekit.ranking import _cache
 
 __all__ = ["WeightedCorrelationResult", "weighted_correlation_test", "exact_null_distribution"]
 
@@ -967,8 +971,6 @@ def _sequential_test(gamma, batches, alternative, n_max, h=None):
 def _tied_test(x, y, w, coefficient, scheme, alternative, method, n_resamples, rng, sequential, g0_rule,
                progress):
     """The test for rankings with ties under the permutation null that keeps both tie patterns fixed."""
-    from agreekit.ranking._tied_null import MAX_EXACT_ARRANGEMENTS, tied_null
-    from agreekit.ranking.tables import _tied_moments
 
     coef = _COEF[coefficient]
     mult = scheme == "multiplicative"
@@ -1256,7 +1258,6 @@ def weighted_correlation_test(x, y, *, coefficient="kendall", weigher="harmonic"
             moments = _sample_moments(null)
             source, mse = "monte-carlo", _sample_moment_ses(null, moments)
         else:
-            from agreekit.ranking import _cache
 
             c = _cache.computed_moments(coefficient, scheme, w, n, progress=progress)
             moments, mse, source = c[:3], c[3:6], c[6]

@@ -40,11 +40,18 @@ from typing import Any
 import numpy as np
 
 from agreekit._api import ResultBase
-from agreekit._validation import InputError, check_choice, check_int
+from agreekit._validation import InputError, check_choice, check_int, check_same_length
 from agreekit._io import read_text
 from agreekit.ranking._fitmodel import prediction_se, x_of_n
 from agreekit.ranking.standardization import G0_RULES, StandardizationFunction
 from agreekit.ranking.weighting import COEFFICIENTS, SCHEMES, parse_weigher, scheme_id
+from agreekit.ranking.weighting import check_coefficient
+from agreekit.ranking.weighting import check_scheme
+from agreekit.ranking.correlation import as_ranks
+from agreekit.ranking import _cache
+from agreekit.ranking import _kernels as _k
+from agreekit.ranking._tied_null import MAX_EXACT_ARRANGEMENTS
+from agreekit.ranking._tied_null import tied_null
 
 __all__ = [
     "TableMoments",
@@ -358,9 +365,6 @@ def _resolve_table(table, coefficient, scheme, weigher) -> CoefficientTable:
 
 def _has_shipped(coefficient, scheme, weigher) -> bool:
     """Whether a table for (coefficient, scheme, weigher spec) ships with the package."""
-    from agreekit.ranking.tablegen.generation import scheme_id
-    from agreekit.ranking.weighting import COEFFICIENTS, SCHEMES, parse_weigher
-
     check_choice("coefficient", coefficient, COEFFICIENTS)
     check_choice("scheme", scheme, SCHEMES)
     if callable(weigher) and not hasattr(weigher, "spec"):
@@ -447,7 +451,6 @@ def null_moments(*, coefficient: str = "kendall", scheme: str = "additive", weig
     >>> t.source, t.size, t.n
     ('exact', 6720, 8)
     """
-    from agreekit.ranking.weighting import check_coefficient, check_scheme, parse_weigher
 
     coefficient = check_coefficient(coefficient)
     scheme = check_scheme(scheme)
@@ -458,8 +461,6 @@ def null_moments(*, coefficient: str = "kendall", scheme: str = "additive", weig
         raise InputError("y" if y is None else "x", "is missing: x and y are given together (their tie patterns "
                                                     "define the null)")
     if x is not None:
-        from agreekit._validation import check_same_length
-        from agreekit.ranking.correlation import as_ranks
 
         rx, tx = as_ranks("x", x, ties="average")
         ry, ty = as_ranks("y", y, ties="average")
@@ -481,7 +482,6 @@ def null_moments(*, coefficient: str = "kendall", scheme: str = "additive", weig
         from dataclasses import replace
 
         return replace(m, table=tab.scheme_id)
-    from agreekit.ranking import _cache
 
     mean, var, left, se_m, se_v, se_l, source, size = _cache.computed_moments(coefficient, scheme, w, n,
                                                                               progress=progress)
@@ -494,8 +494,6 @@ _TIED_MOMENTS: dict = {}
 
 
 def _tied_moments(coefficient, scheme, w, rx, ry, progress) -> TableMoments:
-    from agreekit.ranking import _kernels as _k
-    from agreekit.ranking._tied_null import MAX_EXACT_ARRANGEMENTS, tied_null
 
     coef = _k.SPEARMAN if coefficient == "spearman" else _k.KENDALL
     null = tied_null(rx, ry, w, coef, scheme == "multiplicative")
@@ -527,7 +525,6 @@ def standardization_function(*, coefficient: str = "kendall", scheme: str = "add
     >>> float(g(1.0)), float(g(-1.0))
     (1.0, -1.0)
     """
-    from agreekit.ranking.standardization import G0_RULES, StandardizationFunction
 
     check_choice("form", form, FORMS)
     if g0_rule is not None:
