@@ -44,8 +44,6 @@ def _warn_if_long(data, args, seed) -> None:
     import time
     import warnings
 
-    from agreekit.consensus import kemeny
-
     t0 = time.perf_counter()
     kemeny(data, method=args.method, n_starts=_CALIBRATE_STARTS, rng=seed, allow_ties=args.allow_ties,
            solver=args.solver, max_solutions=1, progress=False)
