@@ -25,7 +25,7 @@ report: results
 	$(VENV)/bin/snakemake --cores $(CORES) --report results/report.html
 
 test: $(STAMP)
-	$(PY) -m pytest -q -n $(CORES)
+	$(PY) -m pytest -q -n $(CORES) --hypothesis-profile=ci
 
 bench: $(STAMP)
 	@set -e; for b in benchmarks/bench_*.py; do echo "== $$b"; $(PY) $$b; done
