@@ -33,7 +33,7 @@ report: results
 
 test: $(STAMP)
 	$(VENV)/bin/lint-imports --no-cache
-	$(PY) -m pytest -q -n $(CORES)
+	$(PY) -m pytest -q -n $(CORES) --hypothesis-profile=ci
 
 bench: $(STAMP)
 	@set -e; for b in benchmarks/bench_*.py; do echo "== $$b"; $(PY) $$b; done

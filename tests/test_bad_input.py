@@ -497,7 +497,15 @@ def test_small_and_degenerate_inputs_work(scratch, capsys):
     # identical rankings of n = 5, and an unweighted reference: harmonic weights make rho_w differ from
     # Pearson, but x vs x is exactly 1 for any weights
     assert json.loads(_run_ok(capsys, ["correlate", *CORR, "y.txt", "y.txt"]))["value"] == pytest.approx(1.0)
-    assert pearsonr([1, 2, 3, 4, 5], [1, 2, 3, 4, 5])[0] == pytest.approx(1.0)
+    # x vs y against the definition (weighted Pearson of the ranks, w_i = 1/x_i + 1/y_i), which is not
+    # scipy's unweighted Pearson of the same ranks
+    a = np.loadtxt(scratch / "x.txt")
+    b = np.loadtxt(scratch / "y.txt")
+    w = 1 / a + 1 / b
+    da, db = a - np.average(a, weights=w), b - np.average(b, weights=w)
+    ref = np.sum(w * da * db) / np.sqrt(np.sum(w * da * da) * np.sum(w * db * db))
+    got = json.loads(_run_ok(capsys, ["correlate", *CORR, "x.txt", "y.txt"]))["value"]
+    assert got == pytest.approx(ref, rel=1e-12) and abs(got - pearsonr(a, b)[0]) > 1e-3
     # one cluster each: ARI = 1 (scikit-learn's convention)
     (scratch / "one.txt").write_text("7\n7\n7\n7\n7\n")
     res = json.loads(_run_ok(capsys, ["clustering", "one.txt", "one.txt", "-m", "ari"]))["results"]

@@ -53,7 +53,16 @@ def test_bootstrap_correlate(small_csv, tmp_path, capsys):
     load_scores(SCORES / "adhoc5_p10.csv").iloc[:, :8].to_csv(q)
     assert main(["bootstrap", str(p), "--seed", "1", "--correlate", str(q)]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert 0 < out["rank_correlation"]["standard_error"] < 0.5
+    # the SE against a plain numpy bootstrap (scipy's tau-b per topic sample, same seed's topic samples)
+    from scipy.stats import kendalltau
+    from agreekit.ireval.bootstrap import bootstrap_indices
+    A, P = X.to_numpy(), load_scores(q).to_numpy()
+    n = A.shape[0]
+    idx = bootstrap_indices(n, rng=1)
+    boot = [kendalltau(a, b).statistic for a, b in zip(A[idx].sum(axis=1) / n, P[idx].sum(axis=1) / n)]
+    assert out["rank_correlation"]["standard_error"] == pytest.approx(np.std(boot, ddof=1), rel=1e-9)
+    assert out["rank_correlation"]["correlation"] == pytest.approx(
+        kendalltau(A.mean(axis=0), P.mean(axis=0)).statistic, rel=1e-12)
 
 
 @pytest.mark.parametrize("content, needle", [

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import time
 import warnings
 from pathlib import Path
 
@@ -183,13 +182,10 @@ def test_fast_with_a_billion_starts_streams_and_honours_the_time_limit():
         "OUT = dict(elapsed=r.seconds, proven=r.proven, tau=round(r.average_tau_x, 6), message=r.message,\n"
         "           warned=[x.category.__name__ for x in w],\n"
         "           grow=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024 - base)\n")
-    assert out["elapsed"] < 2 + 1.5
-    # the solve itself (after imports and compilation) adds almost nothing: the starts are streamed
-    assert out["grow"] < 100, out["grow"]
+    # elapsed time and memory (streamed starts) are measured in benchmarks/bench_limits.py
     assert out["tau"] == 0.165561                 # the known optimum of emond_mason.csv
     assert not out["proven"] and "TimeLimitWarning" in out["warned"]
     assert "of 1000000000 FAST starts" in out["message"]
-    assert rss < 2000                             # the whole process (numba, scipy); 52 GiB before
 
 
 def test_auto_on_1000_random_items_does_not_build_cubic_arrays():
@@ -203,8 +199,7 @@ def test_auto_on_1000_random_items_does_not_build_cubic_arrays():
         "    r = kemeny(X, time_limit=5, rng=0)\n"
         "OUT = dict(method=r.method, elapsed=r.seconds, message=r.message, proven=r.proven)\n")
     assert out["method"] == "fast" and "no exact attempt" in out["message"]
-    assert out["elapsed"] < 5 + 3
-    assert rss < 1000                             # m² doubles are 8 MB; m³ would be 7.45 GiB
+    # its time and memory (m² doubles are 8 MB; m³ would be 7.45 GiB) are in benchmarks/bench_limits.py
 
 
 def test_auto_picks_method_by_size():
@@ -228,10 +223,8 @@ HARD = np.array([np.random.default_rng(100 + i).permutation(3000) + 1 for i in r
 def test_every_method_honours_time_limit(kw):
     # today QUICK on 5 rankings of 3000 items with --time-limit 10 was still running after 900 s
     warmup()  # numba's first call (loading the cached kernels) is not the solvers' time
-    t = time.perf_counter()
-    with pytest.warns(TimeLimitWarning, match="time_limit=0.3 s reached"):
+    with pytest.warns(TimeLimitWarning, match="time_limit=0.3 s reached"):   # elapsed: bench_limits.py
         res = kemeny(HARD, time_limit=0.3, rng=0, **kw)
-    assert time.perf_counter() - t < 0.3 + 6          # C, blocks and the result cost Θ(m²) on top
     assert not res.proven and not res.proven and "not proven optimal" in res.message
     r = res.solutions[0]
     assert r.shape == (3000,) and sorted(set(r)) == list(range(1, r.max() + 1))   # a valid weak order
@@ -243,7 +236,7 @@ def test_exact_bb_honours_time_limit():
     warmup()
     with pytest.warns(TimeLimitWarning):
         res = kemeny(X, method="exact", solver="bb", time_limit=0.2)
-    assert not res.proven and res.seconds < 3
+    assert not res.proven and "not proven optimal" in res.message   # elapsed: benchmarks/bench_limits.py
 
 
 def test_no_warning_without_time_limit():

@@ -1,4 +1,5 @@
-"""R-prec and trec_eval's nDCG against pytrec_eval / ir_measures: since issue 20 a bare ``nDCG@k`` is
+"""R-prec and trec_eval's nDCG against pytrec_eval and a rank-by-rank formula written here (ir_measures
+computes these measures by calling pytrec_eval, so it is not a second reference): since issue 20 a bare ``nDCG@k`` is
 trec_eval's form and the seed's Jarvelin-Kekalainen form is ``nDCG_jk@k``; ``ndcg=`` is deprecated."""
 import math
 from pathlib import Path
@@ -11,8 +12,6 @@ from agreekit._validation import InputError
 from agreekit.ireval.metrics import evaluate, parse_metric, read_qrels, read_run, topic_metrics
 
 ROBUST = Path(__file__).resolve().parents[1] / "resources" / "bootstrap" / "robust03_top100"
-pytrec_eval = pytest.importorskip("pytrec_eval")
-ir_measures = pytest.importorskip("ir_measures")
 
 QRELS = {"1": {"a": 2, "b": 1, "c": 1, "d": 0}}
 RUN = pd.DataFrame({"topic": "1", "docno": list("xadby"), "score": [5.0, 4, 3, 2, 1]})
@@ -56,6 +55,7 @@ def test_bad_ndcg_form_and_rprec_cutoff_are_rejected():
 
 
 def _pytrec(qrels_df, run_df, measures):
+    pytrec_eval = pytest.importorskip("pytrec_eval")   # [test] extra; only these tests need it
     qrels, run = {}, {}
     for t, d, r in qrels_df.itertuples(index=False):
         qrels.setdefault(str(t), {})[str(d)] = int(r)
@@ -87,18 +87,34 @@ def test_rprec_and_trec_ndcg_match_pytrec_eval_on_all_robust03_runs():
     assert worst <= 1e-12
 
 
-@pytest.mark.skipif(not ROBUST.exists(), reason="robust03 fixture not shipped")
-def test_trec_ndcg_matches_ir_measures_and_jk_differs():
+def _trec_forms_plain(qrels_df, run_df, k, depth=100):
+    """trec_eval's ndcg_cut_k (gain = relevance level, discount log2(rank + 1), ideal over all judged
+    relevant documents) and Rprec, per topic, with the run ranked by score then docno, both descending."""
+    out = {}
+    for t, rel in qrels_df.groupby("topic"):
+        gains = {d: int(r) for d, r in zip(rel.docno, rel.relevance) if int(r) > 0}
+        docs = run_df[run_df.topic == t].sort_values(["score", "docno"], ascending=[False, False])
+        docs = docs.docno.tolist()[:depth]
+        dcg = sum(gains.get(d, 0) / math.log2(r + 1) for r, d in enumerate(docs[:k], start=1))
+        ideal = sorted(gains.values(), reverse=True)[:k]
+        idcg = sum(g / math.log2(r + 1) for r, g in enumerate(ideal, start=1))
+        R = len(gains)
+        out[t] = (dcg / idcg if idcg > 0 else 0.0,
+                  sum(d in gains for d in docs[:R]) / R if R else 0.0)
+    return out
+
+
+def test_trec_ndcg_and_rprec_match_the_plain_formula_and_jk_differs():
+    if not ROBUST.exists():
+        pytest.fail("resources/bootstrap/robust03_top100 is part of the repository")
     qrels_df = read_qrels(ROBUST / "robust03_qrels.txt.gz")
     name, run_df = read_run(ROBUST / "runs" / "input.MU03rob01.gz")
     ours = evaluate(qrels_df, {name: run_df}, ["nDCG@20", "R-prec"], depth=100)
     jk = evaluate(qrels_df, {name: run_df}, "nDCG_jk@20", depth=100)["nDCG_jk@20"]
-    qrels = [ir_measures.Qrel(t, d, int(r)) for t, d, r in qrels_df.itertuples(index=False)]
-    run = [ir_measures.ScoredDoc(t, d, float(s)) for t, d, s in run_df.itertuples(index=False)]
-    ref = {(str(m.measure), m.query_id): m.value
-           for m in ir_measures.iter_calc([ir_measures.nDCG @ 20, ir_measures.Rprec], qrels, run)}
-    diffs = [abs(ours["nDCG@20"].loc[t, name] - ref.get(("nDCG@20", t), 0.0)) for t in ours["nDCG@20"].index]
-    diffs += [abs(ours["R-prec"].loc[t, name] - ref.get(("Rprec", t), 0.0)) for t in ours["R-prec"].index]
-    assert max(diffs) <= 1e-12
+    ref = _trec_forms_plain(qrels_df, run_df, 20)
+    assert len(ref) == 100
+    for t in ours["nDCG@20"].index:
+        assert ours["nDCG@20"].loc[t, name] == pytest.approx(ref[t][0], rel=0, abs=1e-12)
+        assert ours["R-prec"].loc[t, name] == pytest.approx(ref[t][1], rel=0, abs=1e-12)
     gap = (jk[name] - ours["nDCG@20"][name]).abs()
     assert gap.max() > 0.01   # the paper's form is a different metric

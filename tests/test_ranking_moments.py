@@ -9,9 +9,10 @@ import pytest
 from agreekit import exact_moments
 from agreekit._validation import InputError
 from agreekit.ranking.weighting import parse_weigher
+from _moments_enumerator import enumerate_moments
 from ranking_configs import PAPER_CONFIGS, cached_exact, csv_key
 
-DATA = Path(__file__).parent / "data" / "ranking" / "exact_moments_n3_10.csv"
+DATA = Path(__file__).resolve().parents[1] / "resources" / "ranking" / "exact_moments_n3_10.csv"
 QTY = {"G": "mean", "V": "var", "Vl": "left_var"}
 
 
@@ -38,9 +39,34 @@ def test_reproduces_all_384_printed_values(reference):
     assert len(reference) == 384
 
 
-def test_matches_independent_enumeration_to_1e10(reference):
-    diffs = np.array([abs(_ours(row) - row.ours) for row in reference.itertuples()])
-    assert diffs.max() < 1e-10
+def _check_against_enumeration(reference, n):
+    """agreekit's exact moments and the CSV's `ours` column against the plain enumerator of
+    tests/_moments_enumerator.py (numpy over all n! permutations, no code shared with the library).
+    Both sides are float64 sums of n! terms: 1e-12 absolute is ~1e4 ulp of values of order 0.1-1."""
+    checked = 0
+    for coef, scheme, weigher in PAPER_CONFIGS:
+        ref = dict(zip(("mean", "var", "left_var"), enumerate_moments(coef, scheme, weigher, n)))
+        m = cached_exact(coef, scheme, weigher, n)
+        for q, v in ref.items():
+            assert getattr(m, q) == pytest.approx(v, abs=1e-12), (coef, scheme, weigher, n, q)
+        rows = reference[(reference.n == n)]
+        for row in rows.itertuples():
+            if csv_key(row.coeff, row.scheme, row.f, row.n0) == (coef, scheme, weigher):
+                # the CSV column has ~11-12 significant digits
+                assert row.ours == pytest.approx(ref[QTY[row.qty]], rel=5e-11, abs=1e-12)
+                checked += 1
+    assert checked == 16 * 3
+
+
+@pytest.mark.parametrize("n", range(3, 10))
+def test_matches_plain_enumeration(reference, n):
+    _check_against_enumeration(reference, n)
+
+
+@pytest.mark.slow
+def test_matches_plain_enumeration_n10(reference):
+    """10! = 3628800 permutations x 16 configurations: ~1 min of CPU."""
+    _check_against_enumeration(reference, 10)
 
 
 def _numpy_moments(coef, scheme, weigher, n):

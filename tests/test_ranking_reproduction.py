@@ -44,8 +44,10 @@ def test_fitted_curves_close_to_the_papers_polynomials(paper):
     rows = fit_comparison(TABLES, paper[0])
     assert len(rows) == 48
     worst = {q: max(r["max_abs_diff"] for r in rows if r["quantity"] == q) for q in ("mean", "var", "left_var")}
-    # independent samples and degree choices, same procedure: the curves agree to a few 1e-2 at worst
-    assert worst["mean"] < 0.06 and worst["var"] < 0.03 and worst["left_var"] < 0.01
+    # independent samples and degree choices, same procedure.  Measured worst differences 0.0267 / 0.0130 /
+    # 0.0056; no independent reference bounds the paper's own sampling error (its curves are 3-240 of our
+    # fit SEs away), so this is a regression guard at the measured values plus 10 %, not an accuracy claim
+    assert worst["mean"] < 0.030 and worst["var"] < 0.0145 and worst["left_var"] < 0.0062
     # the shipped tables choose their basis by held-out error; where it is one of the paper's two, compare
     by = {(t["scheme_id"], q): t["fits"][q] for t in TABLES for q in ("mean", "var", "left_var")}
     for r in rows:
@@ -71,10 +73,12 @@ def test_render_paper_tables(tmp_path, paper):
 
 def test_held_out_expected_value_of_g(paper):
     tab = next(t for t in TABLES if t["scheme_id"] == "kendall_multiplicative_inverse_square-n0=0")
-    rows = held_out_check(tab, [200], size=4000, seed=11)
+    # 4e4 permutations (SE of E[g] ~0.0016, < 1 s): the README's held-out criterion |E[g]| <= 0.002 + 3 SE
+    rows = held_out_check(tab, [200], size=40_000, seed=11)
     r = rows[0]
     assert not r["in_training_grid"] and r["source"] == "fit"
-    assert abs(r["g_mean_corrected"]) < 4 * r["g_se_corrected"] + 0.01
+    assert r["g_se_corrected"] < 0.002
+    assert abs(r["g_mean_corrected"]) <= 0.002 + 3 * r["g_se_corrected"]
     assert r["g_mean_paper"] < -0.1  # the printed formulas leave a large negative bias here
     text = reproduction_report(TABLES, paper[0], paper[1], {tab["scheme_id"]: rows})
     assert "**384/384**" in text and "E[g] corrected" in text
