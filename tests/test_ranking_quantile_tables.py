@@ -13,8 +13,8 @@ from agreekit.ranking import significance as S
 from agreekit.ranking import tables as T
 from agreekit.ranking.tablegen.generation import (check_ranking_config, quantile_batch_stage, quantile_grid,
                                                   quantile_settings, scheme_settings, schemes_from_config)
-from agreekit.ranking.tablegen.reproduction import pvalue_accuracy_row
-from agreekit.ranking.tablegen.sampling import quantile_probs, sample_stream
+from agreekit.ranking.tablegen.reproduction import pvalue_accuracy_row, pvalue_reference_rows
+from agreekit.ranking.tablegen.sampling import quantile_probs, sample_lanes, sample_stream, stream_key
 
 ROOT = Path(__file__).resolve().parents[1]
 CFG = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
