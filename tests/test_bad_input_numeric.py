@@ -411,3 +411,12 @@ def test_scores_that_overflow_are_refused(value):
     with pytest.raises(InputError, match="`scores`"):
         check_scores([[value, 0.0], [0.0, 1.0], [0.5, 0.5]])
     assert check_scores([[1e150, 0.0], [0.0, 1.0]]).shape == (2, 2)
+
+
+def test_metaeval_weigher_overflow_is_one_error_line(tmp_path):
+    """issue 23: `metaeval --weigher power:p=1e308` printed a numpy RuntimeWarning line before the error."""
+    for name, rows in (("a.csv", "t1,0.1,0.2,0.3\nt2,0.4,0.5,0.1\nt3,0.3,0.3,0.2\n"),
+                       ("b.csv", "t1,0.2,0.1,0.3\nt2,0.5,0.4,0.1\nt3,0.3,0.2,0.2\n")):
+        (tmp_path / name).write_text("topic,A,B,C\n" + rows)
+    r = _cli("metaeval", "AP=a.csv", "P=b.csv", "--weigher", "power:p=1e308", "--n-resamples", "20", cwd=tmp_path)
+    _assert_clean_rejection(r, "metaeval", ["`weigher`", "finite positive weights"])

@@ -158,8 +158,9 @@ class Weigher(ResultBase):
         i = np.asarray(ranks, dtype=np.float64)
         if self.family == "callable":
             return _call_user_weigher(self, i)
-        return np.asarray(WEIGHER_FAMILIES[self.family].func(i, _params=dict(self.params)),
-                          dtype=np.float64)
+        with np.errstate(over="ignore", divide="ignore", under="ignore"):  # inf / 0 are checked by the callers
+            return np.asarray(WEIGHER_FAMILIES[self.family].func(i, _params=dict(self.params)),
+                              dtype=np.float64)
 
     def log(self, ranks) -> np.ndarray:
         """log f at an array of 1-based ranks, computed in log space for the named families.
