@@ -166,8 +166,11 @@ def test_unclear_messages_are_clear(scratch, capsys):
                             [r"`--max-solutions`", "<= 10000000"])
     (scratch / "c.txt").write_text("0 1\n,,,\n2 3\n")
     _assert_clean_rejection(capsys, scratch, ["clustering", "c.txt", "v.txt"], [r"`U`", "c.txt", "line 2"])
+    # the coefficient itself is computed for any representable weigher (rescaled in log space); its
+    # null distribution is not, and that error must not print 309-digit integers
     line = _assert_clean_rejection(capsys, scratch, ["correlate", "--coefficient", "spearman", "--scheme",
-                                                     "additive", "--weigher", "power:p=1e308", "x.txt", "y.txt"],
+                                                     "additive", "--weigher", "power:p=1e308", "x.txt", "y.txt",
+                                                     "--pvalue"],
                                    [r"`weigher`"])
     assert len(max(line.split(), key=len)) < 60, line  # no 309-digit integer
 
