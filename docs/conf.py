@@ -38,8 +38,9 @@ exclude_patterns = ["_build", "**.ipynb_checkpoints", "gallery/*.py", "gallery/*
 templates_path = ["_templates"]
 html_static_path = ["_static", str(DOCS / "_build" / "mathjax_static")]
 nitpicky = True
-# types named in numpydoc "Parameters"/"Returns" lines that are prose, not objects to link
-nitpick_ignore_regex = [(r"py:.*", r".*")]
+# objects of other packages: no intersphinx inventories offline, so references to them stay plain text
+EXTERNAL = r"(numpy|np|scipy|sklearn|pandas|pd|cdlib|clusim|networkx|nx|igraph|ir_measures|pytrec_eval|matplotlib|statsmodels|numba|highspy|snakemake|jsonschema)"
+nitpick_ignore_regex = [(r"py:.*", EXTERNAL + r"(\..*)?")]
 
 # --- MathJax: served from the built site (the [docs] extra ships it; no CDN at build or view time) ----------
 def _mathjax_dir() -> Path:
@@ -113,6 +114,7 @@ html_theme_options = {
     "navigation_with_keys": False,
     "show_toc_level": 2,
     "navbar_align": "left",
+    "header_links_before_dropdown": 4,
     "footer_start": ["copyright"],
     "footer_end": [],
     "secondary_sidebar_items": ["page-toc"],

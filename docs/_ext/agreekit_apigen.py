@@ -155,6 +155,9 @@ def write_api(docs: Path) -> None:
     api.mkdir(exist_ok=True)
     index = ["API reference", "=============", "",
              "One page per public object, generated from each area's ``__all__``.", "",
+             ".. currentmodule:: agreekit", "",
+             "Every area raises one exception for bad input:", "",
+             ".. autosummary::", "   :toctree: generated/", "   :template: class.rst", "", "   InputError", "",
              ".. toctree::", "   :maxdepth: 1", ""]
     for area, title in AREAS.items():
         names = public_names(area)
@@ -164,7 +167,7 @@ def write_api(docs: Path) -> None:
         fname = area.replace(".", "_")
         index.append(f"   {fname}")
         lines = [f"``agreekit.{area}``: {title}", "=" * (len(title) + len(area) + 16), "",
-                 f".. automodule:: agreekit.{area}", "   :no-members:", "   :no-index:", "",
+                 f".. automodule:: agreekit.{area}", "   :no-members:", "",
                  f".. currentmodule:: agreekit.{area}", ""]
         for kind, heading in (("function", "Functions"), ("class", "Classes"), ("data", "Data")):
             group = [n for n in names if _kind(getattr(module, n)) == kind]
@@ -183,6 +186,87 @@ def write_api(docs: Path) -> None:
         target.write_text(text)
 
 
+# --------------------------------------------------------------------------------------------------------
+# Cross-references in docstrings name objects the way users import them (``agreekit.weighted_kendall``,
+# ``agreekit._validation.InputError``, ``KemenyResult.to_dict``, ``agreekit.ranking.weighting``); the reference
+# pages document each object once, under its area (``agreekit.ranking.weighted_kendall``).  A reference that
+# does not resolve as written is resolved here to the page of the same object: by identity for re-exports,
+# to the documented class for its methods and attributes, to the area for a public submodule.  A reference into
+# a private module (``agreekit._memory``) is shown as code without a link: private modules have no pages.
+def _documented() -> dict[int, str]:
+    out = {}
+    for area in AREAS:
+        module = importlib.import_module(f"agreekit.{area}")
+        for name in public_names(area):
+            obj = getattr(module, name)
+            if inspect.isclass(obj) or callable(obj):
+                out.setdefault(id(obj), f"agreekit.{area}.{name}")
+    import agreekit
+
+    out[id(agreekit.InputError)] = "agreekit.InputError"
+    return out
+
+
+def _import(path: str):
+    parts = path.split(".")
+    for cut in range(len(parts), 0, -1):
+        try:
+            obj = importlib.import_module(".".join(parts[:cut]))
+        except ImportError:
+            continue
+        try:
+            for attr in parts[cut:]:
+                obj = getattr(obj, attr)
+        except AttributeError:
+            return None
+        return obj
+    return None
+
+
+def _candidates(target: str, module: str | None, klass: str | None) -> list[str]:
+    out = [target]
+    if module:
+        if klass:
+            out.append(f"{module}.{klass}.{target}")
+        out.append(f"{module}.{target}")
+    out += [f"agreekit.{area}.{target}" for area in AREAS]
+    return out
+
+
+def _resolve(app, env, node, contnode):
+    if node.get("refdomain") != "py":
+        return None
+    from docutils import nodes as dn
+    from sphinx.util.nodes import make_refnode
+
+    target = node["reftarget"].lstrip("~.")
+    if target.startswith("agreekit.") and any(p.startswith("_") for p in target.split(".")[1:]) \
+            and node.get("reftype") in ("mod", "func", "meth", "attr", "obj", "data"):
+        return dn.literal(target, contnode.astext())
+    documented = env.app.__dict__.setdefault("_agreekit_documented", _documented())
+    py = env.get_domain("py")
+    if node.get("reftype") == "mod":
+        parts = target.split(".")
+        for cut in range(len(parts) - 1, 1, -1):
+            name = ".".join(parts[:cut])
+            if name in py.modules:
+                mod = py.modules[name]
+                return make_refnode(app.builder, node["refdoc"], mod.docname, mod.node_id, contnode, name)
+        return None
+    for cand in _candidates(target, node.get("py:module"), node.get("py:class")):
+        parts = cand.split(".")
+        for cut in range(len(parts), 1, -1):       # the object, else its owner (a method's class)
+            obj = _import(".".join(parts[:cut]))
+            if obj is None:
+                continue
+            name = documented.get(id(obj))
+            if name and name in py.objects:
+                entry = py.objects[name]
+                return make_refnode(app.builder, node["refdoc"], entry.docname, entry.node_id, contnode, name)
+    return None
+
+
 def setup(app):
     write_api(Path(app.srcdir))
+    app.connect("missing-reference", _resolve)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

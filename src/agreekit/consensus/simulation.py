@@ -248,7 +248,9 @@ def summarize_times(df: pd.DataFrame) -> pd.DataFrame:
 
 def plot_times(df: pd.DataFrame):
     """Box-plots of computing time per algorithm, one panel per (variant, m) (Figures 2–4)."""
-    import matplotlib.pyplot as plt
+    from agreekit._optional import import_optional
+
+    plt = import_optional("matplotlib.pyplot", purpose="plot_times")
 
     variants = [v for v in VARIANTS if v in set(df["variant"])]
     ms = sorted(df["m"].unique())

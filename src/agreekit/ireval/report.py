@@ -268,10 +268,9 @@ def _save(fig, stem: str | Path) -> None:
 
 
 def _plt():
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    return plt
+    from agreekit._optional import pyplot
+
+    return pyplot("the bootstrap report's figures")
 
 
 def plot_asl_curves(pairs: pd.DataFrame, test: str, stem: str | Path, *, alpha: float = 0.05,

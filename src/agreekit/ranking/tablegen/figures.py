@@ -22,10 +22,9 @@ __all__ = ["make_figures"]
 
 
 def _plt():
-    import matplotlib
+    from agreekit._optional import pyplot
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot("the ranking figures")
 
     plt.rcParams.update({"figure.dpi": 100, "savefig.dpi": 150, "font.size": 8,
                          "svg.hashsalt": "agreekit", "pdf.compression": 6})

@@ -87,7 +87,9 @@ def fit_polynomial(x, y, degree: int, *, weights=None) -> np.ndarray:
 
     ``weights`` multiply squared residuals (inverse variances for Eq. 34).
     """
-    from statsmodels.regression.linear_model import WLS
+    from agreekit._optional import import_optional
+
+    WLS = import_optional("statsmodels.regression.linear_model", purpose="fit_polynomial").WLS
 
     x = np.asarray(x, dtype=np.float64)
     y = np.asarray(y, dtype=np.float64)
