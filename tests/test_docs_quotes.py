@@ -104,9 +104,18 @@ def test_typed_figure_detector():
     passage without a benchmark file are not."""
     bad = "Results in `benchmarks/output/bench_bootstrap.json`: 0.55 s vs 10.1 s, 18× faster.\n"
     assert [t for _, t in typed_figures(bad)] == ["0.55 s", "10.1 s", "18×"]
-    good = "Results: {bench}`bench_bootstrap.json:speedup_naive_over_fast:.1f|×` (`benchmarks/output`, `2 s`).\n"
+    good = "Results: {bench}`bench_bootstrap.json:speedup_naive_over_fast:.1f;×` (`benchmarks/output`, `2 s`).\n"
     assert typed_figures(good) == []
     assert typed_figures("A 4 × 4 profile takes 3 s.\n") == []
+
+
+def test_quotes_in_tables_keep_their_cells():
+    """A quote in a Markdown table row must not contain '|' (it would split the cell and lose the figure)."""
+    for page in pages():
+        for lineno, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1):
+            if line.lstrip().startswith("|"):
+                for m in ROLE_RE.finditer(line):
+                    assert "|" not in (m.group(1) or m.group(2)), f"docs/{page.name} line {lineno}: '|' in a quote"
 
 
 def test_built_site_shows_the_files_values():

@@ -3,7 +3,7 @@
 Syntax: ``{bench}`FILE:KEY[:FORMAT]``` where FILE is relative to ``benchmarks/output/`` (or to the
 repository root when it contains a ``/``), KEY is a dotted path into the JSON document (list items by
 index, ``a.0.b``), and FORMAT is a Python format spec (default ``.3g``) optionally followed by a suffix
-after ``|`` (``.1f|×`` renders ``8.0×``).  The role renders the value of the file at build time and records
+after ``;`` (``.1f;×`` renders ``8.0×``; not ``|``, which would split a Markdown table cell).  The role renders the value of the file at build time and records
 every quote in ``_quotes.json`` of the HTML output, which ``tests/test_docs_quotes.py`` compares with the
 files.  An unknown file or key is a build warning (an error with ``-W``).
 """
@@ -25,12 +25,14 @@ class QuoteError(ValueError):
 
 
 def parse(text: str) -> tuple[str, str, str, str]:
-    """``FILE:KEY[:FORMAT[|SUFFIX]]`` -> (file, key, format spec, suffix)."""
+    """``FILE:KEY[:FORMAT[;SUFFIX]]`` -> (file, key, format spec, suffix)."""
     parts = text.strip().split(":", 2)
     if len(parts) < 2 or not parts[0] or not parts[1]:
         raise QuoteError(f"{text!r}: write FILE:KEY[:FORMAT]")
     fmt = parts[2] if len(parts) == 3 else ".3g"
-    spec, _, suffix = fmt.partition("|")
+    if "|" in fmt:
+        raise QuoteError(f"{text!r}: the suffix separator is ';' ('|' splits Markdown table cells)")
+    spec, _, suffix = fmt.partition(";")
     return parts[0], parts[1], spec, suffix
 
 
@@ -82,25 +84,31 @@ def bench_role(name, rawtext, text, lineno, inliner, options=None, content=None)
         msg = inliner.reporter.warning(f"bench quote: {exc}", line=lineno)
         return [inliner.problematic(rawtext, rawtext, msg)], [msg]
     file, key, _, _ = parse(text)
-    quotes = env.__dict__.setdefault("agreekit_quotes", [])
-    quotes.append({"doc": env.docname, "text": text, "file": file, "key": key, "shown": shown})
+    quotes = env.__dict__.setdefault("agreekit_quotes", {})
+    quotes.setdefault(env.docname, []).append({"doc": env.docname, "text": text, "file": file, "key": key,
+                                               "shown": shown})
     node = nodes.inline(rawtext, shown, classes=["agreekit-quote"])
     node["ids"] = []
     return [node], []
 
 
 def _purge(app, env, docname):
-    quotes = getattr(env, "agreekit_quotes", [])
-    env.agreekit_quotes = [q for q in quotes if q["doc"] != docname]
+    env.__dict__.setdefault("agreekit_quotes", {}).pop(docname, None)
 
 
 def _merge(app, env, docnames, other):
-    env.__dict__.setdefault("agreekit_quotes", []).extend(getattr(other, "agreekit_quotes", []))
+    # a parallel reader's env holds the quotes of the documents it read (``docnames``): take those only
+    mine = env.__dict__.setdefault("agreekit_quotes", {})
+    theirs = getattr(other, "agreekit_quotes", {})
+    for doc in docnames:
+        if doc in theirs:
+            mine[doc] = theirs[doc]
 
 
 def _write(app, exc):
     if exc is None and app.builder.format == "html":
-        quotes = sorted(getattr(app.env, "agreekit_quotes", []), key=lambda q: (q["doc"], q["text"]))
+        quotes = [q for doc in sorted(getattr(app.env, "agreekit_quotes", {}))
+                  for q in app.env.agreekit_quotes[doc]]
         Path(app.outdir, "_quotes.json").write_text(json.dumps(quotes, indent=1, ensure_ascii=False) + "\n",
                                                     encoding="utf-8")
 
