@@ -2,7 +2,7 @@
 
 Syntax: ``{bench}`FILE:KEY[:FORMAT]``` where FILE is relative to ``benchmarks/output/`` (or to the
 repository root when it contains a ``/``), KEY is a dotted path into the JSON document (list items by
-index, ``a.0.b``), and FORMAT is a Python format spec (default ``.3g``) optionally followed by a suffix
+index, ``a.0.b``; a field named with dots, ``"0.05"``, is found too), and FORMAT is a Python format spec (default ``.3g``) optionally followed by a suffix
 after ``;`` (``.1f;×`` renders ``8.0×``; not ``|``, which would split a Markdown table cell).  The role renders the value of the file at build time and records
 every quote in ``_quotes.json`` of the HTML output, which ``tests/test_docs_quotes.py`` compares with the
 files.  An unknown file or key is a build warning (an error with ``-W``).
@@ -50,16 +50,24 @@ def lookup(file: str, key: str):
     except ValueError as exc:
         raise QuoteError(f"{file}: not JSON ({exc})") from None
     node = data
-    for part in key.split("."):
+    parts = key.split(".")
+    i = 0
+    while i < len(parts):
+        part = parts[i]
         if isinstance(node, list):
             try:
                 node = node[int(part)]
             except (ValueError, IndexError):
                 raise QuoteError(f"{file}: key {key!r}: no item {part!r}") from None
-        elif isinstance(node, dict) and part in node:
-            node = node[part]
-        else:
+            i += 1
+            continue
+        # a field whose name holds dots ("0.05") is matched by the shortest run of parts that names it
+        j = next((j for j in range(i + 1, len(parts) + 1) if isinstance(node, dict) and ".".join(parts[i:j]) in node),
+                 None)
+        if j is None:
             raise QuoteError(f"{file}: key {key!r}: no field {part!r}")
+        node = node[".".join(parts[i:j])]
+        i = j
     if isinstance(node, bool) or not isinstance(node, (int, float)):
         raise QuoteError(f"{file}: key {key!r} is {type(node).__name__}, not a number")
     return node
