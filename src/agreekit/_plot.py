@@ -9,18 +9,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from agreekit._io import write_files
+from agreekit._optional import pyplot as _optional_pyplot
 
 __all__ = ["pyplot", "save_figure", "figure_files"]
 
 
 def pyplot():
     """``matplotlib.pyplot`` with the Agg backend (imported here, lazily: matplotlib is heavy)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
+    return _optional_pyplot("figures")
 
 
 def figure_files(fig, stem: str | Path) -> dict[Path, bytes]:

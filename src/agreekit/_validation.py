@@ -37,7 +37,27 @@ __all__ = [
 
 
 class InputError(ValueError):
-    """Invalid user input.  ``parameter`` names the argument at fault."""
+    """Invalid user input.  ``parameter`` names the argument at fault.
+
+    Every area raises it for bad input (a ``ValueError``, so ``except ValueError`` catches it too); the
+    command line prints it as one line on stderr and exits with status 2.
+
+    Parameters
+    ----------
+    parameter : str
+        The argument (or file, or option) at fault; kept as the attribute ``parameter``.
+    message : str
+        What is wrong with it; the text of the error is ```parameter` message``.
+
+    Examples
+    --------
+    >>> from agreekit import InputError, parse_weigher
+    >>> try:
+    ...     parse_weigher("power:p=1,p=2")
+    ... except InputError as exc:
+    ...     print(exc.parameter, "|", exc)
+    weigher | `weigher` parameter 'p' is given twice in 'power:p=1,p=2'
+    """
 
     def __init__(self, parameter: str, message: str):
         self.parameter = parameter

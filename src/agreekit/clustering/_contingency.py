@@ -321,6 +321,18 @@ def rand_index(U: Any, V: Any) -> float:
     Equals 1 − ND_{C(x,2)} (seed Identity 2) and scikit-learn's ``rand_score``
     (1.0 when n < 2).
 
+    Parameters
+    ----------
+    U, V : array_like, mapping, list of clusters or Clustering
+        The two partitions of the same nodes: label vectors of equal length, ``{node: label}``
+        mappings, lists of disjoint clusters (node lists) or :class:`Clustering` objects
+        (read by :func:`as_clustering`).
+
+    Returns
+    -------
+    float
+        The Rand index in [0, 1].
+
     Examples
     --------
     >>> from agreekit.clustering import rand_index
@@ -339,6 +351,18 @@ def adjusted_rand_index(U: Any, V: Any) -> float:
 
     Equals 1 − AD_{x(x−1)} with ``expectation="product"`` and scikit-learn's
     ``adjusted_rand_score`` (no overflow at any n).
+
+    Parameters
+    ----------
+    U, V : array_like, mapping, list of clusters or Clustering
+        The two partitions of the same nodes: label vectors of equal length, ``{node: label}``
+        mappings, lists of disjoint clusters (node lists) or :class:`Clustering` objects
+        (read by :func:`as_clustering`).
+
+    Returns
+    -------
+    float
+        ARI; 1 for identical partitions, 0 in expectation under random labels.
 
     Examples
     --------
@@ -361,6 +385,18 @@ def adjusted_rand_index_approx(U: Any, V: Any) -> float:
     """ARI′: adjusted Rand index with the approximate expectation Σr²Σc²/n² (seed Eq. 6).
 
     Equals 1 − AD_{x²} (Definition 3) and the approximate co-membership ARI′_δ on partitions.
+
+    Parameters
+    ----------
+    U, V : array_like, mapping, list of clusters or Clustering
+        The two partitions of the same nodes: label vectors of equal length, ``{node: label}``
+        mappings, lists of disjoint clusters (node lists) or :class:`Clustering` objects
+        (read by :func:`as_clustering`).
+
+    Returns
+    -------
+    float
+        The approximate ARI.
 
     Examples
     --------
@@ -397,6 +433,20 @@ def variation_of_information(U: Any, V: Any, *, normalized: bool = False) -> flo
 
     ``normalized=True`` returns VI / log n = ND_{x log x} (seed Identity 1); its agreement
     form is 1 − VI/log n.  0 for identical partitions.
+
+    Parameters
+    ----------
+    U, V : array_like, mapping, list of clusters or Clustering
+        The two partitions of the same nodes: label vectors of equal length, ``{node: label}``
+        mappings, lists of disjoint clusters (node lists) or :class:`Clustering` objects
+        (read by :func:`as_clustering`).
+    normalized : bool, optional
+        Divide by log n (default False).
+
+    Returns
+    -------
+    float
+        VI in nats, or VI / log n with ``normalized=True``.
 
     Examples
     --------
@@ -479,6 +529,18 @@ def normalized_mutual_info(U: Any, V: Any, *, average_method: str = "arithmetic"
 def jaccard_index(U: Any, V: Any) -> float:
     """Pair-counting Jaccard index M11 / (M11 + M10 + M01) (1.0 if no pair is co-clustered in either).
 
+    Parameters
+    ----------
+    U, V : array_like, mapping, list of clusters or Clustering
+        The two partitions of the same nodes: label vectors of equal length, ``{node: label}``
+        mappings, lists of disjoint clusters (node lists) or :class:`Clustering` objects
+        (read by :func:`as_clustering`).
+
+    Returns
+    -------
+    float
+        The pair-counting Jaccard index in [0, 1].
+
     Examples
     --------
     >>> from agreekit.clustering import jaccard_index
@@ -496,6 +558,20 @@ def f_measure(U: Any, V: Any, *, beta: float = 1.0) -> float:
     Precision P = M11/(M11 + M10) (pairs together in U), recall R = M11/(M11 + M01) (pairs together
     in V), F_β = (β² + 1)PR/(β²P + R).  Symmetric only for β = 1.  1.0 if no pair is co-clustered
     in either, 0.0 if M11 = 0 otherwise.
+
+    Parameters
+    ----------
+    U, V : array_like, mapping, list of clusters or Clustering
+        The two partitions of the same nodes: label vectors of equal length, ``{node: label}``
+        mappings, lists of disjoint clusters (node lists) or :class:`Clustering` objects
+        (read by :func:`as_clustering`).
+    beta : float, optional
+        Weight of recall against precision (default 1: the harmonic mean).
+
+    Returns
+    -------
+    float
+        F_β in [0, 1].
 
     Examples
     --------
@@ -518,6 +594,18 @@ def mirkin_index(U: Any, V: Any) -> float:
 
     A distance (0 for identical partitions).  The seed writes n(n−1)(RI − 1); we use the
     usual non-negative sign.
+
+    Parameters
+    ----------
+    U, V : array_like, mapping, list of clusters or Clustering
+        The two partitions of the same nodes: label vectors of equal length, ``{node: label}``
+        mappings, lists of disjoint clusters (node lists) or :class:`Clustering` objects
+        (read by :func:`as_clustering`).
+
+    Returns
+    -------
+    float
+        The Mirkin metric (0 for identical partitions).
 
     Examples
     --------
@@ -566,6 +654,18 @@ def mutual_info(U: Any, V: Any) -> float:
     (``n_ij`` the contingency table, ``a``/``b`` its margins).  Equals scikit-learn's
     ``mutual_info_score`` (0 when either partition has a single cluster).
 
+    Parameters
+    ----------
+    U, V : array_like, mapping, list of clusters or Clustering
+        The two partitions of the same nodes: label vectors of equal length, ``{node: label}``
+        mappings, lists of disjoint clusters (node lists) or :class:`Clustering` objects
+        (read by :func:`as_clustering`).
+
+    Returns
+    -------
+    float
+        MI(U, V) in nats.
+
     References
     ----------
     T. M. Cover, J. A. Thomas. *Elements of Information Theory*, 2nd ed., Wiley (2006), ch. 2.
@@ -595,6 +695,18 @@ def expected_mutual_info(U: Any, V: Any) -> float:
     so the cost is about Σ over distinct size pairs of a few standard deviations of the
     hypergeometric, not scikit-learn's Σ_ij min(a_i, b_j).  Equals scikit-learn's
     ``expected_mutual_information`` to its rounding; relative error ~1e-15.
+
+    Parameters
+    ----------
+    U, V : array_like, mapping, list of clusters or Clustering
+        The two partitions of the same nodes: label vectors of equal length, ``{node: label}``
+        mappings, lists of disjoint clusters (node lists) or :class:`Clustering` objects
+        (read by :func:`as_clustering`).
+
+    Returns
+    -------
+    float
+        E[MI] under the permutation model, in nats.
 
     References
     ----------
@@ -673,6 +785,18 @@ def fowlkes_mallows(U: Any, V: Any) -> float:
     ``fowlkes_mallows_score``, including its convention 0.0 when no pair is co-clustered in
     both (e.g. two all-singleton partitions).
 
+    Parameters
+    ----------
+    U, V : array_like, mapping, list of clusters or Clustering
+        The two partitions of the same nodes: label vectors of equal length, ``{node: label}``
+        mappings, lists of disjoint clusters (node lists) or :class:`Clustering` objects
+        (read by :func:`as_clustering`).
+
+    Returns
+    -------
+    float
+        The Fowlkes–Mallows index in [0, 1].
+
     References
     ----------
     E. B. Fowlkes, C. L. Mallows. A method for comparing two hierarchical clusterings. JASA 78,
@@ -720,6 +844,29 @@ def homogeneity(U: Any, V: Any) -> float:
     cluster of ``V`` holds members of a single class of ``U``.  Argument order as
     scikit-learn's ``homogeneity_score(labels_true, labels_pred)``, which it equals;
     ``homogeneity(U, V) == completeness(V, U)``.
+
+    Parameters
+    ----------
+    U, V : array_like, mapping, list of clusters or Clustering
+        The two partitions of the same nodes: label vectors of equal length, ``{node: label}``
+        mappings, lists of disjoint clusters (node lists) or :class:`Clustering` objects
+        (read by :func:`as_clustering`).
+
+    Returns
+    -------
+    float
+        h in [0, 1]: 1 when every cluster of ``V`` lies within one cluster of ``U``.
+
+    References
+    ----------
+    A. Rosenberg, J. Hirschberg. V-measure: a conditional entropy-based external cluster
+    evaluation measure. EMNLP-CoNLL 2007, 410–420.
+
+    Examples
+    --------
+    >>> from agreekit.clustering import homogeneity
+    >>> round(homogeneity([0, 0, 1, 1, 2, 2], [0, 0, 1, 2, 2, 2]), 4)
+    0.7103
     """
     return float(_homogeneity_completeness(U, V, "homogeneity")[0])
 
@@ -733,6 +880,29 @@ def completeness(U: Any, V: Any) -> float:
     :math:`c = 1 - H(V|U)/H(V) = I(U;V)/H(V)` (1.0 if ``V`` has one cluster): 1 when all members
     of a class of ``U`` fall in one cluster of ``V``.  Equals scikit-learn's
     ``completeness_score(labels_true, labels_pred)``.
+
+    Parameters
+    ----------
+    U, V : array_like, mapping, list of clusters or Clustering
+        The two partitions of the same nodes: label vectors of equal length, ``{node: label}``
+        mappings, lists of disjoint clusters (node lists) or :class:`Clustering` objects
+        (read by :func:`as_clustering`).
+
+    Returns
+    -------
+    float
+        c in [0, 1]: 1 when every cluster of ``U`` lies within one cluster of ``V``.
+
+    References
+    ----------
+    A. Rosenberg, J. Hirschberg. V-measure: a conditional entropy-based external cluster
+    evaluation measure. EMNLP-CoNLL 2007, 410–420.
+
+    Examples
+    --------
+    >>> from agreekit.clustering import completeness
+    >>> round(completeness([0, 0, 1, 1, 2, 2], [0, 0, 1, 2, 2, 2]), 4)
+    0.7716
     """
     return float(_homogeneity_completeness(U, V, "completeness")[1])
 
@@ -746,6 +916,31 @@ def v_measure(U: Any, V: Any, *, beta: float = 1.0) -> float:
     :math:`V_\beta = (1 + \beta)\,h\,c / (\beta h + c)` (0.0 if h + c = 0).  With β = 1 it is
     symmetric and equals the arithmetic NMI (:func:`normalized_mutual_info`).  Equals
     scikit-learn's ``v_measure_score(labels_true, labels_pred, beta=beta)``.
+
+    Parameters
+    ----------
+    U, V : array_like, mapping, list of clusters or Clustering
+        The two partitions of the same nodes: label vectors of equal length, ``{node: label}``
+        mappings, lists of disjoint clusters (node lists) or :class:`Clustering` objects
+        (read by :func:`as_clustering`).
+    beta : float, optional
+        Weight of completeness against homogeneity (default 1).
+
+    Returns
+    -------
+    float
+        V_β in [0, 1].
+
+    References
+    ----------
+    A. Rosenberg, J. Hirschberg. V-measure: a conditional entropy-based external cluster
+    evaluation measure. EMNLP-CoNLL 2007, 410–420.
+
+    Examples
+    --------
+    >>> from agreekit.clustering import v_measure
+    >>> round(v_measure([0, 0, 1, 1, 2, 2], [0, 0, 1, 2, 2, 2]), 4)
+    0.7397
     """
     beta = check_float("beta", beta, minimum=0.0)
     h, c = _homogeneity_completeness(U, V, "v_measure")

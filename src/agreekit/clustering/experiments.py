@@ -427,11 +427,10 @@ def plot_agreement(summary, path, *, x: str, xlabel: str, measures: Sequence[str
                    order: Sequence[str] = (), names: dict | None = None, ncol: int = 4) -> None:
     """Agreement with the ground truth vs ``x``: one panel per measure plus one of the number of
     communities found (ground truth dashed); every panel has its own y label and tick labels."""
-    import matplotlib
+    from agreekit._optional import pyplot
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    import matplotlib.ticker
+    plt = pyplot("plot_agreement")
+    import matplotlib.ticker  # matplotlib is there: pyplot() imported it
 
     names = names or {}
     present = list(dict.fromkeys([a for a in order if a in set(summary["algorithm"])] +

@@ -94,6 +94,20 @@ def as_rankings(rankings, *, weights=None, labels=None, parameter: str = "rankin
         Accept any finite numbers as ordinal scores (lower = better, only the order
         matters), as ConsRank does; needed e.g. for ConsRank's ``USAranks`` data, which
         holds one rank 0.  By default ranks must be positive integers.
+    parameter : str, optional
+        The name errors give the input (default ``"rankings"``).
+
+    Returns
+    -------
+    RankingData
+        The validated rankings (``X`` float64 with NaN for unranked, ``weights``, ``labels``).
+
+    Examples
+    --------
+    >>> from agreekit.consensus import as_rankings
+    >>> data = as_rankings([[1, 2, 3], [2, 1, 3]], weights=[2, 1], labels=["a", "b", "c"])
+    >>> data.labels, data.weights.tolist()
+    (('a', 'b', 'c'), [2.0, 1.0])
     """
     if isinstance(rankings, RankingData):
         if weights is not None or labels is not None:
@@ -207,6 +221,16 @@ def score_matrix(ranking) -> np.ndarray:
     ``a_ij = 1`` if item *i* is ranked ahead of or tied with *j*, ``-1`` if behind,
     ``0`` on the diagonal and for every pair that involves an unranked (NaN) item.
 
+    Parameters
+    ----------
+    ranking : array_like, shape (m,)
+        A ranking: rank positions of the m items (1 = best, equal values = ties, NaN = unranked).
+
+    Returns
+    -------
+    numpy.ndarray, shape (m, m)
+        The score matrix (float64).
+
     Examples
     --------
     >>> from agreekit.consensus import score_matrix
@@ -223,6 +247,18 @@ def combined_input_matrix(rankings, weights=None) -> np.ndarray:
     Pairs involving an unranked item contribute 0.  ``c_ij + c_ji`` is twice the
     weight of the judges that tie *i* and *j*, hence never negative.
 
+    Parameters
+    ----------
+    rankings : array_like, pandas.DataFrame or RankingData, shape (n, m)
+        The judges' rankings, one row per judge (see :func:`as_rankings`).
+    weights : array_like, shape (n,), optional
+        Row weights (frequencies); default 1 per row.
+
+    Returns
+    -------
+    numpy.ndarray, shape (m, m)
+        C (float64).
+
     Examples
     --------
     >>> from agreekit.consensus import combined_input_matrix
@@ -237,6 +273,16 @@ def tau_x(r, s) -> float:
     """Emond–Mason τ_x between two rankings: ``Σ_ij a_ij b_ij / (m(m−1))``.
 
     Equal to Kendall's τ_a without ties; an unranked item's pairs count 0.
+
+    Parameters
+    ----------
+    r, s : array_like, shape (m,)
+        Two rankings of the same items: rank positions of the m items (1 = best, equal values = ties, NaN = unranked).
+
+    Returns
+    -------
+    float
+        τ_x in [-1, 1].
 
     Examples
     --------
@@ -262,6 +308,16 @@ def kemeny_distance(r, s) -> float:
     minimising the total distance is the same as maximising the average τ_x also for
     partial rankings (ConsRank's ``kemenyd`` reads such a pair as a tie instead).
 
+    Parameters
+    ----------
+    r, s : array_like, shape (m,)
+        Two rankings of the same items: rank positions of the m items (1 = best, equal values = ties, NaN = unranked).
+
+    Returns
+    -------
+    float
+        The distance (0 for identical rankings).
+
     Examples
     --------
     >>> from agreekit.consensus import kemeny_distance
@@ -284,6 +340,20 @@ def average_tau_x(candidate, rankings, weights=None) -> float:
     ``Tau``).  Because the denominator counts every pair of every row, partial rankings
     pull the value down: unranked pairs add 0 to the numerator.
 
+    Parameters
+    ----------
+    candidate : array_like, shape (m,)
+        The candidate consensus (rank positions, ties allowed).
+    rankings : array_like, pandas.DataFrame or RankingData, shape (n, m)
+        The judges' rankings, one row per judge (see :func:`as_rankings`).
+    weights : array_like, shape (n,), optional
+        Row weights (frequencies); default 1 per row.
+
+    Returns
+    -------
+    float
+        The weighted average τ_x.
+
     Examples
     --------
     >>> from agreekit.consensus import average_tau_x
@@ -300,6 +370,22 @@ def penalty(candidate, rankings, weights=None, *, cim=None) -> float:
     """Emond–Mason penalty ``P(S) = Σ_ij |c_ij| − Σ_ij c_ij s_ij ≥ 0``.
 
     Pass ``cim=`` (a combined input matrix) instead of ``rankings`` to skip rebuilding it.
+
+    Parameters
+    ----------
+    candidate : array_like, shape (m,)
+        The candidate consensus (rank positions, ties allowed).
+    rankings : array_like, pandas.DataFrame or RankingData, shape (n, m)
+        The judges' rankings, one row per judge (see :func:`as_rankings`).
+    weights : array_like, shape (n,), optional
+        Row weights (frequencies); default 1 per row.
+    cim : numpy.ndarray, shape (m, m), optional
+        A combined input matrix to use instead of building it from ``rankings``.
+
+    Returns
+    -------
+    float
+        P(S), 0 when the candidate agrees with every weighted pairwise majority.
 
     Examples
     --------
@@ -325,7 +411,26 @@ def dense_ranks(values) -> np.ndarray:
 
 
 def ordering_string(ranks, labels) -> str:
-    """Ordering like ``"D J (E K) A"``: best first, tied items in parentheses (label order)."""
+    """Ordering like ``"D J (E K) A"``: best first, tied items in parentheses (label order).
+
+    Parameters
+    ----------
+    ranks : array_like, shape (m,)
+        Rank positions of the items (1 = best, equal values = ties).
+    labels : sequence of str, shape (m,)
+        The items' labels.
+
+    Returns
+    -------
+    str
+        The ordering, e.g. ``"b (a c)"``.
+
+    Examples
+    --------
+    >>> from agreekit.consensus import ordering_string
+    >>> ordering_string([2, 1, 2], ["a", "b", "c"])
+    'b (a c)'
+    """
     ranks = np.asarray(ranks)
     parts = []
     for level in np.unique(ranks):

@@ -18,6 +18,7 @@ import time
 import numpy as np
 import pandas as pd
 
+from agreekit._optional import import_optional
 from agreekit._api import check_rng, renamed_parameters
 from agreekit._validation import check_choice, check_float, check_int
 from agreekit.consensus._kemeny import kemeny, warmup
@@ -248,7 +249,7 @@ def summarize_times(df: pd.DataFrame) -> pd.DataFrame:
 
 def plot_times(df: pd.DataFrame):
     """Box-plots of computing time per algorithm, one panel per (variant, m) (Figures 2–4)."""
-    import matplotlib.pyplot as plt
+    plt = import_optional("matplotlib.pyplot", purpose="plot_times")
 
     variants = [v for v in VARIANTS if v in set(df["variant"])]
     ms = sorted(df["m"].unique())

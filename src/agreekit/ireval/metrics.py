@@ -134,6 +134,16 @@ def parse_metric(name: Any) -> MetricSpec:
     ``str`` is parsed, and a measure or parameter this module does not compute is an
     :class:`~agreekit._validation.InputError` naming it.
 
+    Parameters
+    ----------
+    name : str or ir_measures measure
+        The metric's name.
+
+    Returns
+    -------
+    MetricSpec
+        ``name`` (canonical spelling), ``kind`` and ``cutoff`` (None without ``@k``).
+
     Examples
     --------
     >>> parse_metric("nDCG@100")
@@ -333,6 +343,28 @@ def topic_metrics(ranked_gains: Sequence[float], ideal_gains: Sequence[float],
     all R relevant documents (any order).  Used by :func:`evaluate`; public so
     that the definitions can be checked by hand.  ``ndcg`` is deprecated, as in
     :func:`evaluate`.
+
+    Parameters
+    ----------
+    ranked_gains : sequence of float
+        Gains of the retrieved documents in rank order, cut at ``depth``.
+    ideal_gains : sequence of float
+        Gains of all relevant documents of the topic.
+    specs : sequence of MetricSpec
+        The metrics (:func:`parse_metric`).
+    depth : int, optional
+        The evaluation depth (default 1000).
+    beta : float, optional
+        The Q-measure's β (default 1).
+    log_base : float, optional
+        The base a of nDCG_jk's discount (default 2).
+    ndcg : str, optional
+        Deprecated (as in :func:`evaluate`).
+
+    Returns
+    -------
+    list of float
+        One value per metric of ``specs``.
 
     Examples
     --------
@@ -680,6 +712,28 @@ def align_scores(reference: pd.DataFrame, other: pd.DataFrame, *, names=("scores
 
     Aligning by label, never by position, avoids silently pairing the wrong
     topics or systems; differing topic or system *sets* are an error.
+
+    Parameters
+    ----------
+    reference : pandas.DataFrame
+        Topics × systems scores whose row and column order is kept.
+    other : pandas.DataFrame
+        Scores of the same topics and systems, in any order.
+    names : tuple of str, optional
+        How errors name the two matrices (default ``("scores_a", "scores_b")``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``other`` with ``reference``'s index and columns.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from agreekit.ireval.metrics import align_scores
+    >>> a = pd.DataFrame({"A": [0.1, 0.3], "B": [0.2, 0.0]}, index=["301", "302"])
+    >>> align_scores(a, a.loc[["302", "301"], ["B", "A"]]).equals(a)
+    True
     """
     for axis, what in ((0, "topics"), (1, "systems")):
         a = reference.axes[axis]
@@ -754,7 +808,26 @@ def load_scores(path: str | os.PathLike, *, parameter: str = "scores", topic_col
 
 
 def round_significant(x: Any, digits: int = 4) -> np.ndarray:
-    """Round to ``digits`` significant figures (Sakai's per-topic values before a GM)."""
+    """Round to ``digits`` significant figures (Sakai's per-topic values before a GM).
+
+    Parameters
+    ----------
+    x : array_like
+        Values to round.
+    digits : int, optional
+        Significant figures kept (default 4).
+
+    Returns
+    -------
+    numpy.ndarray
+        The rounded values (float64).
+
+    Examples
+    --------
+    >>> from agreekit.ireval.metrics import round_significant
+    >>> round_significant([0.123456, 12.34567]).tolist()
+    [0.1235, 12.35]
+    """
     x = np.asarray(x, dtype=np.float64)
     with np.errstate(divide="ignore", invalid="ignore"):
         mag = np.where(x == 0, 0, np.floor(np.log10(np.abs(np.where(x == 0, 1, x)))))
@@ -763,7 +836,26 @@ def round_significant(x: Any, digits: int = 4) -> np.ndarray:
 
 
 def arithmetic_mean(x: Any, axis: int = 0) -> np.ndarray:
-    """Arithmetic mean (the default summary statistic)."""
+    """Arithmetic mean (the default summary statistic).
+
+    Parameters
+    ----------
+    x : array_like
+        Scores (e.g. topics × systems).
+    axis : int, optional
+        The axis averaged over (default 0: over topics).
+
+    Returns
+    -------
+    numpy.ndarray
+        The means.
+
+    Examples
+    --------
+    >>> from agreekit.ireval.metrics import arithmetic_mean
+    >>> arithmetic_mean([[0.1, 0.2], [0.3, 0.4]]).round(6).tolist()
+    [0.2, 0.3]
+    """
     return np.mean(np.asarray(x, dtype=np.float64), axis=axis)
 
 
@@ -772,6 +864,20 @@ def geometric_mean(x: Any, axis: int = 0, *, offset: float = GM_OFFSET) -> np.nd
 
     Natural log; the offset lets zero values in.  This is *not* trec_eval's
     ``gm_map`` (which floors at 1e-5 and does not subtract the offset).
+
+    Parameters
+    ----------
+    x : array_like
+        Non-negative scores (e.g. topics × systems).
+    axis : int, optional
+        The axis averaged over (default 0: over topics).
+    offset : float, optional
+        Added before the log and subtracted after (default 1e-5).
+
+    Returns
+    -------
+    numpy.ndarray
+        The geometric means.
 
     Examples
     --------

@@ -302,6 +302,10 @@ def weighted_kendall(x, y, *, weigher="harmonic", scheme="additive", ties="avera
     sqrt(Σ_{x_i≠x_j} w_i w_j · Σ_{y_i≠y_j} w_i w_j), which again equals scipy's
     ``weightedtau`` with the call above; with constant weights it is Kendall's τ_b.
 
+    References
+    ----------
+    .. [1] P. Lombardo et al., "Standardization of Weighted Ranking Correlation Coefficients".
+
     Examples
     --------
     >>> from agreekit import weighted_kendall

@@ -73,7 +73,27 @@ FORMS = ("corrected", "paper")
 
 
 def table_checksum(table: dict) -> str:
-    """``"sha256:<hex>"`` of the canonical JSON of ``table`` without its ``checksum`` member."""
+    """``"sha256:<hex>"`` of the canonical JSON of ``table`` without its ``checksum`` member.
+
+    Parameters
+    ----------
+    table : dict
+        A coefficient table as parsed from its JSON.
+
+    Returns
+    -------
+    str
+        ``"sha256:"`` followed by 64 hex digits; equal to the table's ``checksum`` when it is intact.
+
+    Examples
+    --------
+    >>> import json
+    >>> from pathlib import Path
+    >>> from agreekit.ranking.tables import load_table, table_checksum
+    >>> doc = json.loads(Path(load_table("kendall_additive_harmonic").path).read_text())
+    >>> table_checksum(doc) == doc["checksum"]
+    True
+    """
     body = {k: v for k, v in table.items() if k != "checksum"}
     text = json.dumps(body, sort_keys=True, separators=(",", ":"), allow_nan=False)
     return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
@@ -94,7 +114,19 @@ def shipped_tables_dir():
 
 
 def available_tables() -> list[str]:
-    """Scheme ids of the tables shipped with the package."""
+    """Scheme ids of the tables shipped with the package.
+
+    Returns
+    -------
+    list of str
+        The ids, sorted (16: the paper's configurations).
+
+    Examples
+    --------
+    >>> from agreekit.ranking.tables import available_tables
+    >>> len(available_tables()), available_tables()[0]
+    (16, 'kendall_additive_harmonic')
+    """
     d = _tables_dir()
     return sorted(p.name[:-5] for p in d.iterdir() if p.name.endswith(".json"))
 
@@ -299,11 +331,23 @@ def load_table(path_or_scheme_id: str | os.PathLike | CoefficientTable) -> Coeff
         A JSON file, or the id of a shipped table such as ``"spearman_additive_harmonic"`` or
         ``"kendall_multiplicative_inverse_square-n0=1"`` (see :func:`available_tables`).
 
+    Returns
+    -------
+    CoefficientTable
+        The table (a ``CoefficientTable`` argument is returned as it is).
+
     Raises
     ------
     InputError
         Unreadable file, invalid JSON, wrong schema version, schema violation, checksum
         mismatch, or no shipped table with that id.
+
+    Examples
+    --------
+    >>> from agreekit.ranking.tables import load_table
+    >>> t = load_table("kendall_additive_harmonic")
+    >>> t.coefficient, t.n_exact, t.n_max
+    ('kendall', 10, 40000)
     """
     return _load_table(path_or_scheme_id, parameter="path_or_scheme_id")
 
@@ -333,7 +377,36 @@ def _load_table(source, *, parameter: str) -> CoefficientTable:
 
 
 def find_table(coefficient: str, scheme: str, weigher) -> CoefficientTable:
-    """The shipped table of (coefficient, scheme, weigher spec), or a clear error."""
+    """The shipped table of (coefficient, scheme, weigher spec), or a clear error.
+
+    Parameters
+    ----------
+    coefficient : {'kendall', 'spearman'}
+        The coefficient.
+    scheme : {'additive', 'multiplicative'}
+        How the two ranks' weights combine.
+    weigher : str or Weigher
+        The weigher spec (``"harmonic"``, ``"inverse_square:n0=1"``, ...).
+
+    Returns
+    -------
+    CoefficientTable
+        The loaded, validated table.
+
+    Raises
+    ------
+    InputError
+        No shipped table for the configuration (a callable weigher has none).
+
+    Examples
+    --------
+    >>> from agreekit.ranking.tables import find_table
+    >>> find_table("spearman", "additive", "harmonic").scheme_id
+    'spearman_additive_harmonic'
+    """
+    from agreekit.ranking.tablegen.generation import scheme_id
+    from agreekit.ranking.weighting import COEFFICIENTS, SCHEMES
+
     check_choice("coefficient", coefficient, COEFFICIENTS)
     check_choice("scheme", scheme, SCHEMES)
     if callable(weigher) and not hasattr(weigher, "spec"):
@@ -521,6 +594,33 @@ def standardization_function(*, coefficient: str = "kendall", scheme: str = "add
                              extrapolate: bool = False, compute: bool = True, x=None, y=None):
     """The standardization function g for a configuration and ranking length (see :func:`standardize`).
 
+    Parameters
+    ----------
+    coefficient : {'kendall', 'spearman'}, optional
+        The coefficient (default ``"kendall"``).
+    scheme : {'additive', 'multiplicative'}, optional
+        How the two ranks' weights combine (default ``"additive"``).
+    weigher : str, Weigher or callable, optional
+        The weigher (default ``"harmonic"``); a callable needs ``table=``.
+    n : int
+        The ranking length.
+    form : {'corrected', 'paper'}, optional
+        The corrected B, C (default) or the paper's printed Eq. 30/32.
+    g0_rule : {'max_min_slope', 'closest_to_zero'}, optional
+        How the free parameter of g is chosen (default: ``"max_min_slope"`` for the corrected form,
+        ``"closest_to_zero"``, Algorithm 1, for the paper's).
+    table : CoefficientTable, str or path-like, optional
+        The table to read the moments from (default: the shipped one of the configuration).
+    extrapolate : bool, optional
+        Allow n above the table's ``n_max`` (with a RuntimeWarning).
+
+    Returns
+    -------
+    StandardizationFunction
+        g, vectorized over Γ.
+
+    Examples
+    --------
     >>> g = standardization_function(n=30)       # kendall, additive, harmonic (the defaults)
     >>> float(g(1.0)), float(g(-1.0))
     (1.0, -1.0)

@@ -358,6 +358,11 @@ def parse_weigher(spec) -> Weigher:
         ``weightedtau`` weigher ``scipy_w`` takes 0-based ranks: pass
         ``lambda i: scipy_w(i - 1)``.
 
+    Returns
+    -------
+    Weigher
+        The weigher: callable on 1-based ranks, with its canonical ``spec`` (None for a callable).
+
     Examples
     --------
     >>> from agreekit.ranking.weighting import parse_weigher
@@ -427,6 +432,22 @@ def check_coefficient(coefficient) -> str:
 def scheme_id(coefficient, scheme, weigher) -> str:
     """Identifier of a (coefficient, scheme, weigher) configuration, used for table names.
 
+    Parameters
+    ----------
+    coefficient : {'kendall', 'spearman'}
+        The coefficient.
+    scheme : {'additive', 'multiplicative'}
+        How the two ranks' weights combine.
+    weigher : str or Weigher
+        The weigher spec; its canonical form gives the id's last part.
+
+    Returns
+    -------
+    str
+        ``<coefficient>_<scheme>_<weigher slug>``.
+
+    Examples
+    --------
     >>> scheme_id("kendall", "multiplicative", "inverse_square:n0=1")
     'kendall_multiplicative_inverse_square-n0=1'
     """

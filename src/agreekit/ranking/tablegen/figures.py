@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
+from agreekit._optional import pyplot
 from agreekit._io import atomic_write
 from agreekit.ranking.standardization import StandardizationFunction
 from agreekit.ranking.tablegen.sampling import sample_stream
@@ -27,10 +28,7 @@ __all__ = ["make_figures"]
 
 
 def _plt():
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot("the ranking figures")
 
     plt.rcParams.update({"figure.dpi": 100, "savefig.dpi": 150, "font.size": 8,
                          "svg.hashsalt": "agreekit", "pdf.compression": 6})

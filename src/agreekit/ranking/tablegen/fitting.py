@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from agreekit._optional import import_optional
 from agreekit._validation import InputError, check_choice
 # the runtime reads the fits through these; they live beside it (the runtime never imports tablegen)
 from agreekit.ranking._fitmodel import TRANSFORMS, prediction_se, x_of_n
@@ -70,7 +71,7 @@ def fit_polynomial(x, y, degree: int, *, weights=None) -> np.ndarray:
 
     ``weights`` multiply squared residuals (inverse variances for Eq. 34).
     """
-    from statsmodels.regression.linear_model import WLS
+    WLS = import_optional("statsmodels.regression.linear_model", purpose="fit_polynomial").WLS
 
     x = np.asarray(x, dtype=np.float64)
     y = np.asarray(y, dtype=np.float64)

@@ -1,0 +1,124 @@
+"""Sphinx configuration of the agreekit documentation (``make docs``; no network access at build time)."""
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+from pathlib import Path
+
+DOCS = Path(__file__).resolve().parent
+ROOT = DOCS.parent
+sys.path.insert(0, str(DOCS / "_ext"))
+sys.path.insert(0, str(ROOT / "src"))
+os.environ.setdefault("MPLBACKEND", "Agg")
+
+import agreekit  # noqa: E402
+
+project = "agreekit"
+author = "the agreekit developers"
+copyright = "2026, the agreekit developers"
+release = version = agreekit.__version__
+
+extensions = [
+    "sphinx.ext.autodoc",
+    "sphinx.ext.autosummary",
+    "sphinx.ext.mathjax",
+    "numpydoc",
+    "myst_parser",
+    "sphinx_gallery.gen_gallery",
+    "agreekit_quotes",
+    "agreekit_apigen",
+    "agreekit_coming_from",
+    "agreekit_schema",
+    "agreekit_docstrings",
+]
+
+source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
+exclude_patterns = ["_build", "**.ipynb_checkpoints", "gallery/*.py", "gallery/*.md5", "gallery/*.json"]
+templates_path = ["_templates"]
+html_static_path = ["_static", str(DOCS / "_build" / "mathjax_static")]
+nitpicky = True
+# objects of other packages: no intersphinx inventories offline, so references to them stay plain text
+EXTERNAL = r"(numpy|np|scipy|sklearn|pandas|pd|cdlib|clusim|networkx|nx|igraph|ir_measures|pytrec_eval|matplotlib|statsmodels|numba|highspy|snakemake|jsonschema)"
+nitpick_ignore_regex = [(r"py:.*", EXTERNAL + r"(\..*)?")]
+
+# --- MathJax: served from the built site (the [docs] extra ships it; no CDN at build or view time) ----------
+def _mathjax_dir() -> Path:
+    import importlib.util
+
+    spec = importlib.util.find_spec("mathjax")
+    if spec is None or not spec.submodule_search_locations:
+        raise RuntimeError("MathJax is missing: install the [docs] extra (`make docs` does)")
+    es5 = Path(list(spec.submodule_search_locations)[0]) / "static" / "mathjax" / "es5"
+    if not (es5 / "tex-svg.js").is_file():
+        raise RuntimeError(f"MathJax is incomplete: {es5 / 'tex-svg.js'} is missing")
+    return es5
+
+
+_MATHJAX_STAGE = DOCS / "_build" / "mathjax_static"
+
+
+def _stage_mathjax() -> None:
+    import shutil
+
+    target = _MATHJAX_STAGE / "mathjax"
+    if not (target / "tex-svg.js").is_file():  # the SVG build (fonts inside) and its TeX extensions
+        shutil.rmtree(target, ignore_errors=True)
+        source = _mathjax_dir()
+        shutil.copytree(source / "input" / "tex" / "extensions", target / "input" / "tex" / "extensions")
+        shutil.copy2(source / "tex-svg.js", target / "tex-svg.js")
+
+
+_stage_mathjax()
+mathjax_path = "mathjax/tex-svg.js"
+mathjax3_config = {"tex": {"inlineMath": [["\\(", "\\)"]], "displayMath": [["\\[", "\\]"]]}}
+
+# --- autodoc / autosummary / numpydoc -----------------------------------------------------------------
+autosummary_generate = True
+autosummary_imported_members = True
+autodoc_default_options = {"members": False}
+autodoc_typehints = "none"
+numpydoc_show_class_members = False
+numpydoc_class_members_toctree = False
+numpydoc_xref_param_type = False
+from agreekit_apigen import CHECKS  # noqa: E402
+
+numpydoc_validation_checks = set(CHECKS)
+from agreekit_apigen import VALIDATION_EXCLUDE  # noqa: E402
+
+numpydoc_validation_exclude = VALIDATION_EXCLUDE
+
+# --- MyST ---------------------------------------------------------------------------------------------
+myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence", "deflist"]
+myst_heading_anchors = 3
+suppress_warnings = ["myst.header"]
+
+# --- sphinx-gallery -----------------------------------------------------------------------------------
+sphinx_gallery_conf = {
+    "examples_dirs": str(ROOT / "examples"),
+    "gallery_dirs": "gallery",
+    "filename_pattern": r"/plot_",
+    "download_all_examples": False,
+    "remove_config_comments": True,
+    "reset_modules": ("matplotlib",),
+    "within_subsection_order": "FileNameSortKey",
+    "show_memory": False,
+    "min_reported_time": 0,
+    "abort_on_example_error": True,
+}
+
+# --- HTML ---------------------------------------------------------------------------------------------
+html_theme = "pydata_sphinx_theme"
+html_title = f"agreekit {release}"
+html_theme_options = {
+    "navigation_with_keys": False,
+    "show_toc_level": 2,
+    "navbar_align": "left",
+    "header_links_before_dropdown": 4,
+    "footer_start": ["copyright"],
+    "footer_end": [],
+    "secondary_sidebar_items": ["page-toc"],
+}
+html_sidebars = {"**": ["sidebar-nav-bs"]}
+html_show_sourcelink = False
+html_copy_source = False
