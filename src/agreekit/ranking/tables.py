@@ -404,9 +404,6 @@ def find_table(coefficient: str, scheme: str, weigher) -> CoefficientTable:
     >>> find_table("spearman", "additive", "harmonic").scheme_id
     'spearman_additive_harmonic'
     """
-    from agreekit.ranking.tablegen.generation import scheme_id
-    from agreekit.ranking.weighting import COEFFICIENTS, SCHEMES
-
     check_choice("coefficient", coefficient, COEFFICIENTS)
     check_choice("scheme", scheme, SCHEMES)
     if callable(weigher) and not hasattr(weigher, "spec"):
