@@ -46,7 +46,7 @@ bench: $(STAMP)
 
 # docs/_build/html (warnings are errors, every cross-reference must resolve, numpydoc validation on)
 docs: $(DOCS_STAMP)
-	@start=$$(date +%s); \
+	@set -e; start=$$(date +%s); \
 	MPLBACKEND=Agg $(VENV)/bin/sphinx-build -b html -W --keep-going -n -j $(CORES) -q docs docs/_build/html; \
 	echo "docs built in $$(( $$(date +%s) - start )) s: docs/_build/html/index.html"
 
