@@ -36,7 +36,7 @@ extensions = [
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 exclude_patterns = ["_build", "**.ipynb_checkpoints", "gallery/*.py", "gallery/*.md5", "gallery/*.json"]
 templates_path = ["_templates"]
-html_static_path = ["_static", str(DOCS / "_build" / "mathjax_static")]
+html_static_path = [p for p in ("_static",) if (DOCS / p).is_dir()] + [str(DOCS / "_build" / "mathjax_static")]
 nitpicky = True
 # objects of other packages: no intersphinx inventories offline, so references to them stay plain text
 EXTERNAL = r"(numpy|np|scipy|sklearn|pandas|pd|cdlib|clusim|networkx|nx|igraph|ir_measures|pytrec_eval|matplotlib|statsmodels|numba|highspy|snakemake|jsonschema)"

@@ -610,6 +610,11 @@ def standardization_function(*, coefficient: str = "kendall", scheme: str = "add
         The table to read the moments from (default: the shipped one of the configuration).
     extrapolate : bool, optional
         Allow n above the table's ``n_max`` (with a RuntimeWarning).
+    compute : bool, optional
+        ``False`` forbids computing moments: without a table, an error (the former behaviour).
+    x, y : array_like, optional
+        The two rankings (tie-aware, ``ties="average"``): with ties, g is built from the moments of
+        the permutation null that keeps both tie patterns fixed (see :func:`null_moments`).
 
     Returns
     -------
