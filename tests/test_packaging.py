@@ -112,9 +112,9 @@ SCRIPT = textwrap.dedent('''
     from agreekit.clustering import adjusted_mutual_info
     res = weighted_correlation_test([1, 2, 3, 4, 5, 6, 7, 8], [1, 3, 2, 4, 6, 5, 8, 7])
     cons = kemeny(np.array([[1, 2, 3, 4], [2, 1, 3, 4], [1, 2, 4, 3]]), method="exact")
-    import agreekit.ireval.report
+    import agreekit._plot
     try:
-        agreekit.ireval.report._plt()
+        agreekit._plot.pyplot()
         plot_error = None
     except ImportError as exc:
         plot_error = str(exc)

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from agreekit._optional import pyplot
 from agreekit._api import check_rng, renamed_parameters
 from agreekit._validation import InputError, check_choice, check_float, check_int
 from agreekit import clustering as C
@@ -427,8 +428,6 @@ def plot_agreement(summary, path, *, x: str, xlabel: str, measures: Sequence[str
                    order: Sequence[str] = (), names: dict | None = None, ncol: int = 4) -> None:
     """Agreement with the ground truth vs ``x``: one panel per measure plus one of the number of
     communities found (ground truth dashed); every panel has its own y label and tick labels."""
-    from agreekit._optional import pyplot
-
     plt = pyplot("plot_agreement")
     import matplotlib.ticker  # matplotlib is there: pyplot() imported it
 
