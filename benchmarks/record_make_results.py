@@ -18,7 +18,7 @@ What is read:
   maximum resident set size, exit status;
 * LOG, Snakemake's last ``N of N steps (100%) done`` (the number of jobs of the run);
 * ``RESULTS_DIR/ranking/stage_times.md`` (written by ``workflow/scripts/ranking_stage_times.py``): total
-  job seconds per stage of the ranking pipeline;
+  job seconds per stage of the ranking pipeline and their sum;
 * ``git rev-parse HEAD`` of the clone (the parent of RESULTS_DIR, or ``--clone``).
 
 The run's record (keyed by ``--label``, default the clone's directory name) is appended to the runs of the
@@ -159,6 +159,12 @@ def parse_stage_times(text: str, what: str = "stage_times.md") -> dict:
     return out
 
 
+def parse_stage_sum(text: str, stages: dict, what: str = "stage_times.md") -> float:
+    """The file's own ``Sum over stages: X s`` (the sum of the unrounded job times), else the rows' sum."""
+    m = re.search(r"^Sum over stages: (\S+) s\b", text, re.M)
+    return _float(what, m.group(1)) if m else round(sum(v["total_s"] for v in stages.values()), 1)
+
+
 def git_head(clone: Path) -> str:
     try:
         res = subprocess.run(["git", "-C", str(clone), "rev-parse", "HEAD"], capture_output=True, text=True,
@@ -191,12 +197,13 @@ def build_record(log: Path, results: Path, *, label: str | None = None, clone: P
     if not re.fullmatch(r"[A-Za-z0-9_.-]{1,64}", label):
         raise RecordError("--label", f"{label!r}: use letters, digits, '_', '.', '-' (it is a key of the docs)")
     run = parse_log(_read(log, "LOG"), "LOG")
-    stages = parse_stage_times(_read(results / "ranking" / "stage_times.md", "RESULTS_DIR"),
-                               f"{results / 'ranking' / 'stage_times.md'}")
+    stage_file = results / "ranking" / "stage_times.md"
+    stage_text = _read(stage_file, "RESULTS_DIR")
+    stages = parse_stage_times(stage_text, str(stage_file))
     return {"label": label, "commit": git_head(clone), **run,
             "stage_job_s": {s: v["total_s"] for s, v in stages.items()},
             "stage_jobs": {s: v["jobs"] for s, v in stages.items()},
-            "stage_job_total_s": round(sum(v["total_s"] for v in stages.values()), 1)}
+            "stage_job_total_s": parse_stage_sum(stage_text, stages, str(stage_file))}
 
 
 def merge(document: dict | None, record: dict, *, budget_s: float = BUDGET_S) -> dict:
