@@ -36,9 +36,9 @@ for i, mu in enumerate(mus):
     print(f"mu = {mu:.1f}: " + ", ".join(f"{name} {vals[-1][0]:.3f}" for name, vals in scores.items()))
 
 fig, ax = plt.subplots(figsize=(5.5, 4))
-for (name, vals), marker in zip(scores.items(), "osD"):
+for (name, vals), marker, shift in zip(scores.items(), "osD", (-0.008, 0, 0.008)):
     mean, sd = np.array(vals).T
-    ax.errorbar(mus, mean, yerr=sd, marker=marker, capsize=3, label=name)
+    ax.errorbar(np.add(mus, shift), mean, yerr=sd, marker=marker, capsize=3, label=name)  # shifted to be seen
 ax.set_xlabel("mixing μ of the LFR graph")
 ax.set_ylabel(f"agreement with the planted communities\n(mean ± SD over {repeats} graphs)")
 ax.set_title(f"Louvain on LFR graphs, n = {n}")
