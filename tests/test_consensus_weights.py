@@ -95,7 +95,7 @@ def test_exact_consensus_is_scale_free_against_brute_force(X, base):
     for scale in SCALES:
         w = [scale * b for b in base]
         if pen * scale > 1.7e308:  # the penalty in the user's weights is not a float64
-            with pytest.raises(InputError, match="`weights`.*exceeds float64"):
+            with pytest.raises(InputError, match="`weights`.*overflows float64"):
                 kemeny(_array(X), weights=w, method="exact")
             continue
         res = kemeny(_array(X), weights=w, method="exact")
@@ -223,3 +223,16 @@ def test_cli_penalty_overflow_is_one_error_line_and_no_output(tmp_path, capsys):
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "`weights` are too large: the penalty" in err[0]
     assert not out.exists()
+
+
+@pytest.mark.parametrize("weights", [[0.1, 0.7, 0.2], [1 / 3, 1 / 7, 1 / 11], [3e-5, 7e-5, 1e-5]])
+def test_penalty_has_no_cancellation_noise(weights):
+    # Σ|c| − Σ c s left ±1e-16·Σ|c| (even negative values) for non-integer weights; the pair-wise sum is
+    # 0 exactly when the consensus follows every majority, and the oracle's value otherwise
+    res = kemeny(_array(TRANSITIVE), weights=weights, method="exact")
+    assert res.penalty == 0.0 and penalty(res.solutions[0], _array(TRANSITIVE), weights=weights) == 0.0
+    for X in PROFILES[2:]:
+        opt, _, pen, _ = _oracle(X, weights)
+        res = kemeny(_array(X), weights=weights, method="exact")
+        assert {tuple(s) for s in res.solutions} == opt
+        assert res.penalty >= 0.0 and res.penalty == pytest.approx(pen, rel=1e-13, abs=0.0)

@@ -109,9 +109,12 @@ def _in_user_scale(what: str, value, e: int):
     with np.errstate(over="ignore", under="ignore"):
         out = np.ldexp(value, e)
     if not np.all(np.isfinite(out)):
-        raise InputError("weights", f"are too large: the {what} in the scale of the weights exceeds float64's "
-                                    f"range (largest weight times 2**{-e} was used; the consensus depends only "
-                                    "on the ratios of the weights: divide them by their largest)")
+        big = float(np.max(np.abs(value)))
+        digits = math.log10(big) + e * math.log10(2.0)
+        shown = f"{10 ** (digits % 1):.3g}e{int(digits // 1)}"
+        raise InputError("weights", f"are too large: the {what} in the scale of the weights overflows float64 "
+                                    f"(about {shown}); the consensus depends only on the ratios of the weights: "
+                                    "divide them by their largest")
     return float(out) if np.ndim(out) == 0 else out
 
 
