@@ -143,7 +143,9 @@ def test_issue_pvalue_of_a_rescaled_weigher(files):
 
 
 def test_issue_consensus_weights_overflow_in_a_real_process(tmp_path):
-    (tmp_path / "r.csv").write_text("a,b,c,weight\n1,2,3,1e308\n2,1,3,1e308\n1,3,2,1e308\n")
+    # issue 23: weights are ratios; only a penalty beyond float64 in the user's scale is refused
+    # (a Condorcet cycle: the consensus penalty is 4 x 1e308)
+    (tmp_path / "r.csv").write_text("a,b,c,weight\n1,2,3,1e308\n2,3,1,1e308\n3,1,2,1e308\n")
     _assert_clean_rejection(_cli("consensus", "r.csv", cwd=tmp_path), "consensus", ["`weights`", "overflow"])
 
 
@@ -354,22 +356,26 @@ def test_no_numba_cache_folder_falls_back_with_one_warning(tmp_path):
 
 # ----------------------------------------------------------------------------- overflow, API
 
-@pytest.mark.parametrize("weights,fragment", [([1e308] * 3, "too large"), ([1e307, 1e307, 1], "too large"),
-                                              ([1e-200] * 3, "too small"), ([1e-12, 0, 0], "too small")])
+@pytest.mark.parametrize("weights,fragment", [([1e308] * 3, "too large"), ([5e307] * 3, "too large"),
+                                              ([np.nan, 1, 1], "NaN"), ([0, 0, 0], "all be zero")])
 def test_consensus_weights_out_of_range(weights, fragment):
     from agreekit.consensus import kemeny
 
+    # issue 23: only unusable weights, or a penalty beyond float64 in their scale, are refused
+    # (a Condorcet cycle: the consensus penalty is 4 times the weight)
     with pytest.raises(InputError, match="`weights`") as err:
-        kemeny([[1, 2, 3], [2, 1, 3], [1, 3, 2]], weights=weights)
+        kemeny([[1, 2, 3], [2, 3, 1], [3, 1, 2]], weights=weights)
     assert fragment in str(err.value)
 
 
-def test_consensus_weights_in_range_keep_working():
+@pytest.mark.parametrize("scale", [1e-6, 1e-12, 1e-200, 1e300])
+def test_consensus_weights_in_range_keep_working(scale):
     from agreekit.consensus import kemeny
 
-    a = kemeny([[1, 2, 3, 4], [2, 1, 3, 4], [4, 3, 2, 1]], weights=[1e-6, 2e-6, 1e-6])
+    a = kemeny([[1, 2, 3, 4], [2, 1, 3, 4], [4, 3, 2, 1]], weights=[scale, 2 * scale, scale])
     b = kemeny([[1, 2, 3, 4], [2, 1, 3, 4], [4, 3, 2, 1]], weights=[1, 2, 1])
-    assert np.array_equal(a.solutions, b.solutions)
+    assert np.array_equal(a.solutions, b.solutions) and a.proven == b.proven
+    assert a.penalty == pytest.approx(scale * b.penalty, rel=1e-12)
 
 
 @pytest.mark.parametrize("big", [1e51, 1e200, 1e308])

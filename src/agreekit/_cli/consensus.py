@@ -105,7 +105,8 @@ def register(subparsers) -> None:
                     "average_tau_x, proven (optimality proven), seconds.")
     p.add_argument("path", metavar="FILE.csv", help="CSV with a header of item labels (- = stdin)")
     p.add_argument("--weights-column", default="auto", metavar="NAME",
-                   help="column of row weights (default: a column named 'weight' if present)")
+                   help="column of row weights (default: a column named 'weight' if present); only their ratios "
+                        "matter, any finite scale works")
     p.add_argument("--no-weights", action="store_true", help="ignore any weight column")
     p.add_argument("--ordinal", action="store_true",
                    help="accept any numbers as ordinal scores (lower = better) instead of positive "

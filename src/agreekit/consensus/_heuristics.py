@@ -30,6 +30,10 @@ __all__ = ["start_vector", "quick_pass", "quick", "fast_starts", "fast", "fast_s
 
 @nb.njit(cache=True)
 def _score(r, C, CT):
+    # `duplicates` pairs this loop with metaeval/_kernels.py:pair_correlations by shape only (an
+    # i < j double loop over row slices): that one sums sign products of two rankings (Kendall τ_b
+    # and the item-weighted τ_w), this one the Emond–Mason objective of a rank vector against C;
+    # nothing but the loop shape is shared, so they stay two kernels.
     m = r.size
     s = 0.0
     for i in range(m):

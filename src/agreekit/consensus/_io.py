@@ -38,12 +38,26 @@ def read_rankings(path, *, weights_column: str | None = "auto", parameter: str =
     0, -1, 2.5, ``nan``) raises :class:`~agreekit._validation.InputError` naming the file,
     line and column.
 
-    ``weights_column``: name of a column of row weights (non-negative numbers); ``"auto"``
-    (default) uses a column named ``weight`` if there is one; ``None`` uses no weights.
-    ``parameter`` is the name the errors give the file (the CLI's ``FILE``).
-    ``ordinal=True`` accepts any finite numbers as ordinal scores (lower = better), as
-    ConsRank does; ConsRank's ``USAranks`` data (``resources/consensus/usa_ranks.csv``)
-    needs it, as one of its cells is 0.
+    Parameters
+    ----------
+    path : str, pathlib.Path or file-like
+        The CSV file (``"-"`` = stdin; a ``.gz`` name is decompressed) or an open text stream.
+    weights_column : str or None, optional
+        Name of a column of row weights (non-negative numbers; only their ratios matter, see
+        :func:`as_rankings`); ``"auto"`` (default) uses a column named ``weight`` if there is
+        one; ``None`` uses no weights (every row weighs 1).
+    parameter : str, optional
+        The name errors give the file (default ``"FILE"``, the CLI's argument).
+    ordinal : bool, default False
+        Accept any finite numbers as ordinal scores (lower = better), as ConsRank does;
+        ConsRank's ``USAranks`` data (``resources/consensus/usa_ranks.csv``) needs it, as one
+        of its cells is 0.
+
+    Returns
+    -------
+    RankingData
+        The rankings (``X`` with NaN for unranked cells), the weights (1 per row without a
+        weight column) and the item labels (the header without the weight column).
 
     Examples
     --------

@@ -14,7 +14,8 @@ import numpy as np
 from agreekit._api import ResultBase, check_rng, deprecated_attribute, renamed_parameters
 from agreekit._validation import InputError, check_choice, check_float, check_int
 from agreekit.consensus import _exact, _heuristics
-from agreekit.consensus._matrices import _cim_and_transpose, as_rankings, dense_ranks, ordering_string
+from agreekit.consensus._matrices import (_cim_and_transpose, _in_user_scale, _penalty_of, as_rankings,
+                                         dense_ranks, ordering_string)
 from agreekit._jit import forced
 
 __all__ = ["kemeny", "KemenyResult", "TimeLimitWarning", "AUTO_EXACT_MAX_BLOCK",
@@ -37,7 +38,24 @@ DEFAULT_STARTS = 100
 
 
 class TimeLimitWarning(UserWarning):
-    """A solver stopped at ``time_limit``: the result is the best found, not proven optimal."""
+    """A solver stopped at ``time_limit``: the result is the best found, not proven optimal.
+
+    :func:`kemeny` issues it once per call; the result's ``message`` says where the search
+    stopped.  Turn it into an error with ``warnings.simplefilter("error", TimeLimitWarning)``.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> from agreekit.consensus import TimeLimitWarning, kemeny
+    >>> X = [[1, 2, 3], [2, 3, 1], [3, 1, 2]]  # a Condorcet cycle
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     res = kemeny(X, method="exact", time_limit=1e-9)  # no time for the proof
+    >>> [w.category.__name__ for w in caught], res.proven
+    (['TimeLimitWarning'], False)
+    >>> res.message
+    'time limit reached: best found, not proven optimal'
+    """
 
 
 @dataclass(frozen=True)
@@ -48,7 +66,7 @@ class KemenyResult(ResultBase):
     facts (``proven``, ``seconds``, ``n_optima``, ``average_tau_x``); the former names
     ``optimal``, ``elapsed``, ``n_solutions`` and ``tau_x`` are deprecated aliases.
 
-    Attributes
+    Parameters
     ----------
     solutions : ndarray, shape (k, m)
         Every consensus found, as dense rank vectors (1 = best, ties share a value),
@@ -59,7 +77,10 @@ class KemenyResult(ResultBase):
     average_tau_x : float
         Average τ_x of the solutions with the input rankings, ``Σ c_ij s_ij / (W m(m−1))``.
     penalty : float
-        ``Σ|c_ij| − Σ c_ij s_ij`` of the solutions.
+        ``Σ|c_ij| − Σ c_ij s_ij`` of the solutions, in the scale of the weights given
+        (weights ``[2, 2, 2]`` give twice the penalty of ``[1, 1, 1]``, the same solutions and
+        ``average_tau_x``); :func:`kemeny` raises :class:`~agreekit._validation.InputError`
+        naming ``weights`` when it exceeds float64's range.
     method : str
         What was run: ``"quick"``, ``"fast"`` or ``"exact"``.
     proven : bool
@@ -72,10 +93,35 @@ class KemenyResult(ResultBase):
         Sizes of the blocks the exact solver decomposed the items into.
     message : str
         What ``method="auto"`` decided, limits hit, trivial cases.
+    total_weight : float
+        ``Σ w_k`` in the scale of the weights (``inf`` when the sum exceeds float64's range;
+        ``average_tau_x`` is computed from rescaled weights and does not depend on it).
+        Not shown in the repr.
     seconds : float
         Wall-clock seconds (not part of ``==``).
+
+    Attributes
+    ----------
     n_optima : int
-        Number of rankings in ``solutions`` (property).
+        Number of rankings in ``solutions`` (all optima when ``exhaustive``).
+    orderings : list of str
+        The solutions as orderings, best first, ties in parentheses.
+
+    Examples
+    --------
+    >>> from agreekit.consensus import kemeny
+    >>> X = [[1, 2, 3], [2, 3, 1], [3, 1, 2]]  # a Condorcet cycle: three optima
+    >>> res = kemeny(X, labels=list("abc"), method="exact")
+    >>> res.orderings, round(res.average_tau_x, 6), res.penalty, res.proven, res.exhaustive
+    (['a b c', 'c a b', 'b c a'], 0.111111, 4.0, True, True)
+    >>> res.solutions.tolist()
+    [[1, 2, 3], [2, 3, 1], [3, 1, 2]]
+
+    Only the ratios of the weights matter; the penalty is in their scale:
+
+    >>> small = kemeny(X, weights=[1e-300] * 3, labels=list("abc"), method="exact")
+    >>> small.orderings == res.orderings, round(small.average_tau_x, 6), small.penalty
+    (True, 0.111111, 4e-300)
     """
 
     solutions: np.ndarray
@@ -369,8 +415,8 @@ def _kemeny_iv(method, solver, n_starts, max_solutions, time_limit, progress, al
 class _Problem:
     """The combined input matrix of the rankings and what every solver and the result need."""
 
-    data: object          # the checked rankings (agreekit.consensus._matrices.Rankings)
-    C: np.ndarray
+    data: object          # the checked rankings (agreekit.consensus._matrices.RankingData)
+    C: np.ndarray         # built from the weights times 2**-exponent (RankingData._scaled_weights)
     CT: np.ndarray
     V: float              # sum |c_ij|: the upper bound of the objective
     eps: float
@@ -378,13 +424,17 @@ class _Problem:
     full: bool
     t0: float
     deadline: float | None
+    W: float              # total weight, scaled as C
+    exponent: int         # C, V, W times 2**exponent are in the user's scale of the weights
 
     @classmethod
     def build(cls, data, opt: _Options, t0: float) -> "_Problem":
-        C, CT = _cim_and_transpose(data.X, data.weights)
+        w, e = data._scaled_weights()
+        C, CT = _cim_and_transpose(data.X, w)
         V, cmax = _heuristics.abs_sum(C)
-        return cls(data, C, CT, V, 1e-9 * max(V, 1.0), bool(cmax <= 1e-12 * data.total_weight), opt.full, t0,
-                   None if opt.time_limit is None else t0 + opt.time_limit)
+        W = float(w.sum())
+        return cls(data, C, CT, V, 1e-9 * max(V, 1.0), bool(cmax <= 1e-12 * W), opt.full, t0,
+                   None if opt.time_limit is None else t0 + opt.time_limit, W, e)
 
     @property
     def m(self) -> int:
@@ -399,11 +449,13 @@ class _Problem:
         """Result assembly: distinct dense solutions, τ_x and penalty of the first, timing."""
         sols = _unique_rows([dense_ranks(s) for s in sols])
         obj = _objective(sols[0], self.C, self.CT)
-        W = self.data.total_weight
+        W, e = self.W, self.exponent
+        with np.errstate(over="ignore"):
+            total = float(np.ldexp(W, e))  # inf beyond float64 (documented; τ_x is a ratio, scale-free)
         return KemenyResult(solutions=sols, labels=self.data.labels, average_tau_x=obj / (W * self.m * (self.m - 1)),
-                            penalty=self.V - obj, method=meth, proven=bool(optimal),
-                            seconds=time.perf_counter() - self.t0, exhaustive=bool(exhaustive), solver=solver_name,
-                            blocks=tuple(blocks), message=message, total_weight=W)
+                            penalty=_in_user_scale("penalty of the consensus", _penalty_of(sols[0], self.C), e), method=meth,
+                            proven=bool(optimal), seconds=time.perf_counter() - self.t0, exhaustive=bool(exhaustive),
+                            solver=solver_name, blocks=tuple(blocks), message=message, total_weight=total)
 
     def trivial_result(self, method: str) -> tuple[KemenyResult, bool]:
         base = np.arange(1, self.m + 1) if self.full else np.ones(self.m, dtype=np.int64)

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numba as nb
 import math
 
+import numba as nb
 import numpy as np
 
 from agreekit._jit import pick
@@ -34,9 +34,47 @@ __all__ = [
 ]
 
 
+#: Weights whose largest lies in ``[1, 2**WEIGHT_KEEP_EXPONENT)`` are used as they are (integer
+#: frequencies keep their bits, and the MIP its integral mode); any others are multiplied by the
+#: power of two ``2**-e`` with ``2**e <= max(w) < 2**(e + 1)``, which puts the largest in
+#: ``[1, 2)``.  The consensus depends only on the ratios of the weights, and a power of two keeps
+#: the bits of every ratio; the solvers' tolerances (``1e-9 · max(Σ|c_ij|, 1)``) and HiGHS's cost
+#: range (|cost| < 1e20) then hold whatever the scale of the weights.
+WEIGHT_KEEP_EXPONENT = 32
+
+
 @dataclass(frozen=True)
 class RankingData:
-    """Validated judges × items rankings (float, NaN = unranked) with weights and labels."""
+    """Validated judges × items rankings with their row weights and item labels.
+
+    Build it with :func:`as_rankings` or :func:`read_rankings`, which check the values; the
+    constructor itself checks nothing.
+
+    Parameters
+    ----------
+    X : numpy.ndarray, shape (n, m)
+        Rank positions (float64): 1 = best, equal values = ties, NaN = unranked.
+    weights : numpy.ndarray, shape (n,)
+        Non-negative row weights as given (frequencies of identical rankings); the consensus
+        depends only on their ratios.
+    labels : tuple of str, length m
+        Item labels (columns of ``X``).
+
+    Attributes
+    ----------
+    n_items : int
+        Number of items m.
+    total_weight : float
+        ``Σ w_k`` in the scale of ``weights`` (``inf`` if the sum exceeds float64's range;
+        nothing computed from the rankings depends on it).
+
+    Examples
+    --------
+    >>> from agreekit.consensus import as_rankings
+    >>> data = as_rankings([[1, 2, 3], [2, 1, float("nan")]], weights=[3, 1], labels=list("abc"))
+    >>> data.n_items, data.total_weight, data.X[1].tolist()
+    (3, 4.0, [2.0, 1.0, nan])
+    """
 
     X: np.ndarray
     weights: np.ndarray
@@ -44,11 +82,40 @@ class RankingData:
 
     @property
     def n_items(self) -> int:
+        """Number of items m (columns of ``X``)."""
         return self.X.shape[1]
 
     @property
     def total_weight(self) -> float:
+        """``Σ w_k`` in the scale of ``weights``."""
         return float(self.weights.sum())
+
+    def _scaled_weights(self) -> tuple[np.ndarray, int]:
+        """``(w · 2**-e, e)``: the weights every computation uses (see ``WEIGHT_KEEP_EXPONENT``);
+        a quantity linear in the weights is brought back to the user's scale with ``ldexp(·, e)``."""
+        w = np.asarray(self.weights, dtype=np.float64)
+        top = float(w.max())
+        if 1.0 <= top < 2.0 ** WEIGHT_KEEP_EXPONENT:
+            return w, 0
+        e = math.frexp(top)[1] - 1
+        return np.ldexp(w, -e), e  # ratios below 2**-1074 underflow to 0: those rows weigh nothing
+
+
+def _in_user_scale(what: str, value, e: int):
+    """``value · 2**e`` (a scalar or an array computed with the scaled weights), or InputError
+    naming ``weights`` when that overflows float64."""
+    if e == 0:
+        return value
+    with np.errstate(over="ignore", under="ignore"):
+        out = np.ldexp(value, e)
+    if not np.all(np.isfinite(out)):
+        big = float(np.max(np.abs(value)))
+        digits = math.log10(big) + e * math.log10(2.0)
+        shown = f"{10 ** (digits % 1):.3g}e{int(digits // 1)}"
+        raise InputError("weights", f"are too large: the {what} in the scale of the weights overflows float64 "
+                                    f"(about {shown}); the consensus depends only on the ratios of the weights: "
+                                    "divide them by their largest")
+    return float(out) if np.ndim(out) == 0 else out
 
 
 def _as_float_matrix(parameter: str, values, *, ndim: int, ranks: bool = True) -> np.ndarray:
@@ -87,7 +154,11 @@ def as_rankings(rankings, *, weights=None, labels=None, parameter: str = "rankin
         raise :class:`~agreekit._validation.InputError`.  A 1-D array is one judge.  A
         DataFrame's columns give the item labels.
     weights : array_like, shape (n,), optional
-        Non-negative row weights (frequencies); default 1 per row.
+        Non-negative row weights (frequencies); default 1 per row.  NaN, infinite and
+        negative weights, or all zero, raise :class:`~agreekit._validation.InputError`.
+        Only their ratios matter: any finite scale (``1e-300`` or ``1e300`` as well as 1) gives the
+        same consensus; quantities in the scale of the weights (the penalty, the combined
+        input matrix) are refused, naming ``weights``, only when they exceed float64's range.
     labels : sequence of str, optional
         Item labels for an array input (default ``"0", "1", …``).
     ordinal : bool, default False
@@ -145,18 +216,6 @@ def as_rankings(rankings, *, weights=None, labels=None, parameter: str = "rankin
             raise InputError("weights", "must be non-negative")
         if not w.max() > 0:
             raise InputError("weights", "must not all be zero")
-        # the combined input matrix and the penalty sum weights over up to m(m-1) item pairs (Python
-        # floats: an overflow is inf, not a numpy warning)
-        if not math.isfinite(float(w.max()) * n * m * m * 4.0):
-            raise InputError("weights", f"are too large: {n} weights up to {float(w.max()):.3g} times the "
-                                        f"{m * (m - 1)} item pairs overflows float64 (the consensus depends "
-                                        "only on the ratios of the weights: divide them by their largest)")
-        if w.max() < 1e-9:
-            # measured: weights of 1e-12 and below make every ranking optimal (the solvers compare
-            # penalties with absolute tolerances)
-            raise InputError("weights", f"are too small: the largest is {float(w.max()):.3g}, below 1e-9, where "
-                                        "the solvers' tolerances exceed the penalty differences (the consensus "
-                                        "depends only on the ratios of the weights: divide them by their largest)")
     if labels is None:
         labels = [str(i) for i in range(m)]
     labels = tuple(str(x) for x in labels)
@@ -249,15 +308,13 @@ def combined_input_matrix(rankings, weights=None) -> np.ndarray:
 
     Parameters
     ----------
-    rankings : array_like, pandas.DataFrame or RankingData, shape (n, m)
-        The judges' rankings, one row per judge (see :func:`as_rankings`).
-    weights : array_like, shape (n,), optional
-        Row weights (frequencies); default 1 per row.
+    %(rankings_weights)s
 
     Returns
     -------
     numpy.ndarray, shape (m, m)
-        C (float64).
+        C (float64), in the scale of the weights (:class:`~agreekit._validation.InputError`
+        naming ``weights`` if an entry exceeds float64's range).
 
     Examples
     --------
@@ -265,8 +322,8 @@ def combined_input_matrix(rankings, weights=None) -> np.ndarray:
     >>> combined_input_matrix([[1, 2, 3], [2, 1, 3]], weights=[2, 1]).astype(int).tolist()
     [[0, 1, 3], [-1, 0, 3], [-3, -3, 0]]
     """
-    data = as_rankings(rankings, weights=weights)
-    return _cim_kernel(data.X, data.weights)
+    C, _, e = _coerce_cim(rankings, weights)
+    return _in_user_scale("combined input matrix", C, e)
 
 
 def tau_x(r, s) -> float:
@@ -274,21 +331,18 @@ def tau_x(r, s) -> float:
 
     Equal to Kendall's τ_a without ties; an unranked item's pairs count 0.
 
-    Parameters
-    ----------
-    r, s : array_like, shape (m,)
-        Two rankings of the same items: rank positions of the m items (1 = best, equal values = ties, NaN = unranked).
+    %(r_s)s
 
     Returns
     -------
-    float
+    tau : float
         τ_x in [-1, 1].
 
     Examples
     --------
     >>> from agreekit.consensus import tau_x
-    >>> round(tau_x([1, 2, 3, 4], [1, 2, 4, 3]), 6)
-    0.666667
+    >>> tau_x([1, 2, 3, 4], [1, 2, 4, 3])  # 10 of the 12 ordered pairs agree, 2 disagree: 8 / 12
+    0.6666666666666666
     >>> tau_x([1, 1, 1], [1, 2, 3])
     0.0
     """
@@ -308,10 +362,7 @@ def kemeny_distance(r, s) -> float:
     minimising the total distance is the same as maximising the average τ_x also for
     partial rankings (ConsRank's ``kemenyd`` reads such a pair as a tie instead).
 
-    Parameters
-    ----------
-    r, s : array_like, shape (m,)
-        Two rankings of the same items: rank positions of the m items (1 = best, equal values = ties, NaN = unranked).
+    %(r_s)s
 
     Returns
     -------
@@ -329,8 +380,10 @@ def kemeny_distance(r, s) -> float:
 
 
 def _coerce_cim(rankings, weights):
+    """(C, W, e) computed with the weights times ``2**-e`` (``RankingData._scaled_weights``)."""
     data = as_rankings(rankings, weights=weights)
-    return _cim_kernel(data.X, data.weights), data.total_weight
+    w, e = data._scaled_weights()
+    return _cim_kernel(data.X, w), float(w.sum()), e
 
 
 def average_tau_x(candidate, rankings, weights=None) -> float:
@@ -344,10 +397,7 @@ def average_tau_x(candidate, rankings, weights=None) -> float:
     ----------
     candidate : array_like, shape (m,)
         The candidate consensus (rank positions, ties allowed).
-    rankings : array_like, pandas.DataFrame or RankingData, shape (n, m)
-        The judges' rankings, one row per judge (see :func:`as_rankings`).
-    weights : array_like, shape (n,), optional
-        Row weights (frequencies); default 1 per row.
+    %(rankings_weights)s
 
     Returns
     -------
@@ -360,7 +410,7 @@ def average_tau_x(candidate, rankings, weights=None) -> float:
     >>> round(average_tau_x([1, 2, 3], [[1, 2, 3], [2, 1, 3]]), 6)
     0.666667
     """
-    C, W = _coerce_cim(rankings, weights)
+    C, W, _ = _coerce_cim(rankings, weights)  # a ratio: the same in any scale of the weights
     s = score_matrix(_as_candidate("candidate", candidate, C.shape[0]))
     m = C.shape[0]
     return float((C * s).sum() / (W * m * (m - 1)))
@@ -375,17 +425,16 @@ def penalty(candidate, rankings, weights=None, *, cim=None) -> float:
     ----------
     candidate : array_like, shape (m,)
         The candidate consensus (rank positions, ties allowed).
-    rankings : array_like, pandas.DataFrame or RankingData, shape (n, m)
-        The judges' rankings, one row per judge (see :func:`as_rankings`).
-    weights : array_like, shape (n,), optional
-        Row weights (frequencies); default 1 per row.
+    %(rankings_weights)s
     cim : numpy.ndarray, shape (m, m), optional
         A combined input matrix to use instead of building it from ``rankings``.
 
     Returns
     -------
     float
-        P(S), 0 when the candidate agrees with every weighted pairwise majority.
+        P(S), 0 when the candidate agrees with every weighted pairwise majority, in the scale
+        of the weights (:class:`~agreekit._validation.InputError` naming ``weights`` if it
+        exceeds float64's range).
 
     Examples
     --------
@@ -393,14 +442,29 @@ def penalty(candidate, rankings, weights=None, *, cim=None) -> float:
     >>> penalty([1, 2, 3], [[1, 2, 3], [2, 1, 3]]), penalty([3, 2, 1], [[1, 2, 3], [2, 1, 3]])
     (0.0, 16.0)
     """
+    e = 0
     if cim is not None:
         C = np.asarray(cim, dtype=np.float64)
         if C.ndim != 2 or C.shape[0] != C.shape[1]:
             raise InputError("cim", f"must be a square matrix; got shape {C.shape}")
     else:
-        C, _ = _coerce_cim(rankings, weights)
-    s = score_matrix(_as_candidate("candidate", candidate, C.shape[0]))
-    return float(np.abs(C).sum() - (C * s).sum())
+        C, _, e = _coerce_cim(rankings, weights)
+    return _in_user_scale("penalty", _penalty_of(_as_candidate("candidate", candidate, C.shape[0]), C), e)
+
+
+def _penalty_of(r, C) -> float:
+    """``P = Σ_ij (|c_ij| − c_ij s_ij)`` of rank vector ``r``, row by row (O(m) extra memory).
+
+    Every term is 0 or ``2|c_ij|`` exactly (``s_ij = ±1``; the diagonal adds 0), so nothing
+    cancels: P is 0 exactly when ``r`` agrees with every pairwise majority and otherwise a sum of
+    positive terms, whatever the scale of the weights (``Σ|c_ij| − Σ c_ij s_ij`` left rounding
+    noise of ~1e-16 · Σ|c_ij| in place of 0 for non-integer weights)."""
+    r = np.asarray(r)
+    total = 0.0
+    for i in range(r.size):
+        Ci = C[i]
+        total += float(np.sum(np.abs(Ci) - Ci * np.where(r[i] <= r, 1.0, -1.0)))
+    return total
 
 
 def dense_ranks(values) -> np.ndarray:
@@ -437,3 +501,19 @@ def ordering_string(ranks, labels) -> str:
         members = [labels[i] for i in np.flatnonzero(ranks == level)]
         parts.append(members[0] if len(members) == 1 else "(" + " ".join(members) + ")")
     return " ".join(parts)
+
+
+_DOC_PARTS = {
+    "r_s": """Parameters
+    ----------
+    r, s : array_like, shape (m,)
+        Two rankings of the same items: rank positions of the m items (1 = best, equal
+        values = ties, NaN = unranked).""",
+    "rankings_weights": """rankings : array_like, pandas.DataFrame or RankingData, shape (n, m)
+        The judges' rankings, one row per judge (see :func:`as_rankings`).
+    weights : array_like, shape (n,), optional
+        Row weights (frequencies); default 1 per row.  Only their ratios change the
+        consensus (see :func:`as_rankings`).""",
+}
+for _f in (combined_input_matrix, tau_x, kemeny_distance, average_tau_x, penalty):
+    _f.__doc__ = _f.__doc__ % _DOC_PARTS

@@ -65,11 +65,31 @@ def compare_methods(data: RankingData, *, n_starts: int = 100, rng=None,
 def methods_table(results: dict, report=None):
     """One row per (dataset, method): optima, average τ_x, proven, time, beside the report's figures.
 
-    ``results`` maps dataset name → :func:`compare_methods` output; ``report`` (a pandas
-    DataFrame) has columns ``dataset, method, report_n_solutions, report_tau_x, report_seconds``.
-    The columns are ``dataset, n_items, n_rankings, method, n_optima, average_tau_x`` (rounded
-    to 6 decimals), ``proven, all_optima, exact_solutions_recovered, seconds`` (rounded to 4),
-    ``solver`` and the report's columns.
+    Parameters
+    ----------
+    results : dict
+        Dataset name → :func:`compare_methods` output.
+    report : pandas.DataFrame, optional
+        The report's figures, columns ``dataset, method, report_n_solutions, report_tau_x,
+        report_seconds``, merged on ``(dataset, method)`` (missing rows stay empty).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``dataset, n_items, n_rankings, method, n_optima, average_tau_x`` (rounded
+        to 6 decimals), ``proven, all_optima, exact_solutions_recovered, seconds`` (rounded
+        to 4), ``solver`` and the report's columns.
+
+    Examples
+    --------
+    >>> from agreekit.consensus import as_rankings, compare_methods, methods_table
+    >>> data = as_rankings([[1, 2, 3], [2, 1, 3], [1, 3, 2]], labels=list("abc"))
+    >>> table = methods_table({"toy": compare_methods(data, n_starts=5, rng=0)})
+    >>> print(table[["dataset", "method", "n_optima", "average_tau_x", "proven"]].to_string(index=False))
+    dataset method  n_optima  average_tau_x  proven
+        toy  quick         1       0.555556    True
+        toy   fast         1       0.555556    True
+        toy  exact         1       0.555556    True
     """
     import pandas as pd
 
