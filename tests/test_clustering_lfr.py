@@ -79,7 +79,7 @@ def test_weighted_trial_scores_with_the_weighted_graph():
     # measures themselves are checked against the seed's tables in test_clustering_tables.py); the plain
     # ARI against scikit-learn, an independent implementation
     from agreekit.clustering.lfr import lfr_benchmark
-    from agreekit.clustering.experiments import _seeds
+    from agreekit.clustering._trials import _seeds
 
     gseed, s_louvain, _ = _seeds(4, 3)
     g = lfr_benchmark(200, mu=0.4, mu_weights=0.3, beta=1.5, rng=gseed, **SMALL.generator_kwargs())
@@ -114,7 +114,7 @@ def test_overlapping_trial_and_detection():
     # NMI' agrees with cdlib's LFK implementation on the same covers
     from cdlib import NodeClustering, evaluation
     from agreekit.clustering.lfr import lfr_benchmark
-    from agreekit.clustering.experiments import _seeds
+    from agreekit.clustering._trials import _seeds
 
     gseed, s_slpa, s_lfm = _seeds(6, 3)
     g = lfr_benchmark(200, mu=0.1, overlapping_nodes=40, overlapping_memberships=2, rng=gseed,
