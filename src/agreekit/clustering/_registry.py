@@ -22,7 +22,7 @@ class MeasureSpec(ResultBase):
 
     ``to_dict()`` gives the row of :func:`list_measures`.
 
-    Attributes
+    Parameters
     ----------
     name : str
         Canonical name (the CLI's ``-m`` name).
