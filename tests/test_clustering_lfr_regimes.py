@@ -113,6 +113,10 @@ def test_dominant_community_that_cannot_be_met_warns_with_the_realized_figures()
     lo, hi = g.repairs["community_mu_range"]
     assert f"{lo:.3f}-{hi:.3f}" in msg
     assert g.to_dict()["realized_mu"] == g.realized_mu
+    # the dropped pairs are reported (attribute, to_dict, and the internal/external split in repairs)
+    d = g.to_dict()
+    assert d["dropped_edges"] == g.dropped_edges == g.repairs["dropped_internal"] + g.repairs["dropped_external"] > 0
+    assert d["realized_mu_weights"] is None
 
 
 def test_dominant_but_feasible_split_meets_mu_on_average_and_says_how_per_community():
