@@ -921,7 +921,8 @@ def completeness(U: Any, V: Any) -> float:
     Returns
     -------
     float
-        c in [0, 1]: 1 when every cluster of ``U`` lies within one cluster of ``V``.
+        c in [0, 1], 1 when each class of ``U`` is inside a single cluster of ``V``; the
+        homogeneity with the roles swapped.
 
     References
     ----------
@@ -929,9 +930,10 @@ def completeness(U: Any, V: Any) -> float:
 
     Examples
     --------
-    >>> from agreekit.clustering import completeness
-    >>> round(completeness([0, 0, 1, 1, 2, 2], [0, 0, 1, 2, 2, 2]), 4)
-    0.7716
+    >>> from agreekit.clustering import completeness, homogeneity
+    >>> U, V = [0, 0, 1, 1, 2, 2], [0, 0, 1, 2, 2, 2]
+    >>> round(completeness(U, V), 4), completeness(U, V) == homogeneity(V, U)
+    (0.7716, True)
     """
     return float(_homogeneity_completeness(U, V, "completeness")[1])
 
@@ -964,8 +966,9 @@ def v_measure(U: Any, V: Any, *, beta: float = 1.0) -> float:
     Examples
     --------
     >>> from agreekit.clustering import v_measure
-    >>> round(v_measure([0, 0, 1, 1, 2, 2], [0, 0, 1, 2, 2, 2]), 4)
-    0.7397
+    >>> U, V = [0, 0, 1, 1, 2, 2], [0, 0, 1, 2, 2, 2]
+    >>> [round(v_measure(U, V, beta=b), 4) for b in (1.0, 2.0)]    # beta > 1 weighs completeness more
+    [0.7397, 0.75]
     """
     beta = check_float("beta", beta, minimum=0.0)
     h, c = _homogeneity_completeness(U, V, "v_measure")

@@ -206,13 +206,15 @@ def read_graph(path: str | os.PathLike, *, name: str = "graph") -> list[tuple]:
 
     Examples
     --------
-    >>> import pathlib, tempfile
+    A gzip-compressed edge list (the second edge weighted):
+
+    >>> import gzip, os, tempfile
     >>> from agreekit.clustering import read_graph
     >>> with tempfile.TemporaryDirectory() as d:
-    ...     path = pathlib.Path(d, "edges.txt")
-    ...     _ = path.write_text("1 2\n2 3 0.5\n")
-    ...     edges = read_graph(path)
-    >>> edges
+    ...     name = os.path.join(d, "edges.txt.gz")
+    ...     with gzip.open(name, "wt") as fh:
+    ...         print("1 2", "2 3 0.5", sep="\n", file=fh)
+    ...     print(read_graph(name))
     [(1, 2), (2, 3, 0.5)]
     """
     path = _source(path)
