@@ -7,6 +7,7 @@ import pytest
 from sklearn.metrics import adjusted_rand_score
 
 from agreekit._validation import InputError
+from agreekit.clustering.lfr import MIXING_TOLERANCE  # 0.01: realized mixing this close, or an LFRWarning
 from agreekit.clustering import adjusted_rand_index, ari_delta, generalized_distance
 from agreekit.clustering.experiments import (FIGURE8_MEASURES, FIGURE9_MEASURES, LFRParameters,
                                              detect_communities, detect_overlapping, figure_findings,
@@ -57,7 +58,8 @@ def test_lfr_graph_and_detection_are_deterministic_and_sensible(generator, param
 def test_trial_records_and_summary():
     recs = [lfr_trial(SMALL, mu, rng=s, algorithms=["louvain", "walktrap"]) for mu in (0.1, 0.6) for s in (1, 2)]
     assert recs[0] == lfr_trial(SMALL, 0.1, rng=1, algorithms=["louvain", "walktrap"])
-    assert abs(recs[0]["realized_mu"] - 0.1) < 0.03 and recs[0]["generator"] == "agreekit"
+    # the generator's contract (issue 23): realized mu within 0.01 of the request (else it warns)
+    assert abs(recs[0]["realized_mu"] - 0.1) <= MIXING_TOLERANCE and recs[0]["generator"] == "agreekit"
     r = recs[0]["algorithms"]["louvain"]["scores"]
     assert set(r) == {"ari_delta", "ari_delta_approx", "ri", "vi_agreement", "nmi_sum", "nmi_sqrt"}
     frame = trials_frame(recs)
@@ -73,13 +75,13 @@ def test_trial_records_and_summary():
 def test_weighted_trial_scores_with_the_weighted_graph():
     rec = weighted_lfr_trial(SMALL, 0.3, rng=4, mu=0.4, algorithms=["louvain", "walktrap"])
     assert rec == weighted_lfr_trial(SMALL, 0.3, rng=4, mu=0.4, algorithms=["louvain", "walktrap"])
-    assert abs(rec["realized_mu"] - 0.4) < 0.03 and abs(rec["realized_mu_weights"] - 0.3) < 0.02
+    assert abs(rec["realized_mu"] - 0.4) <= MIXING_TOLERANCE and abs(rec["realized_mu_weights"] - 0.3) <= MIXING_TOLERANCE
     assert set(rec["algorithms"]["louvain"]["scores"]) == set(FIGURE8_MEASURES)
     # wiring check: the record holds the library's measures of this weighted graph and detection (the
     # measures themselves are checked against the seed's tables in test_clustering_tables.py); the plain
     # ARI against scikit-learn, an independent implementation
     from agreekit.clustering.lfr import lfr_benchmark
-    from agreekit.clustering.experiments import _seeds
+    from agreekit.clustering._trials import _seeds
 
     gseed, s_louvain, _ = _seeds(4, 3)
     g = lfr_benchmark(200, mu=0.4, mu_weights=0.3, beta=1.5, rng=gseed, **SMALL.generator_kwargs())
@@ -106,7 +108,7 @@ def test_weighted_detection_uses_the_weights():
 def test_overlapping_trial_and_detection():
     pytest.importorskip("cdlib")
     rec = overlapping_lfr_trial(SMALL, 0.2, rng=6, methods=["slpa", "lfm"])
-    assert rec["overlapping_nodes"] == 40 and abs(rec["realized_mu"] - 0.1) < 0.03
+    assert rec["overlapping_nodes"] == 40 and abs(rec["realized_mu"] - 0.1) <= MIXING_TOLERANCE
     assert set(rec["algorithms"]["lfm"]["scores"]) == set(FIGURE9_MEASURES)
     assert rec == overlapping_lfr_trial(SMALL, 0.2, rng=6, methods=["slpa", "lfm"])  # seeded
     for m, v in rec["algorithms"]["lfm"]["scores"].items():
@@ -114,7 +116,7 @@ def test_overlapping_trial_and_detection():
     # NMI' agrees with cdlib's LFK implementation on the same covers
     from cdlib import NodeClustering, evaluation
     from agreekit.clustering.lfr import lfr_benchmark
-    from agreekit.clustering.experiments import _seeds
+    from agreekit.clustering._trials import _seeds
 
     gseed, s_slpa, s_lfm = _seeds(6, 3)
     g = lfr_benchmark(200, mu=0.1, overlapping_nodes=40, overlapping_memberships=2, rng=gseed,

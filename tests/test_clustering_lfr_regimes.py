@@ -109,10 +109,14 @@ def test_dominant_community_that_cannot_be_met_warns_with_the_realized_figures()
     msg = str(warned[0].message)
     assert f"realized mu_t {_brute_mu(g):.4f} for mu = 0.5" in msg
     assert abs(g.realized_mu - 0.5) > 0.01 and g.realized_mu == pytest.approx(_brute_mu(g), abs=1e-12)
-    assert f"{g.dropped_edges} stub pairs dropped" in msg if g.dropped_edges else "dropped" not in msg
+    assert f"; {g.dropped_edges} stub pairs dropped;" in msg               # the count, also when 0
     lo, hi = g.repairs["community_mu_range"]
     assert f"{lo:.3f}-{hi:.3f}" in msg
     assert g.to_dict()["realized_mu"] == g.realized_mu
+    # the dropped pairs are reported (attribute, to_dict, and the internal/external split in repairs)
+    d = g.to_dict()
+    assert d["dropped_edges"] == g.dropped_edges == g.repairs["dropped_internal"] + g.repairs["dropped_external"] > 0
+    assert d["realized_mu_weights"] is None
 
 
 def test_dominant_but_feasible_split_meets_mu_on_average_and_says_how_per_community():

@@ -149,3 +149,200 @@ def test_structure_dependent_eta_both_conventions():
         chk["AR_sum_degree_as_in_authors_code (eta = sum over u∩v of (degree+1))"], abs=5e-4)
     assert ar("edges", "authors") == pytest.approx(
         chk["AR_xi_as_in_authors_code (eta = 2*edges inside u∩v + |u∩v|)"], abs=5e-4)
+
+
+# ----------------------------------------------------------------------------- other_checks recomputed
+# Every number of ``other_checks`` recomputed here by brute force written independently of agreekit
+# (loops over node pairs and cluster pairs, dense numpy co-membership matrices, scikit-learn), so the
+# JSON values are checked against code anyone can read, not only against the research notes.
+def _index(ex):
+    return {v: i for i, v in enumerate(ex["nodes"])}
+
+
+def _dense(cover, idx):
+    """n x k 0/1 membership matrix of a cover given as node lists."""
+    m = np.zeros((len(idx), len(cover)))
+    for j, c in enumerate(cover):
+        for v in c:
+            m[idx[v], j] = 1.0
+    return m
+
+
+def _labels(partition, idx):
+    lab = np.full(len(idx), -1)
+    for j, c in enumerate(partition):
+        for v in c:
+            lab[idx[v]] = j
+    assert (lab >= 0).all()
+    return lab
+
+
+def _brute_eta(rows, cols, edges, eta, convention="seed"):
+    """η matrix by its definition: |r ∩ c|, Σ degrees over r ∩ c, or edges inside r ∩ c (once)."""
+    deg = {}
+    for a, b in edges:
+        deg[a] = deg.get(a, 0) + 1
+        deg[b] = deg.get(b, 0) + 1
+    out = np.zeros((len(rows), len(cols)))
+    for i, r in enumerate(rows):
+        for j, c in enumerate(cols):
+            both = set(r) & set(c)
+            if eta == "overlap":
+                out[i, j] = len(both)
+            elif eta == "degree":
+                out[i, j] = sum(deg.get(v, 0) + (convention == "authors") for v in both)
+            else:
+                xi = sum(a in both and b in both for a, b in edges)
+                out[i, j] = 2 * xi + len(both) if convention == "authors" else xi
+    return out
+
+
+def _brute_ad_square(N):
+    """1 − AD_{x²} of an η matrix (Definition 3; for φ = x² both expectation forms coincide)."""
+    r, c, T = N.sum(axis=1), N.sum(axis=0), N.sum()
+    sr, sc = (r ** 2).sum(), (c ** 2).sum()
+    return 1 - (sr + sc - 2 * (N ** 2).sum()) / (sr + sc - 2 * sr * sc / T ** 2)
+
+
+def _pair_table(U, V, idx):
+    """n11, n10, n01, n00 over unordered node pairs of two partitions (plain loops)."""
+    from itertools import combinations
+
+    lu, lv = _labels(U, idx), _labels(V, idx)
+    t = {(True, True): 0, (True, False): 0, (False, True): 0, (False, False): 0}
+    for i, j in combinations(range(len(idx)), 2):
+        t[(lu[i] == lu[j], lv[i] == lv[j])] += 1
+    return t[(True, True)], t[(True, False)], t[(False, True)], t[(False, False)]
+
+
+def _times_together(cover, idx):
+    """Unordered pairs -> number of clusters of ``cover`` holding both."""
+    from itertools import combinations
+
+    m = _dense(cover, idx)
+    co = m @ m.T
+    return [int(co[i, j]) for i, j in combinations(range(len(idx)), 2)]
+
+
+def _brute_omega(A, B, idx):
+    ta, tb = _times_together(A, idx), _times_together(B, idx)
+    p = len(ta)
+    w = sum(x == y for x, y in zip(ta, tb)) / p
+    e = sum(ta.count(t) * tb.count(t) for t in set(ta) | set(tb)) / p ** 2
+    return w, (w - e) / (1 - e)
+
+
+def test_other_checks_figure1_caption_by_brute_force():
+    ex = load("fig1_structure")
+    c = ex["clusterings"]
+    checks = ex["other_checks"][next(k for k in ex["other_checks"] if k.startswith("figure1_caption"))]
+    for cand in ("U1", "U2"):
+        for eta, key in (("overlap", "cap"), ("degree", "sum_degree"), ("edges", "edges_xi")):
+            brute = _brute_eta(c[cand], c["V"], ex["edges"], eta)
+            assert _sorted_rows(brute) == _sorted_rows(checks[f"{key}({cand},V)"]), (cand, eta)  # seed caption
+            ours = contingency_table(c[cand], c["V"], eta=eta, graph=ex["edges"]).dense()
+            np.testing.assert_array_equal(ours, brute)
+
+
+def test_other_checks_omega_example_by_brute_force():
+    ex = load("fig2a_omega")
+    c = ex["clusterings"]
+    idx = _index(ex)
+    oc = ex["other_checks"]
+    pc = oc[next(k for k in oc if k.startswith("omega_pair_count_matrices"))]
+    for cand in ("U1", "U2"):
+        tv, tc = _times_together(c["V"], idx), _times_together(c[cand], idx)
+        counts = np.zeros((3, 3), int)
+        for a, b in zip(tv, tc):
+            counts[a, b] += 1
+        np.testing.assert_array_equal(counts, pc[cand])
+        w, aw = _brute_omega(c["V"], c[cand], idx)
+        assert w == pytest.approx(oc["omega"][f"(V,{cand})"], abs=1e-12)
+        assert aw == pytest.approx(oc["adjusted_omega"][f"(V,{cand})"], abs=5e-7)  # JSON: 6 decimals
+        assert omega_unadjusted(c["V"], c[cand]) == pytest.approx(w, abs=1e-12)
+        assert omega(c["V"], c[cand]) == pytest.approx(aw, abs=1e-12)
+
+
+def test_other_checks_omega_example_against_cdlib():
+    cdlib = pytest.importorskip("cdlib")
+    nx = pytest.importorskip("networkx")
+    from cdlib import NodeClustering, evaluation
+
+    ex = load("fig2a_omega")
+    c = ex["clusterings"]
+    G = nx.Graph(ex["edges"])
+    for cand in ("U1", "U2"):
+        ref = evaluation.omega(NodeClustering(c["V"], G, overlap=True), NodeClustering(c[cand], G, overlap=True))
+        assert ref.score == pytest.approx(ex["other_checks"]["adjusted_omega"][f"(V,{cand})"], abs=5e-7)
+    assert cdlib.__version__
+
+
+def test_other_checks_matching_example_by_brute_force():
+    from sklearn.metrics import adjusted_rand_score, normalized_mutual_info_score, rand_score
+
+    ex = load("fig2b_matching")
+    c = ex["clusterings"]
+    idx = _index(ex)
+    n = len(idx)
+    V, U1, U2 = c["V"], c["U1"], c["U2"]
+    chk = ex["other_checks"]["classic_measures (V,U1)"]
+    n11, n10, n01, n00 = _pair_table(V, U1, idx)
+    lv, l1 = _labels(V, idx), _labels(U1, idx)
+    mv, m1 = _dense(V, idx), _dense(U1, idx)
+    cv, c1 = mv @ mv.T, m1 @ m1.T                      # co-membership matrices, diagonal kept
+    off = ~np.eye(n, dtype=bool)
+
+    def entropy(m):
+        p = m.sum(axis=0) / n
+        return -(p * np.log(p)).sum()
+
+    joint = (mv.T @ m1) / n
+    mi = sum(joint[i, j] * np.log(joint[i, j] / (mv.sum(0)[i] / n * m1.sum(0)[j] / n))
+             for i in range(joint.shape[0]) for j in range(joint.shape[1]) if joint[i, j] > 0)
+    brute = {
+        "ARI": adjusted_rand_score(lv, l1),
+        "RI": (n11 + n00) / (n11 + n10 + n01 + n00),
+        "ARI_prime": _brute_ad_square(_brute_eta(V, U1, ex["edges"], "overlap")),
+        "RI_prime": 1 - ((cv - c1) ** 2).sum() / n ** 2,
+        "Jaccard": n11 / (n11 + n10 + n01),
+        "F1": 2 * n11 / (2 * n11 + n10 + n01),
+        "VI_agreement_1_minus_VI_over_log_n": 1 - (entropy(mv) + entropy(m1) - 2 * mi) / np.log(n),
+        "NMI_sum": normalized_mutual_info_score(lv, l1),
+        "I_norm_exact_diagonal_removed": 1 - np.linalg.norm((cv - c1)[off]) / (np.linalg.norm(cv[off])
+                                                                              + np.linalg.norm(c1[off])),
+        "I_norm_approx": 1 - np.linalg.norm(cv - c1) / (np.linalg.norm(cv) + np.linalg.norm(c1)),
+        "I_sqrt_tr": np.trace(cv @ c1) / np.sqrt(np.trace(cv @ cv) * np.trace(c1 @ c1)),
+    }
+    brute["omega"], brute["adjusted_omega"] = _brute_omega(V, U1, idx)
+    assert set(brute) == set(chk) - {"source"}
+    for key, value in brute.items():
+        # the JSON (authors' ReadMe) prints 6 decimals (Jaccard 0.64 exactly)
+        assert value == pytest.approx(chk[key], abs=5e-7), key
+    assert brute["omega"] == pytest.approx(brute["RI"], abs=1e-15)           # partitions: ω = RI
+    assert brute["adjusted_omega"] == pytest.approx(brute["ARI"], abs=1e-15)  # and Aω = ARI
+    # (V, U2): values of the research notes, to 4 (NMI: 3) decimals
+    chk2 = ex["other_checks"]["classic_measures (V,U2)"]
+    l2 = _labels(U2, idx)
+    assert normalized_mutual_info_score(lv, l2) == pytest.approx(chk2["NMI_sum"], abs=5e-4)
+    assert _brute_ad_square(_brute_eta(V, U2, ex["edges"], "overlap")) == pytest.approx(chk2["ARI_prime"], abs=5e-5)
+    assert rand_score(lv, l2) == pytest.approx(chk2["RI"], abs=5e-5)
+    # the seed's Figure 2(b) caption (NMI to two decimals)
+    cap = ex["other_checks"]["seed_fig2b_caption"]
+    assert round(normalized_mutual_info_score(l1, lv), 2) == cap["NMI(U1,V)"]
+    assert round(normalized_mutual_info_score(l2, lv), 2) == cap["NMI(U2,V)"]
+
+
+def test_other_checks_structure_dependent_eta_by_brute_force():
+    ex = load("fig2b_matching")
+    c = ex["clusterings"]
+    chk = ex["other_checks"]["structure_dependent_eta_variants (V,U1), phi=x^2, adjusted (AD)"]
+    cases = {("degree", "seed"): ("AR_sum_degree_as_defined_in_seed (eta = sum of degrees)", 5e-5),
+             ("edges", "seed"): ("AR_xi_as_defined_in_seed (eta = edges inside u∩v, once)", 5e-5),
+             ("degree", "authors"): ("AR_sum_degree_as_in_authors_code (eta = sum over u∩v of (degree+1))", 5e-4),
+             ("edges", "authors"): ("AR_xi_as_in_authors_code (eta = 2*edges inside u∩v + |u∩v|)", 5e-4)}
+    for (eta, convention), (key, tol) in cases.items():
+        brute = _brute_ad_square(_brute_eta(c["V"], c["U1"], ex["edges"], eta, convention))
+        assert brute == pytest.approx(chk[key], abs=tol), key   # JSON: 4 (authors' ReadMe: 3) decimals
+        ours = 1 - generalized_distance(c["V"], c["U1"], phi="x^2", eta=eta, graph=ex["edges"],
+                                        normalization="adjusted", convention=convention)
+        assert ours == pytest.approx(brute, abs=1e-12), key

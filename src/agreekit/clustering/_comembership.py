@@ -33,11 +33,28 @@ __all__ = ["ri_delta", "ari_delta", "i_norm", "i_sqrt_tr", "omega", "omega_unadj
 
 @dataclass(frozen=True)
 class CoMembershipStats(ResultBase):
-    """Sufficient statistics of two co-membership matrices (after the exact/approx choice).
+    """Sufficient statistics of two co-membership matrices CU = UUᵀ, CV = VVᵀ (from
+    :func:`comembership_stats`; diagonals dropped in the exact form, kept in the approximate one).
 
-    ``s_u = ‖CU‖²_F``, ``s_v = ‖CV‖²_F``, ``s_uv = <CU, CV>_F``, ``sum_u = Σ CU``,
-    ``sum_v = Σ CV``, ``pairs = P`` (n² or n² − n), ``max_u``/``max_v`` the largest entry
-    (off-diagonal in the exact form; ``nan`` if not computed).
+    Parameters
+    ----------
+    s_u, s_v : float
+        ``‖CU‖²_F`` and ``‖CV‖²_F``.
+    s_uv : float
+        ``<CU, CV>_F``.
+    sum_u, sum_v : float
+        ``Σ CU`` and ``Σ CV``.
+    pairs : float
+        P: n² (approximate) or n² − n (exact).
+    max_u, max_v : float
+        The largest entry of CU, CV (off-diagonal in the exact form; ``nan`` if not computed).
+
+    Examples
+    --------
+    >>> from agreekit.clustering import comembership_stats
+    >>> st = comembership_stats([0, 0, 1, 1], [0, 0, 1, 2])
+    >>> st.s_u, st.s_v, st.s_uv, st.pairs, st.s_delta
+    (4.0, 2.0, 2.0, 12.0, 2.0)
     """
 
     s_u: float
@@ -160,7 +177,35 @@ def _stats_transform(cu: Clustering, cv: Clustering, g: Graph, exact: bool, need
 
 def comembership_stats(U: Any, V: Any, *, exact: bool = True, graph: Any = None,
                        need_max: bool = True) -> CoMembershipStats:
-    """Sufficient statistics of ``UUᵀ`` and ``VVᵀ`` (or of ``NᵀU``, ``NᵀV`` when ``graph`` is given)."""
+    """Sufficient statistics of ``UUᵀ`` and ``VVᵀ`` (or of ``NᵀU``, ``NᵀV`` when ``graph`` is given).
+
+    Computed in O(nnz) from the Gram matrices ``UᵀU``, ``VᵀV``, ``UᵀV`` (never the n x n
+    matrices); every Δ measure is a function of them.
+
+    Parameters
+    ----------
+    U, V : clustering
+        Label vectors, covers, crisp or soft membership matrices over the same nodes.
+    exact : bool, optional
+        Drop the diagonals (pairs of a node with itself; default) or keep them.
+    graph : graph, optional
+        If given, the statistics of the incidence-transformed memberships ``NᵀU``, ``NᵀV``
+        (every edge a data point; seed sec. 4.1).
+    need_max : bool, optional
+        Compute ``max_u`` / ``max_v`` (default True; only RI_δ needs them, and in the exact form
+        for overlapping covers it takes a scan of the co-clustered pairs).
+
+    Returns
+    -------
+    CoMembershipStats
+
+    Examples
+    --------
+    >>> from agreekit.clustering import comembership_stats
+    >>> st = comembership_stats([[0, 3, 4], [1, 2, 3], [2, 3, 4]], [[0, 3, 4], [1], [2]], exact=False)
+    >>> st.pairs, st.max_u, st.max_v, st.s_delta
+    (25.0, 3.0, 1.0, 22.0)
+    """
     cu, cv = align_pair(U, V)
     if graph is None:
         return _check_magnitude(_stats_plain(cu, cv, bool(exact), need_max), "U")
@@ -230,32 +275,49 @@ def _delta_measure(U, V, exact, graph, mode, direct_weight, from_stats: Callable
     return float(1.0 - (w * d_uv + (1.0 - w) * abs(d_un - d_vn)))
 
 
-_GRAPH_DOC = """
-    graph : graph, optional
+#: docstring parts of the four Δ measures (``%(name)s`` in their docstrings, filled by _docfill)
+_DELTA_DOC = {
+    "soft": """U, V : clustering
+        Label vectors, covers (overlapping allowed), crisp or soft membership matrices, or cdlib
+        ``NodeClustering`` objects over the same nodes.""",
+    "graph": """graph : graph, optional
         If given, the structure-aware form (seed sec. 4.1): an adjacency matrix, an edge list
         or a networkx graph over the same nodes.
-    mode : {"transform", "plus"}
-        ``"transform"``: D_⊥(U, V | G) = D(NᵀU, NᵀV), every edge a data point (exact form: pairs of
-        an edge with itself dropped, P = |E|² − |E|); ``"plus"``: agreement
+    mode : {"transform", "plus"}, optional
+        ``"transform"`` (default): D_⊥(U, V | G) = D(NᵀU, NᵀV), every edge a data point (exact
+        form: pairs of an edge with itself dropped, P = |E|² − |E|); ``"plus"``: agreement
         1 − [w D(U, V) + (1 − w)|D(U, N) − D(V, N)|] with D = 1 − agreement, N the edges used
         as 2-node clusters and w = ``direct_weight``.
-    direct_weight : float
+    direct_weight : float, optional
         ``mode="plus"`` only: the weight w of the direct distance D(U, V) in D_+ (the seed's α,
         default 0.5); the structural term |D(U, N) − D(V, N)| gets 1 − w.  ``alpha=`` is its
-        deprecated spelling."""
+        deprecated spelling.""",
+}
 
 
-#: the first parameters of ri_delta and ari_delta (their docstrings continue with _GRAPH_DOC)
-_RAND_PARAMS = """
-
-    Parameters
+_DELTA_DOC["rand_parameters"] = f"""Parameters
     ----------
-    U, V : clustering
-        Label vectors, covers (overlapping allowed) or crisp/soft membership matrices.
-    exact : bool
-        Exact (default) or approximate (primed) form."""
+    {_DELTA_DOC["soft"]}
+    exact : bool, optional
+        Exact form (default: pairs of a node with itself dropped) or approximate (primed) form.
+    {_DELTA_DOC["graph"]}"""
+_DELTA_DOC["norm_parameters"] = f"""Parameters
+    ----------
+    {_DELTA_DOC["soft"]}
+    exact : bool, optional
+        Drop the diagonals (pairs of a node with itself).  Default False: the seed's tables use
+        the diagonal-kept form.
+    {_DELTA_DOC["graph"]}"""
 
 
+def _docfill(func: Callable) -> Callable:
+    """Fill the ``%(name)s`` parts of ``func``'s docstring from :data:`_DELTA_DOC`."""
+    if func.__doc__:  # None under python -OO
+        func.__doc__ = func.__doc__ % _DELTA_DOC
+    return func
+
+
+@_docfill
 @renamed_parameters(alpha="direct_weight")
 def ri_delta(U: Any, V: Any, *, exact: bool = True, graph: Any = None, mode: str = "transform",
              direct_weight: float = 0.5) -> float:
@@ -263,11 +325,9 @@ def ri_delta(U: Any, V: Any, *, exact: bool = True, graph: Any = None, mode: str
 
     ``m`` is the largest co-membership entry of either clustering.  ``exact=True`` (RI_δ):
     diagonals dropped, P = n² − n, m the largest off-diagonal entry; equals the Rand index on
-    partitions.  ``exact=False`` (RI′_δ): diagonals kept, P = n²; equals RI′ on partitions."""
-    return _delta_measure(U, V, exact, graph, mode, direct_weight, _ri_from, True)
+    partitions.  ``exact=False`` (RI′_δ): diagonals kept, P = n²; equals RI′ on partitions.
 
-
-ri_delta.__doc__ += _RAND_PARAMS + _GRAPH_DOC + """
+    %(rand_parameters)s
 
     Returns
     -------
@@ -285,19 +345,26 @@ ri_delta.__doc__ += _RAND_PARAMS + _GRAPH_DOC + """
     >>> round(ri_delta(V, U1, graph=edges), 3)
     0.856
     """
+    return _delta_measure(U, V, exact, graph, mode, direct_weight, _ri_from, True)
 
 
+@_docfill
 @renamed_parameters(alpha="direct_weight")
 def ari_delta(U: Any, V: Any, *, exact: bool = True, graph: Any = None, mode: str = "transform",
               direct_weight: float = 0.5) -> float:
     """Co-membership adjusted Rand index ARI_δ = 1 − S_Δ / (S_U + S_V − 2 ΣCU ΣCV / P).
 
     ``exact=True`` (ARI_δ): diagonals dropped, P = n² − n; equals the Hubert–Arabie ARI on
-    partitions.  ``exact=False`` (ARI′_δ): diagonals kept, P = n²; equals ARI′ on partitions."""
-    return _delta_measure(U, V, exact, graph, mode, direct_weight, _ari_from, False)
+    partitions.  ``exact=False`` (ARI′_δ): diagonals kept, P = n²; equals ARI′ on partitions.
+    S_U = ‖UUᵀ‖²_F, S_V = ‖VVᵀ‖²_F and S_Δ = ‖UUᵀ − VVᵀ‖²_F.
 
+    %(rand_parameters)s
 
-ari_delta.__doc__ += _RAND_PARAMS + _GRAPH_DOC + """
+    Returns
+    -------
+    float
+        ARI_δ: 1 for equal co-membership matrices, about 0 in expectation for unrelated
+        clusterings (negative below chance).
 
     Examples
     --------
@@ -307,47 +374,47 @@ ari_delta.__doc__ += _RAND_PARAMS + _GRAPH_DOC + """
     >>> round(ari_delta([[0, 3, 4], [1, 2, 3], [2, 3, 4]], [[0, 3, 4], [1], [2, 3]], exact=False), 3)
     0.577
     """
+    return _delta_measure(U, V, exact, graph, mode, direct_weight, _ari_from, False)
 
 
-#: the first parameters of i_norm and i_sqrt_tr (their docstrings continue with _GRAPH_DOC)
-_DIAGONAL_PARAMS = """
-
-    Parameters
-    ----------
-    U, V : clustering
-    exact : bool
-        Drop the diagonals (pairs of a node with itself)."""
-
-
+@_docfill
 @renamed_parameters(alpha="direct_weight")
 def i_norm(U: Any, V: Any, *, exact: bool = False, graph: Any = None, mode: str = "transform",
            direct_weight: float = 0.5) -> float:
     """I_norm = 1 − ‖UUᵀ − VVᵀ‖_F / (‖UUᵀ‖_F + ‖VVᵀ‖_F) (plain Frobenius norms).
 
-    ``exact`` defaults to False: the seed's tables use the diagonal-kept form."""
-    return _delta_measure(U, V, exact, graph, mode, direct_weight, _inorm_from, False)
+    %(norm_parameters)s
 
-
-i_norm.__doc__ += _DIAGONAL_PARAMS + _GRAPH_DOC + """
+    Returns
+    -------
+    float
+        I_norm in [0, 1]; 1 when UUᵀ = VVᵀ (the triangle inequality keeps it non-negative).
 
     Examples
     --------
     >>> from agreekit.clustering import i_norm
     >>> round(i_norm([0, 0, 1, 1], [0, 0, 1, 2]), 4)
     0.7321
+    >>> round(i_norm([[0, 3, 4], [1, 2, 3], [2, 3, 4]], [[0, 3, 4], [1], [2]]), 3)   # seed Table 2, (V, U1)
+    0.532
     """
+    return _delta_measure(U, V, exact, graph, mode, direct_weight, _inorm_from, False)
 
 
+@_docfill
 @renamed_parameters(alpha="direct_weight")
 def i_sqrt_tr(U: Any, V: Any, *, exact: bool = False, graph: Any = None, mode: str = "transform",
               direct_weight: float = 0.5) -> float:
     """I_√tr = tr(UUᵀ VVᵀ) / √(tr(UUᵀUUᵀ) tr(VVᵀVVᵀ)): the cosine of the co-membership matrices.
 
-    Equals ‖UᵀV‖²_F / (‖UᵀU‖_F ‖VᵀV‖_F).  ``exact`` defaults to False (the seed's tables)."""
-    return _delta_measure(U, V, exact, graph, mode, direct_weight, _isqrt_from, False)
+    Equals ‖UᵀV‖²_F / (‖UᵀU‖_F ‖VᵀV‖_F).
 
+    %(norm_parameters)s
 
-i_sqrt_tr.__doc__ += _DIAGONAL_PARAMS + _GRAPH_DOC + """
+    Returns
+    -------
+    float
+        The cosine in [0, 1] for non-negative memberships; 1 when UUᵀ and VVᵀ are proportional.
 
     Examples
     --------
@@ -355,6 +422,7 @@ i_sqrt_tr.__doc__ += _DIAGONAL_PARAMS + _GRAPH_DOC + """
     >>> round(i_sqrt_tr([0, 0, 1, 1], [0, 0, 1, 2]), 4)
     0.866
     """
+    return _delta_measure(U, V, exact, graph, mode, direct_weight, _isqrt_from, False)
 
 
 # --- Omega -------------------------------------------------------------------------------
@@ -442,13 +510,13 @@ def omega(U: Any, V: Any) -> float:
 
     Parameters
     ----------
-    U, V : clustering
-        Crisp covers (overlapping allowed), label vectors, 0/1 matrices or cdlib
-        ``NodeClustering`` objects over the same nodes.
+    %(covers)s
 
     Returns
     -------
     float
+        Aω: 1 for equal co-membership counts of every pair, about 0 in expectation for unrelated
+        covers (negative below chance).
 
     Examples
     --------
@@ -474,12 +542,12 @@ def omega_unadjusted(U: Any, V: Any) -> float:
 
     Parameters
     ----------
-    U, V : clustering
-        Crisp covers (overlapping allowed), label vectors or 0/1 matrices over the same nodes.
+    %(covers)s
 
     Returns
     -------
     float
+        ω in [0, 1]: the share of node pairs that U and V put together equally often.
 
     Examples
     --------
@@ -490,6 +558,13 @@ def omega_unadjusted(U: Any, V: Any) -> float:
     npairs, agree, _ = _omega_counts(U, V)
     return 1.0 if npairs == 0 else float(agree / npairs)
 
+
+#: the parameters of omega and omega_unadjusted (``%(covers)s`` in their docstrings)
+_COVERS_DOC = {"covers": """U, V : clustering
+        Crisp covers (overlapping allowed), label vectors, 0/1 matrices or cdlib
+        ``NodeClustering`` objects over the same nodes."""}
+omega.__doc__ = omega.__doc__ % _COVERS_DOC if omega.__doc__ else None
+omega_unadjusted.__doc__ = omega_unadjusted.__doc__ % _COVERS_DOC if omega_unadjusted.__doc__ else None
 
 adjusted_omega = deprecated_alias(omega, "adjusted_omega")
 

@@ -29,6 +29,25 @@ __all__ = [
 ]
 
 
+#: docstring parts shared by the measures (``%(name)s`` in a docstring, filled by :func:`_docfill`,
+#: as scipy's ``doccer``), so numpydoc and ``help()`` see the full text
+_DOC_PARTS = {
+    "partitions": """U, V : array_like, mapping, list of clusters or Clustering
+        The two partitions of the same nodes: label vectors of equal length, ``{node: label}``
+        mappings, lists of disjoint clusters (node lists) or :class:`Clustering` objects
+        (read by :func:`as_clustering`).""",
+    "rosenberg": """A. Rosenberg, J. Hirschberg. V-measure: a conditional entropy-based external cluster
+    evaluation measure. EMNLP-CoNLL 2007, 410–420.""",
+}
+
+
+def _docfill(func: Callable) -> Callable:
+    """Fill the ``%(name)s`` parts of ``func``'s docstring from :data:`_DOC_PARTS`."""
+    if func.__doc__:  # None under python -OO
+        func.__doc__ = func.__doc__ % _DOC_PARTS
+    return func
+
+
 # --- φ functions ------------------------------------------------------------------------
 def _xlogx(x):
     return xlogy(x, x)
@@ -68,13 +87,30 @@ def _resolve_phi(phi: Any) -> tuple[str | None, Callable]:
 # --- the shared core --------------------------------------------------------------------
 @dataclass(eq=False)
 class ContingencyTable(ResultBase):
-    """Non-zero cells of a ``k x r`` overlap matrix η and its margins.
+    """Non-zero cells of a ``k x r`` overlap matrix η and its margins (from :func:`contingency_table`).
 
-    ``counts`` holds the non-zero η_uv (float64; integer-valued for crisp input with the
-    overlap η), ``rows``/``cols`` their cluster indices, ``row_sums``/``col_sums`` the margins
-    η_u. and η_.v, ``total`` their grand sum.  ``integer`` is True when every cell is an
-    integer count of nodes (the classic pair-counting measures then use exact integers).
     ``to_dict()`` exports the cells and margins (JSON-ready lists).
+
+    Parameters
+    ----------
+    rows, cols : ndarray of int64
+        Cluster indices (of U, of V) of the non-zero cells.
+    counts : ndarray of float64
+        The non-zero η_uv (integer-valued for crisp input with the overlap η).
+    row_sums, col_sums : ndarray of float64
+        The margins η_u. and η_.v.
+    integer : bool
+        True when every cell is an integer count of nodes (the classic pair-counting measures
+        then use exact integers).
+
+    Examples
+    --------
+    >>> from agreekit.clustering import contingency_table
+    >>> t = contingency_table([0, 0, 1, 1, 1], [0, 1, 1, 1, 2])
+    >>> t.shape, t.total, t.integer
+    ((2, 3), 5.0, True)
+    >>> t.dense().tolist()
+    [[1.0, 1.0, 0.0], [0.0, 2.0, 1.0]]
     """
 
     rows: np.ndarray
@@ -83,17 +119,20 @@ class ContingencyTable(ResultBase):
     row_sums: np.ndarray
     col_sums: np.ndarray
     integer: bool
-    _cache: dict = field(default_factory=dict, repr=False)
+    _cache: dict = field(default_factory=dict, repr=False, init=False)
 
     @property
     def total(self) -> float:
+        """The grand sum of η."""
         return float(self.counts.sum())
 
     @property
     def shape(self) -> tuple[int, int]:
+        """``(k, r)``: the numbers of clusters of U and of V."""
         return self.row_sums.size, self.col_sums.size
 
     def dense(self) -> np.ndarray:
+        """The full ``k x r`` matrix η (dense ndarray)."""
         out = np.zeros(self.shape)
         np.add.at(out, (self.rows, self.cols), self.counts)
         return out
@@ -161,14 +200,32 @@ def contingency_table(U: Any, V: Any, *, eta: str = "overlap", graph: Any = None
     ----------
     U, V : clustering
         Any form accepted by :func:`~agreekit.clustering.as_clustering`.
-    eta : {"overlap", "degree", "edges"}
-        ``"overlap"``: |u ∩ v| (``UᵀV``); ``"degree"``: Σd, the sum of the (weighted) degrees of the
-        nodes in u ∩ v (``Uᵀ diag(d) V``); ``"edges"``: ξ, the (weighted) number of edges with both
-        ends in u ∩ v, each edge counted once.  The last two need ``graph``.
-    convention : {"seed", "authors"}
-        ``"seed"`` uses the seed paper's definitions (above).  ``"authors"`` uses the variants of
-        the authors' Java program: Σ(d_i/w_max + 1) and the block sum of ``A/w_max + I`` (every
-        internal edge twice plus |u ∩ v|).
+    eta : {"overlap", "degree", "edges"}, optional
+        ``"overlap"`` (default): |u ∩ v| (``UᵀV``); ``"degree"``: Σd, the sum of the (weighted)
+        degrees of the nodes in u ∩ v (``Uᵀ diag(d) V``); ``"edges"``: ξ, the (weighted) number of
+        edges with both ends in u ∩ v, each edge counted once.  The last two need ``graph``.
+    graph : graph, optional
+        The graph over the same nodes (adjacency, edge list or networkx graph; see
+        :func:`as_graph`), for ``eta="degree"`` and ``eta="edges"``.
+    convention : {"seed", "authors"}, optional
+        ``"seed"`` (default) uses the seed paper's definitions (above).  ``"authors"`` uses the
+        variants of the authors' Java program: Σ(d_i/w_max + 1) and the block sum of
+        ``A/w_max + I`` (every internal edge twice plus |u ∩ v|).
+
+    Returns
+    -------
+    ContingencyTable
+        Rows are the clusters of U, columns those of V.
+
+    Examples
+    --------
+    >>> from agreekit.clustering import contingency_table
+    >>> edges = [(0, 1), (1, 2), (2, 3), (3, 4)]
+    >>> U, V = [[0, 1, 2], [3, 4]], [[0, 1], [2, 3, 4]]
+    >>> contingency_table(U, V).dense().tolist()
+    [[2.0, 1.0], [0.0, 2.0]]
+    >>> contingency_table(U, V, eta="edges", graph=edges).dense().tolist()   # edges inside u ∩ v
+    [[1.0, 0.0], [0.0, 1.0]]
     """
     check_choice("eta", eta, ("overlap", "degree", "edges"))
     check_choice("convention", convention, ("seed", "authors"))
@@ -315,6 +372,7 @@ def _pair_counts(t: ContingencyTable) -> tuple[int, int, int, int]:
     return n, a, b, m11
 
 
+@_docfill
 def rand_index(U: Any, V: Any) -> float:
     """Rand index of two partitions (fraction of node pairs on which they agree).
 
@@ -323,10 +381,7 @@ def rand_index(U: Any, V: Any) -> float:
 
     Parameters
     ----------
-    U, V : array_like, mapping, list of clusters or Clustering
-        The two partitions of the same nodes: label vectors of equal length, ``{node: label}``
-        mappings, lists of disjoint clusters (node lists) or :class:`Clustering` objects
-        (read by :func:`as_clustering`).
+    %(partitions)s
 
     Returns
     -------
@@ -346,6 +401,7 @@ def rand_index(U: Any, V: Any) -> float:
     return float((pairs + 2 * m11 - a - b) / pairs)
 
 
+@_docfill
 def adjusted_rand_index(U: Any, V: Any) -> float:
     """Hubert–Arabie adjusted Rand index (product-form expectation; exact integer arithmetic).
 
@@ -354,10 +410,7 @@ def adjusted_rand_index(U: Any, V: Any) -> float:
 
     Parameters
     ----------
-    U, V : array_like, mapping, list of clusters or Clustering
-        The two partitions of the same nodes: label vectors of equal length, ``{node: label}``
-        mappings, lists of disjoint clusters (node lists) or :class:`Clustering` objects
-        (read by :func:`as_clustering`).
+    %(partitions)s
 
     Returns
     -------
@@ -381,6 +434,7 @@ def adjusted_rand_index(U: Any, V: Any) -> float:
     return float(2.0 * (tp * tn - fn * fp) / ((tp + fn) * (fn + tn) + (tp + fp) * (fp + tn)))
 
 
+@_docfill
 def adjusted_rand_index_approx(U: Any, V: Any) -> float:
     """ARI′: adjusted Rand index with the approximate expectation Σr²Σc²/n² (seed Eq. 6).
 
@@ -388,10 +442,7 @@ def adjusted_rand_index_approx(U: Any, V: Any) -> float:
 
     Parameters
     ----------
-    U, V : array_like, mapping, list of clusters or Clustering
-        The two partitions of the same nodes: label vectors of equal length, ``{node: label}``
-        mappings, lists of disjoint clusters (node lists) or :class:`Clustering` objects
-        (read by :func:`as_clustering`).
+    %(partitions)s
 
     Returns
     -------
@@ -428,6 +479,7 @@ def _entropy_terms(t: ContingencyTable):
     return hu, hv, mi
 
 
+@_docfill
 def variation_of_information(U: Any, V: Any, *, normalized: bool = False) -> float:
     """Variation of information VI = H(U|V) + H(V|U) (natural log).
 
@@ -436,10 +488,7 @@ def variation_of_information(U: Any, V: Any, *, normalized: bool = False) -> flo
 
     Parameters
     ----------
-    U, V : array_like, mapping, list of clusters or Clustering
-        The two partitions of the same nodes: label vectors of equal length, ``{node: label}``
-        mappings, lists of disjoint clusters (node lists) or :class:`Clustering` objects
-        (read by :func:`as_clustering`).
+    %(partitions)s
     normalized : bool, optional
         Divide by log n (default False).
 
@@ -526,15 +575,13 @@ def normalized_mutual_info(U: Any, V: Any, *, average_method: str = "arithmetic"
     return float(mi / _normalizer(average_method, hu, hv))
 
 
+@_docfill
 def jaccard_index(U: Any, V: Any) -> float:
     """Pair-counting Jaccard index M11 / (M11 + M10 + M01) (1.0 if no pair is co-clustered in either).
 
     Parameters
     ----------
-    U, V : array_like, mapping, list of clusters or Clustering
-        The two partitions of the same nodes: label vectors of equal length, ``{node: label}``
-        mappings, lists of disjoint clusters (node lists) or :class:`Clustering` objects
-        (read by :func:`as_clustering`).
+    %(partitions)s
 
     Returns
     -------
@@ -552,6 +599,7 @@ def jaccard_index(U: Any, V: Any) -> float:
     return 1.0 if den == 0 else float(m11 / den)
 
 
+@_docfill
 def f_measure(U: Any, V: Any, *, beta: float = 1.0) -> float:
     """Pair-counting F-measure F_β of candidate ``U`` against reference ``V``.
 
@@ -561,10 +609,7 @@ def f_measure(U: Any, V: Any, *, beta: float = 1.0) -> float:
 
     Parameters
     ----------
-    U, V : array_like, mapping, list of clusters or Clustering
-        The two partitions of the same nodes: label vectors of equal length, ``{node: label}``
-        mappings, lists of disjoint clusters (node lists) or :class:`Clustering` objects
-        (read by :func:`as_clustering`).
+    %(partitions)s
     beta : float, optional
         Weight of recall against precision (default 1: the harmonic mean).
 
@@ -589,6 +634,7 @@ def f_measure(U: Any, V: Any, *, beta: float = 1.0) -> float:
     return float((beta * beta + 1.0) * p * r / (beta * beta * p + r))
 
 
+@_docfill
 def mirkin_index(U: Any, V: Any) -> float:
     """Mirkin metric Σr² + Σc² − 2Σn_ij² = n(n−1)(1 − RI): ordered node pairs in disagreement.
 
@@ -597,10 +643,7 @@ def mirkin_index(U: Any, V: Any) -> float:
 
     Parameters
     ----------
-    U, V : array_like, mapping, list of clusters or Clustering
-        The two partitions of the same nodes: label vectors of equal length, ``{node: label}``
-        mappings, lists of disjoint clusters (node lists) or :class:`Clustering` objects
-        (read by :func:`as_clustering`).
+    %(partitions)s
 
     Returns
     -------
@@ -646,6 +689,7 @@ def _expected_mi(t: ContingencyTable) -> float:
     return float(pick(expected_mutual_info_sum, work)(av, ac, bv, bc, int(round(t.total))))
 
 
+@_docfill
 def mutual_info(U: Any, V: Any) -> float:
     r"""Mutual information I(U; V) of two partitions, in nats.
 
@@ -656,10 +700,7 @@ def mutual_info(U: Any, V: Any) -> float:
 
     Parameters
     ----------
-    U, V : array_like, mapping, list of clusters or Clustering
-        The two partitions of the same nodes: label vectors of equal length, ``{node: label}``
-        mappings, lists of disjoint clusters (node lists) or :class:`Clustering` objects
-        (read by :func:`as_clustering`).
+    %(partitions)s
 
     Returns
     -------
@@ -679,6 +720,7 @@ def mutual_info(U: Any, V: Any) -> float:
     return float(_mi_entropies(_partition_table(U, V, "mutual_info"))[2])
 
 
+@_docfill
 def expected_mutual_info(U: Any, V: Any) -> float:
     r"""Expected mutual information E[I(U; V)] (nats) under the hypergeometric model.
 
@@ -698,10 +740,7 @@ def expected_mutual_info(U: Any, V: Any) -> float:
 
     Parameters
     ----------
-    U, V : array_like, mapping, list of clusters or Clustering
-        The two partitions of the same nodes: label vectors of equal length, ``{node: label}``
-        mappings, lists of disjoint clusters (node lists) or :class:`Clustering` objects
-        (read by :func:`as_clustering`).
+    %(partitions)s
 
     Returns
     -------
@@ -724,6 +763,7 @@ def expected_mutual_info(U: Any, V: Any) -> float:
 
 
 @renamed_parameters(average="average_method")
+@_docfill
 def adjusted_mutual_info(U: Any, V: Any, *, average_method: str = "arithmetic") -> float:
     r"""Adjusted mutual information (AMI) of two partitions, corrected for chance.
 
@@ -741,6 +781,19 @@ def adjusted_mutual_info(U: Any, V: Any, *, average_method: str = "arithmetic") 
     (E[I] = I exactly), and AMI is 0 — or 0/0 when the bound equals I (both all singletons, or
     ``average_method="min"``); we return exactly 0.0, resp. 1.0, where scikit-learn returns rounding
     noise (e.g. 1.5 for 10 singletons against 3 clusters with "min").
+
+    Parameters
+    ----------
+    %(partitions)s
+    average_method : {"arithmetic", "geometric", "min", "max"}, optional
+        The mean of H(U) and H(V) that bounds I(U;V) in the denominator (default
+        ``"arithmetic"``).
+
+    Returns
+    -------
+    float
+        AMI: 1 for identical partitions, about 0 in expectation for independent ones (it can be
+        negative).
 
     References
     ----------
@@ -776,6 +829,7 @@ def adjusted_mutual_info(U: Any, V: Any, *, average_method: str = "arithmetic") 
     return float(num / den)
 
 
+@_docfill
 def fowlkes_mallows(U: Any, V: Any) -> float:
     r"""Fowlkes–Mallows index: geometric mean of pair precision and recall.
 
@@ -787,10 +841,7 @@ def fowlkes_mallows(U: Any, V: Any) -> float:
 
     Parameters
     ----------
-    U, V : array_like, mapping, list of clusters or Clustering
-        The two partitions of the same nodes: label vectors of equal length, ``{node: label}``
-        mappings, lists of disjoint clusters (node lists) or :class:`Clustering` objects
-        (read by :func:`as_clustering`).
+    %(partitions)s
 
     Returns
     -------
@@ -822,6 +873,7 @@ def _homogeneity_completeness(U: Any, V: Any, name: str) -> tuple[float, float]:
     return h, c
 
 
+@_docfill
 def homogeneity(U: Any, V: Any) -> float:
     r"""Homogeneity of the clustering ``V`` with respect to the reference classes ``U``.
 
@@ -832,10 +884,7 @@ def homogeneity(U: Any, V: Any) -> float:
 
     Parameters
     ----------
-    U, V : array_like, mapping, list of clusters or Clustering
-        The two partitions of the same nodes: label vectors of equal length, ``{node: label}``
-        mappings, lists of disjoint clusters (node lists) or :class:`Clustering` objects
-        (read by :func:`as_clustering`).
+    %(partitions)s
 
     Returns
     -------
@@ -844,8 +893,7 @@ def homogeneity(U: Any, V: Any) -> float:
 
     References
     ----------
-    A. Rosenberg, J. Hirschberg. V-measure: a conditional entropy-based external cluster
-    evaluation measure. EMNLP-CoNLL 2007, 410–420.
+    %(rosenberg)s
 
     Examples
     --------
@@ -858,6 +906,7 @@ def homogeneity(U: Any, V: Any) -> float:
 
 
 
+@_docfill
 def completeness(U: Any, V: Any) -> float:
     r"""Completeness of the clustering ``V`` with respect to the reference classes ``U``.
 
@@ -867,32 +916,31 @@ def completeness(U: Any, V: Any) -> float:
 
     Parameters
     ----------
-    U, V : array_like, mapping, list of clusters or Clustering
-        The two partitions of the same nodes: label vectors of equal length, ``{node: label}``
-        mappings, lists of disjoint clusters (node lists) or :class:`Clustering` objects
-        (read by :func:`as_clustering`).
+    %(partitions)s
 
     Returns
     -------
     float
-        c in [0, 1]: 1 when every cluster of ``U`` lies within one cluster of ``V``.
+        c in [0, 1], 1 when each class of ``U`` is inside a single cluster of ``V``; the
+        homogeneity with the roles swapped.
 
     References
     ----------
-    A. Rosenberg, J. Hirschberg. V-measure: a conditional entropy-based external cluster
-    evaluation measure. EMNLP-CoNLL 2007, 410–420.
+    %(rosenberg)s
 
     Examples
     --------
-    >>> from agreekit.clustering import completeness
-    >>> round(completeness([0, 0, 1, 1, 2, 2], [0, 0, 1, 2, 2, 2]), 4)
-    0.7716
+    >>> from agreekit.clustering import completeness, homogeneity
+    >>> U, V = [0, 0, 1, 1, 2, 2], [0, 0, 1, 2, 2, 2]
+    >>> round(completeness(U, V), 4), completeness(U, V) == homogeneity(V, U)
+    (0.7716, True)
     """
     return float(_homogeneity_completeness(U, V, "completeness")[1])
 
 
 
 
+@_docfill
 def v_measure(U: Any, V: Any, *, beta: float = 1.0) -> float:
     r"""V-measure: weighted harmonic mean of :func:`homogeneity` and :func:`completeness`.
 
@@ -902,10 +950,7 @@ def v_measure(U: Any, V: Any, *, beta: float = 1.0) -> float:
 
     Parameters
     ----------
-    U, V : array_like, mapping, list of clusters or Clustering
-        The two partitions of the same nodes: label vectors of equal length, ``{node: label}``
-        mappings, lists of disjoint clusters (node lists) or :class:`Clustering` objects
-        (read by :func:`as_clustering`).
+    %(partitions)s
     beta : float, optional
         Weight of completeness against homogeneity (default 1).
 
@@ -916,14 +961,14 @@ def v_measure(U: Any, V: Any, *, beta: float = 1.0) -> float:
 
     References
     ----------
-    A. Rosenberg, J. Hirschberg. V-measure: a conditional entropy-based external cluster
-    evaluation measure. EMNLP-CoNLL 2007, 410–420.
+    %(rosenberg)s
 
     Examples
     --------
     >>> from agreekit.clustering import v_measure
-    >>> round(v_measure([0, 0, 1, 1, 2, 2], [0, 0, 1, 2, 2, 2]), 4)
-    0.7397
+    >>> U, V = [0, 0, 1, 1, 2, 2], [0, 0, 1, 2, 2, 2]
+    >>> [round(v_measure(U, V, beta=b), 4) for b in (1.0, 2.0)]    # beta > 1 weighs completeness more
+    [0.7397, 0.75]
     """
     beta = check_float("beta", beta, minimum=0.0)
     h, c = _homogeneity_completeness(U, V, "v_measure")

@@ -82,21 +82,39 @@ def _ids(tokens: list[str], where: list[int] | None = None, path=None, param: st
 
 @renamed_parameters(kind="input_format")
 def read_clustering(path: str | os.PathLike, *, input_format: str = "auto", name: str = "U") -> Clustering:
-    """Read a clustering file (labels, cover or CSV membership matrix) into a :class:`Clustering`.
+    r"""Read a clustering file (labels, cover or CSV membership matrix) into a :class:`Clustering`.
 
     Parameters
     ----------
     path : str or path-like
         The file (plain or gzip-compressed); ``"-"`` reads standard input.
-    input_format : {"auto", "labels", "cover", "matrix"}
-        How to read it (see the module documentation); ``"auto"`` picks by suffix and content.
-        ``kind=`` is its deprecated spelling.
-    name : str
-        Parameter name used in error messages.
+    input_format : {"auto", "labels", "cover", "matrix"}, optional
+        How to read it (see the module documentation); ``"auto"`` (default) picks by suffix and
+        content: ``.csv`` is a membership matrix, one token per line a label file, else a cover
+        (one cluster per line).  ``kind=`` is its deprecated spelling.
+    name : str, optional
+        Parameter name used in error messages (default ``"U"``).
 
     Returns
     -------
     Clustering
+        The clustering in normalized form (node ids as read: integers where every id is one).
+
+    Raises
+    ------
+    agreekit._validation.InputError
+        If the file is missing, empty or malformed (the message names ``name``, the file and the line).
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> from agreekit.clustering import read_clustering
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     path = pathlib.Path(d, "cover.txt")
+    ...     _ = path.write_text("1 2 3\n3 4\n")      # two clusters sharing node 3
+    ...     U = read_clustering(path)
+    >>> U, U.nodes
+    (Clustering(crisp cover, n=4, k=2), (1, 2, 3, 4))
     """
     kind = check_choice("input_format", input_format, ("auto", "labels", "cover", "matrix"))
     path = _source(path)
@@ -171,9 +189,33 @@ def _read_matrix(path, name: str) -> np.ndarray:
 
 
 def read_graph(path: str | os.PathLike, *, name: str = "graph") -> list[tuple]:
-    """Read an edge list file (``a b`` or ``a b weight`` per line) into a list of edge tuples.
+    r"""Read an edge list file (``a b`` or ``a b weight`` per line) into a list of edge tuples.
 
-    ``path`` ``"-"`` reads standard input.
+    Parameters
+    ----------
+    path : str or path-like
+        The file (plain or gzip-compressed); ``"-"`` reads standard input.
+    name : str, optional
+        Parameter name used in error messages (default ``"graph"``).
+
+    Returns
+    -------
+    list of tuple
+        ``(a, b)`` or ``(a, b, weight)`` per line, node ids as integers where every id is one;
+        accepted wherever a ``graph=`` is (:func:`as_graph`).
+
+    Examples
+    --------
+    A gzip-compressed edge list (the second edge weighted):
+
+    >>> import gzip, os, tempfile
+    >>> from agreekit.clustering import read_graph
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     name = os.path.join(d, "edges.txt.gz")
+    ...     with gzip.open(name, "wt") as fh:
+    ...         print("1 2", "2 3 0.5", sep="\n", file=fh)
+    ...     print(read_graph(name))
+    [(1, 2), (2, 3, 0.5)]
     """
     path = _source(path)
     lines = _content_lines(path, name)

@@ -50,7 +50,7 @@ _UNCOVERED = ("cluster", "singletons", "ignore")
 class Clustering:
     """A clustering of ``n`` nodes in normalized form (see module docs).
 
-    Attributes
+    Parameters
     ----------
     n : int
         Number of nodes.
@@ -60,6 +60,22 @@ class Clustering:
         Cluster code of each node when the clustering is a crisp partition, else ``None``.
     crisp : bool
         Whether all memberships are 0 or 1.
+    _matrix : scipy.sparse.csr_array, optional
+        Internal: the ``n x k`` membership matrix of a clustering that is not a partition (built
+        from ``labels`` on first use otherwise); read it as :attr:`matrix`.
+
+    See Also
+    --------
+    as_clustering : makes one from any accepted form (the constructor is internal).
+
+    Examples
+    --------
+    >>> from agreekit.clustering import as_clustering
+    >>> c = as_clustering([[0, 1, 2], [2, 3]])          # a cover: node 2 in both clusters
+    >>> c, c.is_partition, c.k
+    (Clustering(crisp cover, n=4, k=2), False, 2)
+    >>> c.matrix.toarray().tolist()
+    [[1.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]]
     """
 
     n: int
@@ -67,7 +83,7 @@ class Clustering:
     labels: np.ndarray | None
     crisp: bool
     _matrix: Any = field(default=None)
-    _cache: dict = field(default_factory=dict)
+    _cache: dict = field(default_factory=dict, init=False)
 
     @property
     def is_partition(self) -> bool:
@@ -431,8 +447,23 @@ def align_to(cu: Clustering, cv: Clustering, names: tuple[str, str] = ("U", "V")
 class Graph:
     """An undirected weighted graph over a clustering's nodes (rows in its node order).
 
-    ``weights`` is the symmetric ``n x n`` adjacency (CSR, no diagonal); ``a < b`` and ``w``
-    list every edge once.
+    Made by :func:`as_graph`; self-loops are dropped and repeated edges summed.
+
+    Parameters
+    ----------
+    weights : scipy.sparse.csr_array
+        The symmetric ``n x n`` adjacency (no diagonal).
+    a, b : ndarray of int64
+        The end nodes (row indices) of every edge, once each, ``a < b``.
+    w : ndarray of float64
+        The edge weights, in the order of ``a`` and ``b``.
+
+    Examples
+    --------
+    >>> from agreekit.clustering import as_clustering, as_graph
+    >>> g = as_graph([(0, 1), (1, 2, 2.0), (2, 1)], as_clustering([0, 0, 1]))
+    >>> g.n_edges, g.w.tolist(), g.strength.tolist()
+    (2, [1.0, 3.0], [1.0, 4.0, 3.0])
     """
 
     weights: sp.csr_array
@@ -442,10 +473,12 @@ class Graph:
 
     @property
     def n_edges(self) -> int:
+        """Number of (distinct) edges."""
         return int(self.a.size)
 
     @property
     def strength(self) -> np.ndarray:
+        """Weighted degree of every node."""
         return np.asarray(self.weights.sum(axis=1)).ravel()
 
     def incidence(self) -> sp.csr_array:
@@ -482,7 +515,38 @@ def _from_edges(a_ids, b_ids, w, nodes: Clustering, param: str) -> Graph:
 
 
 def as_graph(graph: Any, clustering: Clustering, *, name: str = "graph") -> Graph:
-    """Normalize ``graph`` (sparse/dense adjacency, edge list or networkx graph) to a :class:`Graph`."""
+    """Normalize ``graph`` (sparse/dense adjacency, edge list or networkx graph) to a :class:`Graph`.
+
+    Parameters
+    ----------
+    graph : array_like, sparse matrix, iterable of edges, networkx graph or Graph
+        A symmetric non-negative ``n x n`` adjacency over the clustering's nodes (in its row
+        order), edges ``(a, b)`` or ``(a, b, weight)`` named by node id, or a networkx graph
+        (edge attribute ``"weight"``, default 1).  Self-loops are ignored, repeated edges summed.
+    clustering : Clustering
+        The clustering whose nodes the graph is over (from :func:`as_clustering`).
+    name : str, optional
+        Parameter name used in error messages (default ``"graph"``).
+
+    Returns
+    -------
+    Graph
+        The graph with rows in the clustering's node order.
+
+    Raises
+    ------
+    agreekit._validation.InputError
+        If an edge names a node the clustering does not have, a weight is not a positive finite
+        number, or an adjacency matrix has the wrong shape or is not symmetric.
+
+    Examples
+    --------
+    >>> from agreekit.clustering import as_clustering, as_graph
+    >>> U = as_clustering({"a": 0, "b": 0, "c": 1})
+    >>> g = as_graph([("a", "b"), ("b", "c", 0.5)], U)
+    >>> g.a.tolist(), g.b.tolist(), g.w.tolist()
+    ([0, 1], [1, 2], [1.0, 0.5])
+    """
     if isinstance(graph, Graph):
         if graph.weights.shape[0] != clustering.n:
             raise InputError(name, f"has {graph.weights.shape[0]} nodes but the clustering has {clustering.n}")

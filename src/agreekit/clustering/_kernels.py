@@ -53,28 +53,44 @@ def contingency_codes(u, v, ku, kv):  # pragma: no cover - compiled
     return rows[:m], cols[:m], cnt[:m]
 
 
+@njit(cache=True, inline="always")
+def _scatter_row(i, ptr, idx, val, c_ptr, c_idx, c_val, mark, acc, seen, touched, nt):  # pragma: no cover
+    """Row i of ``X Xᵀ`` restricted to later rows j > i: ``acc[j] = Σ_c val[i, c] · c_val[c, j]``
+    (valid where ``mark[j] == i``) from the CSR rows (``ptr``, ``idx``, ``val``) and CSC columns
+    (``c_ptr``, ``c_idx``, ``c_val``) of X; rows met for the first time (``seen[j] != i``) are
+    appended to ``touched``.  Returns the new length of ``touched``.
+
+    One scatter for both callers: :func:`max_offdiagonal` (float memberships) and
+    :func:`weighted_pair_counts` (integer ones: ``val``/``c_val`` all 1, so ``acc`` counts shared
+    clusters exactly; it calls it twice per row, for U and V, with one ``seen``/``touched``)."""
+    for p in range(ptr[i], ptr[i + 1]):
+        c = idx[p]
+        x = val[p]
+        for q in range(c_ptr[c], c_ptr[c + 1]):
+            j = c_idx[q]
+            if j <= i:
+                continue
+            if mark[j] != i:
+                mark[j] = i
+                acc[j] = 0
+            acc[j] += x * c_val[q]
+            if seen[j] != i:
+                seen[j] = i
+                touched[nt] = j
+                nt += 1
+    return nt
+
+
 @njit(cache=True, nogil=True)
 def max_offdiagonal(n, r_ptr, r_idx, r_val, c_ptr, c_idx, c_val, bound):  # pragma: no cover
     """max_{i != j} (U Uᵀ)_ij for non-negative U (CSR rows + CSC columns); stops at ``bound``."""
     acc = np.zeros(n, np.float64)
     mark = np.full(n, -1, np.int64)
+    seen = np.full(n, -1, np.int64)
     touched = np.empty(n, np.int64)
     best = 0.0
     for i in range(n):
-        nt = 0
-        for p in range(r_ptr[i], r_ptr[i + 1]):
-            c = r_idx[p]
-            x = r_val[p]
-            for q in range(c_ptr[c], c_ptr[c + 1]):
-                j = c_idx[q]
-                if j <= i:
-                    continue
-                if mark[j] != i:
-                    mark[j] = i
-                    acc[j] = 0.0
-                    touched[nt] = j
-                    nt += 1
-                acc[j] += x * c_val[q]
+        nt = _scatter_row(i, r_ptr, r_idx, r_val, c_ptr, c_idx, c_val, mark, acc, seen, touched, 0)
         for t in range(nt):
             val = acc[touched[t]]
             if val > best:
@@ -129,26 +145,16 @@ def group_signatures(order, h, u_ptr, u_idx, v_ptr, v_idx):  # pragma: no cover 
     return reps[:g + 1], size[:g + 1], True
 
 
-
 @njit(cache=True, inline="always")
-def _count_shared(g, ptr, idx, c_ptr, c_idx, mark, cnt, seen, touched, nt):
-    """For group g, count its shared clusters with every later group j (cnt[j], valid where
-    mark[j] == g) and append newly met groups to ``touched``; returns the new length of ``touched``."""
-    for p in range(ptr[g], ptr[g + 1]):
-        c = idx[p]
-        for q in range(c_ptr[c], c_ptr[c + 1]):
-            j = c_idx[q]
-            if j <= g:
-                continue
-            if mark[j] != g:
-                mark[j] = g
-                cnt[j] = 0
-            cnt[j] += 1
-            if seen[j] != g:
-                seen[j] = g
-                touched[nt] = j
-                nt += 1
-    return nt
+def _tally(f_u, f_v, a, b, pairs):  # pragma: no cover - compiled
+    """Count ``pairs`` node pairs co-clustered a times in U and b times in V (``f_X[t]``: pairs
+    together exactly t > 0 times); returns the pairs that agree (a == b), else 0."""
+    if a > 0:
+        f_u[a] += pairs
+    if b > 0:
+        f_v[b] += pairs
+    return pairs if a == b else 0
+
 
 @njit(cache=True, nogil=True)
 def weighted_pair_counts(G, w, u_ptr, u_idx, uc_ptr, uc_idx, v_ptr, v_idx, vc_ptr, vc_idx,
@@ -166,6 +172,7 @@ def weighted_pair_counts(G, w, u_ptr, u_idx, uc_ptr, uc_idx, v_ptr, v_idx, vc_pt
     mark_v = np.full(G, -1, np.int64)
     seen = np.full(G, -1, np.int64)
     touched = np.empty(G, np.int64)
+    ones = np.ones(max(u_idx.size, uc_idx.size, v_idx.size, vc_idx.size), np.int64)  # unit memberships
     agree_pos = 0
     union = 0
     for g in range(G):
@@ -174,26 +181,16 @@ def weighted_pair_counts(G, w, u_ptr, u_idx, uc_ptr, uc_idx, v_ptr, v_idx, vc_pt
         a = u_ptr[g + 1] - u_ptr[g]
         b = v_ptr[g + 1] - v_ptr[g]
         if cp > 0 and (a > 0 or b > 0):
-            if a > 0:
-                f_u[a] += cp
-            if b > 0:
-                f_v[b] += cp
-            if a == b:
-                agree_pos += cp
+            agree_pos += _tally(f_u, f_v, a, b, cp)
             union += cp
-        nt = _count_shared(g, u_ptr, u_idx, uc_ptr, uc_idx, mark_u, cnt_u, seen, touched, 0)
-        nt = _count_shared(g, v_ptr, v_idx, vc_ptr, vc_idx, mark_v, cnt_v, seen, touched, nt)
+        nt = _scatter_row(g, u_ptr, u_idx, ones, uc_ptr, uc_idx, ones, mark_u, cnt_u, seen, touched, 0)
+        nt = _scatter_row(g, v_ptr, v_idx, ones, vc_ptr, vc_idx, ones, mark_v, cnt_v, seen, touched, nt)
         for t in range(nt):
             j = touched[t]
             pairs = wg * w[j]
             a = cnt_u[j] if mark_u[j] == g else 0
             b = cnt_v[j] if mark_v[j] == g else 0
-            if a > 0:
-                f_u[a] += pairs
-            if b > 0:
-                f_v[b] += pairs
-            if a == b:
-                agree_pos += pairs
+            agree_pos += _tally(f_u, f_v, a, b, pairs)
             union += pairs
     return f_u, f_v, agree_pos, union
 

@@ -27,44 +27,35 @@ def _slot(key, mask):
     return np.int64((np.uint64(key) * _GOLDEN) >> np.uint64(17)) & mask
 
 
-@nb.njit(cache=True)
-def _contains(table, key):
+@nb.njit(cache=True, inline="always")
+def _probe(table, key, stop_at_tombstone):
+    """Linear probing from ``key``'s slot: the first slot holding ``key`` or empty (or, with
+    ``stop_at_tombstone``, deleted) — the one probe loop of the three operations below."""
     mask = table.size - 1
     i = _slot(key, mask)
     while True:
         k = table[i]
-        if k == key:
-            return True
-        if k == _EMPTY:
-            return False
+        if k == key or k == _EMPTY or (stop_at_tombstone and k == _DELETED):
+            return i
         i = (i + 1) & mask
+
+
+@nb.njit(cache=True)
+def _contains(table, key):
+    return table[_probe(table, key, False)] == key
 
 
 @nb.njit(cache=True)
 def _insert(table, key):
     """Insert ``key`` (known to be absent), reusing the first tombstone on its probe path."""
-    mask = table.size - 1
-    i = _slot(key, mask)
-    while True:
-        k = table[i]
-        if k == _EMPTY or k == _DELETED:
-            table[i] = key
-            return
-        i = (i + 1) & mask
+    table[_probe(table, key, True)] = key
 
 
 @nb.njit(cache=True)
 def _delete(table, key):
-    mask = table.size - 1
-    i = _slot(key, mask)
-    while True:
-        k = table[i]
-        if k == key:
-            table[i] = _DELETED
-            return
-        if k == _EMPTY:
-            return
-        i = (i + 1) & mask
+    i = _probe(table, key, False)
+    if table[i] == key:
+        table[i] = _DELETED
 
 
 @nb.njit(cache=True, inline="always")
@@ -74,19 +65,44 @@ def _key(a, b, n):
     return b * n + a
 
 
+@nb.njit(cache=True, inline="always")
+def _apply_swap(table, ea, eb, e, f, x, c, y, d, n, drop_e, drop_f):
+    """Apply a double-edge swap: edge ``e`` becomes (x, c) and edge ``f`` becomes (y, d).
+
+    The hash-set operations run in one fixed order — delete the old key of ``e`` (if
+    ``drop_e``: the edge is in ``table``), then that of ``f`` (if ``drop_f``), insert (x, c),
+    insert (y, d) — so every caller's probe sequences, and hence its graphs, stay as they were.
+    """
+    if drop_e:
+        _delete(table, _key(ea[e], eb[e], n))
+    if drop_f:
+        _delete(table, _key(ea[f], eb[f], n))
+    _insert(table, _key(x, c, n))
+    _insert(table, _key(y, d, n))
+    ea[e], eb[e] = x, c
+    ea[f], eb[f] = y, d
+
+
+@nb.njit(cache=True, inline="always")
+def _slot_of(membership, v, c):
+    """Index j with ``membership[v, j] == c`` (a node's communities fill a prefix of its row), or -1."""
+    for j in range(membership.shape[1]):
+        cv = membership[v, j]
+        if cv < 0:
+            return -1
+        if cv == c:
+            return j
+    return -1
+
+
 @nb.njit(cache=True)
 def _share(membership, a, b):
-    m = membership.shape[1]
-    for i in range(m):
+    for i in range(membership.shape[1]):
         ca = membership[a, i]
         if ca < 0:
             break
-        for j in range(m):
-            cb = membership[b, j]
-            if cb < 0:
-                break
-            if ca == cb:
-                return True
+        if _slot_of(membership, b, ca) >= 0:
+            return True
     return False
 
 
@@ -99,6 +115,78 @@ def _valid(table, membership, external, n, a, b):
     if external and _share(membership, a, b):
         return False
     return True
+
+
+@nb.njit(cache=True, inline="always")
+def _try_swap(table, membership, external, n, ea, eb, e, f, e_gets_xc, drop_e, drop_f):
+    """Edges e = (x, y) and f = (c, d), f in random orientation: swap them to (x, c) + (y, d) if
+    :func:`_swap_ok` (True) or leave them (False).  ``e_gets_xc``: e becomes (x, c) and f (y, d),
+    else the other way round; ``drop_e`` / ``drop_f``: the edge's old key is in ``table``."""
+    x, y, c, d = ea[e], eb[e], ea[f], eb[f]
+    if np.random.random() < 0.5:
+        c, d = d, c
+    if not _swap_ok(table, membership, external, n, x, y, c, d):
+        return False
+    if e_gets_xc:
+        _apply_swap(table, ea, eb, e, f, x, c, y, d, n, drop_e, drop_f)
+    else:
+        _apply_swap(table, ea, eb, f, e, x, c, y, d, n, drop_f, drop_e)
+    return True
+
+
+@nb.njit(cache=True, inline="always")
+def _insert_valid(table, membership, external, n, ea, eb, m, good, bad):
+    """Insert each pair ``(ea[e], eb[e])``, e < m, that is valid (:func:`_valid`) into ``table``
+    and mark it ``good``; list the others in ``bad``.  Returns ``(n_good, n_bad)``."""
+    n_good = 0
+    n_bad = 0
+    for e in range(m):
+        if _valid(table, membership, external, n, ea[e], eb[e]):
+            _insert(table, _key(ea[e], eb[e], n))
+            good[e] = True
+            n_good += 1
+        else:
+            bad[n_bad] = e
+            n_bad += 1
+    return n_good, n_bad
+
+
+@nb.njit(cache=True)
+def _repair_round(table, membership, external, n, ea, eb, m, good, bad, n_bad, n_good, tries):
+    """One sweep over the invalid pairs ``bad[:n_bad]``: each tries ``tries`` random good edges
+    ``f`` for the swap (x, y) + (c, d) -> (x, c) + (y, d) (``(c, d)`` in random orientation),
+    accepted if :func:`_swap_ok`.  Returns ``(still, n_good)``: the pairs left stay in
+    ``bad[:still]``."""
+    still = 0
+    for t in range(n_bad):
+        e = bad[t]
+        fixed = False
+        for _try in range(tries):
+            f = np.random.randint(0, m)
+            if not good[f]:
+                continue
+            if not _try_swap(table, membership, external, n, ea, eb, e, f, False, False, True):
+                continue
+            good[e] = True
+            n_good += 1
+            fixed = True
+            break
+        if not fixed:
+            bad[still] = e
+            still += 1
+    return still, n_good
+
+
+@nb.njit(cache=True)
+def _random_swaps(table, membership, n, ea, eb, m, good, steps):
+    """``steps`` attempts of a random double-edge swap between two distinct good edges
+    (degree-preserving randomization; a swap is kept only if the graph stays simple)."""
+    for _sweep in range(steps):
+        e = np.random.randint(0, m)
+        f = np.random.randint(0, m)
+        if e == f or not good[e] or not good[f]:
+            continue
+        _try_swap(table, membership, False, n, ea, eb, e, f, True, True, True)
 
 
 # ----------------------------------------------------------------------------- wiring
@@ -134,55 +222,17 @@ def wire_groups(stubs, ptr, membership, external, table, n, seed, max_rounds):
         m = s.size // 2
         ea = np.empty(m, dtype=np.int64)
         eb = np.empty(m, dtype=np.int64)
+        for e in range(m):
+            ea[e] = s[2 * e]
+            eb[e] = s[2 * e + 1]
         good = np.zeros(m, dtype=np.bool_)
         bad = np.empty(m, dtype=np.int64)
-        n_bad = 0
-        n_good = 0
-        for e in range(m):
-            x, y = s[2 * e], s[2 * e + 1]
-            ea[e] = x
-            eb[e] = y
-            if _valid(table, membership, external, n, x, y):
-                _insert(table, _key(x, y, n))
-                good[e] = True
-                n_good += 1
-            else:
-                bad[n_bad] = e
-                n_bad += 1
+        n_good, n_bad = _insert_valid(table, membership, external, n, ea, eb, m, good, bad)
         idle = 0
         for _round in range(max_rounds):
             if n_bad == 0 or n_good == 0 or idle == 5:  # 5 rounds without a fix: left to the callers
                 break
-            still = 0
-            for t in range(n_bad):
-                e = bad[t]
-                x, y = ea[e], eb[e]
-                fixed = False
-                for _try in range(50):
-                    f = np.random.randint(0, m)
-                    if not good[f]:
-                        continue
-                    c, d = ea[f], eb[f]
-                    if np.random.random() < 0.5:
-                        c, d = d, c
-                    if not _valid(table, membership, external, n, x, c):
-                        continue
-                    if not _valid(table, membership, external, n, y, d):
-                        continue
-                    if _key(x, c, n) == _key(y, d, n):
-                        continue
-                    _delete(table, _key(ea[f], eb[f], n))
-                    _insert(table, _key(x, c, n))
-                    _insert(table, _key(y, d, n))
-                    ea[f], eb[f] = x, c
-                    ea[e], eb[e] = y, d
-                    good[e] = True
-                    n_good += 1
-                    fixed = True
-                    break
-                if not fixed:
-                    bad[still] = e
-                    still += 1
+            still, n_good = _repair_round(table, membership, external, n, ea, eb, m, good, bad, n_bad, n_good, 50)
             idle = idle + 1 if still == n_bad else 0
             n_bad = still
         for e in range(m):
@@ -199,6 +249,12 @@ def wire_groups(stubs, ptr, membership, external, table, n, seed, max_rounds):
 
 
 # ----------------------------------------------------------------------------- memberships
+# A Fenwick tree of integer free-place counts, 0-based (``_fenwick_prefix(tree, i)`` sums entries
+# [0, i)).  ``agreekit.ranking._kernels`` has a Fenwick tree of the same shape (``duplicates`` lists
+# the pair) that stays separate on purpose: that one sums float weights at 1-based positions and
+# returns a float; here the prefix sum must stay an int64, because it is the upper bound of
+# ``np.random.randint`` (a float bound would change the draws and so every graph), and an area may
+# not import another area's private kernels (import-linter contract "private").
 @nb.njit(cache=True)
 def _fenwick_add(tree, i, delta):
     i += 1
@@ -284,23 +340,14 @@ def assign_memberships(slot_node, slot_demand, sizes, n, o_m, seed):
         if total > 0:
             for _try in range(200):
                 c = _fenwick_find(tree, np.random.randint(0, total))
-                dup = False
-                for j in range(count[node]):
-                    if member[node, j] == c:
-                        dup = True
-                if not dup:
+                if not _holds(member, count, node, c):
                     placed = True
                     break
             if not placed:  # few free communities left: scan them
                 for c in range(p):
-                    if free[c] > 0:
-                        dup = False
-                        for j in range(count[node]):
-                            if member[node, j] == c:
-                                dup = True
-                        if not dup:
-                            placed = True
-                            break
+                    if free[c] > 0 and not _holds(member, count, node, c):
+                        placed = True
+                        break
         if not placed:  # every free place is in a community of this node: swap with a placed slot
             start = np.random.randint(0, n_slots)
             for step in range(n_slots):
@@ -469,84 +516,16 @@ def rebuild_group(nodes, demands, table, membership, n, seed, sweeps):
         local = np.full(cap, _EMPTY, dtype=np.int64)
         for e in range(m):
             _insert(local, _key(ea[e], eb[e], n))
-        for _sweep in range(sweeps * m):
-            e = np.random.randint(0, m)
-            f = np.random.randint(0, m)
-            if e == f:
-                continue
-            x, y, c, d = ea[e], eb[e], ea[f], eb[f]
-            if np.random.random() < 0.5:
-                c, d = d, c
-            if x == c or y == d:
-                continue
-            k1 = _key(x, c, n)
-            k2 = _key(y, d, n)
-            if k1 == k2 or _contains(local, k1) or _contains(local, k2):
-                continue
-            _delete(local, _key(ea[e], eb[e], n))
-            _delete(local, _key(ea[f], eb[f], n))
-            _insert(local, k1)
-            _insert(local, k2)
-            ea[e], eb[e] = x, c
-            ea[f], eb[f] = y, d
+        _random_swaps(local, membership, n, ea, eb, m, np.ones(m, dtype=np.bool_), sweeps * m)
     good = np.zeros(m, dtype=np.bool_)
-    n_good = 0
     bad = np.empty(m, dtype=np.int64)
-    n_bad = 0
-    for e in range(m):
-        if _valid(table, membership, False, n, ea[e], eb[e]):
-            _insert(table, _key(ea[e], eb[e], n))
-            good[e] = True
-            n_good += 1
-        else:
-            bad[n_bad] = e
-            n_bad += 1
+    n_good, n_bad = _insert_valid(table, membership, False, n, ea, eb, m, good, bad)
     for _round in range(100):  # repair clashes with other communities' edges
         if n_bad == 0 or n_good == 0:
             break
-        still = 0
-        for t in range(n_bad):
-            e = bad[t]
-            fixed = False
-            for _try in range(200):
-                f = np.random.randint(0, m)
-                if not good[f]:
-                    continue
-                x, y, c, d = ea[e], eb[e], ea[f], eb[f]
-                if np.random.random() < 0.5:
-                    c, d = d, c
-                if not _swap_ok(table, membership, False, n, x, y, c, d):
-                    continue
-                _delete(table, _key(ea[f], eb[f], n))
-                _insert(table, _key(x, c, n))
-                _insert(table, _key(y, d, n))
-                ea[f], eb[f] = x, c
-                ea[e], eb[e] = y, d
-                good[e] = True
-                n_good += 1
-                fixed = True
-                break
-            if not fixed:
-                bad[still] = e
-                still += 1
-        n_bad = still
+        n_bad, n_good = _repair_round(table, membership, False, n, ea, eb, m, good, bad, n_bad, n_good, 200)
     if n_good >= 2 and n_good < m:  # randomize again around the repaired pairs
-        for _sweep in range(m):
-            e = np.random.randint(0, m)
-            f = np.random.randint(0, m)
-            if e == f or not good[e] or not good[f]:
-                continue
-            x, y, c, d = ea[e], eb[e], ea[f], eb[f]
-            if np.random.random() < 0.5:
-                c, d = d, c
-            if not _swap_ok(table, membership, False, n, x, y, c, d):
-                continue
-            _delete(table, _key(ea[e], eb[e], n))
-            _delete(table, _key(ea[f], eb[f], n))
-            _insert(table, _key(x, c, n))
-            _insert(table, _key(y, d, n))
-            ea[e], eb[e] = x, c
-            ea[f], eb[f] = y, d
+        _random_swaps(table, membership, n, ea, eb, m, good, m)
     out_a = np.empty(n_good, dtype=np.int64)
     out_b = np.empty(n_good, dtype=np.int64)
     bad_a = np.empty(m - n_good + leftover, dtype=np.int64)
@@ -617,17 +596,8 @@ def repair_external(xa, xb, ea, eb, ia, ib, table, membership, n, deg, seed, tri
                     f = np.random.randint(0, ne)
                 if f == e:
                     continue
-                x, y, c, d = A[e], B[e], A[f], B[f]
-                if np.random.random() < 0.5:
-                    c, d = d, c
-                if not _swap_ok(table, membership, True, n, x, y, c, d):
+                if not _try_swap(table, membership, True, n, A, B, e, f, True, False, ok[f]):  # e not in table
                     continue
-                if ok[f]:
-                    _delete(table, _key(A[f], B[f], n))
-                _insert(table, _key(x, c, n))
-                _insert(table, _key(y, d, n))
-                A[e], B[e] = x, c
-                A[f], B[f] = y, d
                 ok[e] = True
                 ok[f] = True
                 progress = True
@@ -874,12 +844,12 @@ def community_roots(a, b, membership, n):
             cu = membership[u, i]
             if cu < 0:
                 break
-            for j in range(o_m):
-                if membership[v, j] == cu:
-                    ru = _find(parent, u * o_m + i)
-                    rv = _find(parent, v * o_m + j)
-                    if ru != rv:
-                        parent[ru] = rv
+            j = _slot_of(membership, v, cu)
+            if j >= 0:
+                ru = _find(parent, u * o_m + i)
+                rv = _find(parent, v * o_m + j)
+                if ru != rv:
+                    parent[ru] = rv
     roots = np.full((n, o_m), -1, dtype=np.int64)
     for u in range(n):
         for i in range(o_m):
@@ -891,15 +861,13 @@ def community_roots(a, b, membership, n):
 @nb.njit(cache=True)
 def shared_count(membership, a, b):
     """Number of communities shared by nodes a and b."""
-    m = membership.shape[1]
     cnt = 0
-    for i in range(m):
+    for i in range(membership.shape[1]):
         ca = membership[a, i]
         if ca < 0:
             break
-        for j in range(m):
-            if membership[b, j] == ca:
-                cnt += 1
+        if _slot_of(membership, b, ca) >= 0:
+            cnt += 1
     return cnt
 
 

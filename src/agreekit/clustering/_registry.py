@@ -18,13 +18,39 @@ __all__ = ["MeasureSpec", "MEASURES", "get_measure", "list_measures", "agreement
 
 @dataclass(frozen=True)
 class MeasureSpec(ResultBase):
-    """One registered measure.
+    """One registered measure (an entry of :data:`MEASURES`); calling it computes the measure.
 
-    ``kind`` is ``"similarity"`` (1 = identical), ``"distance"`` (0 = identical) or
-    ``"unnormalized"`` (larger = more agreement, no fixed maximum: mutual information); ``input``
-    is the most general input it accepts: ``"partition"``, ``"crisp"`` (overlapping covers) or
-    ``"soft"`` (real-valued memberships); ``graph`` tells whether it takes ``graph=``/``mode=``.
     ``to_dict()`` gives the row of :func:`list_measures`.
+
+    Parameters
+    ----------
+    name : str
+        Canonical name (the CLI's ``-m`` name).
+    func : callable
+        ``func(U, V, **options) -> float``.
+    kind : {"similarity", "distance", "unnormalized"}
+        ``"similarity"`` (1 = identical), ``"distance"`` (0 = identical) or ``"unnormalized"``
+        (larger = more agreement, no fixed maximum: mutual information).
+    input : {"partition", "crisp", "soft"}
+        The most general input it accepts: partitions, crisp (overlapping) covers or
+        real-valued memberships.
+    symmetric : bool
+        Whether ``f(U, V) == f(V, U)``.
+    graph : bool
+        Whether it takes ``graph=`` / ``mode=``.
+    description : str
+        One line for listings.
+    aliases : tuple of str
+        Other names :func:`get_measure` accepts.
+
+    Examples
+    --------
+    >>> from agreekit.clustering import MEASURES
+    >>> spec = MEASURES["ari"]
+    >>> spec.kind, spec.input, spec.aliases
+    ('similarity', 'partition', ('adjusted_rand_index',))
+    >>> round(spec([0, 0, 1, 1], [0, 0, 1, 2]), 4)
+    0.5714
     """
 
     name: str
@@ -37,6 +63,7 @@ class MeasureSpec(ResultBase):
     aliases: tuple[str, ...] = field(default=())
 
     def __call__(self, U, V, **options) -> float:
+        """``float(func(U, V, **options))``."""
         return float(self.func(U, V, **options))
 
     def to_dict(self) -> dict:
@@ -51,68 +78,60 @@ def _p(f, **kw):
     return g
 
 
+def _spec(name, func, description, *aliases, kind="similarity", input="partition", symmetric=True, graph=False):
+    """A :class:`MeasureSpec` with the common defaults (a symmetric similarity of partitions)."""
+    return MeasureSpec(name, func, kind, input, symmetric, graph, description, aliases)
+
+
+#: co-membership measures: soft input, graph-aware (``graph=``/``mode=``)
+_soft = functools.partial(_spec, input="soft", graph=True)
+#: measures of crisp (possibly overlapping) covers
+_crisp = functools.partial(_spec, input="crisp")
+_ami = ct.adjusted_mutual_info
+_onmi = ov.overlapping_nmi
+
 _SPECS = [
-    MeasureSpec("ri", ct.rand_index, "similarity", "partition", True, False,
-                "Rand index", ("rand_index",)),
-    MeasureSpec("ari", ct.adjusted_rand_index, "similarity", "partition", True, False,
-                "adjusted Rand index (Hubert-Arabie)", ("adjusted_rand_index",)),
-    MeasureSpec("ari_prime", ct.adjusted_rand_index_approx, "similarity", "partition", True, False,
-                "ARI' (approximate expectation, seed Eq. 6)", ("adjusted_rand_index_approx",)),
-    MeasureSpec("vi", ct.variation_of_information, "distance", "partition", True, False,
-                "variation of information (nats)", ("variation_of_information",)),
-    MeasureSpec("vi_normalized", _p(ct.variation_of_information, normalized=True), "distance", "partition",
-                True, False, "VI / log n (= ND_{x log x})", ()),
-    MeasureSpec("nmi_sum", _p(ct.normalized_mutual_info, average_method="arithmetic"), "similarity", "partition",
-                True, False, "NMI, arithmetic normalization 2I/(H(U)+H(V))", ("nmi", "nmi_arithmetic")),
-    MeasureSpec("nmi_sqrt", _p(ct.normalized_mutual_info, average_method="geometric"), "similarity", "partition",
-                True, False, "NMI, geometric normalization I/sqrt(H(U)H(V))", ("nmi_geometric",)),
-    MeasureSpec("jaccard", ct.jaccard_index, "similarity", "partition", True, False,
-                "pair-counting Jaccard index", ("jaccard_index",)),
-    MeasureSpec("f1", ct.f_measure, "similarity", "partition", True, False,
-                "pair-counting F-measure, beta = 1", ("f_measure",)),
-    MeasureSpec("mirkin", ct.mirkin_index, "distance", "partition", True, False,
-                "Mirkin metric n(n-1)(1 - RI)", ("mirkin_index",)),
-    MeasureSpec("ri_delta", cm.ri_delta, "similarity", "soft", True, True,
-                "co-membership RI_delta (exact: diagonal removed)", ()),
-    MeasureSpec("ari_delta", cm.ari_delta, "similarity", "soft", True, True,
-                "co-membership ARI_delta (exact: diagonal removed)", ()),
-    MeasureSpec("ri_delta_approx", _p(cm.ri_delta, exact=False), "similarity", "soft", True, True,
-                "RI'_delta (diagonal kept)", ("ri_prime_delta",)),
-    MeasureSpec("ari_delta_approx", _p(cm.ari_delta, exact=False), "similarity", "soft", True, True,
-                "ARI'_delta (diagonal kept)", ("ari_prime_delta",)),
-    MeasureSpec("i_norm", cm.i_norm, "similarity", "soft", True, True,
-                "1 - ||UU'-VV'||_F/(||UU'||_F+||VV'||_F), diagonal kept", ()),
-    MeasureSpec("i_sqrt_tr", cm.i_sqrt_tr, "similarity", "soft", True, True,
-                "cosine of UU' and VV', diagonal kept", ()),
-    MeasureSpec("omega", cm.omega, "similarity", "crisp", True, False,
-                "adjusted Omega index (Collins & Dent; = cdlib's omega)",
-                ("adjusted_omega", "omega_index", "adjusted_omega_index")),
-    MeasureSpec("omega_unadjusted", cm.omega_unadjusted, "similarity", "crisp", True, False,
-                "unadjusted Omega index: share of pairs co-clustered equally often", ("unadjusted_omega",)),
-    MeasureSpec("mi", ct.mutual_info, "unnormalized", "partition", True, False,
-                "mutual information I(U;V) (nats)", ("mutual_info", "mutual_information")),
-    MeasureSpec("ami", _p(ct.adjusted_mutual_info, average_method="arithmetic"), "similarity", "partition", True, False,
-                "adjusted mutual information, exact E[I], arithmetic mean of H(U), H(V)",
-                ("adjusted_mutual_info", "ami_sum", "ami_arithmetic")),
-    MeasureSpec("ami_max", _p(ct.adjusted_mutual_info, average_method="max"), "similarity", "partition", True, False,
-                "AMI with max(H(U), H(V))", ()),
-    MeasureSpec("ami_min", _p(ct.adjusted_mutual_info, average_method="min"), "similarity", "partition", True, False,
-                "AMI with min(H(U), H(V))", ()),
-    MeasureSpec("ami_sqrt", _p(ct.adjusted_mutual_info, average_method="geometric"), "similarity", "partition", True,
-                False, "AMI with sqrt(H(U)H(V))", ("ami_geometric",)),
-    MeasureSpec("fowlkes_mallows", ct.fowlkes_mallows, "similarity", "partition", True, False,
-                "Fowlkes-Mallows index", ("fm", "fmi", "fowlkes_mallows_index")),
-    MeasureSpec("homogeneity", ct.homogeneity, "similarity", "partition", False, False,
-                "homogeneity of V w.r.t. reference U, I/H(U)", ()),
-    MeasureSpec("completeness", ct.completeness, "similarity", "partition", False, False,
-                "completeness of V w.r.t. reference U, I/H(V)", ()),
-    MeasureSpec("v_measure", ct.v_measure, "similarity", "partition", True, False,
-                "V-measure, beta = 1 (= nmi_sum)", ("v",)),
-    MeasureSpec("overlapping_nmi_lfk", _p(ov.overlapping_nmi, variant="lfk"), "similarity", "crisp", True, False,
-                "overlapping NMI' (Lancichinetti-Fortunato-Kertesz 2009)",
-                ("onmi_lfk", "nmi_lfk", "overlapping_nmi", "onmi")),
-    MeasureSpec("overlapping_nmi_mgh", _p(ov.overlapping_nmi, variant="mgh"), "similarity", "crisp", True, False,
-                "overlapping NMI'' (McDaid-Greene-Hurley 2011, max normalization)", ("onmi_mgh", "nmi_mgh")),
+    _spec("ri", ct.rand_index, "Rand index", "rand_index"),
+    _spec("ari", ct.adjusted_rand_index, "adjusted Rand index (Hubert-Arabie)", "adjusted_rand_index"),
+    _spec("ari_prime", ct.adjusted_rand_index_approx, "ARI' (approximate expectation, seed Eq. 6)",
+          "adjusted_rand_index_approx"),
+    _spec("vi", ct.variation_of_information, "variation of information (nats)", "variation_of_information",
+          kind="distance"),
+    _spec("vi_normalized", _p(ct.variation_of_information, normalized=True), "VI / log n (= ND_{x log x})",
+          kind="distance"),
+    _spec("nmi_sum", _p(ct.normalized_mutual_info, average_method="arithmetic"),
+          "NMI, arithmetic normalization 2I/(H(U)+H(V))", "nmi", "nmi_arithmetic"),
+    _spec("nmi_sqrt", _p(ct.normalized_mutual_info, average_method="geometric"),
+          "NMI, geometric normalization I/sqrt(H(U)H(V))", "nmi_geometric"),
+    _spec("jaccard", ct.jaccard_index, "pair-counting Jaccard index", "jaccard_index"),
+    _spec("f1", ct.f_measure, "pair-counting F-measure, beta = 1", "f_measure"),
+    _spec("mirkin", ct.mirkin_index, "Mirkin metric n(n-1)(1 - RI)", "mirkin_index", kind="distance"),
+    _soft("ri_delta", cm.ri_delta, "co-membership RI_delta (exact: diagonal removed)"),
+    _soft("ari_delta", cm.ari_delta, "co-membership ARI_delta (exact: diagonal removed)"),
+    _soft("ri_delta_approx", _p(cm.ri_delta, exact=False), "RI'_delta (diagonal kept)", "ri_prime_delta"),
+    _soft("ari_delta_approx", _p(cm.ari_delta, exact=False), "ARI'_delta (diagonal kept)", "ari_prime_delta"),
+    _soft("i_norm", cm.i_norm, "1 - ||UU'-VV'||_F/(||UU'||_F+||VV'||_F), diagonal kept"),
+    _soft("i_sqrt_tr", cm.i_sqrt_tr, "cosine of UU' and VV', diagonal kept"),
+    _crisp("omega", cm.omega, "adjusted Omega index (Collins & Dent; = cdlib's omega)",
+           "adjusted_omega", "omega_index", "adjusted_omega_index"),
+    _crisp("omega_unadjusted", cm.omega_unadjusted, "unadjusted Omega index: share of pairs co-clustered equally "
+           "often", "unadjusted_omega"),
+    _spec("mi", ct.mutual_info, "mutual information I(U;V) (nats)", "mutual_info", "mutual_information",
+          kind="unnormalized"),
+    _spec("ami", _p(_ami, average_method="arithmetic"),
+          "adjusted mutual information, exact E[I], arithmetic mean of H(U), H(V)",
+          "adjusted_mutual_info", "ami_sum", "ami_arithmetic"),
+    _spec("ami_max", _p(_ami, average_method="max"), "AMI with max(H(U), H(V))"),
+    _spec("ami_min", _p(_ami, average_method="min"), "AMI with min(H(U), H(V))"),
+    _spec("ami_sqrt", _p(_ami, average_method="geometric"), "AMI with sqrt(H(U)H(V))", "ami_geometric"),
+    _spec("fowlkes_mallows", ct.fowlkes_mallows, "Fowlkes-Mallows index", "fm", "fmi", "fowlkes_mallows_index"),
+    _spec("homogeneity", ct.homogeneity, "homogeneity of V w.r.t. reference U, I/H(U)", symmetric=False),
+    _spec("completeness", ct.completeness, "completeness of V w.r.t. reference U, I/H(V)", symmetric=False),
+    _spec("v_measure", ct.v_measure, "V-measure, beta = 1 (= nmi_sum)", "v"),
+    _crisp("overlapping_nmi_lfk", _p(_onmi, variant="lfk"), "overlapping NMI' (Lancichinetti-Fortunato-Kertesz "
+           "2009)", "onmi_lfk", "nmi_lfk", "overlapping_nmi", "onmi"),
+    _crisp("overlapping_nmi_mgh", _p(_onmi, variant="mgh"), "overlapping NMI'' (McDaid-Greene-Hurley 2011, max "
+           "normalization)", "onmi_mgh", "nmi_mgh"),
 ]
 
 #: canonical name -> :class:`MeasureSpec`
@@ -121,7 +140,31 @@ _ALIASES = {a: s.name for s in _SPECS for a in s.aliases}
 
 
 def get_measure(name: str) -> MeasureSpec:
-    """Look up a measure by name or alias (raises ``InputError('measure', ...)``)."""
+    """Look up a measure by name or alias (case-insensitive, ``-`` read as ``_``).
+
+    Parameters
+    ----------
+    name : str
+        A canonical name of :data:`MEASURES` or one of its aliases.
+
+    Returns
+    -------
+    MeasureSpec
+        The registered measure; call it as ``spec(U, V, **options)``.
+
+    Raises
+    ------
+    agreekit._validation.InputError
+        For an unknown name (the message lists the known ones).
+
+    Examples
+    --------
+    >>> from agreekit.clustering import get_measure
+    >>> get_measure("NMI").name, get_measure("adjusted-omega").name
+    ('nmi_sum', 'omega')
+    >>> round(get_measure("vi")([0, 0, 1, 1], [0, 0, 1, 2]), 4)
+    0.3466
+    """
     if isinstance(name, str):
         key = name.strip().lower().replace("-", "_")
         key = _ALIASES.get(key, key)
@@ -131,7 +174,20 @@ def get_measure(name: str) -> MeasureSpec:
 
 
 def list_measures() -> list[dict]:
-    """The registry as a list of plain dicts (name, kind, input, graph, description, aliases)."""
+    """The registry as a list of plain dicts (name, kind, input, graph, description, aliases).
+
+    Returns
+    -------
+    list of dict
+        One :meth:`MeasureSpec.to_dict` row per measure, in registry order (JSON-ready).
+
+    Examples
+    --------
+    >>> from agreekit.clustering import list_measures
+    >>> rows = list_measures()
+    >>> len(rows), rows[0]["name"], sorted(rows[0])
+    (29, 'ri', ['aliases', 'description', 'graph', 'input', 'kind', 'name'])
+    """
     return [s.to_dict() for s in _SPECS]
 
 
@@ -155,6 +211,12 @@ def agreement_with_graph(U: Any, graph: Any, measure: Any = "ari_delta", **optio
         callable ``f(U, N, **options)``.
     **options
         Passed on to the measure (e.g. ``exact=False``).
+
+    Returns
+    -------
+    float
+        The measure's value of (U, N); for the co-membership measures 1 means that U puts
+        exactly the edges' end nodes together.
 
     Examples
     --------

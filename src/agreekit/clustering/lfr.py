@@ -102,7 +102,7 @@ def _warn_if_missed(g: "LFRBenchmark") -> None:
                     f"(largest {100 * r['strength_max_rel_error']:.0f} %; few external edges per node over-determine "
                     "the least-squares weights)")
     if g.dropped_edges:
-        msgs.append(f"{g.dropped_edges} stub pairs dropped (no simple graph found)")
+        msgs.append("not every stub pair could be wired into a simple graph")  # the count: below
     if r.get("non_graphical_left"):
         msgs.append(f"{r['non_graphical_left']} communities with a non-graphical internal degree sequence")
     if r.get("disconnected_communities"):
@@ -110,15 +110,23 @@ def _warn_if_missed(g: "LFRBenchmark") -> None:
     if msgs:
         sizes = sorted((c.size for c in g.communities), reverse=True)
         shown = ", ".join(map(str, sizes[:5])) + (", ..." if len(sizes) > 5 else "")
-        warnings.warn("LFR request not met: " + "; ".join(msgs) + f" ({len(sizes)} communities of sizes "
-                      f"{shown}; see LFRBenchmark.repairs)", LFRWarning, stacklevel=5)
+        realized = f"realized mu_t {g.realized_mu:.4f}"
+        if g.realized_mu_weights is not None:
+            realized += f", mu_w {g.realized_mu_weights:.4f}"
+        warnings.warn("LFR request not met: " + "; ".join(msgs) + f" ({realized}; {g.dropped_edges} stub pairs "
+                      f"dropped; {len(sizes)} communities of sizes {shown}; see LFRBenchmark.repairs)", LFRWarning,
+                      stacklevel=5)
 
 
 @dataclass(frozen=True, eq=False)
 class LFRBenchmark(ResultBase):
     r"""An LFR benchmark graph (result of :func:`lfr_benchmark`).
 
-    Attributes
+    ``to_dict()`` gives every attribute JSON-ready (edges and communities as lists).  The
+    object reads as a cover wherever a clustering is expected (``.communities`` over nodes
+    ``0..n-1``): ``ari_delta(g, found)`` compares with the ground truth.
+
+    Parameters
     ----------
     n : int
         Number of nodes (ids ``0 .. n-1``).
@@ -158,9 +166,15 @@ class LFRBenchmark(ResultBase):
         ``(1 - mu_w) k^beta`` / ``mu_w k^beta``); ``community_mu_range`` when external pairs had
         to be swapped with internal edges or made internal.
 
-    ``to_dict()`` gives every attribute JSON-ready (edges and communities as lists).  The
-    object reads as a cover wherever a clustering is expected (``.communities`` over nodes
-    ``0..n-1``): ``ari_delta(g, found)`` compares with the ground truth.
+    Examples
+    --------
+    >>> from agreekit.clustering import lfr_benchmark
+    >>> g = lfr_benchmark(300, mu=0.2, average_degree=10, max_degree=30, min_community=20,
+    ...                   max_community=60, rng=1)
+    >>> g.n, int(g.degrees.sum()) == 2 * len(g.edges), g.weights, g.dropped_edges
+    (300, True, None, 0)
+    >>> round(g.realized_mu, 3), g.realized_mu_weights
+    (0.203, None)
     """
 
     n: int
@@ -294,10 +308,28 @@ def _community_sizes(rng, total: int, lo: int, hi: int, tau: float) -> np.ndarra
 
 
 def powerlaw_exponent_mle(values, *, minimum: int | None = None, maximum: int | None = None) -> float:
-    """Maximum-likelihood exponent of a discrete power law ``x^-tau`` truncated to ``[minimum, maximum]``.
+    r"""Maximum-likelihood exponent of a discrete power law ``x^-tau`` truncated to ``[minimum, maximum]``.
 
-    Values outside the range are ignored; the range defaults to the observed one.  Used to check
-    the degree and community-size distributions of :func:`lfr_benchmark`.
+    Maximizes :math:`-\tau \sum_i \log x_i - N \log \sum_{k=\min}^{\max} k^{-\tau}` over τ in
+    [-5, 10].  Used to check the degree and community-size distributions of :func:`lfr_benchmark`.
+
+    Parameters
+    ----------
+    values : array_like of int
+        The sample (e.g. node degrees or community sizes); values outside the range are ignored.
+    minimum, maximum : int, optional
+        The support ``[minimum, maximum]`` of the truncated law; each defaults to the observed
+        extreme.
+
+    Returns
+    -------
+    float
+        The maximum-likelihood τ.
+
+    Raises
+    ------
+    agreekit._validation.InputError
+        If fewer than two values fall in the range or the range is not ``1 <= minimum < maximum``.
 
     Examples
     --------
@@ -329,6 +361,22 @@ def powerlaw_exponent_mle(values, *, minimum: int | None = None, maximum: int | 
 def realized_mixing(n: int, edges, communities: Sequence, *, weights=None) -> float:
     """Realized mixing: per node, the share of its edges (or weight) to neighbours with which it
     shares no community, averaged over the nodes of positive degree.
+
+    Parameters
+    ----------
+    n : int
+        Number of nodes (ids ``0 .. n-1``).
+    edges : array_like of int, shape (m, 2)
+        Undirected edges.
+    communities : sequence of array_like of int
+        The communities (node-id lists; they may overlap).
+    weights : array_like of float, shape (m,), optional
+        Edge weights: the weight mixing μ_w instead of the topological μ_t.
+
+    Returns
+    -------
+    float
+        The mean over nodes of positive degree of (external edges or weight) / (all of them).
 
     Examples
     --------
