@@ -131,11 +131,15 @@ def _asl(observed_abs: np.ndarray, null_abs: np.ndarray) -> np.ndarray:
     return np.count_nonzero(null_abs >= observed_abs * (1 - _REL_TOL), axis=0) / null_abs.shape[0]
 
 
+@dataclass(frozen=True)
 class _ASLResult(TestResultBase):
-    """Shared accessors of the bootstrap test results (``asl``, ``null_distribution``, ``n_resamples``);
-    ``statistic, pvalue = result`` unpacks like scipy's."""
+    """The fields and accessors both bootstrap test results share (the first four fields of
+    either; ``n_resamples`` follows in each); ``statistic, pvalue = result`` unpacks like scipy's."""
 
-    __slots__ = ()
+    statistic: float
+    pvalue: float
+    asl: float
+    null_distribution: np.ndarray = field(repr=False)
 
     def critical_value(self, alpha: float = 0.05) -> float:
         """The B*alpha-th largest absolute value of the null distribution: ASL < alpha iff the
@@ -186,10 +190,6 @@ class PairedTestResult(_ASLResult):
     (1.7321, 0.0, 0.25, 3)
     """
 
-    statistic: float
-    pvalue: float
-    asl: float
-    null_distribution: np.ndarray = field(repr=False)
     mean_difference: float
     bootstrap_differences: np.ndarray = field(repr=False)
     n_resamples: int
@@ -344,10 +344,6 @@ class UnpairedTestResult(_ASLResult):
     (0.5568, 0.002, 0.003, 0.3542)
     """
 
-    statistic: float
-    pvalue: float
-    asl: float
-    null_distribution: np.ndarray = field(repr=False)
     n_resamples: int
     alternative: str = "two-sided"
 
