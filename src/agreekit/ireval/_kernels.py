@@ -12,6 +12,14 @@ TIE_TOL = 1e-12      # |x - y| <= TIE_TOL * max(|x|, |y|): a tie (round-off of e
 MARGIN_TOL = 1e-9    # |d| < f * max * (1 - MARGIN_TOL): strictly inside the margin
 
 
+@njit(cache=True, inline="always")
+def tied_difference(x, y):
+    """x - y, or 0.0 when |x - y| <= TIE_TOL max(|x|, |y|): two summaries equal up to round-off
+    are a tie (the one rule of the stability and the swap method)."""
+    d = x - y
+    return 0.0 if abs(d) <= TIE_TOL * max(abs(x), abs(y)) else d
+
+
 @njit(cache=True)
 def gather_moments(idx, W):
     """S1[b, p] = sum_j W[idx[b, j], p] and S2[b, p] = sum_j W[idx[b, j], p] ** 2."""
@@ -35,28 +43,20 @@ def gather_moments(idx, W):
 def stability_counts(M, pa, pb, fuzz):
     """GT(a,b), GT(b,a), EQ counts per fuzziness value and pair (Sakai Fig. 9); M is systems x B.
 
-    A zero difference (a tie up to round-off) counts as EQ whatever the margin;
-    |d| < f * max(x, y) is evaluated with a relative guard so that differences
+    A zero difference (a tie up to round-off, :func:`tied_difference`) counts as EQ whatever
+    the margin; |d| < f * max(x, y) is evaluated with a relative guard so that differences
     equal to the margin in exact arithmetic are not EQ whatever the rounding.
     """
-    B = M.shape[1]
-    P = pa.size
     F = fuzz.size
-    gt_ab = np.zeros((F, P), dtype=np.int64)
-    gt_ba = np.zeros((F, P), dtype=np.int64)
-    eq = np.zeros((F, P), dtype=np.int64)
-    for p in prange(P):
-        a = pa[p]
-        c = pb[p]
-        for b in range(B):
-            x = M[a, b]
-            y = M[c, b]
-            d = x - y
-            ad = abs(d)
-            mx = max(x, y)
-            tie = ad <= TIE_TOL * max(abs(x), abs(y))
+    gt_ab = np.zeros((F, pa.size), dtype=np.int64)
+    gt_ba = np.zeros((F, pa.size), dtype=np.int64)
+    eq = np.zeros((F, pa.size), dtype=np.int64)
+    for p in prange(pa.size):
+        for b in range(M.shape[1]):
+            x, y = M[pa[p], b], M[pb[p], b]
+            d = tied_difference(x, y)
             for k in range(F):
-                if tie or ad < fuzz[k] * mx * (1.0 - MARGIN_TOL):
+                if d == 0.0 or abs(d) < fuzz[k] * max(x, y) * (1.0 - MARGIN_TOL):
                     eq[k, p] += 1
                 elif d > 0.0:
                     gt_ab[k, p] += 1
@@ -69,31 +69,17 @@ def stability_counts(M, pa, pb, fuzz):
 def swap_counts(M1, M2, pa, pb, width, n_bins):
     """Per-bin comparison and swap counters (Sakai Fig. 11) over all pairs; M1, M2 are systems x B.
 
-    bin = floor(round(|D| / width, 9)) clipped to n_bins - 1; a swap is
-    D * D' <= 0 (the literal rule: ties, up to round-off, count as swaps).
+    bin = floor(round(|D| / width, 9)) clipped to n_bins - 1 (as
+    :func:`agreekit.ireval.bootstrap.difference_bin`); a swap is D * D' <= 0 (the literal
+    rule: ties, up to round-off, count as swaps).
     """
-    B = M1.shape[1]
-    P = pa.size
     counter = np.zeros(n_bins, dtype=np.int64)
     swaps = np.zeros(n_bins, dtype=np.int64)
-    for p in range(P):
-        a = pa[p]
-        c = pb[p]
-        for b in range(B):
-            x1 = M1[a, b]
-            y1 = M1[c, b]
-            x2 = M2[a, b]
-            y2 = M2[c, b]
-            d1 = x1 - y1
-            d2 = x2 - y2
-            if abs(d1) <= TIE_TOL * max(abs(x1), abs(y1)):
-                d1 = 0.0
-            if abs(d2) <= TIE_TOL * max(abs(x2), abs(y2)):
-                d2 = 0.0
-            q = np.round(abs(d1) / width, 9)
-            k = int(np.floor(q))
-            if k > n_bins - 1:
-                k = n_bins - 1
+    for p in range(pa.size):
+        for b in range(M1.shape[1]):
+            d1 = tied_difference(M1[pa[p], b], M1[pb[p], b])
+            d2 = tied_difference(M2[pa[p], b], M2[pb[p], b])
+            k = min(int(np.floor(np.round(abs(d1) / width, 9))), n_bins - 1)
             counter[k] += 1
             if d1 * d2 <= 0.0:
                 swaps[k] += 1
@@ -111,13 +97,9 @@ def kendall_rows(A, Bm, variant_b):
         n1 = 0.0
         n2 = 0.0
         for i in range(s):
-            ai = A[r, i]
-            bi = Bm[r, i]
             for j in range(i + 1, s):
-                da = ai - A[r, j]
-                db = bi - Bm[r, j]
-                sa = 1.0 if da > 0 else (-1.0 if da < 0 else 0.0)
-                sb = 1.0 if db > 0 else (-1.0 if db < 0 else 0.0)
+                sa = np.sign(A[r, i] - A[r, j])
+                sb = np.sign(Bm[r, i] - Bm[r, j])
                 S += sa * sb
                 if sa != 0.0:
                     n1 += 1.0

@@ -30,6 +30,25 @@ def difference_bin(d: Any, *, width: float = 0.01, n_bins: int = 21) -> np.ndarr
 
     ``floor(0.01 / 0.01)`` is 1 even when 0.01 was computed as 0.031 - 0.021.
 
+    Parameters
+    ----------
+    d : array_like
+        Performance differences (their absolute values are binned).
+    width : float, default 0.01
+        Bin width (Sakai's 0.01).
+    n_bins : int, default 21
+        Number of bins; the last one holds every |d| >= (n_bins - 1) width.
+
+    Returns
+    -------
+    ndarray of int64
+        The bin index of each |d|, in 0 .. n_bins - 1.
+
+    References
+    ----------
+    T. Sakai, "Evaluating evaluation metrics based on the bootstrap", SIGIR 2006, pp. 525-532
+    (Fig. 11: the swap method's bins).
+
     Examples
     --------
     >>> from agreekit.ireval.bootstrap import difference_bin
@@ -50,6 +69,38 @@ class StabilityResult(ResultBase):
     ``minority_rate[i]`` and ``proportion_of_ties[i]`` belong to
     ``fuzziness[i]``; ``gt_ab``, ``gt_ba``, ``eq`` are the per-pair counts
     (shape F x pairs; GT(a,b) + GT(b,a) + EQ = B).
+
+    Parameters
+    ----------
+    fuzziness : ndarray, shape (F,)
+        The fuzziness values f.
+    minority_rate : ndarray, shape (F,)
+        MR per f (Eq. 9): sum over pairs of min(GT(a,b), GT(b,a)) / (B |C|).
+    proportion_of_ties : ndarray, shape (F,)
+        PT per f (Eq. 10): sum over pairs of EQ / (B |C|).
+    n_pairs : int
+        |C|, the number of system pairs.
+    n_resamples : int
+        B, the number of bootstrap samples.
+    gt_ab, gt_ba, eq : ndarray of int64, shape (F, pairs)
+        Per f and pair (a < b in column order): samples where a wins, where b wins, and ties
+        within the margin.
+
+    Examples
+    --------
+    Four systems, one shared set of 200 topic samples: MR falls and PT grows with the
+    fuzziness (the MR-PT curve of Fig. 10), and the counts of every pair add up to B.
+
+    >>> from agreekit.ireval.bootstrap import stability
+    >>> X = [[0.2, 0.3, 0.5, 0.52], [0.1, 0.35, 0.4, 0.45], [0.3, 0.2, 0.6, 0.5], [0.25, 0.4, 0.55, 0.6]]
+    >>> res = stability(X, fuzziness=[0.0, 0.05, 0.2], n_resamples=200, rng=5)
+    >>> res.to_frame().round(4)
+       fuzziness  minority_rate  proportion_of_ties
+    0       0.00         0.0633              0.0033
+    1       0.05         0.0367              0.0858
+    2       0.20         0.0000              0.2058
+    >>> bool(((res.gt_ab + res.gt_ba + res.eq) == res.n_resamples).all())
+    True
     """
 
     fuzziness: np.ndarray
@@ -86,8 +137,34 @@ def stability(scores: Any, *, fuzziness: Sequence[float] = DEFAULT_FUZZINESS, su
     A zero difference (equal summaries up to round-off, |d| <= 1e-12 max(|x|, |y|))
     counts as EQ, so f = 0 counts only ties; a difference equal to the margin in
     exact arithmetic is not EQ (the comparison is strict and guarded against
-    round-off).  ``summary`` ("mean" or "gmean"; formerly ``statistic``) summarises
-    each system over a topic sample.
+    round-off).
+
+    Parameters
+    ----------
+    scores : DataFrame or array_like, shape (n topics, s systems)
+        Per-topic values of one metric.
+    fuzziness : sequence of float, default f = 0.01, 0.02, ..., 0.20
+        The fuzziness values f (:data:`DEFAULT_FUZZINESS`).
+    summary : {"mean", "gmean"}
+        How a system is summarised over a topic sample (formerly ``statistic``).
+    n_resamples : int, default 1000
+        B (ignored when ``resamples`` is given).
+    rng : None, int, SeedSequence or Generator
+        Source of the topic samples (stream 0 with an int seed: the Q*b of the paired test).
+    resamples : array_like of int, shape (B, n), optional
+        Injected topic samples (row b = indices of Q*b, 0-based).
+    offset : float, default 1e-5
+        Geometric-mean offset.
+
+    Returns
+    -------
+    StabilityResult
+        MR and PT per fuzziness value and the per-pair counts behind them.
+
+    References
+    ----------
+    T. Sakai, "Evaluating evaluation metrics based on the bootstrap", SIGIR 2006, pp. 525-532
+    (Section 5, Fig. 9, Eqs. 9-10: the stability method with bootstrap samples).
 
     Examples
     --------
@@ -123,7 +200,7 @@ def stability(scores: Any, *, fuzziness: Sequence[float] = DEFAULT_FUZZINESS, su
 class SwapResult(ResultBase):
     """Result of :func:`swap_rates` (Sakai Fig. 11 and Table 3).
 
-    Attributes
+    Parameters
     ----------
     bins : DataFrame
         ``lower``, ``upper`` (inf for the last bin), ``comparisons``,
@@ -138,6 +215,31 @@ class SwapResult(ResultBase):
         abs_difference / max_value ("rel").
     sensitivity : float
         Share of the |C| B comparisons with |D| >= abs_difference (by bin).
+    threshold : float
+        The swap rate that defines ``abs_difference`` (Sakai's 5 %).
+    n_pairs : int
+        |C|, the number of system pairs.
+    n_resamples : int
+        B, the number of bootstrap samples in each of the two sets.
+
+    Examples
+    --------
+    Two systems on three topics, two injected samples in each set: D = 0.0333 on Q*1 (all
+    topics) swaps, since topic 2 alone (Q'1) prefers the second system; D = 0.1 on Q*2 does not.
+    So abs = 0.1, rel = 0.1 / max = 0.1 / 0.2333 and half of the comparisons reach it:
+
+    >>> from agreekit.ireval.bootstrap import swap_rates
+    >>> X = [[0.2, 0.1], [0.4, 0.1], [0.1, 0.4]]
+    >>> res = swap_rates(X, bin_width=0.05, n_bins=4, resamples=[[0, 1, 2], [0, 0, 0]],
+    ...                  resamples_prime=[[2, 2, 2], [0, 1, 1]])
+    >>> res.bins
+       lower  upper  comparisons  swaps  swap_rate
+    0   0.00   0.05            1      1        1.0
+    1   0.05   0.10            0      0        NaN
+    2   0.10   0.15            1      0        0.0
+    3   0.15    inf            0      0        NaN
+    >>> res.abs_difference, round(res.rel_difference, 4), res.sensitivity
+    (0.1, 0.4286, 0.5)
     """
 
     bins: pd.DataFrame = field(repr=False)
@@ -173,17 +275,52 @@ def swap_rates(scores: Any, *, summary: str = "mean", bin_width: float = 0.01, n
 
     ``resamples`` should be the topic samples used elsewhere (Sakai reuses
     the paired test's Q*b); ``resamples_prime`` must be independent of it.
-    ``summary`` ("mean" or "gmean"; formerly ``statistic``) summarises each system.
+
+    Parameters
+    ----------
+    scores : DataFrame or array_like, shape (n topics, s systems)
+        Per-topic values of one metric.
+    summary : {"mean", "gmean"}
+        How a system is summarised over a topic sample (formerly ``statistic``).
+    bin_width : float, default 0.01
+        Width of the difference bins.
+    n_bins : int, default 21
+        Number of bins (the last one is open above).
+    threshold : float, default 0.05
+        The swap rate that defines ``abs_difference``.
+    monotone : bool, default False
+        ``abs_difference`` from the first bin from which on every non-empty bin has a swap
+        rate <= threshold (instead of the first such bin).
+    n_resamples : int, default 1000
+        B (ignored when ``resamples`` is given).
+    rng : None, int, SeedSequence or Generator
+        Source of both sets (with an int seed: streams 0 and 1 of the module's streams).
+    resamples, resamples_prime : array_like of int, shape (B, n), optional
+        Injected topic samples Q*b and Q'*b (0-based; both or either).
+    offset : float, default 1e-5
+        Geometric-mean offset.
+
+    Returns
+    -------
+    SwapResult
+        The per-bin table and Table 3's abs / max / rel / sensitivity.
+
+    References
+    ----------
+    T. Sakai, "Evaluating evaluation metrics based on the bootstrap", SIGIR 2006, pp. 525-532
+    (Fig. 11 and Table 3: swap rates with bootstrap samples).
 
     Examples
     --------
+    The swap method on the seed's defaults (B = 1000, 21 bins of 0.01) for five systems that
+    are 0.075 apart: the difference needed for a swap rate of at most 5 % (Table 3's abs):
+
     >>> import numpy as np
     >>> from agreekit.ireval.bootstrap import swap_rates
-    >>> rng = np.random.default_rng(0)
-    >>> X = rng.uniform(size=(20, 1)) + np.linspace(0, 0.3, 5) + rng.normal(0, .1, (20, 5))
-    >>> res = swap_rates(X, rng=3)
-    >>> int(res.bins["comparisons"].sum())   # 10 pairs x 1000 samples
-    10000
+    >>> noise = np.random.default_rng(0).normal(0, 0.1, (20, 5))
+    >>> res = swap_rates(0.3 + np.linspace(0, 0.3, 5) + noise, rng=3)
+    >>> int(res.bins["comparisons"].sum()), res.abs_difference, round(res.sensitivity, 3)
+    (10000, 0.03, 0.957)
     """
     df = check_scores(scores)
     X = df.to_numpy()

@@ -43,11 +43,22 @@ def critical_rank(n_resamples: int, alpha: float) -> int:
     alpha : float
         The significance level of the test (a pair is significant iff ASL < alpha).
 
+    Returns
+    -------
+    int
+        k >= 1: ASL < alpha iff the observed |statistic| exceeds the k-th largest bootstrap
+        value (Sakai Figs. 5-6).
+
+    References
+    ----------
+    T. Sakai, "Evaluating evaluation metrics based on the bootstrap", SIGIR 2006, pp. 525-532
+    (Figs. 5-6: the difference required for ASL < alpha).
+
     Examples
     --------
     >>> from agreekit.ireval.bootstrap import critical_rank
-    >>> critical_rank(1000, 0.05)
-    50
+    >>> critical_rank(1000, 0.05), critical_rank(1000, 0.01)
+    (50, 10)
     """
     B = check_int("n_resamples", n_resamples, minimum=1)
     alpha = check_float("alpha", alpha, minimum=0.0, maximum=1.0, inclusive=False)
@@ -120,11 +131,15 @@ def _asl(observed_abs: np.ndarray, null_abs: np.ndarray) -> np.ndarray:
     return np.count_nonzero(null_abs >= observed_abs * (1 - _REL_TOL), axis=0) / null_abs.shape[0]
 
 
+@dataclass(frozen=True)
 class _ASLResult(TestResultBase):
-    """Shared accessors of the bootstrap test results (``asl``, ``null_distribution``, ``n_resamples``);
-    ``statistic, pvalue = result`` unpacks like scipy's."""
+    """The fields and accessors both bootstrap test results share (the first four fields of
+    either; ``n_resamples`` follows in each); ``statistic, pvalue = result`` unpacks like scipy's."""
 
-    __slots__ = ()
+    statistic: float
+    pvalue: float
+    asl: float
+    null_distribution: np.ndarray = field(repr=False)
 
     def critical_value(self, alpha: float = 0.05) -> float:
         """The B*alpha-th largest absolute value of the null distribution: ASL < alpha iff the
@@ -138,7 +153,7 @@ class _ASLResult(TestResultBase):
 class PairedTestResult(_ASLResult):
     """Result of :func:`paired_test`; ``statistic, pvalue = result``.
 
-    Attributes
+    Parameters
     ----------
     statistic : float
         Observed Studentised statistic t(z) = zbar / (sd(z) / sqrt(n)).
@@ -153,15 +168,28 @@ class PairedTestResult(_ASLResult):
         zbar, the observed mean difference (of logs for ``summary="gmean"``).
     bootstrap_differences : ndarray, shape (B,)
         The replicate means wbar*b (needed for the required difference).
+    n_resamples : int
+        B, the number of bootstrap samples.
     summary_name : str
         ``"mean"`` or ``"gmean"`` (formerly ``statistic_name``).
     alternative : str
+        ``"two-sided"``, ``"greater"`` or ``"less"``.
+
+    Examples
+    --------
+    Three topic samples injected by hand (0-based): the differences z = (0.25, 0.5, 0) are
+    centred to w = (0, 0.25, -0.25); the sample that draws topic 0 three times has no spread
+    and gets t* = 0.  No |t*| reaches t = sqrt(3), so Sakai's ASL is 0 while scipy's p-value
+    is 1 / (B + 1):
+
+    >>> from agreekit.ireval.bootstrap import paired_test
+    >>> res = paired_test([0.75, 1.0, 0.5], [0.5, 0.5, 0.5], resamples=[[0, 1, 2], [0, 0, 0], [2, 1, 1]])
+    >>> res.null_distribution.round(4).tolist()
+    [0.0, 0.0, 0.5]
+    >>> round(res.statistic, 4), res.asl, res.pvalue, res.n_resamples
+    (1.7321, 0.0, 0.25, 3)
     """
 
-    statistic: float
-    pvalue: float
-    asl: float
-    null_distribution: np.ndarray = field(repr=False)
     mean_difference: float
     bootstrap_differences: np.ndarray = field(repr=False)
     n_resamples: int
@@ -215,6 +243,11 @@ def paired_test(x: Any, y: Any, *, alternative: str = "two-sided", n_resamples: 
     PairedTestResult
         ``statistic, pvalue = result``; also Sakai's ASL, the null replicates and the replicate
         mean differences.
+
+    References
+    ----------
+    T. Sakai, "Evaluating evaluation metrics based on the bootstrap", SIGIR 2006, pp. 525-532
+    (Figs. 1-2: the paired test; its AG variant for geometric means).
 
     Examples
     --------
@@ -283,7 +316,7 @@ def _stat_fn(statistic, offset: float) -> Callable:
 class UnpairedTestResult(_ASLResult):
     """Result of :func:`unpaired_test`; ``statistic, pvalue = result``.
 
-    Attributes
+    Parameters
     ----------
     statistic : float
         Observed dhat = M(x) - M(y) (Eq. 8).
@@ -294,12 +327,23 @@ class UnpairedTestResult(_ASLResult):
         Sakai's ASL b / B.
     null_distribution : ndarray, shape (B,)
         Replicates d*b = M(x*b) - M(y*b) from the pooled values.
+    n_resamples : int
+        B, the number of bootstrap samples.
+    alternative : str
+        ``"two-sided"``, ``"greater"`` or ``"less"``.
+
+    Examples
+    --------
+    The unpaired test of two clearly different systems with the geometric mean; the required
+    difference of this one pair is the critical value, the 50th largest |d*| of 1000:
+
+    >>> from agreekit.ireval.bootstrap import unpaired_test
+    >>> res = unpaired_test([0.9, 0.7, 0.8, 0.6, 0.75], [0.1, 0.3, 0.2, 0.15, 0.25], summary="gmean", rng=4)
+    >>> stat, p = res
+    >>> round(stat, 4), res.asl, round(p, 4), round(res.required_difference(0.05), 4)
+    (0.5568, 0.002, 0.003, 0.3542)
     """
 
-    statistic: float
-    pvalue: float
-    asl: float
-    null_distribution: np.ndarray = field(repr=False)
     n_resamples: int
     alternative: str = "two-sided"
 
@@ -328,11 +372,29 @@ def unpaired_test(x: Any, y: Any, *, alternative: str = "two-sided", summary: st
     summary : {"mean", "gmean"} or callable
         Summary statistic M (formerly ``statistic=``); a callable gets a sample (and
         ``axis=-1`` if it accepts it, like numpy reducers) and returns a number.
+    n_resamples : int, default 1000
+        B (ignored when ``resamples`` is given).
+    rng : None, int, SeedSequence or Generator
+        Source of the pooled indices (with an int seed: stream 2 of the module's streams).
     resamples : array_like of int, shape (B, n + m), optional
         Injected indices into v (0-based).
+    offset : float, default 1e-5
+        Geometric-mean offset (``summary="gmean"``, Sakai Eq. 7).
+
+    Returns
+    -------
+    UnpairedTestResult
+        ``statistic, pvalue = result``; also Sakai's ASL and the replicates d*b.
+
+    References
+    ----------
+    T. Sakai, "Evaluating evaluation metrics based on the bootstrap", SIGIR 2006, pp. 525-532
+    (Figs. 3-4, Eq. 8: the unpaired test).
 
     Examples
     --------
+    Sakai's worked example of Fig. 3 with its indices (1, 4, 1, 2), 0-based:
+
     >>> from agreekit.ireval.bootstrap import unpaired_test
     >>> res = unpaired_test([0.1, 0.3], [0.2, 0.0], resamples=[[0, 3, 0, 1]])
     >>> float(round(res.null_distribution[0], 10))   # x* = (0.1, 0.0), y* = (0.1, 0.3)

@@ -56,6 +56,11 @@ Conventions (decisions documented in the README):
 * runs are ranked as trec_eval does: by score descending, ties by docno
   descending (byte order); a docno repeated within a topic is kept at its
   first (best) position only; the list is cut at ``depth``;
+* topic and document ids are compared as text, as trec_eval and pytrec_eval do: ``1`` and
+  ``01`` are different topics.  A run topic that is absent from the qrels but equal to a
+  qrels topic as a number (``01``, ``1.0``, ``+1`` for ``1``) is an error naming both inputs
+  (it would silently score 0); a qrels holding ``1`` and ``01`` keeps them apart, with a
+  warning;
 * a topic of the qrels that a run does not answer scores 0 for that run
   (trec_eval ``-c`` semantics); topics of the run absent from the qrels are
   ignored;
@@ -76,6 +81,7 @@ import re
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -225,7 +231,30 @@ def read_qrels(source: Any) -> pd.DataFrame:
     Returns columns ``topic`` (str), ``docno`` (str), ``relevance`` (int64).
     A document judged twice for a topic with the same grade counts once; two different grades
     in a file are an error naming the lines (in a DataFrame or mapping the last one is kept).
-    Grades are integers written with ASCII digits.
+    Grades are integers written with ASCII digits.  Topic and document ids are text, compared
+    as text (as trec_eval does): ``1`` and ``01`` are two topics.
+
+    Parameters
+    ----------
+    source : path, file-like, DataFrame or mapping
+        The qrels: a file path (``-`` = stdin) or an open text stream, a frame, or
+        ``{topic: {docno: grade}}``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``topic`` (str), ``docno`` (str), ``relevance`` (int64), one row per judged
+        document of a topic, in file order.
+
+    Examples
+    --------
+    >>> import io
+    >>> from agreekit.ireval.metrics import read_qrels
+    >>> read_qrels(io.StringIO("301 0 d1 1\\n301 0 d2 0\\n302 0 d7 2\\n"))
+      topic docno  relevance
+    0   301    d1          1
+    1   301    d2          0
+    2   302    d7          2
     """
     if isinstance(source, pd.DataFrame):
         df = _topic_doc_frame("qrels", source, "relevance")
@@ -279,6 +308,28 @@ def read_run(source: Any, *, name: str | None = None) -> tuple[str, pd.DataFrame
     tag is an error (split such a file into one file per tag).  ``source`` may also be a DataFrame with
     columns ``topic, docno, score`` (or ``query_id, doc_id, score``, or ``qid, docno, score``).  The rank column is ignored (trec_eval
     ranks by score).
+
+    Parameters
+    ----------
+    source : path, file-like or DataFrame
+        The run: a file path (plain or ``.gz``; ``-`` = stdin), an open text stream, or a frame.
+    name : str, optional
+        The system's name (default: the run tag, else the file name).
+
+    Returns
+    -------
+    name : str
+        The system's name.
+    frame : pandas.DataFrame
+        Columns ``topic`` (str), ``docno`` (str), ``score`` (float64), in file order.
+
+    Examples
+    --------
+    >>> import io
+    >>> from agreekit.ireval.metrics import read_run
+    >>> name, run = read_run(io.StringIO("301 Q0 d1 1 2.5 bm25\\n301 Q0 d9 2 1.0 bm25\\n"))
+    >>> name, run["docno"].tolist(), run["score"].tolist()
+    ('bm25', ['d1', 'd9'], [2.5, 1.0])
     """
     if isinstance(source, pd.DataFrame):
         df = _topic_doc_frame("run", source, "score")
@@ -487,16 +538,72 @@ def _gain_map(gains) -> Any:
     return out
 
 
-def _as_runs(run) -> list[tuple[str, pd.DataFrame]]:
+def _as_runs(run) -> list[tuple[str, pd.DataFrame, Any]]:
+    """(system name, frame, source) of every run given."""
     if isinstance(run, (str, os.PathLike, pd.DataFrame)):
-        return [read_run(run)]
+        return [(*read_run(run), run)]
     if isinstance(run, Mapping):
-        return [read_run(src, name=str(nm)) for nm, src in run.items()]
+        return [(*read_run(src, name=str(nm)), src) for nm, src in run.items()]
     if isinstance(run, Sequence):
         if len(run) == 0:
             raise InputError("run", "no run given")
-        return [read_run(src) for src in run]
+        return [(*read_run(src), src) for src in run]
     raise InputError("run", f"must be a path, a DataFrame, or a list/dict of them; got {type(run).__name__}")
+
+
+def _source_name(source: Any, what: str, name: str | None = None) -> str:
+    """How an error names an input: its path (``<stdin>`` for ``-``), else e.g. ``run 'bm25'``."""
+    if isinstance(source, (str, os.PathLike)):
+        return "<stdin>" if os.fspath(source) == "-" else os.fspath(source)
+    return f"{what} {name!r}" if name is not None else f"the {what} ({type(source).__name__})"
+
+
+#: ids longer than this are never read as numbers by the ids rule below
+_NUMERIC_ID_MAX = 64
+
+
+def _numeric_id(text: str) -> Decimal | None:
+    """The exact value of an id that is an ASCII decimal number (``1``, ``01``, ``+1``, ``1.0``,
+    ``1e0``), else None.  Exact (:class:`decimal.Decimal`), so long digit strings that are equal
+    as floats are not confused."""
+    if len(text) > _NUMERIC_ID_MAX or parse_ascii_float(text, special=False) is None:
+        return None
+    try:
+        return Decimal(text.strip())
+    except (ArithmeticError, ValueError):  # pragma: no cover - the pattern admits only numbers
+        return None
+
+
+def _check_topic_ids(qrels_topics: Sequence[str], qrels_shown: str,
+                     runs: Sequence[tuple[str, pd.DataFrame, Any]]) -> None:
+    """Issue 23's one rule for numeric labels, for topic ids: they are compared as text (as trec_eval
+    and pytrec_eval do), so a run topic ``01`` is not the qrels topic ``1``.  Since that silently
+    scores the run 0 on every such topic, a run topic that is absent from the qrels but equal to a
+    qrels topic as a number is an :class:`InputError` naming both inputs and the first such id.
+    A qrels file holding two topics equal only as numbers (``1`` and ``01``) is evaluated as two
+    topics, as trec_eval would, with a warning."""
+    known = set(qrels_topics)
+    by_value: dict[Decimal, str] = {}
+    for t in qrels_topics:
+        v = _numeric_id(t)
+        if v is None:
+            continue
+        first = by_value.setdefault(v, t)
+        if first != t:
+            warnings.warn(f"{qrels_shown}: topics {first!r} and {t!r} are equal as numbers but differ as "
+                          "text; they are evaluated as two topics (ids are compared as text, as trec_eval "
+                          "does)", UserWarning, stacklevel=3)
+    if not by_value:
+        return
+    for name, df, source in runs:
+        for t in pd.unique(df["topic"]):
+            if t in known:
+                continue
+            v = _numeric_id(t)
+            if v is not None and v in by_value:
+                raise InputError("run", f"topic {t!r} of {_source_name(source, 'run', name)} matches topic "
+                                        f"{by_value[v]!r} of {qrels_shown} only as a number: ids are compared "
+                                        "as text (as trec_eval does); write the topic ids alike in both")
 
 
 def evaluate(qrels: Any, run: Any, metrics: Any = ("AveP",), *,
@@ -512,7 +619,9 @@ def evaluate(qrels: Any, run: Any, metrics: Any = ("AveP",), *,
         evaluated topics are the qrels topics (sorted as strings, numerically when all
         are integers).
     run : path, DataFrame, or a list / dict (name -> run) of them
-        TREC runs; one system per run.
+        TREC runs; one system per run.  Topic ids are compared with the qrels' as text (as
+        trec_eval does); a run topic equal to a qrels topic only as a number (``01`` vs
+        ``1``) is an :class:`~agreekit._validation.InputError`.
     metrics : str, ir_measures measure, or a sequence of them
         Metric names (see module docstring): ``"AP"``, ``"P@10"``, ``"R@100"``, ``"RR"``,
         ``"Rprec"``, ``"nDCG@10"`` (trec_eval's form), ``"nDCG_jk@10"`` (Sakai's),
@@ -597,13 +706,14 @@ def evaluate(qrels: Any, run: Any, metrics: Any = ("AveP",), *,
     gain_lookup = q[q["gain"] > 0].set_index(["topic", "docno"])["gain"]
 
     runs = _as_runs(run)
-    sys_names = [nm for nm, _ in runs]
+    _check_topic_ids(list(pd.unique(q["topic"])), _source_name(qrels, "qrels"), runs)
+    sys_names = [nm for nm, _, _ in runs]
     if len(set(sys_names)) != len(sys_names):
         dup = sorted({n for n in sys_names if sys_names.count(n) > 1})
         raise InputError("run", f"duplicate system names {dup}; pass a dict name -> run")
     values = np.zeros((len(specs), len(topics), len(runs)))
     topic_pos = {t: i for i, t in enumerate(topics)}
-    for j, (_, df) in _progress(enumerate(runs), progress, total=len(runs), desc="evaluate: runs"):
+    for j, (_, df, _) in _progress(enumerate(runs), progress, total=len(runs), desc="evaluate: runs"):
         ranked = _rank_run(df[df["topic"].isin(topic_pos)], depth)
         g = gain_lookup.reindex(pd.MultiIndex.from_arrays([ranked["topic"], ranked["docno"]]))
         ranked = ranked.assign(gain=g.fillna(0.0).to_numpy())
@@ -739,10 +849,14 @@ def align_scores(reference: pd.DataFrame, other: pd.DataFrame, *, names=("scores
         a = reference.axes[axis]
         b = other.axes[axis]
         if set(map(str, a)) != set(map(str, b)) or len(a) != len(b):
-            only_a = sorted(set(map(str, a)) - set(map(str, b)))[:5]
-            only_b = sorted(set(map(str, b)) - set(map(str, a)))[:5]
+            only_a = sorted(set(map(str, a)) - set(map(str, b)))
+            only_b = sorted(set(map(str, b)) - set(map(str, a)))
+            values = {v: t for t in only_a if (v := _numeric_id(t)) is not None}
+            same = next(((t, values[v]) for t in only_b if (v := _numeric_id(t)) is not None and v in values), None)
+            hint = "" if same is None else (f"; {same[0]!r} of {names[1]} equals {same[1]!r} of {names[0]} only as "
+                                            "a number: labels are compared as text")
             raise InputError(names[1], f"has different {what} than `{names[0]}` "
-                                       f"(only in {names[0]}: {only_a}; only in {names[1]}: {only_b})")
+                                       f"(only in {names[0]}: {only_a[:5]}; only in {names[1]}: {only_b[:5]}{hint})")
     o = other.copy()
     o.index = o.index.map(str)
     o.columns = o.columns.map(str)
@@ -763,12 +877,35 @@ def load_scores(path: str | os.PathLike, *, parameter: str = "scores", topic_col
     ``topic_column`` says what it is: ``"first"`` (the first column is the topic ids) or
     ``"none"`` (every column is a system).  Numbers are ASCII decimal numbers.
 
+    Parameters
+    ----------
+    path : path or file-like
+        The CSV file (``-`` = stdin) or an open text stream.
+    parameter : str, default "scores"
+        How errors name the input (e.g. a CLI argument).
+    topic_column : {"auto", "first", "none"}
+        Whether the first column holds the topic ids (``"auto"``: decided by its name and
+        values, as above).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Topics x systems float scores, index ``topic`` (the ids as text, or 1..n), columns
+        ``system``.
+
     Examples
     --------
+    A ``qno`` column is the topic ids; without a topic column the rows are numbered:
+
     >>> import io
     >>> from agreekit.ireval.metrics import load_scores
-    >>> load_scores(io.StringIO("topic,A,B\\n301,0.1,0.2\\n302,0.3,0.0\\n")).shape
-    (2, 2)
+    >>> load_scores(io.StringIO("qno,A,B\\n301,0.1,0.2\\n302,0.3,0.0\\n"))
+    system    A    B
+    topic
+    301     0.1  0.2
+    302     0.3  0.0
+    >>> load_scores(io.StringIO("A,B\\n0.1,0.2\\n0.3,0.0\\n")).index.tolist()
+    [1, 2]
     """
     table = read_csv_rows(path, parameter=parameter, empty_header="first", what="system")
     shown = table.source

@@ -37,12 +37,14 @@ _STREAM_PVALUE = 3   # after the bootstrap module's topic (0), swap (1) and pool
 class MetricAgreement(ResultBase):
     """Result of :func:`metric_agreement`.
 
-    Attributes
+    Parameters
     ----------
     metrics : tuple of str
         Metric names, in input order; pairs are (metrics[i], metrics[j]) for i < j.
     systems : tuple of str
+        System names, in the column order of the first metric's matrix.
     n_topics, n_resamples, top_k : int
+        Topics, bootstrap samples B, and the size of the top set of ``top_k_overlap``.
     weigher, scheme : str
         Weighting of τ_w (the weigher's canonical spec).
     summary_names : tuple of str
@@ -60,16 +62,40 @@ class MetricAgreement(ResultBase):
         The topic samples Q*b, shared by every metric and pair.
     bootstrap_tau_b, bootstrap_tau_w, bootstrap_tau_w_standardized : ndarray, shape (B, pairs)
         The replicates behind the standard errors.
+
+    Examples
+    --------
+    AP and P@10 of five systems on four topics: the metrics swap the two best systems, which
+    the top-weighted tau_w punishes more than tau_b, and their top 1 sets do not overlap.
+    ``matrix`` gives one column as a metrics x metrics frame:
+
+    >>> import pandas as pd
+    >>> from agreekit.metaeval import metric_agreement
+    >>> ap = pd.DataFrame({"s1": [.5, .6, .4, .7], "s2": [.45, .55, .5, .6], "s3": [.3, .35, .3, .4],
+    ...                    "s4": [.2, .3, .25, .2], "s5": [.1, .15, .1, .2]})
+    >>> p10 = ap[["s2", "s1", "s3", "s4", "s5"]].set_axis(ap.columns, axis=1) + 0.1
+    >>> res = metric_agreement({"AP": ap, "P@10": p10}, n_resamples=50, rng=3, pvalue=False, top_k=1)
+    >>> res.to_frame()[["tau_b", "tau_w", "top_k_overlap"]].round(4)
+       tau_b   tau_w  top_k_overlap
+    0    0.8  0.4194              0
+    >>> res.ranks.T
+    system   s1   s2   s3   s4   s5
+    AP      1.0  2.0  3.0  4.0  5.0
+    P@10    2.0  1.0  3.0  4.0  5.0
+    >>> res.matrix("tau_w").round(4)
+              AP    P@10
+    AP    1.0000  0.4194
+    P@10  0.4194  1.0000
     """
 
-    metrics: tuple
-    systems: tuple
+    metrics: tuple[str, ...]
+    systems: tuple[str, ...]
     n_topics: int
     n_resamples: int
     top_k: int
     weigher: str
     scheme: str
-    summary_names: tuple
+    summary_names: tuple[str, ...]
     confidence_level: float
     table: pd.DataFrame = field(repr=False)
     summaries: pd.DataFrame = field(repr=False)

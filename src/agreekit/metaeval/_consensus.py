@@ -21,7 +21,7 @@ __all__ = ["consensus_ranking", "ConsensusRanking"]
 class ConsensusRanking(ResultBase):
     """Result of :func:`consensus_ranking`.
 
-    Attributes
+    Parameters
     ----------
     ranking : pandas.Series
         Consensus rank per system (index = systems in input order), 1 = best; tied
@@ -44,6 +44,7 @@ class ConsensusRanking(ResultBase):
         ``max_solutions``); ``ranking``
         is the one closest to the metrics' mean rank (largest Kendall τ_b, first on ties).
     exhaustive : bool
+        True when every optimal ranking was enumerated.
     method : str
         What :func:`agreekit.consensus.kemeny` ran (``"exact"``, ``"fast"``, ``"quick"``), or
         ``"bound"`` when a metric's own ranking reaches the upper bound Σ|c_ij| (every pair
@@ -55,6 +56,27 @@ class ConsensusRanking(ResultBase):
         systems with a strictly higher summary).
     solutions : pandas.DataFrame
         Every consensus found (one row per solution, one column per system).
+
+    Examples
+    --------
+    AP ties systems a and b, RR puts b first.  With two metrics the consensus is one of
+    their own rankings, proven optimal by the bound without a search; ``to_frame()`` is the
+    table of ``consensus.csv``:
+
+    >>> import pandas as pd
+    >>> from agreekit.metaeval import consensus_ranking
+    >>> ap = pd.DataFrame({"a": [.6, .4], "b": [.5, .5], "c": [.1, .2]})
+    >>> rr = pd.DataFrame({"a": [.5, .5], "b": [1., .5], "c": [.2, .1]})
+    >>> res = consensus_ranking({"AP": ap, "RR": rr})
+    >>> res.method, res.proven, res.gap
+    ('bound', True, 0.0)
+    >>> res.to_frame()
+         kind label  rank     tau_x  rank[AP]  rank[RR]
+    0  system     b     1       NaN       1.0       1.0
+    1  system     a     2       NaN       1.0       2.0
+    2  system     c     3       NaN       3.0       3.0
+    3  metric    AP  <NA>  0.666667       NaN       NaN
+    4  metric    RR  <NA>  1.000000       NaN       NaN
     """
 
     ranking: pd.Series
@@ -175,10 +197,13 @@ def consensus_ranking(scores, *, method: str = "auto", summary="mean", time_limi
     n_starts, max_solutions : int, optional
         Passed to :func:`agreekit.consensus.kemeny` (``max_solutions`` caps how many optima
         are enumerated; optimality is proven either way).
+    offset : float, default 1e-5
+        Offset of the geometric mean (``summary="gmean"``, Sakai 2006 Eq. 7).
 
     Returns
     -------
     ConsensusRanking
+        The consensus ranking, each metric's tau_x with it and whether it is proven optimal.
 
     References
     ----------

@@ -67,22 +67,14 @@ def pair_correlations(RA, FW, pa, pb, multiplicative):
                     w[i] = FW[a, r, i] * FW[b, r, i]
                 else:
                     w[i] = FW[a, r, i] + FW[b, r, i]
-            S0 = 0.0
-            n1 = 0.0
-            n2 = 0.0
-            Sw = 0.0
-            d1 = 0.0
-            d2 = 0.0
+            # concordance sums of tau_b (S0) and tau_w (Sw); untied pairs of each ranking (n1, n2)
+            # and their weights (d1, d2)
+            S0 = Sw = n1 = n2 = d1 = d2 = 0.0
             for i in range(s):
-                ai = xa[i]
-                bi = xb[i]
-                wi = w[i]
                 for j in range(i + 1, s):
-                    da = ai - xa[j]
-                    db = bi - xb[j]
-                    sa = 1.0 if da > 0 else (-1.0 if da < 0 else 0.0)
-                    sb = 1.0 if db > 0 else (-1.0 if db < 0 else 0.0)
-                    ww = wi * w[j]
+                    sa = np.sign(xa[i] - xa[j])   # finite ranks: 1.0, -1.0 or 0.0
+                    sb = np.sign(xb[i] - xb[j])
+                    ww = w[i] * w[j]
                     c = sa * sb
                     S0 += c
                     Sw += c * ww
