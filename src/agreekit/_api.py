@@ -15,6 +15,7 @@ Shared by every area (bottom layer: imports only numpy and :mod:`agreekit._valid
 from __future__ import annotations
 
 import dataclasses
+import math
 import functools
 import inspect
 import warnings
@@ -155,6 +156,36 @@ class ResultBase:
         """Deprecated alias of :meth:`to_dict`."""
         _warn(f"{type(self).__name__}.summary() is deprecated, use .to_dict()", stacklevel=2)
         return self.to_dict()
+
+
+def fieldwise_eq(self, other):
+    """Equality of result dataclasses that hold arrays or pandas objects (the generated ``==`` raises on them).
+
+    Compares the fields with ``compare=True``: objects with ``.equals`` (pandas) by value, arrays with
+    :func:`numpy.array_equal` (NaN equal to NaN), floats with NaN equal to NaN, anything else with ``==``.
+    Use it as ``__eq__ = fieldwise_eq`` (and ``__hash__ = None``) in the class body.
+    """
+    if type(other) is not type(self):
+        return NotImplemented
+    for f in dataclasses.fields(self):
+        if not f.compare:
+            continue
+        x, y = getattr(self, f.name), getattr(other, f.name)
+        if hasattr(x, "equals") and not isinstance(x, (str, bytes)):
+            if not (type(y) is type(x) and x.equals(y)):
+                return False
+        elif isinstance(x, np.ndarray) or isinstance(y, np.ndarray):
+            try:
+                if not np.array_equal(np.asarray(x), np.asarray(y), equal_nan=True):
+                    return False
+            except TypeError:  # object arrays: NaN-aware comparison does not apply
+                if not np.array_equal(np.asarray(x), np.asarray(y)):
+                    return False
+        elif isinstance(x, float) and isinstance(y, float) and math.isnan(x) and math.isnan(y):
+            continue
+        elif not bool(x == y):
+            return False
+    return True
 
 
 class TestResultBase(ResultBase):

@@ -10,7 +10,7 @@ import pandas as pd
 
 import functools
 
-from agreekit._api import ResultBase, _warn, renamed_parameters
+from agreekit._api import ResultBase, _warn, fieldwise_eq, renamed_parameters
 from agreekit._validation import InputError, check_float, check_int
 from agreekit._resampling import check_resamples
 from agreekit.ireval import bootstrap_indices
@@ -104,6 +104,9 @@ class MetricAgreement(ResultBase):
     bootstrap_tau_b: np.ndarray = field(repr=False)
     bootstrap_tau_w: np.ndarray = field(repr=False)
     bootstrap_tau_w_standardized: np.ndarray = field(repr=False)
+
+    __eq__ = fieldwise_eq  # DataFrames and arrays by value (the generated == raises on them)
+    __hash__ = None
 
     @property
     def n_systems(self) -> int:

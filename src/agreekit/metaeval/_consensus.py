@@ -3,12 +3,12 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
-from agreekit._api import ResultBase, renamed_parameters
+from agreekit._api import ResultBase, fieldwise_eq, renamed_parameters
 from agreekit._validation import check_choice
 from agreekit.ireval.metrics import GM_OFFSET
 from agreekit.metaeval._inputs import check_metric_scores, ranks_from_summaries
@@ -93,21 +93,7 @@ class ConsensusRanking(ResultBase):
     metric_ranks: pd.DataFrame = field(repr=False)
     solutions: pd.DataFrame = field(repr=False)
 
-    def __eq__(self, other):
-        """Field-wise equality (pandas fields by value, NaN equal to NaN; ``seconds`` ignored)."""
-        if type(other) is not type(self):
-            return NotImplemented
-        for f in fields(self):
-            if not f.compare:
-                continue
-            x, y = getattr(self, f.name), getattr(other, f.name)
-            if isinstance(x, (pd.Series, pd.DataFrame)):
-                if not x.equals(y):
-                    return False
-            elif not (x == y or (isinstance(x, float) and isinstance(y, float) and math.isnan(x) and math.isnan(y))):
-                return False
-        return True
-
+    __eq__ = fieldwise_eq  # pandas fields by value, NaN equal to NaN; ``seconds`` ignored
     __hash__ = None
 
     def to_frame(self) -> pd.DataFrame:
