@@ -72,19 +72,18 @@ Y40 = X40.copy()
 Y40[:6] = [2, 1, 4, 3, 6, 5]
 
 
-@pytest.mark.filterwarnings("ignore:option --test is deprecated:DeprecationWarning")
 @pytest.mark.parametrize("n, extra, method", [
-    (8, [], "exact"),                                                   # exact null, n <= 10
-    (40, [], "table"),                                                  # the shipped table's quantiles
-    (40, ["--method", "monte-carlo", "--n-resamples", "999", "--rng", "3"], "monte-carlo"),
-    (40, ["--standardize", "--form", "paper"], "table"),               # and g from the table
+    (8, ["--test"], "exact"),             # exact null, n <= 10 (--test: the spelling, now deprecated)
+    (40, ["--pvalue"], "table"),          # the shipped table's quantiles
+    (40, ["--pvalue", "--method", "monte-carlo", "--n-resamples", "999", "--rng", "3"], "monte-carlo"),
+    (40, ["--pvalue", "--standardize", "--form", "paper"], "table"),    # and g from the table
 ])
 def test_correlate_test_parses_once(calls, tmp_path, capsys, n, extra, method):
     import json
 
     y = Y40[:n] if n == 40 else [1, 3, 2, 4, 6, 5, 8, 7]
     fx, fy = _files(tmp_path, np.arange(1, n + 1), y)
-    assert main(["correlate", "--test", fx, fy, *extra]) == 0
+    assert main(["correlate", fx, fy, *extra]) == 0
     calls.assert_once()
     out = json.loads(capsys.readouterr().out)
     assert out["method"] == method
