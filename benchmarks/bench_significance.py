@@ -28,6 +28,8 @@ from scipy import stats
 
 from agreekit import weighted_correlation_test
 from agreekit.ranking import significance as S
+from agreekit.ranking._exact_null import EXACT_CACHE
+from agreekit.ranking._quantile_model import table_quantiles
 from agreekit.ranking.tables import CoefficientTable, load_table
 from agreekit.ranking.tablegen.sampling import sample_coefficient
 from agreekit.ranking.weighting import parse_weigher
@@ -51,7 +53,7 @@ def best_of(fn, repeat):
 
 def table_with_quantiles(sid):
     tab = load_table(sid)
-    if S._table_quantiles(tab) is not None:
+    if table_quantiles(tab) is not None:
         return tab, "shipped"
     d = copy.deepcopy(tab.data)
     ns = d["samples"]["n"]
@@ -120,7 +122,7 @@ def main():
     for coef in ("kendall", "spearman"):
         colds, cpus = [], []
         for _ in range(3):
-            S._EXACT_CACHE.clear()
+            EXACT_CACHE.clear()
             c, t = time.process_time(), time.perf_counter()
             weighted_correlation_test(x, y, coefficient=coef, method="exact")
             colds.append(time.perf_counter() - t)

@@ -31,7 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
-from agreekit.ranking import significance as S
+from agreekit.ranking._quantile_model import quantile_model
 from agreekit.ranking.tables import available_tables, load_table
 from agreekit.ranking.tablegen.reproduction import pvalue_accuracy_row, pvalue_reference_rows
 from agreekit.ranking.tablegen.sampling import sample_lanes, stream_key
@@ -95,8 +95,8 @@ def main(argv=None):
     n_values = [int(v) for v in args.n.split(",")]
     ids = args.tables.split(",") if args.tables else available_tables()
     tabs = [load_table(sid) for sid in ids]
-    tabs = [t for t in tabs if args.coefficient in (None, t.coefficient) and S._quantile_model(t) is not None]
-    stored = {t.scheme_id: set(int(v) for v in S._quantile_model(t).nq.n) for t in tabs}
+    tabs = [t for t in tabs if args.coefficient in (None, t.coefficient) and quantile_model(t) is not None]
+    stored = {t.scheme_id: set(int(v) for v in quantile_model(t).nq.n) for t in tabs}
     bad = sorted({n for t in tabs for n in n_values if n in stored[t.scheme_id]})
     if bad:
         raise SystemExit(f"held-out n {bad} are stored n of a table (not held out)")

@@ -182,7 +182,7 @@ def test_bad_mode_is_a_clear_error(monkeypatch):
 def test_exact_counts_same_in_every_mode(coefficient):
     # counting kernel of the n = 11, 12 exact p-values (bools added as ints in every mode)
     from agreekit.ranking import _kernels as K
-    from agreekit.ranking.significance import _exact_counts
+    from agreekit.ranking._exact_null import exact_counts as _exact_counts
     from agreekit.ranking.weighting import parse_weigher
 
     coef = K.SPEARMAN if coefficient == "spearman" else K.KENDALL

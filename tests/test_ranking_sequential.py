@@ -58,7 +58,7 @@ def test_sequential_stopping_rule_by_hand():
     # the p-value is h / L, L = index (1-based) of the h-th exceedance in the fixed-size stream of the
     # same generator (the sample does not depend on the batching)
     from agreekit.ranking import _kernels as K
-    from agreekit.ranking.significance import _monte_carlo_null
+    from agreekit.ranking._montecarlo import monte_carlo_null as _monte_carlo_null
     from agreekit.ranking.weighting import parse_weigher
 
     n = 25

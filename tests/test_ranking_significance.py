@@ -12,7 +12,8 @@ import pytest
 from scipy import stats
 
 from agreekit import InputError, WeightedCorrelationResult, weighted_correlation_test
-from agreekit.ranking.significance import _exact_counts, exact_null_distribution
+from agreekit.ranking._exact_null import exact_counts as _exact_counts
+from agreekit.ranking.significance import exact_null_distribution
 from agreekit.ranking.weighting import parse_weigher
 from ranking_configs import PAPER_CONFIGS
 
@@ -131,7 +132,7 @@ def test_monte_carlo_reproducible_and_independent_of_batching():
     a = weighted_correlation_test(x, y, method="monte-carlo", n_resamples=5000, rng=7)
     b = weighted_correlation_test(x, y, method="monte-carlo", n_resamples=5000, rng=np.random.default_rng(7))
     assert a == b
-    from agreekit.ranking.significance import _monte_carlo_null
+    from agreekit.ranking._montecarlo import monte_carlo_null as _monte_carlo_null
     from agreekit.ranking import _kernels as K
 
     F = parse_weigher("harmonic").table(40)

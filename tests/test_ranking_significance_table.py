@@ -8,7 +8,9 @@ import pytest
 from scipy import stats
 
 from agreekit import InputError, weighted_correlation_test
-from agreekit.ranking.significance import _quantile_model, null_quantile_block, quantile_probs
+from agreekit.ranking import _quantile_model as QM
+from agreekit.ranking._quantile_model import quantile_model as _quantile_model
+from agreekit.ranking.significance import null_quantile_block, quantile_probs
 from agreekit.ranking.tables import CoefficientTable, load_table
 from agreekit.ranking.tablegen.sampling import sample_coefficient
 
@@ -196,14 +198,14 @@ def test_vertical_scheme_is_weighted_least_squares_linear_in_inverse_n(sid, monk
     # independent weighted least-squares solve
     from agreekit.ranking import significance as S
 
-    model = S._QuantileModel(load_table(sid), S._table_quantiles(load_table(sid)))
+    model = QM.QuantileModel(load_table(sid), QM.table_quantiles(load_table(sid)))
     ns, size = model.nq.n, model.nq.size.astype(float)
     for n in (70, 333, 1400, 2000, 5400, 30000, 39999):
         sel, c = model._vertical_weights(n)
         x = 1.0 / ns[sel]
         assert c.sum() == pytest.approx(1.0, abs=1e-12)
         assert c @ x == pytest.approx(1.0 / n, rel=1e-9)
-        half = next(h for upto, h in S._VERTICAL_WINDOWS if n <= upto)
+        half = next(h for upto, h in QM._VERTICAL_WINDOWS if n <= upto)
         assert sel.size == 2 * half and np.all(np.diff(sel) == 1)
         if half == 1:
             a, b = sel
@@ -225,7 +227,7 @@ def test_stored_lengths_where_the_fit_pools_use_the_pooled_quantiles():
     from agreekit.ranking import significance as S
 
     tab = load_table("kendall_additive_harmonic")
-    model = S._QuantileModel(tab, S._table_quantiles(tab))
+    model = QM.QuantileModel(tab, QM.table_quantiles(tab))
     for n in (30, 60, 101, 1433):     # dense range, and interpolation windows: the stored values as stored
         k = model.index[n]
         np.testing.assert_array_equal(model.quantiles(n)[0], model.nq.values[k])

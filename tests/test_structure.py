@@ -25,12 +25,8 @@ AREAS = ("ranking", "consensus", "clustering", "ireval", "metaeval")
 MAX_FUNCTION_LEVEL_IMPORTS = 20
 
 #: private names still imported across packages, each waiting for a public name in a file that
-#: another change of issue 21 owns (ranking/tables.py, ranking/significance.py)
-PENDING_PRIVATE = {
-    ("agreekit._cli.ranking", "agreekit.ranking.tables", "_resolve_table"),
-    ("agreekit._cli.tables", "agreekit.ranking.tables", "_load_table"),
-    ("agreekit.ranking.tablegen.reproduction", "agreekit.ranking.significance", "_quantile_model"),
-}
+#: another change of issue 21 owns (empty: ranking's entries got their public names)
+PENDING_PRIVATE: set = set()
 
 
 def _modules():

@@ -9,16 +9,14 @@ from pathlib import Path
 
 import numpy as np
 
-from agreekit._validation import InputError, check_choice, check_float, check_int, check_positive_ranks, parse_ascii_float, parse_ascii_int
+from agreekit._validation import InputError, check_float, check_int, check_positive_ranks, parse_ascii_float, parse_ascii_int
 from agreekit._cli._common import (add_format, add_output, add_quiet, add_renamed, add_rng, progress_of,
                                    write_output)
 from agreekit._io import dumps_json, iter_lines
-from agreekit.ranking.correlation import weighted_correlation
+from agreekit.ranking.correlation import configuration, configured_correlation, weighted_correlation
 from agreekit.ranking.moments import exact_moments
-from agreekit.ranking.significance import weighted_correlation_test
-from agreekit.ranking.standardization import G0_RULES
-from agreekit.ranking.tables import _resolve_table, standardize
-from agreekit.ranking.weighting import parse_weigher
+from agreekit.ranking.significance import configured_test, weighted_correlation_test
+from agreekit.ranking.tables import resolve_table, standardize
 
 COEFFICIENTS = ("kendall", "spearman")
 SCHEMES = ("additive", "multiplicative")
@@ -249,20 +247,20 @@ def _correlate(args):
         raise InputError("y", "only one of x, y may be `-` (stdin)")
     x = read_rank_file(args.x, parameter="x", column=args.column, kind=args.kind)
     y = read_rank_file(args.y, parameter="y", column=args.column, kind=args.kind)
-    value = weighted_correlation(x, y, coefficient=args.coefficient, weigher=args.weigher,
-                                 scheme=args.scheme, ties=args.ties, kind=args.kind)
-    out = {"coefficient": args.coefficient, "scheme": args.scheme,
-           "weigher": parse_weigher(args.weigher).spec, "kind": args.kind, "n": int(len(x)), "value": value}
+    # the boundary: coefficient, scheme and weigher are parsed once here and passed down as they are
+    config = configuration(args.coefficient, args.scheme, args.weigher)
+    value = configured_correlation(x, y, config, ties=args.ties, kind=args.kind)
+    out = {"coefficient": config.coefficient, "scheme": config.scheme,
+           "weigher": config.weigher.spec, "kind": args.kind, "n": int(len(x)), "value": value}
     if getattr(args, "standardize", False):
-        out.update(standardized_fields(args, value, int(len(x))))
+        out.update(standardized_fields(args, value, int(len(x)), config))
     if getattr(args, "pvalue", False):
         n_resamples = _parse_int("n_resamples", str(args.n_resamples))
         rng = args.rng
         if rng is None:  # fresh OS entropy, reported so that the run can be repeated
             rng = int(np.random.SeedSequence().entropy % 2**63)
-        res = weighted_correlation_test(
-            x, y, coefficient=args.coefficient, weigher=args.weigher, scheme=args.scheme,
-            alternative=args.alternative, method=args.method, n_resamples=n_resamples,
+        res = configured_test(
+            x, y, config, alternative=args.alternative, method=args.method, n_resamples=n_resamples,
             rng=rng, table=args.table, g0_rule=getattr(args, "g0_rule", None), progress=progress(args),
             kind=args.kind)
         out.update({"pvalue": res.pvalue, "method": res.method, "pvalue_se": res.pvalue_se,
@@ -277,23 +275,19 @@ def _correlate(args):
 
 # ------------------------------------------------------------------ standardization (also `agreekit standardize`)
 
-def _moments_payload(tab, n, form, extrapolate, g0_rule=None):
-    m = tab.moments(n, extrapolate=extrapolate)
-    g = tab.standardization_function(n, form=form, g0_rule=g0_rule, extrapolate=extrapolate)
-    return m, g
-
-
-def standardize_handler(args):
-    check_choice("form", args.form, ("corrected", "paper"))
-    g0_rule = getattr(args, "g0_rule", None)
-    if g0_rule is not None:
-        check_choice("g0_rule", g0_rule, G0_RULES)
+def standardize_handler(args, config=None):
+    """The record of ``agreekit standardize`` (and of ``correlate --standardize``, which passes the
+    ``config`` it parsed); ``form`` and ``g0_rule`` are validated by the table's standardization_function."""
     n = check_int("n", args.n if isinstance(args.n, int) else _parse_int("n", args.n), minimum=2)
     gamma = check_float("gamma", args.gamma, minimum=-1.0, maximum=1.0)
-    tab = _resolve_table(args.table, args.coefficient, args.scheme, args.weigher)
+    if config is None:
+        config = configuration(args.coefficient, args.scheme, args.weigher)
+    tab = resolve_table(args.table, config)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        m, g = _moments_payload(tab, n, args.form, args.extrapolate, g0_rule)
+        g = tab.standardization_function(n, form=args.form, g0_rule=getattr(args, "g0_rule", None),
+                                         extrapolate=args.extrapolate)
+        m = tab.moments(n, extrapolate=args.extrapolate)
     out = {
         "coefficient": tab.coefficient,
         "scheme": tab.scheme,
@@ -320,10 +314,10 @@ def standardize_handler(args):
     return out
 
 
-def standardized_fields(args, gamma: float, n: int) -> dict:
+def standardized_fields(args, gamma: float, n: int, config) -> dict:
     """g(gamma) and its parameters for ``correlate --standardize`` (same keys as ``standardize``)."""
     ns = argparse.Namespace(**{**vars(args), "gamma": gamma, "n": n})
-    out = standardize_handler(ns)
+    out = standardize_handler(ns, config)
     return {k: v for k, v in out.items() if k not in ("coefficient", "scheme", "weigher", "n", "gamma")}
 
 

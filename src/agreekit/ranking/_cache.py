@@ -23,9 +23,10 @@ from pathlib import Path
 import numpy as np
 
 from agreekit import __version__
-from agreekit.ranking import _kernels as _k
+from agreekit.ranking._config import Config
+from agreekit.ranking._montecarlo import monte_carlo_null
 from agreekit.ranking._tied_null import NullSample
-from agreekit.ranking.moments import exact_moments
+from agreekit.ranking.moments import _exact_moments
 
 #: exact enumeration up to this n (10! permutations, a second or two)
 EXACT_MAX_N = 10
@@ -81,11 +82,13 @@ def _write(path: Path, record: dict) -> None:
         pass
 
 
-def computed_moments(coefficient: str, scheme: str, weigher, n: int, *, progress=None, size: int = MC_SIZE):
+def computed_moments(config: Config, n: int, *, progress=None, size: int = MC_SIZE):
     """(mean, var, left_var, mean_se, var_se, left_var_se, source, size) at length n (no table needed).
 
-    ``source`` is ``"exact"`` (enumeration, SEs 0, size = n!) or ``"monte-carlo"``.
+    ``config`` is a parsed configuration (:func:`agreekit.ranking._config.configuration`); ``source`` is
+    ``"exact"`` (enumeration, SEs 0, size = n!) or ``"monte-carlo"``.
     """
+    coefficient, scheme, weigher = config.coefficient, config.scheme, config.weigher
     F = weigher.table(n)
     key = _key(coefficient, scheme, F, n, size if n > EXACT_MAX_N else 0)
     hit = _MEMORY.get(key)
@@ -100,18 +103,13 @@ def computed_moments(coefficient: str, scheme: str, weigher, n: int, *, progress
         return got
     STATS["computed"] += 1
     if n <= EXACT_MAX_N:
-        m = exact_moments(coefficient, n=n, weigher=weigher, scheme=scheme, progress=False)
+        m = _exact_moments(config, n, progress=False)
         out = (m.mean, m.var, m.left_var, 0.0, 0.0, 0.0, "exact", math.factorial(n))
     else:
-        # lazy: significance imports this module (through tables) at import time, so this import waits for the call
-        from agreekit.ranking.significance import _monte_carlo_null
-
-        coef = _k.SPEARMAN if coefficient == "spearman" else _k.KENDALL
         seed = np.random.SeedSequence([int(key[i:i + 8], 16) for i in range(0, 32, 8)])
         if progress is None:
             progress = size * n >= 10**8
-        null = _monte_carlo_null(n, F, coef, scheme == "multiplicative", size, np.random.default_rng(seed),
-                                 bool(progress))
+        null = monte_carlo_null(n, F, config.coef, config.mult, size, np.random.default_rng(seed), bool(progress))
         (mean, var, left), ses = NullSample(null, False).moments()
         out = (mean, var, left, *ses, "monte-carlo", int(size))
     _MEMORY[key] = out

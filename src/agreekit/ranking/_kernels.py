@@ -241,8 +241,7 @@ def _last_two(F, coef, mult, n, st, B, a, b):
 @njit(cache=True, inline="always")
 def chunk_start(F, coef, mult, n, k, c):
     """The descent's arrays (rem, idx, state, B) at the root of chunk ``c``: the remaining values
-    at level 0, then the chunk's first ``k`` entries decoded in mixed radix (shared by the sums
-    below and the counts of :mod:`agreekit.ranking.significance`)."""
+    at level 0, then the chunk's first ``k`` entries decoded in mixed radix."""
     rem = np.zeros((n + 1, n), np.int64)
     idx = np.zeros(n + 1, np.int64)
     state = np.zeros((n + 1, 6))
@@ -258,19 +257,48 @@ def chunk_start(F, coef, mult, n, k, c):
     return rem, idx, state, B
 
 
-# agreekit.ranking.significance._exact_chunk_counts walks the same tree from the same chunk_start;
-# it stays a separate kernel because the leaf work differs (two counts against three power sums and
-# the stored values), and a mode flag would be tested at every one of the n! leaves.
+@njit(cache=True, inline="always")
+def next_leaves(F, coef, mult, n, k, d, idx, state, B, rem):
+    """One step of the depth-first enumeration of a chunk (root at level ``k``): ``(d, g, g2)``.
+
+    Start with ``d = k`` on the arrays of :func:`chunk_start`; each call walks the tree to the next
+    node at level n - 2, where the last two positions are filled in closed form, and returns Γ of the
+    two permutations completed there (remaining values a, b and b, a) with ``d = n - 1`` (pass it back
+    to continue), or ``d = -1`` when the chunk is exhausted.  The sums are carried down the tree (one
+    level per position) and nothing is updated in place and undone, so there is no floating-point
+    drift.  The one walk of the two enumeration kernels (:func:`exact_chunk_sums` and the counts of
+    :mod:`agreekit.ranking._exact_null`), which differ only in what they do with the values.
+    """
+    if d == n - 1:  # back up from the leaf returned last
+        d = n - 2
+        if d == k:
+            return -1, 0.0, 0.0
+        d -= 1
+    while d != n - 2:
+        if idx[d] < n - d:
+            j = idx[d]
+            idx[d] += 1
+            _descend(F, coef, mult, n, d, j, state, B, rem)
+            d += 1
+            idx[d] = 0
+        else:
+            if d == k:
+                return -1, 0.0, 0.0
+            d -= 1
+    a = rem[d, 0]
+    b = rem[d, 1]
+    return (n - 1, _last_two(F, coef, mult, n, state[d], B[d], a, b),
+            _last_two(F, coef, mult, n, state[d], B[d], b, a))
+
+
 @njit(cache=True, parallel=True)
 def exact_chunk_sums(n, k, F, coef, mult, center, c_start, c_end, values):
     """Centred power sums of Γ(id, π) over the permutations π in chunks [c_start, c_end).
 
     The n! permutations are split by their first ``k <= n - 2`` entries (chunk
-    ``c`` is decoded in mixed radix); each chunk is enumerated depth-first with the
-    coefficient's sums carried down the tree (one level per position), so a
-    permutation costs O(1) amortised instead of O(n) / O(n²).  Nothing is
-    updated in place and undone, so there is no floating-point drift.  Returns
-    an array (c_end - c_start, 3) of [Σ(Γ-c), Σ(Γ-c)², Σ_{Γ<c}(Γ-c)²], one row per
+    ``c`` is decoded in mixed radix); each chunk is enumerated depth-first by
+    :func:`next_leaves`, so a permutation costs O(1) amortised instead of O(n) / O(n²).
+    Returns an array (c_end - c_start, 3) of [Σ(Γ-c), Σ(Γ-c)², Σ_{Γ<c}(Γ-c)²], one row per
     chunk, for the caller to combine in a fixed order.  If ``values`` is not
     empty, every Γ is also stored there: chunk c fills the slots
     [(c - c_start)·(n-k)!, (c - c_start + 1)·(n-k)!) in enumeration order.
@@ -287,37 +315,22 @@ def exact_chunk_sums(n, k, F, coef, mult, center, c_start, c_end, values):
         sl = 0.0
         pos = (c - c_start) * per_chunk
         d = k
-        idx[k] = 0
         while True:
-            if d == n - 2:  # the last two positions in closed form (k <= n - 2)
-                a = rem[d, 0]
-                b = rem[d, 1]
-                g = _last_two(F, coef, mult, n, state[d], B[d], a, b) - center
-                g2 = _last_two(F, coef, mult, n, state[d], B[d], b, a) - center
-                s1 += g + g2
-                s2 += g * g + g2 * g2
-                if g < 0:
-                    sl += g * g
-                if g2 < 0:
-                    sl += g2 * g2
-                if store:
-                    values[pos] = g + center
-                    values[pos + 1] = g2 + center
-                    pos += 2
-                if d == k:
-                    break
-                d -= 1
-                continue
-            if idx[d] < n - d:
-                j = idx[d]
-                idx[d] += 1
-                _descend(F, coef, mult, n, d, j, state, B, rem)
-                d += 1
-                idx[d] = 0
-            else:
-                if d == k:
-                    break
-                d -= 1
+            d, g, g2 = next_leaves(F, coef, mult, n, k, d, idx, state, B, rem)
+            if d < 0:
+                break
+            g -= center
+            g2 -= center
+            s1 += g + g2
+            s2 += g * g + g2 * g2
+            if g < 0:
+                sl += g * g
+            if g2 < 0:
+                sl += g2 * g2
+            if store:
+                values[pos] = g + center
+                values[pos + 1] = g2 + center
+                pos += 2
         out[c - c_start, 0] = s1
         out[c - c_start, 1] = s2
         out[c - c_start, 2] = sl
@@ -325,7 +338,7 @@ def exact_chunk_sums(n, k, F, coef, mult, center, c_start, c_end, values):
 
 
 # ------------------------------------------------------------------ random permutations
-# (the Monte Carlo null of agreekit.ranking.significance and the table generator's sampling)
+# (the Monte Carlo nulls of agreekit.ranking._montecarlo and _tied_null, and the table generator's sampling)
 
 @njit(parallel=True, cache=True)
 def _fisher_yates(u, out):  # pragma: no cover - compiled

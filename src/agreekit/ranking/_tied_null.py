@@ -13,8 +13,8 @@ Spearman.
 (n! / Π t_k! for tie groups of sizes t_k) is the one permuted.  Each distinct arrangement of a
 multiset stands for the same number Π t_k! of permutations π, so enumerating the distinct
 arrangements once each gives the exact null (``exact``); otherwise uniform random permutations
-(Fisher-Yates on the generator's float64 stream, :func:`agreekit.ranking.tablegen.sampling.
-random_permutations`) give a Monte Carlo sample (``sample``).
+(Fisher-Yates on the generator's float64 stream, :func:`agreekit.ranking._kernels.random_permutations`)
+give a Monte Carlo sample (``sample``).
 """
 from __future__ import annotations
 
@@ -45,24 +45,9 @@ def _gamma(xs, fx, yv, yd, fy, m, coef, mult, order, w):  # pragma: no cover - c
         w[i] = fx[i] * fy[i] if mult else fx[i] + fy[i]
         W += w[i]
     if coef == _k.SPEARMAN:
-        mx = 0.0
-        my = 0.0
-        for i in range(n):
-            mx += w[i] * xs[i]
-            my += w[i] * yv[i]
-        mx /= W
-        my /= W
-        sxy = 0.0
-        sxx = 0.0
-        syy = 0.0
-        for i in range(n):
-            dx = xs[i] - mx
-            dy = yv[i] - my
-            sxy += w[i] * dx * dy
-            sxx += w[i] * dx * dx
-            syy += w[i] * dy * dy
-        return sxy / math.sqrt(sxx * syy)
-    num, den_x = _ties.kendall_weighted_tied(order, xs, yd, m, w)
+        return _k.spearman_weighted(xs, yv, w)  # its first pass repeats W's sum in the same order: the same bits
+    num = _ties.kendall_weighted_tied(order, xs, yd, m, w)
+    den_x = _ties.untied_pair_weight(xs, w)  # items in x order already (order = arange(n))
     grp = np.zeros(m + 1)
     for i in range(n):
         grp[yd[i]] += w[i]

@@ -42,24 +42,23 @@ def tie_group_end(sorted_vals, start):
 
 @njit(cache=True)
 def kendall_weighted_tied(order, xs, yd, m, w):
-    """τ_w with sgn(0) = 0 and denominator sqrt(Σ_{x_i≠x_j} w_i w_j · Σ_{y_i≠y_j} w_i w_j), O(n log n).
+    """Numerator of τ_w with sgn(0) = 0 (pairs tied in x or in y contribute 0), O(n log n).
 
     ``order`` sorts the items by x (any order within an x tie); ``xs`` is x in that
     order (to find the tie groups); ``yd`` holds dense 1-based y ranks (1..m) per item.
     Items are scanned in x order, one tie group at a time: a group is first compared
     with the Fenwick tree (weights over y of the items with strictly smaller x) and
-    inserted afterwards, so pairs tied in x contribute 0.
-    Returns (numerator, Σ_{x_i<x_j} w_i w_j).
+    inserted afterwards, so pairs tied in x contribute 0.  The τ_b-style denominator is
+    sqrt(Σ_{x_i≠x_j} w_i w_j · Σ_{y_i≠y_j} w_i w_j), each factor from :func:`untied_pair_weight`.
     """
     n = order.size
     tree = np.zeros(m + 1)
     num = 0.0
-    den_x = 0.0
     seen = 0.0
     start = 0
     while start < n:
         stop = tie_group_end(xs, start)
-        wg = 0.0
+        wg = 0.0  # the group's weight, added to `seen` in one step (the sums of untied_pair_weight)
         for k in range(start, stop):
             i = order[k]
             r = yd[i]
@@ -67,20 +66,17 @@ def kendall_weighted_tied(order, xs, yd, m, w):
             leq = fenwick_prefix(tree, r)
             num += w[i] * (below - (seen - leq))
             wg += w[i]
-        den_x += wg * seen
         for k in range(start, stop):
             i = order[k]
             fenwick_add(tree, yd[i], w[i])
         seen += wg
         start = stop
-    return num, den_x
+    return num
 
 
-# The tie-group walk of kendall_weighted_tied without its Fenwick tree: the O(n) pass that gives
-# the other ranking's denominator (kendall_weighted_tied returns den_x from the same walk).
 @njit(cache=True)
 def untied_pair_weight(sorted_vals, w_sorted):
-    """Σ_{v_i < v_j} w_i w_j over items sorted by v (the pairs not tied in v)."""
+    """Σ_{v_i < v_j} w_i w_j over items sorted by v (the pairs not tied in v), O(n)."""
     n = sorted_vals.size
     tot = 0.0
     seen = 0.0

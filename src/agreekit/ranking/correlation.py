@@ -24,15 +24,16 @@ from agreekit._jit import pick
 from agreekit.ranking import _kernels as _k
 from agreekit.ranking import _ties
 from agreekit._validation import InputError, check_choice, check_same_length, integral_ranks, numeric_vector
-from agreekit.ranking.weighting import check_coefficient, check_scheme, item_weights, parse_weigher, weigher_table
+# the parsed configuration of the inner layers, importable from this public module (the CLI builds it)
+from agreekit.ranking._config import Config, configuration
+from agreekit.ranking.weighting import item_weights, weigher_table
 
 __all__ = ["weighted_spearman", "weighted_kendall", "weighted_correlation"]
 
-_COEF = {"spearman": _k.SPEARMAN, "kendall": _k.KENDALL}
-
-
 TIES = ("average", "raise")
 KINDS = ("ranks", "scores")
+
+
 class _DefaultCoefficient(str):
     """``"kendall"`` as the default of ``weighted_correlation``: equal to ``"kendall"``, but a call that
     relies on it is recognized (``is``) and warned that the default changed from ``"spearman"``."""
@@ -97,17 +98,6 @@ def check_rank_values(parameter: str, values, *, ties: str = "average", min_leng
     return rankdata(ranks, method="average"), True
 
 
-def _correlation_iv(x, y, weigher, scheme, ties="average", kind="ranks"):
-    ties = check_choice("ties", ties, TIES)
-    kind = check_choice("kind", kind, KINDS)
-    x, tx = as_ranks("x", x, kind=kind, ties=ties)
-    y, ty = as_ranks("y", y, kind=kind, ties=ties)
-    check_same_length(("x", "y"), x, y)
-    w = parse_weigher(weigher)
-    scheme = check_scheme(scheme)
-    return x, y, w, scheme == "multiplicative", tx or ty
-
-
 def _tied_coefficient(x, y, weigher, coefficient, mult):
     """Γ of two rank vectors (average ranks, float) with ties (see :func:`weighted_kendall`)."""
     x = np.asarray(x, dtype=np.float64)
@@ -125,7 +115,8 @@ def _tied_coefficient(x, y, weigher, coefficient, mult):
     _, yd = np.unique(y, return_inverse=True)
     yd = (yd + 1).astype(np.int64)
     work = _k.pair_work(x.size, _k.SPEARMAN)
-    num, den_x = pick(_ties.kendall_weighted_tied, work)(order.astype(np.int64), x[order], yd, int(yd.max()), w)
+    num = pick(_ties.kendall_weighted_tied, work)(order.astype(np.int64), x[order], yd, int(yd.max()), w)
+    den_x = pick(_ties.untied_pair_weight, work)(x[order], w[order])
     oy = np.argsort(y, kind="stable")
     den_y = pick(_ties.untied_pair_weight, work)(y[oy], w[oy])
     return float(num / np.sqrt(den_x * den_y))
@@ -174,11 +165,20 @@ def weighted_correlation(x, y, *, coefficient=_DEFAULT, weigher="harmonic", sche
                       "(the default of weighted_correlation_test, exact_moments, standardize and the CLI); "
                       "pass coefficient= to silence this warning", FutureWarning, stacklevel=2)
         coefficient = "kendall"
-    coefficient = check_coefficient(coefficient)
-    x, y, w, mult, tied = _correlation_iv(x, y, weigher, scheme, ties, kind)
-    if tied:
-        return _tied_coefficient(x, y, w, coefficient, mult)
-    coef = _COEF[coefficient]
+    return configured_correlation(x, y, configuration(coefficient, scheme, weigher), ties=ties, kind=kind)
+
+
+def configured_correlation(x, y, config: Config, *, ties="average", kind="ranks") -> float:
+    """:func:`weighted_correlation` on a parsed configuration (``config`` from :func:`configuration`, taken as
+    it is); ``ties``, ``kind`` and the rankings are validated here, once.  The entry of the CLI."""
+    ties = check_choice("ties", ties, TIES)
+    kind = check_choice("kind", kind, KINDS)
+    x, tx = as_ranks("x", x, kind=kind, ties=ties)
+    y, ty = as_ranks("y", y, kind=kind, ties=ties)
+    check_same_length(("x", "y"), x, y)
+    w, coef, mult = config.weigher, config.coef, config.mult
+    if tx or ty:
+        return _tied_coefficient(x, y, w, config.coefficient, mult)
     F = weigher_table(w, x.size, strict=False)
     if F is None:  # f(1..n) spans more than float64 carries for every permutation: weights of this pair
         return float(pick(_k.coefficient_weighted, _k.pair_work(x.size, coef))(
@@ -244,9 +244,7 @@ def weighted_spearman(x, y, *, weigher="harmonic", scheme="additive", ties="aver
     With ties, x and y are the average ranks and w_i combines f at the average ranks
     (f evaluated at non-integral ranks such as 2.5).
 
-    References
-    ----------
-    .. [1] P. Lombardo et al., "Standardization of Weighted Ranking Correlation Coefficients".
+    %(references)s
 
     Examples
     --------
@@ -302,17 +300,15 @@ def weighted_kendall(x, y, *, weigher="harmonic", scheme="additive", ties="avera
     sqrt(Σ_{x_i≠x_j} w_i w_j · Σ_{y_i≠y_j} w_i w_j), which again equals scipy's
     ``weightedtau`` with the call above; with constant weights it is Kendall's τ_b.
 
-    References
-    ----------
-    .. [1] P. Lombardo et al., "Standardization of Weighted Ranking Correlation Coefficients".
+    %(references)s
 
     Examples
     --------
     >>> from agreekit import weighted_kendall
-    >>> round(weighted_kendall([1, 2, 3, 4], [2, 1, 3, 4]), 6)
-    0.260274
-    >>> round(weighted_kendall([1, 2, 2, 4], [1, 3, 2, 4]), 6)  # a tie in x
-    0.940789
+    >>> untied = weighted_kendall([1, 2, 3, 4], [2, 1, 3, 4])
+    >>> tied = weighted_kendall([1, 2, 2, 4], [1, 3, 2, 4])  # a tie in x
+    >>> round(untied, 6), round(tied, 6)
+    (0.260274, 0.940789)
 
     Scores, higher = better: ``kind="scores"`` ranks them descending (best = rank 1).
     Ascending ``rankdata`` of the scores would weight the *worst* item most:
@@ -344,7 +340,11 @@ def weighted_kendall(x, y, *, weigher="harmonic", scheme="additive", ties="avera
 
 _SCHEME_DOC = """scheme : {'additive', 'multiplicative'}, optional
         How f at the two ranks of an item combine into its weight (Eqs. 12-13)."""
-_DOC_PARTS = {"ranks": _RANKS_DOC, "weigher": _WEIGHER_DOC, "scheme": _SCHEME_DOC}
+_REFERENCES_DOC = """References
+    ----------
+    .. [1] P. Lombardo et al., "Standardization of Weighted Ranking Correlation Coefficients"."""
+# the shared parts of the three docstrings, substituted as scipy does (numpydoc and help() see the full text)
+_DOC_PARTS = {"ranks": _RANKS_DOC, "weigher": _WEIGHER_DOC, "scheme": _SCHEME_DOC, "references": _REFERENCES_DOC}
 weighted_spearman.__doc__ = weighted_spearman.__doc__ % _DOC_PARTS
 weighted_kendall.__doc__ = weighted_kendall.__doc__ % _DOC_PARTS
 weighted_correlation.__doc__ = weighted_correlation.__doc__ % _DOC_PARTS
@@ -375,8 +375,7 @@ def batch_coefficient(perms, *, coefficient, weigher, scheme) -> np.ndarray:
     ...                   weigher="harmonic", scheme="additive").tolist()
     [1.0, -1.0]
     """
-    coefficient = check_coefficient(coefficient)
-    scheme = check_scheme(scheme)
+    config = configuration(coefficient, scheme, weigher)
     arr = np.asarray(perms)
     if arr.ndim != 2 or arr.shape[1] < 2:
         raise InputError("perms", f"must be a 2-D array with at least 2 columns; got shape {arr.shape}")
@@ -385,6 +384,6 @@ def batch_coefficient(perms, *, coefficient, weigher, scheme) -> np.ndarray:
     n = arr.shape[1]
     if arr.size and (arr.min() < 1 or arr.max() > n):
         raise InputError("perms", f"rows must be permutations of 1..{n}")
-    F = parse_weigher(weigher).table(n)
-    kernel = pick(_k.batch_identity, arr.shape[0] * _k.pair_work(n, _COEF[coefficient]))
-    return kernel(np.ascontiguousarray(arr, dtype=np.int64), F, _COEF[coefficient], scheme == "multiplicative")
+    F = config.weigher.table(n)
+    kernel = pick(_k.batch_identity, arr.shape[0] * _k.pair_work(n, config.coef))
+    return kernel(np.ascontiguousarray(arr, dtype=np.int64), F, config.coef, config.mult)

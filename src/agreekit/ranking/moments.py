@@ -24,14 +24,13 @@ import numpy as np
 from agreekit._api import ResultBase, deprecated_attribute
 from agreekit._jit import pick
 from agreekit.ranking import _kernels as _k
-from agreekit._validation import InputError, check_int
-from agreekit.ranking.weighting import check_coefficient, check_scheme, parse_weigher
+from agreekit._validation import check_int
+from agreekit.ranking._config import Config, configuration
 
 __all__ = ["ExactMoments", "exact_moments"]
 
 #: largest n for which enumeration is offered (12! = 479,001,600 permutations)
 MAX_EXACT_N = 12
-_COEF = {"spearman": _k.SPEARMAN, "kendall": _k.KENDALL}
 _TARGET_BLOCKS = 500
 #: up to this many permutations (10! = 3,628,800; 29 MB) Γ values are kept for a one-pass computation
 _STORE_MAX = math.factorial(10)
@@ -41,11 +40,12 @@ _STORE_MAX = math.factorial(10)
 class ExactMoments(ResultBase):
     """Exact null moments of Γ over all n! permutations (result of :func:`exact_moments`).
 
-    Attributes
+    Parameters
     ----------
     mean, var, left_var : float
         Γ̄, V and V^ℓ (Eqs. 19, 24, 25; V and V^ℓ divided by n!).
     n : int
+        Ranking length.
     coefficient, scheme, weigher : str
         The configuration (``weigher`` is the canonical spec).
     n_permutations : int
@@ -53,6 +53,15 @@ class ExactMoments(ResultBase):
     seconds : float
         Wall-clock seconds of the enumeration (not part of ``==``).  ``elapsed`` is its
         deprecated alias.
+
+    Examples
+    --------
+    >>> from agreekit.ranking import exact_moments
+    >>> m = exact_moments("kendall", n=10, weigher="inverse_square:n0=1", scheme="multiplicative")
+    >>> round(m.mean, 7), round(m.var, 7), round(m.left_var, 7), m.n_permutations   # Table 5 of the seed
+    (-0.2378916, 0.2414456, 0.0686167, 3628800)
+    >>> m.to_dict()["weigher"]
+    'inverse_square:n0=1'
     """
 
     mean: float
@@ -157,10 +166,13 @@ def exact_moments(coefficient="kendall", *, n, weigher="harmonic", scheme="addit
     >>> exact_moments(n=4) == exact_moments("kendall", n=4, weigher="harmonic", scheme="additive")
     True
     """
-    coefficient = check_coefficient(coefficient)
-    scheme = check_scheme(scheme)
-    n = check_int("n", n, minimum=2, maximum=MAX_EXACT_N)
-    w = parse_weigher(weigher)
+    config = configuration(coefficient, scheme, weigher)
+    return _exact_moments(config, check_int("n", n, minimum=2, maximum=MAX_EXACT_N), progress)
+
+
+def _exact_moments(config: Config, n: int, progress=None) -> ExactMoments:
+    """:func:`exact_moments` of a parsed configuration at a validated n (2 <= n <= MAX_EXACT_N)."""
+    coefficient, scheme, w = config.coefficient, config.scheme, config.weigher
     F = w.table(n)
     if progress is None:
         progress = n >= 11
@@ -168,8 +180,7 @@ def exact_moments(coefficient="kendall", *, n, weigher="harmonic", scheme="addit
         # Γ(id, id) = 1 and Γ(id, (2 1)) = -1 for every weighting: the symmetric case, exactly
         return ExactMoments(mean=0.0, var=1.0, left_var=0.5, n=2, coefficient=coefficient,
                             scheme=scheme, weigher=w.spec, n_permutations=2)
-    coef = _COEF[coefficient]
-    mult = scheme == "multiplicative"
+    coef, mult = config.coef, config.mult
     k = _prefix_length(n)
     total = math.factorial(n)
     t0 = time.perf_counter()

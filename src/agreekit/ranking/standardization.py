@@ -64,7 +64,27 @@ G0_RULES = ("max_min_slope", "closest_to_zero")
 
 
 class BoundConsistencyError(ValueError):
-    """The monotonicity bounds on g0 (or g1) are inconsistent: no valid g exists."""
+    """The monotonicity bounds on g0 (or g1) are inconsistent: no valid g exists.
+
+    Raised by :meth:`StandardizationFunction.from_moments` (the authors' code builds this error
+    but never raises it, and returns values outside [-1, 1]); a :class:`ValueError`.
+
+    Examples
+    --------
+    At n = 3, Spearman / multiplicative / 1/i², the paper's printed B, C (``form="paper"``, which
+    uses Algorithm 1) leave an empty interval for g0, while the corrected form with the default rule
+    finds a strictly increasing g:
+
+    >>> from agreekit.ranking import BoundConsistencyError, StandardizationFunction, exact_moments
+    >>> m = exact_moments("spearman", n=3, weigher="inverse_square", scheme="multiplicative")
+    >>> try:
+    ...     StandardizationFunction.from_moments(m.mean, m.var, m.left_var, form="paper")
+    ... except BoundConsistencyError as exc:
+    ...     print(type(exc).__name__, isinstance(exc, ValueError))
+    BoundConsistencyError True
+    >>> round(StandardizationFunction.from_moments(m.mean, m.var, m.left_var).min_slope, 3)
+    0.569
+    """
 
 
 def _g0_rule_iv(g0_rule, form):
@@ -74,25 +94,25 @@ def _g0_rule_iv(g0_rule, form):
     return check_choice("g0_rule", g0_rule, G0_RULES)
 
 
-def _moments_iv(mean, var, left_var, form, eps_flat, eps_bound):
+def _moments_iv(mean, var, left_var, eps_flat, eps_bound):
     mean = check_float("mean", mean, minimum=-1.0, maximum=1.0, inclusive=False)
     var = check_float("var", var, minimum=0.0, inclusive=False)
     left_var = check_float("left_var", left_var, minimum=0.0)
     if left_var > var:
         raise InputError("left_var", f"must not exceed `var` ({var}); got {left_var}")
-    form = check_choice("form", form, FORMS)
     eps_flat = check_float("eps_flat", eps_flat, minimum=0.0)
     eps_bound = check_float("eps_bound", eps_bound, minimum=0.0)
-    return mean, var, left_var, form, eps_flat, eps_bound
+    return mean, var, left_var, eps_flat, eps_bound
 
 
 @dataclass(frozen=True)
 class StandardizationFunction(ResultBase):
     """g(x) = g0 + g1 (x-Γ̄) + {g2 if x < Γ̄ else h2} (x-Γ̄)², vectorized over arrays.
 
-    Build with :meth:`from_moments`; call it on a float or an array of Γ values.
+    Build with :meth:`from_moments` (the fields are its result); call it on a float or an array of
+    Γ values.
 
-    Attributes
+    Parameters
     ----------
     mean, var, left_var : float
         The moments Γ̄, V, V^ℓ the function was built from.
@@ -100,11 +120,15 @@ class StandardizationFunction(ResultBase):
         Coefficients of Eq. 22.
     flat : bool
         Whether the flat-variance-ratio branch (Eq. 27) was used.
-    form : {'corrected', 'paper'}
-    identity : bool
+    form : {'corrected', 'paper'}, optional
+        The B, C used (see the module docstring).
+    identity : bool, optional
         True for a symmetric null distribution (Γ̄ = 0, V^ℓ = V/2), where g(x) = x.
-    g0_rule : {'max_min_slope', 'closest_to_zero'}
+    g0_rule : {'max_min_slope', 'closest_to_zero'}, optional
         How the free parameter was chosen (see the module docstring).
+
+    Attributes
+    ----------
     min_slope : float
         min of g' on [-1, 1] (= min(g'(-1), g'(Γ̄), g'(1))); > 0 means strictly increasing.
 
@@ -180,8 +204,14 @@ class StandardizationFunction(ResultBase):
         InputError
             For moments outside their domain or an unknown ``form`` / ``g0_rule``.
         """
-        G, V, L, form, eps_flat, eps_bound = _moments_iv(mean, var, left_var, form, eps_flat, eps_bound)
-        rule = _g0_rule_iv(g0_rule, form)
+        form = check_choice("form", form, FORMS)
+        return cls._from_checked(mean, var, left_var, form, _g0_rule_iv(g0_rule, form), eps_flat, eps_bound)
+
+    @classmethod
+    def _from_checked(cls, mean, var, left_var, form, rule, eps_flat=1e-4, eps_bound=1e-8):
+        """:meth:`from_moments` with ``form`` and ``rule`` already validated (the rule resolved, not None):
+        the entry of the library's inner layers, which validate their options once at the public call."""
+        G, V, L, eps_flat, eps_bound = _moments_iv(mean, var, left_var, eps_flat, eps_bound)
         if abs(G) <= eps_bound and abs(L - V / 2) <= eps_bound:
             # symmetric null distribution (e.g. any coefficient at n = 2): g is the identity
             return cls(G, V, L, 0.0, 1.0, 0.0, 0.0, True, form, True, rule)

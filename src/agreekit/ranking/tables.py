@@ -31,7 +31,7 @@ import hashlib
 import json
 import os
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -42,14 +42,11 @@ import numpy as np
 from agreekit._api import ResultBase
 from agreekit._validation import InputError, check_choice, check_int, check_same_length
 from agreekit._io import read_text
-from agreekit.ranking._fitmodel import prediction_se, x_of_n
-from agreekit.ranking.standardization import G0_RULES, StandardizationFunction
-from agreekit.ranking.weighting import COEFFICIENTS, SCHEMES, parse_weigher, scheme_id
-from agreekit.ranking.weighting import check_coefficient
-from agreekit.ranking.weighting import check_scheme
+from agreekit.ranking._config import Config, configuration
+from agreekit.ranking._fitmodel import _prediction_se, _x_of_n
+from agreekit.ranking.standardization import StandardizationFunction, _g0_rule_iv
 from agreekit.ranking.correlation import as_ranks
 from agreekit.ranking import _cache
-from agreekit.ranking import _kernels as _k
 from agreekit.ranking._tied_null import MAX_EXACT_ARRANGEMENTS
 from agreekit.ranking._tied_null import tied_null
 
@@ -135,14 +132,39 @@ def available_tables() -> list[str]:
 class TableMoments(ResultBase):
     """Γ̄, V, V^ℓ at ranking length ``n``, where they came from, and their SEs.
 
-    ``source`` is ``"exact"`` (an exact row of a table, or an enumeration at n), ``"fit"`` (a
-    table's fitted polynomials) or ``"monte-carlo"`` (a seeded Monte Carlo sample at n, see
-    :func:`null_moments`).  ``table`` is the scheme id of the table they were read from (None:
-    computed at n, or read by :meth:`CoefficientTable.moments`, which knows its own table);
-    ``size`` the number of permutations (or distinct arrangements) behind computed values (0 for
-    table values).  ``mean_se``, ``var_se``, ``left_var_se`` are the standard errors: of the
-    fitted values (from the covariance of each fit's coefficients, schema 1.1; NaN for fits of a
-    schema-1.0 table, which stores no covariance), of the Monte Carlo estimates, 0 for exact values.
+    Returned by :func:`null_moments` and :meth:`CoefficientTable.moments`.
+
+    Parameters
+    ----------
+    n : int
+        Ranking length.
+    mean, var, left_var : float
+        Γ̄, V and V^ℓ of the null distribution of Γ at n.
+    source : {'exact', 'fit', 'monte-carlo'}
+        ``"exact"`` (an exact row of a table, or an enumeration at n), ``"fit"`` (a table's fitted
+        polynomials) or ``"monte-carlo"`` (a seeded Monte Carlo sample at n, see :func:`null_moments`).
+    mean_se, var_se, left_var_se : float, optional
+        Standard errors: of the fitted values (from the covariance of each fit's coefficients,
+        schema 1.1; NaN for fits of a schema-1.0 table, which stores no covariance), of the Monte
+        Carlo estimates, 0 for exact values.
+    table : str or None, optional
+        Scheme id of the table they were read from (None: computed at n, or read by
+        :meth:`CoefficientTable.moments`, which knows its own table).
+    size : int, optional
+        Number of permutations (or distinct arrangements) behind computed values (0 for table values).
+
+    Examples
+    --------
+    >>> from agreekit.ranking import null_moments
+    >>> m = null_moments(coefficient="spearman", scheme="additive", weigher="harmonic", n=10)
+    >>> m.source, m.table, round(m.mean, 7), round(m.var, 7), round(m.left_var, 7)
+    ('exact', 'spearman_additive_harmonic', -0.1156932, 0.1536211, 0.0698778)
+
+    Above the exact rows a table's fits give the moments, with their standard errors:
+
+    >>> f = null_moments(coefficient="spearman", scheme="additive", weigher="harmonic", n=1000)
+    >>> f.source, round(f.mean, 6), f.mean_se > 0
+    ('fit', -0.335314, True)
     """
 
     n: int
@@ -161,9 +183,32 @@ class TableMoments(ResultBase):
 class NullQuantiles(ResultBase):
     """Quantiles of the raw statistic Γ under uniform random permutations, per Monte Carlo training n.
 
-    ``values[i, j]`` = ``numpy.quantile(sample_i, probs[j], method="linear")`` of the sample of
-    size ``size[i]`` drawn at ranking length ``n[i]``; ``probs`` are 201 logit-spaced
-    probabilities from 1e-4 to 1 - 1e-4 (``expit(linspace(logit(1e-4), logit(1 - 1e-4), 201))``).
+    The ``null_quantiles`` block of a coefficient table (schema >= 1.1), read by
+    :attr:`CoefficientTable.null_quantiles`; ``method="table"`` of
+    :func:`~agreekit.ranking.weighted_correlation_test` interpolates it across n.
+
+    Parameters
+    ----------
+    probs : numpy.ndarray
+        The 201 logit-spaced probabilities from 1e-4 to 1 - 1e-4
+        (``expit(linspace(logit(1e-4), logit(1 - 1e-4), 201))``).
+    n : numpy.ndarray of int
+        The ranking lengths of the stored samples.
+    size : numpy.ndarray of int
+        The sample sizes (permutations drawn at each length).
+    values : numpy.ndarray, shape (len(n), len(probs))
+        ``values[i, j]`` = ``numpy.quantile(sample_i, probs[j], method="linear")`` of the sample of
+        size ``size[i]`` drawn at ranking length ``n[i]``.
+
+    Examples
+    --------
+    >>> from agreekit.ranking import load_table
+    >>> q = load_table("kendall_additive_harmonic").null_quantiles
+    >>> q.values.shape == (q.n.size, q.probs.size), q.probs.size
+    (True, 201)
+    >>> i = int(q.n.tolist().index(30))                 # the stored sample at n = 30
+    >>> int(q.size[i]), round(float(q.values[i, 100]), 4)  # its size and its median
+    (1000000, -0.1772)
     """
 
     probs: np.ndarray
@@ -174,7 +219,32 @@ class NullQuantiles(ResultBase):
 
 @dataclass(frozen=True, eq=False)
 class CoefficientTable(ResultBase):
-    """A validated coefficient table.  ``data`` is the parsed JSON; ``path`` where it was read."""
+    """A validated coefficient table of one (coefficient, scheme, weigher) configuration.
+
+    Made by :func:`load_table` / :func:`find_table`, which check its schema and checksum; its
+    properties (``coefficient``, ``scheme``, ``weigher``, ``scheme_id``, ``n_exact``, ``n_max``,
+    ``config_hash``, ``null_quantiles``) read ``data``.
+
+    Parameters
+    ----------
+    data : dict
+        The parsed JSON document (schema ``agreekit/schemas/table.schema.json``).
+    path : str or None, optional
+        The file it was read from (None for a table read from stdin).
+
+    Examples
+    --------
+    >>> from agreekit.ranking import load_table
+    >>> tab = load_table("spearman_multiplicative_harmonic")
+    >>> tab.coefficient, tab.scheme, tab.weigher, tab.n_exact
+    ('spearman', 'multiplicative', 'harmonic', 10)
+    >>> m = tab.moments(10)                    # an exact row (Table 3 of the seed)
+    >>> m.source, round(m.mean, 7)
+    ('exact', -0.1233591)
+    >>> g = tab.standardization_function(10)
+    >>> float(g(-1.0)), float(g(1.0)), round(float(g(m.mean)), 6)
+    (-1.0, 1.0, 0.027002)
+    """
 
     data: dict
     path: str | None = None
@@ -224,10 +294,10 @@ class CoefficientTable(ResultBase):
         vals, ses = [], []
         for q in ("mean", "var", "left_var"):
             f = self.data["fits"][q]
-            x = x_of_n(n, f["transform"])
+            x = _x_of_n(n, f["transform"])  # the schema checked the transform at load
             vals.append(float(np.polynomial.polynomial.polyval(x, np.asarray(f["coefficients"], dtype=float))))
             cov = f.get("covariance")
-            ses.append(float("nan") if cov is None else prediction_se(n, f["transform"], cov))
+            ses.append(float("nan") if cov is None else _prediction_se(n, f["transform"], cov))
         return TableMoments(n, vals[0], vals[1], vals[2], "fit", *ses)
 
     def standardization_function(self, n: int, *, form: str = "corrected", g0_rule: str | None = None,
@@ -238,11 +308,13 @@ class CoefficientTable(ResultBase):
         <agreekit.ranking.standardization.StandardizationFunction.from_moments>` (default: maximal
         minimum slope for ``form='corrected'``, Algorithm 1 for ``form='paper'``).
         """
-        check_choice("form", form, FORMS)
-        if g0_rule is not None:
-            check_choice("g0_rule", g0_rule, G0_RULES)
+        form = check_choice("form", form, FORMS)
+        return self._function(n, form, _g0_rule_iv(g0_rule, form), extrapolate)
+
+    def _function(self, n, form, rule, extrapolate):
+        """:meth:`standardization_function` with ``form`` and ``rule`` validated (and the rule resolved)."""
         m = self.moments(n, extrapolate=extrapolate)
-        return StandardizationFunction.from_moments(m.mean, m.var, m.left_var, form=form, g0_rule=g0_rule)
+        return StandardizationFunction._from_checked(m.mean, m.var, m.left_var, form, rule)
 
     def __repr__(self) -> str:
         return (f"CoefficientTable({self.scheme_id!r}, n_exact={self.n_exact}, n_max={self.n_max}, "
@@ -349,10 +421,11 @@ def load_table(path_or_scheme_id: str | os.PathLike | CoefficientTable) -> Coeff
     >>> t.coefficient, t.n_exact, t.n_max
     ('kendall', 10, 40000)
     """
-    return _load_table(path_or_scheme_id, parameter="path_or_scheme_id")
+    return open_table(path_or_scheme_id, parameter="path_or_scheme_id")
 
 
-def _load_table(source, *, parameter: str) -> CoefficientTable:
+def open_table(source, *, parameter: str) -> CoefficientTable:
+    """:func:`load_table` with errors naming ``parameter`` (the CLI's ``table``, the API's ``table=``)."""
     if isinstance(source, CoefficientTable):
         return source
     if isinstance(source, bytes) or not isinstance(source, (str, os.PathLike)):
@@ -381,12 +454,10 @@ def find_table(coefficient: str, scheme: str, weigher) -> CoefficientTable:
 
     Parameters
     ----------
-    coefficient : {'kendall', 'spearman'}
-        The coefficient.
-    scheme : {'additive', 'multiplicative'}
-        How the two ranks' weights combine.
-    weigher : str or Weigher
-        The weigher spec (``"harmonic"``, ``"inverse_square:n0=1"``, ...).
+    coefficient, scheme, weigher : str
+        The configuration whose table is looked up by its :func:`~agreekit.ranking.scheme_id`
+        (``weigher`` a spec such as ``"inverse_square:n0=1"`` or a
+        :class:`~agreekit.ranking.Weigher`; a Python callable has no shipped table).
 
     Returns
     -------
@@ -404,45 +475,38 @@ def find_table(coefficient: str, scheme: str, weigher) -> CoefficientTable:
     >>> find_table("spearman", "additive", "harmonic").scheme_id
     'spearman_additive_harmonic'
     """
-    check_choice("coefficient", coefficient, COEFFICIENTS)
-    check_choice("scheme", scheme, SCHEMES)
-    if callable(weigher) and not hasattr(weigher, "spec"):
+    return _shipped_table(configuration(coefficient, scheme, weigher))
+
+
+def _shipped_table(config: Config) -> CoefficientTable:
+    if config.is_callable:
         raise InputError("weigher", "is a Python callable: there is no shipped table for it; build one with the "
                                     "pipeline and pass table=")
-    spec = weigher.spec if hasattr(weigher, "spec") else weigher
-    sid = scheme_id(coefficient, scheme, spec)
+    sid = config.scheme_id
     if not _tables_dir().joinpath(sid + ".json").is_file():
         raise InputError("weigher", f"no table for scheme {sid!r}; shipped tables: {', '.join(available_tables())}. "
                                     "Add the scheme to config/config.yaml, run the pipeline and pass table=")
     return load_table(sid)
 
 
-def _resolve_table(table, coefficient, scheme, weigher) -> CoefficientTable:
+def resolve_table(table, config: Config) -> CoefficientTable:
+    """The table of a parsed configuration (:func:`agreekit.ranking.correlation.configuration`): ``table``
+    (a table, path or scheme id; an error naming the option that differs from the configuration) or,
+    for None, the shipped one (:func:`find_table`).  A Python callable weigher trusts the table given."""
     if table is None:
-        return find_table(coefficient, scheme, weigher)
-    tab = _load_table(table, parameter="table")
-
-    if callable(weigher) and not hasattr(weigher, "spec"):
-        spec = None  # a custom callable: trust the table the caller passed
-    else:
-        spec = parse_weigher(weigher).spec
-    for name, want, have in (("coefficient", coefficient, tab.coefficient), ("scheme", scheme, tab.scheme),
+        return _shipped_table(config)
+    tab = open_table(table, parameter="table")
+    spec = None if config.is_callable else config.weigher.spec  # a custom callable: trust the table the caller passed
+    for name, want, have in (("coefficient", config.coefficient, tab.coefficient), ("scheme", config.scheme, tab.scheme),
                              ("weigher", spec, tab.weigher)):
         if want is not None and want != have:
             raise InputError(name, f"is {want!r} but the table {tab.scheme_id!r} is for {have!r}")
     return tab
 
 
-def _has_shipped(coefficient, scheme, weigher) -> bool:
-    """Whether a table for (coefficient, scheme, weigher spec) ships with the package."""
-    check_choice("coefficient", coefficient, COEFFICIENTS)
-    check_choice("scheme", scheme, SCHEMES)
-    if callable(weigher) and not hasattr(weigher, "spec"):
-        return False
-    spec = weigher.spec if hasattr(weigher, "spec") else parse_weigher(weigher).spec
-    if spec.startswith("callable:"):
-        return False
-    return _tables_dir().joinpath(scheme_id(coefficient, scheme, spec) + ".json").is_file()
+def _has_shipped(config: Config) -> bool:
+    """Whether a table for the configuration ships with the package."""
+    return not config.is_callable and _tables_dir().joinpath(config.scheme_id + ".json").is_file()
 
 
 def null_moments(*, coefficient: str = "kendall", scheme: str = "additive", weigher="harmonic", n: int | None = None,
@@ -521,12 +585,13 @@ def null_moments(*, coefficient: str = "kendall", scheme: str = "additive", weig
     >>> t.source, t.size, t.n
     ('exact', 6720, 8)
     """
+    return _null_moments(configuration(coefficient, scheme, weigher), n, table, compute, x, y, extrapolate, progress)
 
-    coefficient = check_coefficient(coefficient)
-    scheme = check_scheme(scheme)
+
+def _null_moments(config: Config, n, table, compute, x, y, extrapolate, progress) -> TableMoments:
+    """:func:`null_moments` of a parsed configuration (every other argument validated here)."""
     if not isinstance(compute, (bool, np.bool_)):
         raise InputError("compute", f"must be True or False; got {compute!r}")
-    w = parse_weigher(weigher)
     if (x is None) != (y is None):
         raise InputError("y" if y is None else "x", "is missing: x and y are given together (their tie patterns "
                                                     "define the null)")
@@ -542,19 +607,15 @@ def null_moments(*, coefficient: str = "kendall", scheme: str = "additive", weig
             if table is not None:
                 raise InputError("table", "holds the null of untied rankings; x, y have ties (leave table=None "
                                           "for the null of their tie patterns)")
-            return _tied_moments(coefficient, scheme, w, rx, ry, progress)
+            return _tied_moments(config, rx, ry, progress)
     if n is None:
         _missing_n()
     n = check_int("n", n, minimum=2)
-    if table is not None or not compute or (w.family != "callable" and _has_shipped(coefficient, scheme, w)):
-        tab = _resolve_table(table, coefficient, scheme, w if w.family != "callable" else w.func)
-        m = tab.moments(n, extrapolate=extrapolate)
-        from dataclasses import replace
+    if table is not None or not compute or _has_shipped(config):
+        tab = resolve_table(table, config)
+        return replace(tab.moments(n, extrapolate=extrapolate), table=tab.scheme_id)
 
-        return replace(m, table=tab.scheme_id)
-
-    mean, var, left, se_m, se_v, se_l, source, size = _cache.computed_moments(coefficient, scheme, w, n,
-                                                                              progress=progress)
+    mean, var, left, se_m, se_v, se_l, source, size = _cache.computed_moments(config, n, progress=progress)
     return TableMoments(n, mean, var, left, source, se_m, se_v, se_l, None, size)
 
 
@@ -563,10 +624,9 @@ TIED_MC_SIZE = 20_000
 _TIED_MOMENTS: dict = {}
 
 
-def _tied_moments(coefficient, scheme, w, rx, ry, progress) -> TableMoments:
-
-    coef = _k.SPEARMAN if coefficient == "spearman" else _k.KENDALL
-    null = tied_null(rx, ry, w, coef, scheme == "multiplicative")
+def _tied_moments(config: Config, rx, ry, progress) -> TableMoments:
+    """Moments of the permutation null that keeps the tie patterns of rx, ry fixed (memoized)."""
+    null = tied_null(rx, ry, config.weigher, config.coef, config.mult)
     key = null.key()
     hit = _TIED_MOMENTS.get(key)
     if hit is not None:
@@ -627,18 +687,21 @@ def standardization_function(*, coefficient: str = "kendall", scheme: str = "add
     >>> float(g(1.0)), float(g(-1.0))
     (1.0, -1.0)
     """
+    form = check_choice("form", form, FORMS)
+    rule = _g0_rule_iv(g0_rule, form)
+    return _standardization_function(configuration(coefficient, scheme, weigher), n, form, rule, table, extrapolate,
+                                     compute, x, y)
 
-    check_choice("form", form, FORMS)
-    if g0_rule is not None:
-        check_choice("g0_rule", g0_rule, G0_RULES)
-    if x is None and y is None and (table is not None or not compute or _has_shipped(coefficient, scheme, weigher)):
-        tab = _resolve_table(table, coefficient, scheme, weigher)   # the table path, unchanged
+
+def _standardization_function(config: Config, n, form, rule, table, extrapolate, compute, x, y):
+    """:func:`standardization_function` with the configuration parsed and ``form``, ``rule`` validated."""
+    if x is None and y is None and (table is not None or not compute or _has_shipped(config)):
+        tab = resolve_table(table, config)   # the table path, unchanged
         if n is None:
             _missing_n()
-        return tab.standardization_function(n, form=form, g0_rule=g0_rule, extrapolate=extrapolate)
-    m = null_moments(coefficient=coefficient, scheme=scheme, weigher=weigher, n=n, table=table, compute=compute,
-                     x=x, y=y, extrapolate=extrapolate)
-    return StandardizationFunction.from_moments(m.mean, m.var, m.left_var, form=form, g0_rule=g0_rule)
+        return tab._function(n, form, rule, extrapolate)
+    m = _null_moments(config, n, table, compute, x, y, extrapolate, None)
+    return StandardizationFunction._from_checked(m.mean, m.var, m.left_var, form, rule)
 
 
 def _missing_n():

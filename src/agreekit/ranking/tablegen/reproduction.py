@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from agreekit._io import atomic_write
-from agreekit.ranking.significance import _quantile_model
+from agreekit.ranking._quantile_model import quantile_model
 from agreekit.ranking.standardization import StandardizationFunction
 from agreekit.ranking.tablegen.sampling import sample_lanes, sample_size, stream_key
 from agreekit.ranking.tables import CoefficientTable
@@ -376,7 +376,7 @@ def pvalue_accuracy_row(table, n: int, size: int, ref_rows) -> dict:
     0.001 <= p_MC (about 1 and 3 when sampling error is all there is).
     """
     tab = table if isinstance(table, CoefficientTable) else CoefficientTable(dict(table))
-    model = _quantile_model(tab)
+    model = quantile_model(tab)
     worst_abs = worst_rel = 0.0
     detail = []
     sides = [(p, side) for p in PVALUE_PROBS for side in ("less", "greater")]

@@ -1,0 +1,128 @@
+"""Monte Carlo nulls at the exact n: a fixed number of resamples, and the sequential p-value of
+Besag and Clifford (1991) that stops each tail after h exceedances (``method="monte-carlo"`` of
+:func:`agreekit.weighted_correlation_test`; conventions in :mod:`agreekit.ranking.significance`).
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from agreekit._jit import pick
+from agreekit._memory import check_memory
+from agreekit.ranking import _kernels as _k
+from agreekit.ranking._kernels import random_permutations
+from agreekit.ranking._tails import combine, tail_se, tie_tol
+
+#: exceedances per tail after which a sequential Monte Carlo p-value stops (Besag & Clifford's h)
+SEQUENTIAL_H = 20
+
+
+def monte_carlo_null(n, F, coef, mult, n_resamples, rng, progress, batch_elements=4_000_000):
+    """Γ(id, π) for ``n_resamples`` uniform random permutations π (batched, parallel numba).
+
+    Permutations come from :func:`agreekit.ranking._kernels.random_permutations`
+    (Fisher-Yates on the generator's float64 stream), so the sample depends on the
+    generator only, not on the batch size or the number of threads.
+    """
+    check_memory("n_resamples", 8.0 * n_resamples, f"{n_resamples} Monte Carlo null values",
+                 hint="lower n_resamples (100000 gives a p-value SE below 0.0016)")
+    rows = max(1, min(n_resamples, batch_elements // n))
+    out = np.empty(n_resamples)
+    perms = np.empty((rows, n), dtype=np.int64)
+    u = np.empty((rows, n), dtype=np.float64)
+    starts = range(0, n_resamples, rows)
+    if progress:
+        from tqdm.auto import tqdm
+        starts = tqdm(starts, desc=f"monte-carlo n={n}", unit="batch", leave=False)
+    kernel = pick(_k.batch_identity, n_resamples * n * max(1, int(math.log2(n))))  # on the whole work
+    for s in starts:
+        k = min(rows, n_resamples - s)
+        p = random_permutations(rng, k, n, out=perms[:k], _u=u[:k])
+        out[s:s + k] = kernel(p, F, coef, mult)
+    return out
+
+
+def mc_test(gamma, null, alternative):
+    """(p, se) from a Monte Carlo sample of the null: (b + 1)/(B + 1) per tail."""
+    tol = tie_tol(gamma)
+    B = null.size
+    b_ge = int(np.count_nonzero(null >= gamma - tol))
+    b_le = int(np.count_nonzero(null <= gamma + tol))
+    p_ge = (b_ge + 1) / (B + 1)
+    p_le = (b_le + 1) / (B + 1)
+    p = combine(p_ge, p_le, alternative)
+    return p, tail_se(p_ge, p_le, p, alternative, B)
+
+
+def sample_moments(null):
+    """Plug-in (mean, var, left var) of a sample of the null."""
+    mean = float(np.mean(null))
+    dev = null - mean
+    dev2 = dev * dev
+    return mean, float(np.mean(dev2)), float(np.sum(dev2[dev < 0]) / null.size)
+
+
+def sample_moment_ses(null, moments):
+    """Delta-method SEs of the plug-in mean, var, left var of a sample (as :class:`_tied_null.NullSample`)."""
+    dev = null - moments[0]
+    dev2 = dev * dev
+    r = math.sqrt(null.size)
+    return (math.sqrt(moments[1]) / r, float(np.std(dev2)) / r, float(np.std(np.where(dev < 0, dev2, 0.0))) / r)
+
+
+def untied_batches(n, F, coef, mult, rng, size, first=128, batch_elements=4_000_000):
+    """Γ(id, π) for ``size`` random permutations in batches of growing size (the first ``first`` rows,
+    then doubling up to the memory bound); the concatenation is :func:`monte_carlo_null`'s sample."""
+    cap = max(1, batch_elements // n)
+    rows = max(1, min(first, cap))
+    kernel = pick(_k.batch_identity, size * n * max(1, int(math.log2(n))))
+    done = 0
+    while done < size:
+        k = min(rows, size - done)
+        yield kernel(random_permutations(rng, k, n), F, coef, mult)
+        done += k
+        rows = min(2 * rows, cap)
+
+
+def sequential_test(gamma, batches, alternative, n_max, h=None):
+    """Besag-Clifford p-value from a stream of null batches -> (p, se, resamples used).
+
+    Each tail needed by ``alternative`` stops at the resample L that brings its count of values at
+    least as extreme as γ to h: p_tail = h / L, SE ≈ p sqrt((1 - p)/h) (negative binomial); a tail
+    that never reaches h within ``n_max`` resamples has p_tail = (g + 1)/(n_max + 1) with the
+    binomial SE.  Two-sided: min(1, 2 · min of the tails), the tail SE doubled.
+    """
+    h = SEQUENTIAL_H if h is None else h
+    tol = tie_tol(gamma)
+    tails = {"greater": ("ge",), "less": ("le",)}.get(alternative, ("ge", "le"))
+    count = {"ge": 0, "le": 0}
+    stop = {}
+    done = 0
+    for null in batches:
+        for t in tails:
+            if t in stop:
+                continue
+            hit = null >= gamma - tol if t == "ge" else null <= gamma + tol
+            c = np.cumsum(hit)
+            if count[t] + (int(c[-1]) if c.size else 0) >= h:
+                stop[t] = done + int(np.searchsorted(c, h - count[t])) + 1
+            count[t] += int(c[-1]) if c.size else 0
+        done += null.size
+        if len(stop) == len(tails):
+            break
+    p_t, se_t = {}, {}
+    for t in tails:
+        if t in stop:
+            p = h / stop[t]
+            p_t[t], se_t[t] = p, p * math.sqrt(max(1.0 - p, 0.0) / h)
+        else:
+            p = (count[t] + 1) / (n_max + 1)
+            p_t[t], se_t[t] = p, math.sqrt(p * (1.0 - p) / n_max)
+    used = max(stop.get(t, n_max) for t in tails)
+    if alternative != "two-sided":
+        t = tails[0]
+        return min(1.0, p_t[t]), se_t[t], used
+    t = min(tails, key=lambda k: p_t[k])
+    p = min(1.0, 2.0 * p_t[t])
+    return p, (0.0 if p >= 1.0 else 2.0 * se_t[t]), used
