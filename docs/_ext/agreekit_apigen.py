@@ -32,15 +32,7 @@ PENDING_SPLIT = (
 )
 #: PENDING_FIX: not fixed yet (issue 22: measured at the start, 99 of the public objects failed).
 PENDING_FIX = (
-    "agreekit.ranking.BoundConsistencyError",
-    "agreekit.ranking.CoefficientTable",
-    "agreekit.ranking.ExactMoments",
-    "agreekit.ranking.NullQuantiles",
-    "agreekit.ranking.StandardizationFunction",
-    "agreekit.ranking.TableMoments",
     "agreekit.ranking.Weigher",
-    "agreekit.ranking.WeightedCorrelationResult",
-    "agreekit.ranking.exact_null_distribution",
 )
 
 #: Data (dicts, tuples): their text is the ``#:`` comment autodoc renders; Parameters/Returns/Examples checks
