@@ -24,7 +24,8 @@ from agreekit._jit import pick
 from agreekit.ranking import _kernels as _k
 from agreekit.ranking import _ties
 from agreekit._validation import InputError, check_choice, check_same_length, integral_ranks, numeric_vector
-from agreekit.ranking.weighting import check_coefficient, check_scheme, item_weights, parse_weigher, weigher_table
+from agreekit.ranking.weighting import (check_coefficient, check_scheme, item_weights, log_batch_identity,
+                                       log_coefficient, parse_weigher, scratch_table, weigher_table)
 
 __all__ = ["weighted_spearman", "weighted_kendall", "weighted_correlation"]
 
@@ -179,10 +180,10 @@ def weighted_correlation(x, y, *, coefficient=_DEFAULT, weigher="harmonic", sche
     if tied:
         return _tied_coefficient(x, y, w, coefficient, mult)
     coef = _COEF[coefficient]
-    F = weigher_table(w, x.size, strict=False)
-    if F is None:  # f(1..n) spans more than float64 carries for every permutation: weights of this pair
-        return float(pick(_k.coefficient_weighted, _k.pair_work(x.size, coef))(
-            x, y, item_weights(w, x, y, mult), coef))
+    F = weigher_table(w, x.size)
+    lf = scratch_table(F, x.size, coef)
+    if lf is not None:  # an extreme weigher: this pair's weights rescaled in log space (see scratch_table)
+        return float(log_coefficient(x, y, lf, coef, mult))
     return float(pick(_k.coefficient_pair, _k.pair_work(x.size, coef))(x, y, F, coef, mult))
 
 
@@ -386,5 +387,8 @@ def batch_coefficient(perms, *, coefficient, weigher, scheme) -> np.ndarray:
     if arr.size and (arr.min() < 1 or arr.max() > n):
         raise InputError("perms", f"rows must be permutations of 1..{n}")
     F = parse_weigher(weigher).table(n)
-    kernel = pick(_k.batch_identity, arr.shape[0] * _k.pair_work(n, _COEF[coefficient]))
-    return kernel(np.ascontiguousarray(arr, dtype=np.int64), F, _COEF[coefficient], scheme == "multiplicative")
+    lf = scratch_table(F, n, _COEF[coefficient])  # extreme weighers: each permutation on its own
+    kernel = pick(_k.batch_identity if lf is None else log_batch_identity,
+                  arr.shape[0] * _k.pair_work(n, _COEF[coefficient]))
+    return kernel(np.ascontiguousarray(arr, dtype=np.int64), F if lf is None else lf, _COEF[coefficient],
+                  scheme == "multiplicative")

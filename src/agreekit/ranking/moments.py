@@ -25,7 +25,8 @@ from agreekit._api import ResultBase, deprecated_attribute
 from agreekit._jit import pick
 from agreekit.ranking import _kernels as _k
 from agreekit._validation import InputError, check_int
-from agreekit.ranking.weighting import check_coefficient, check_scheme, parse_weigher
+from agreekit.ranking.weighting import (check_coefficient, check_scheme, log_exact_chunk_sums, parse_weigher,
+                                       scratch_table)
 
 __all__ = ["ExactMoments", "exact_moments"]
 
@@ -89,7 +90,9 @@ def _sweep(n, k, F, coef, mult, center, progress, values=None):
         from tqdm.auto import tqdm
         bar = tqdm(total=n_blocks, desc=f"exact n={n}", unit="block", leave=False)
     empty = np.empty(0)
-    kernel = pick(_k.exact_chunk_sums, 4 * math.factorial(n))  # chosen on the whole enumeration
+    lf = scratch_table(F, n, coef, one_pass=True)  # extreme / ill-conditioned weighers: each permutation on its own
+    kernel = pick(_k.exact_chunk_sums if lf is None else log_exact_chunk_sums, 4 * math.factorial(n))
+    F = F if lf is None else lf
     for a, b in zip(edges[:-1], edges[1:]):
         out = empty if values is None else values[a * per_block:b * per_block]
         parts.append(kernel(n, k, F, coef, mult, center, a, b, out))

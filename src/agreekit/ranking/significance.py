@@ -68,7 +68,8 @@ from agreekit._validation import InputError, check_choice, check_int, check_same
 from agreekit._jit import pick
 from agreekit.ranking import _kernels as _k
 from agreekit.ranking.correlation import KINDS, as_ranks
-from agreekit.ranking.weighting import check_coefficient, check_scheme, parse_weigher, scheme_id
+from agreekit.ranking.weighting import (check_coefficient, check_scheme, log_batch_identity, log_coefficient,
+                                       log_exact_chunk_counts, parse_weigher, scheme_id, scratch_table)
 from agreekit.ranking._kernels import random_permutations
 from agreekit.ranking.moments import _prefix_length, _sweep, exact_moments
 from agreekit.ranking.standardization import BoundConsistencyError, StandardizationFunction
@@ -232,7 +233,9 @@ def _exact_counts(n, F, coef, mult, lo, hi, progress):
         from tqdm.auto import tqdm
         bar = tqdm(total=n_blocks, desc=f"exact p-value n={n}", unit="block", leave=False)
     n_ge = n_le = 0
-    kernel = pick(_exact_chunk_counts, 4 * math.factorial(n))
+    lf = scratch_table(F, n, coef, one_pass=True)  # extreme / ill-conditioned weighers: each permutation on its own
+    kernel = pick(_exact_chunk_counts if lf is None else log_exact_chunk_counts, 4 * math.factorial(n))
+    F = F if lf is None else lf
     for a, b in zip(edges[:-1], edges[1:]):
         part = kernel(n, k, F, coef, mult, lo, hi, a, b)
         n_ge += int(part[:, 0].sum())
@@ -392,7 +395,10 @@ def _monte_carlo_null(n, F, coef, mult, n_resamples, rng, progress, batch_elemen
     if progress:
         from tqdm.auto import tqdm
         starts = tqdm(starts, desc=f"monte-carlo n={n}", unit="batch", leave=False)
-    kernel = pick(_k.batch_identity, n_resamples * n * max(1, int(math.log2(n))))  # on the whole work
+    lf = scratch_table(F, n, coef)  # extreme weighers: each permutation's weights rescaled on their own
+    kernel = pick(_k.batch_identity if lf is None else log_batch_identity,
+                  n_resamples * n * max(1, int(math.log2(n))))  # on the whole work
+    F = F if lf is None else lf
     for s in starts:
         k = min(rows, n_resamples - s)
         p = random_permutations(rng, k, n, out=perms[:k], _u=u[:k])
@@ -838,7 +844,8 @@ def _checked_gamma(x, y, w, coef, mult, kind="ranks"):
         # the fast path of int64 input; anything else (or a failed check) gets the full validation,
         # which names the problem
         F = _weight_table(w, x.size)
-        ok, gamma = pick(_checked_coefficient, _k.pair_work(x.size, coef))(x, y, F, coef, mult)
+        ok, gamma = (pick(_checked_coefficient, _k.pair_work(x.size, coef))(x, y, F, coef, mult)
+                     if scratch_table(F, x.size, coef) is None else (False, math.nan))  # else: the path below
         if ok:
             return x, y, F, float(gamma)
     x, tx = _ranks("x", x)
@@ -848,6 +855,9 @@ def _checked_gamma(x, y, w, coef, mult, kind="ranks"):
         return x, y, None, math.nan
     n = x.size
     F = w.table(n) if w.family == "callable" else _weight_table(w, n)
+    lf = scratch_table(F, n, coef)
+    if lf is not None:  # an extreme weigher: this pair's weights rescaled on their own, in log space
+        return x, y, F, float(log_coefficient(x, y, lf, coef, mult))
     return x, y, F, float(pick(_k.coefficient_pair, _k.pair_work(n, coef))(x, y, F, coef, mult))
 
 
@@ -916,7 +926,9 @@ def _untied_batches(n, F, coef, mult, rng, size, first=128, batch_elements=4_000
     then doubling up to the memory bound); the concatenation is :func:`_monte_carlo_null`'s sample."""
     cap = max(1, batch_elements // n)
     rows = max(1, min(first, cap))
-    kernel = pick(_k.batch_identity, size * n * max(1, int(math.log2(n))))
+    lf = scratch_table(F, n, coef)  # extreme weighers: each permutation's weights rescaled on their own
+    kernel = pick(_k.batch_identity if lf is None else log_batch_identity, size * n * max(1, int(math.log2(n))))
+    F = F if lf is None else lf
     done = 0
     while done < size:
         k = min(rows, size - done)
