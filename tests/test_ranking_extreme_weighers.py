@@ -318,7 +318,10 @@ def test_ordinary_weighers_keep_the_tree_enumeration(spec):
         ref = 1.0 / i if n0 is None else 1.0 / (i + n0) ** 2
         t = w.table(n)
         assert t.tobytes() == ref.tobytes()
-        assert scratch_table(t, n, 0) is None and scratch_table(t, n, 1) is None
+        assert scratch_table(t, n, 0, one_pass=True) is None and scratch_table(t, n, 1, one_pass=True) is None
+    for n in (13, 100, 2620, 36119):  # Monte Carlo and single pairs (two-pass formula) up to the tables' n_max
+        t = w.table(n)
+        assert t.shape == (n,) and scratch_table(t, n, 0) is None and scratch_table(t, n, 1) is None
 
 
 @pytest.mark.parametrize("bad", [lambda i: np.where(i == 3, np.nan, 1.0 / i), lambda i: np.where(i == 2, np.inf, 1.0),

@@ -335,7 +335,7 @@ _MAX_LOG_SPAN = 1e300
 #: own by the two-pass formula (no cancellation), see :func:`scratch_table`
 _SPEARMAN_ONE_PASS_RATIO = 2.0 ** 8
 #: ... and the two-pass weighted Pearson formula up to this bound of dominance times n^2
-_SPEARMAN_DOMINANCE = 2.0 ** 61
+_SPEARMAN_DOMINANCE = 2.0 ** 66
 
 
 def _safe(vals: np.ndarray) -> bool:
@@ -434,8 +434,9 @@ def scratch_table(F: np.ndarray, n: int, coef: int | None = None, *, one_pass: b
     to sums that are only about ``w_rest``.  The dominance ``w_top / w_rest`` is at most
     ``D = (F_(1) / F_(2)) (F_max / F_min)`` (the largest item weight is at most ``F_(1)^2``, the
     item with the second-largest value at one of its ranks has at least ``F_(2) F_min``), so the
-    standard kernels are kept while ``D n^2 <= 2^61`` (relative error below 1e-13): the eight
-    weighers of the shipped tables (harmonic, 1/(i+n0)^2) up to n = 36 000 keep their kernels and bits.
+    standard kernels are kept while ``D n^2 <= 2^66`` (relative error below 4e-12 by this pessimistic
+    bound): the eight weighers of the shipped tables (harmonic, 1/(i+n0)^2) up to n = 36 119, the
+    largest n of the tables, keep their kernels and bits (1/i^2 reaches the bound at n ~ 65 000).
     Above it the per-permutation kernels centre each permutation at its dominant item (exact
     integer differences, see :func:`_spearman_centred`).  ``one_pass=True`` (the exact
     enumeration, n <= 12, whose tree carries raw weighted moments, ``Σwx² - (Σwx)²/W``, and loses
