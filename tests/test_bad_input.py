@@ -281,7 +281,7 @@ CONTENT_CASES = {
                                "--weigher", "power", "x.txt", "y.txt"], [r"`weigher`", "needs parameter"]),
     "weigher-overflow": ({}, ["correlate", "--coefficient", "spearman", "--scheme", "additive",
                               "--weigher", "power:p=1e308", "--pvalue", "x.txt", "y.txt"],
-                         [r"`weigher`", "power:p=1e+308"]),  # issue 23: power:p=1000 works now; log f overflows
+                         [r"`weigher`", r"power:p=1e\+308"]),  # issue 23: power:p=1000 works now; log f overflows
     "weigher-unknown": ({}, ["correlate", "--coefficient", "spearman", "--scheme", "additive",
                              "--weigher", "harmonc", "x.txt", "y.txt"], [r"`weigher`", "unknown family"]),
     "moments-repeated-key": ({}, ["moments", "--coefficient", "kendall", "--scheme", "additive", "--weigher",
