@@ -438,7 +438,7 @@ def scratch_table(F: np.ndarray, n: int, coef: int | None = None, *, one_pass: b
     bound): the eight weighers of the shipped tables (harmonic, 1/(i+n0)^2) up to n = 36 119, the
     largest n of the tables, keep their kernels and bits (1/i^2 reaches the bound at n ~ 65 000).
     Above it the per-permutation kernels centre each permutation at its dominant item (exact
-    integer differences, see :func:`_spearman_centred`).  ``one_pass=True`` (the exact
+    integer differences, see :func:`_log_gamma`).  ``one_pass=True`` (the exact
     enumeration, n <= 12, whose tree carries raw weighted moments, ``Σwx² - (Σwx)²/W``, and loses
     about ``log2 D`` bits) switches already when ``F_max > 2^8 F_min`` (shipped weighers: at most
     144 at n <= 12).
@@ -491,46 +491,29 @@ def _log_item_weights(lf, x, y, mult, w):
 
 
 @njit(cache=True)
-def _spearman_centred(x, y, w, t):
-    """Weighted Pearson correlation of x, y with the data centred at item ``t`` first (the item of the
-    largest weight): the differences ``x_i - x_t`` are exact, the weighted mean of them is small and
-    accurate relative to the other items' weights, so a weight 10^-100 times the largest still counts
-    at full precision (the centring at the weighted mean itself would bury it; see :func:`scratch_table`)."""
-    n = x.size
-    W = 0.0
-    su = 0.0
-    sv = 0.0
-    for i in range(n):
-        W += w[i]
-        su += w[i] * (x[i] - x[t])
-        sv += w[i] * (y[i] - y[t])
-    mu = su / W
-    mv = sv / W
-    suv = 0.0
-    suu = 0.0
-    svv = 0.0
-    for i in range(n):
-        du = (x[i] - x[t]) - mu
-        dv = (y[i] - y[t]) - mv
-        suv += w[i] * du * dv
-        suu += w[i] * du * du
-        svv += w[i] * dv * dv
-    return suv / np.sqrt(suu * svv)
+def _log_gamma(x, y, lf, coef, mult, w, u, v):
+    """Γ(x, y) with the item weights rescaled in log space into the buffer ``w``.
 
-
-@njit(cache=True)
-def _log_gamma(x, y, lf, coef, mult, w):
-    """Γ(x, y) with the item weights rescaled in log space into the buffer ``w``."""
+    Spearman is the weighted Pearson correlation of the data centred at the item of the largest
+    weight first (``u = x - x_t``, ``v = y - y_t`` into the buffers ``u``, ``v``): those differences
+    are exact, their weighted mean is small and accurate relative to the other items' weights, so a
+    weight 10^-100 times the largest still counts at full precision (centring at the weighted mean
+    itself would bury it; see :func:`scratch_table`).
+    """
     t = _log_item_weights(lf, x, y, mult, w)
-    if coef == _k.SPEARMAN:
-        return _spearman_centred(x, y, w, t)
-    return _k.coefficient_weighted(x, y, w, coef)
+    if coef != _k.SPEARMAN:
+        return _k.coefficient_weighted(x, y, w, coef)
+    for i in range(x.size):
+        u[i] = x[i] - x[t]
+        v[i] = y[i] - y[t]
+    return _k.spearman_weighted(u, v, w)
 
 
 @njit(cache=True)
 def log_coefficient(x, y, lf, coef, mult):
     """Γ(x, y) for two 1-based int64 rank vectors from the log table ``lf`` (see :func:`scratch_table`)."""
-    return _log_gamma(x, y, lf, coef, mult, np.empty(x.size))
+    n = x.size
+    return _log_gamma(x, y, lf, coef, mult, np.empty(n), np.empty(n), np.empty(n))
 
 
 @njit(cache=True, parallel=True)
@@ -542,7 +525,9 @@ def log_batch_identity(perms, lf, coef, mult):
     for r in prange(k):
         ident = np.arange(1, n + 1)
         w = np.empty(n)
-        out[r] = _log_gamma(ident, perms[r], lf, coef, mult, w)
+        u = np.empty(n)
+        v = np.empty(n)
+        out[r] = _log_gamma(ident, perms[r], lf, coef, mult, w, u, v)
     return out
 
 
@@ -587,62 +572,51 @@ def _next_suffix(perm, k):
 
 
 @njit(cache=True, parallel=True)
-def log_exact_chunk_sums(n, k, lf, coef, mult, center, c_start, c_end, values):
-    """:func:`agreekit.ranking._kernels.exact_chunk_sums` (same chunks, same output and ``values``
-    layout) with every permutation's Γ computed on its own from the log table ``lf``."""
-    per_chunk = 1
-    for q in range(2, n - k + 1):
-        per_chunk *= q
-    store = values.size > 0
-    out = np.zeros((c_end - c_start, 3))
+def _log_chunks(n, k, lf, coef, mult, center, lo, hi, c_start, c_end, values):
+    """Over the permutations of chunks [c_start, c_end) (the chunks of
+    :func:`agreekit.ranking._kernels.exact_chunk_sums`), Γ computed on its own for each from the log
+    table ``lf``: one row per chunk of [Σ(Γ-c), Σ(Γ-c)², Σ_{Γ<c}(Γ-c)², #Γ >= lo, #Γ <= hi]; if
+    ``values`` is not empty, every Γ is stored there in the layout of ``exact_chunk_sums``.  Both the
+    sums and the counts are kept at every leaf: a leaf costs O(n^2) here, the two comparisons nothing."""
+    per_chunk = np.prod(np.arange(2, n - k + 1))
+    out = np.zeros((c_end - c_start, 5))
     for c in prange(c_start, c_end):
         perm = np.empty(n, np.int64)
         ident = np.arange(1, n + 1)
-        w = np.empty(n)
+        buf = np.empty((3, n))
         _chunk_first(n, k, c, perm)
         pos = (c - c_start) * per_chunk
-        s1 = 0.0
-        s2 = 0.0
-        sl = 0.0
+        row = np.zeros(5)
         while True:
-            g = _log_gamma(ident, perm, lf, coef, mult, w)
-            if store:
+            g = _log_gamma(ident, perm, lf, coef, mult, buf[0], buf[1], buf[2])
+            if values.size:
                 values[pos] = g
                 pos += 1
+            row[3] += g >= lo
+            row[4] += g <= hi
             g -= center
-            s1 += g
-            s2 += g * g
+            row[0] += g
+            row[1] += g * g
             if g < 0:
-                sl += g * g
+                row[2] += g * g
             if not _next_suffix(perm, k):
                 break
-        out[c - c_start, 0] = s1
-        out[c - c_start, 1] = s2
-        out[c - c_start, 2] = sl
+        out[c - c_start] = row
     return out
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True)
+def log_exact_chunk_sums(n, k, lf, coef, mult, center, c_start, c_end, values):
+    """:func:`agreekit.ranking._kernels.exact_chunk_sums` (same chunks, output and ``values`` layout)
+    with every permutation's Γ computed on its own from the log table ``lf`` (see :func:`_log_chunks`)."""
+    return _log_chunks(n, k, lf, coef, mult, center, np.inf, -np.inf, c_start, c_end, values)[:, :3]
+
+
+@njit(cache=True)
 def log_exact_chunk_counts(n, k, lf, coef, mult, lo, hi, c_start, c_end):
     """Counts of Γ >= lo and Γ <= hi over the permutations in chunks [c_start, c_end) (the counts of
     :mod:`agreekit.ranking.significance` for n = 11, 12), Γ from the log table ``lf``."""
-    out = np.zeros((c_end - c_start, 2), np.int64)
-    for c in prange(c_start, c_end):
-        perm = np.empty(n, np.int64)
-        ident = np.arange(1, n + 1)
-        w = np.empty(n)
-        _chunk_first(n, k, c, perm)
-        n_ge = 0
-        n_le = 0
-        while True:
-            g = _log_gamma(ident, perm, lf, coef, mult, w)
-            n_ge += int(g >= lo)
-            n_le += int(g <= hi)
-            if not _next_suffix(perm, k):
-                break
-        out[c - c_start, 0] = n_ge
-        out[c - c_start, 1] = n_le
-    return out
+    return _log_chunks(n, k, lf, coef, mult, 0.0, lo, hi, c_start, c_end, np.empty(0))[:, 3:].astype(np.int64)
 
 
 def item_weights(weigher: Weigher, a, b, mult: bool) -> np.ndarray:
