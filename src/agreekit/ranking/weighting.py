@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import math
 import re
+import weakref
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -444,16 +445,28 @@ def scratch_table(F: np.ndarray, n: int, coef: int | None = None, *, one_pass: b
     144 at n <= 12).
     """
     if F.size == 2 * n:
-        return np.ascontiguousarray(F[n:])
+        return F[n:]
     if coef != _k.SPEARMAN or F.size != n or n < 2:
         return None
+    # memoized per table object (the kernels' tables are cached and never modified): the fast path of
+    # weighted_correlation_test pays a dict look-up, not O(n) per call
+    key = (id(F), n, one_pass)
+    hit = _SCRATCH_MEMO.get(key)
+    if hit is not None and hit[0]() is F:
+        return hit[1]
     lo, hi = float(F.min()), float(F.max())
     if one_pass:
-        return np.log(F) if hi > _SPEARMAN_ONE_PASS_RATIO * lo else None
-    second = float(np.partition(F, n - 2)[n - 2])
-    if (hi / second) * (hi / lo) * float(n) * float(n) > _SPEARMAN_DOMINANCE:
-        return np.log(F)
-    return None
+        out = np.log(F) if hi > _SPEARMAN_ONE_PASS_RATIO * lo else None
+    else:
+        second = float(np.partition(F, n - 2)[n - 2])
+        out = np.log(F) if (hi / second) * (hi / lo) * float(n) * float(n) > _SPEARMAN_DOMINANCE else None
+    if len(_SCRATCH_MEMO) >= 256:
+        _SCRATCH_MEMO.clear()
+    _SCRATCH_MEMO[key] = (weakref.ref(F), out)
+    return out
+
+
+_SCRATCH_MEMO: dict = {}
 
 
 # ------------------------------------------------------------------ per-permutation kernels (extreme weighers)
