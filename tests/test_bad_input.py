@@ -280,8 +280,8 @@ CONTENT_CASES = {
     "weigher-missing-p": ({}, ["correlate", "--coefficient", "spearman", "--scheme", "additive",
                                "--weigher", "power", "x.txt", "y.txt"], [r"`weigher`", "needs parameter"]),
     "weigher-overflow": ({}, ["correlate", "--coefficient", "spearman", "--scheme", "additive",
-                              "--weigher", "power:p=1000", "--pvalue", "x.txt", "y.txt"],
-                         [r"`weigher`", "spans a factor"]),  # issue 23: the value itself is computed
+                              "--weigher", "power:p=1e308", "--pvalue", "x.txt", "y.txt"],
+                         [r"`weigher`", r"power:p=1e\+308"]),  # issue 23: power:p=1000 works now; log f overflows
     "weigher-unknown": ({}, ["correlate", "--coefficient", "spearman", "--scheme", "additive",
                              "--weigher", "harmonc", "x.txt", "y.txt"], [r"`weigher`", "unknown family"]),
     "moments-repeated-key": ({}, ["moments", "--coefficient", "kendall", "--scheme", "additive", "--weigher",
@@ -576,10 +576,10 @@ def test_warning_format_and_no_stray_numpy_warning(scratch, capsys):
             assert main(["evaluate", "q.txt", "runA.txt", "--metric", "AveP", "--empty-topics", "drop"]) == 0
             assert capsys.readouterr().err.splitlines() == [
                 "agreekit evaluate: warning: UserWarning: dropping 1 topic(s) without relevant documents: ['9']"]
-            # power:p=1000 overflows; the error is the only line (it printed a RuntimeWarning and a source line);
-            # issue 23: the coefficient is computed (rescaled), its null distribution is refused
+            # power:p=1e308 overflows even as log f; the error is the only line (power:p=1000 printed a
+            # RuntimeWarning and a source line; issue 23: it now gives its coefficient and p-value)
             assert main(["correlate", "--coefficient", "spearman", "--scheme", "additive", "--weigher",
-                         "power:p=1000", "--pvalue", "x.txt", "x.txt"]) == 2
+                         "power:p=1e308", "--pvalue", "x.txt", "x.txt"]) == 2
             err = capsys.readouterr().err.splitlines()
             assert len(err) == 1 and err[0].startswith("agreekit correlate: error: `weigher`"), err
         finally:

@@ -120,12 +120,27 @@ def test_issue_extreme_weighers_in_a_real_process(files, coefficient, scheme, we
     assert _mp_coefficient(x, y, lambda i: _mp_f(weigher, i), coefficient, scheme) == pytest.approx(expected)
 
 
-def test_issue_pvalue_with_a_span_float64_cannot_carry_is_one_line(files):
-    # the null distribution of power:p=300 over 10! permutations needs pair weights 10^-1200 apart
+def test_issue_pvalue_with_a_span_float64_cannot_carry(files):
+    # the null distribution of power:p=300 over 10! permutations needs pair weights 10^-1200 apart: each
+    # permutation's weights are rescaled on their own (issue 23; the 60-digit checks of the null are in
+    # tests/test_ranking_extreme_weighers.py).  Besides the reversal, every permutation whose dominant
+    # pairs are all discordant is at -1 too, e.g. the transposition (1 2): items (1, 2), (2, 1) of weight
+    # 2^-300 outweigh all other pairs by e^-451
+    import json
+    import math
+
+    from agreekit.ranking import weighted_correlation_test
+
     r = _cli("correlate", "--coefficient", "kendall", "--scheme", "multiplicative", "--weigher", "power:p=300",
              "--pvalue", "x.txt", "r.txt", cwd=files)
-    _assert_clean_rejection(r, "correlate", ["`weigher`", "10^300"])
-    assert sorted(p.name for p in files.iterdir()) == ["r.txt", "x.txt"]
+    assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
+    out = json.loads(r.stdout)
+    assert out["value"] == -1.0
+    x = np.arange(1, 11)
+    res = weighted_correlation_test(x, x[::-1], coefficient="kendall", scheme="multiplicative",
+                                    weigher="power:p=300", method="exact")
+    assert out["pvalue"] == res.pvalue
+    assert 0 < out["pvalue"] <= 1.0
 
 
 def test_issue_pvalue_of_a_rescaled_weigher(files):

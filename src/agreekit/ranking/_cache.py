@@ -27,6 +27,7 @@ from agreekit.ranking._config import Config
 from agreekit.ranking._montecarlo import monte_carlo_null
 from agreekit.ranking._tied_null import NullSample
 from agreekit.ranking.moments import _exact_moments
+from agreekit.ranking.weighting import weigher_table
 
 #: exact enumeration up to this n (10! permutations, a second or two)
 EXACT_MAX_N = 10
@@ -89,7 +90,7 @@ def computed_moments(config: Config, n: int, *, progress=None, size: int = MC_SI
     ``"exact"`` (enumeration, SEs 0, size = n!) or ``"monte-carlo"``.
     """
     coefficient, scheme, weigher = config.coefficient, config.scheme, config.weigher
-    F = weigher.table(n)
+    F = weigher_table(weigher, n)  # (2n,) for extreme weighers: the kernels need the log-weights
     key = _key(coefficient, scheme, F, n, size if n > EXACT_MAX_N else 0)
     hit = _MEMORY.get(key)
     if hit is not None:

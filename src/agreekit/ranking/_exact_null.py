@@ -17,6 +17,7 @@ from numba import njit, prange
 from agreekit._jit import pick
 from agreekit.ranking import _kernels as _k
 from agreekit.ranking._tails import combine, tie_tol
+from agreekit.ranking.weighting import log_exact_chunk_counts, scratch_table
 from agreekit.ranking.moments import _prefix_length, _sweep
 
 #: up to this n the sorted null is stored (10! values = 29 MB) and cached
@@ -62,7 +63,9 @@ def exact_counts(n, F, coef, mult, lo, hi, progress):
         from tqdm.auto import tqdm
         bar = tqdm(total=n_blocks, desc=f"exact p-value n={n}", unit="block", leave=False)
     n_ge = n_le = 0
-    kernel = pick(_exact_chunk_counts, 4 * math.factorial(n))
+    lf = scratch_table(F, n, coef, one_pass=True)  # extreme / ill-conditioned weighers: each permutation on its own
+    kernel = pick(_exact_chunk_counts if lf is None else log_exact_chunk_counts, 4 * math.factorial(n))
+    F = F if lf is None else lf
     for a, b in zip(edges[:-1], edges[1:]):
         part = kernel(n, k, F, coef, mult, lo, hi, a, b)
         n_ge += int(part[:, 0].sum())

@@ -13,6 +13,7 @@ from agreekit._memory import check_memory
 from agreekit.ranking import _kernels as _k
 from agreekit.ranking._kernels import random_permutations
 from agreekit.ranking._tails import combine, tail_se, tie_tol
+from agreekit.ranking.weighting import log_batch_identity, scratch_table
 
 #: exceedances per tail after which a sequential Monte Carlo p-value stops (Besag & Clifford's h)
 SEQUENTIAL_H = 20
@@ -35,7 +36,10 @@ def monte_carlo_null(n, F, coef, mult, n_resamples, rng, progress, batch_element
     if progress:
         from tqdm.auto import tqdm
         starts = tqdm(starts, desc=f"monte-carlo n={n}", unit="batch", leave=False)
-    kernel = pick(_k.batch_identity, n_resamples * n * max(1, int(math.log2(n))))  # on the whole work
+    lf = scratch_table(F, n, coef)  # extreme weighers: each permutation's weights rescaled on their own
+    kernel = pick(_k.batch_identity if lf is None else log_batch_identity,
+                  n_resamples * n * max(1, int(math.log2(n))))  # on the whole work
+    F = F if lf is None else lf
     for s in starts:
         k = min(rows, n_resamples - s)
         p = random_permutations(rng, k, n, out=perms[:k], _u=u[:k])
@@ -76,7 +80,9 @@ def untied_batches(n, F, coef, mult, rng, size, first=128, batch_elements=4_000_
     then doubling up to the memory bound); the concatenation is :func:`monte_carlo_null`'s sample."""
     cap = max(1, batch_elements // n)
     rows = max(1, min(first, cap))
-    kernel = pick(_k.batch_identity, size * n * max(1, int(math.log2(n))))
+    lf = scratch_table(F, n, coef)  # extreme weighers: each permutation's weights rescaled on their own
+    kernel = pick(_k.batch_identity if lf is None else log_batch_identity, size * n * max(1, int(math.log2(n))))
+    F = F if lf is None else lf
     done = 0
     while done < size:
         k = min(rows, size - done)

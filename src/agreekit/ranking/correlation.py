@@ -26,7 +26,8 @@ from agreekit.ranking import _ties
 from agreekit._validation import InputError, check_choice, check_same_length, integral_ranks, numeric_vector
 # the parsed configuration of the inner layers, importable from this public module (the CLI builds it)
 from agreekit.ranking._config import Config, configuration
-from agreekit.ranking.weighting import item_weights, weigher_table
+from agreekit.ranking.weighting import (item_weights, log_batch_identity, log_coefficient, scratch_table,
+                                       weigher_table)
 
 __all__ = ["weighted_spearman", "weighted_kendall", "weighted_correlation"]
 
@@ -179,10 +180,10 @@ def configured_correlation(x, y, config: Config, *, ties="average", kind="ranks"
     w, coef, mult = config.weigher, config.coef, config.mult
     if tx or ty:
         return _tied_coefficient(x, y, w, config.coefficient, mult)
-    F = weigher_table(w, x.size, strict=False)
-    if F is None:  # f(1..n) spans more than float64 carries for every permutation: weights of this pair
-        return float(pick(_k.coefficient_weighted, _k.pair_work(x.size, coef))(
-            x, y, item_weights(w, x, y, mult), coef))
+    F = weigher_table(w, x.size)
+    lf = scratch_table(F, x.size, coef)
+    if lf is not None:  # an extreme weigher: this pair's weights rescaled in log space (see scratch_table)
+        return float(log_coefficient(x, y, lf, coef, mult))
     return float(pick(_k.coefficient_pair, _k.pair_work(x.size, coef))(x, y, F, coef, mult))
 
 
@@ -384,6 +385,7 @@ def batch_coefficient(perms, *, coefficient, weigher, scheme) -> np.ndarray:
     n = arr.shape[1]
     if arr.size and (arr.min() < 1 or arr.max() > n):
         raise InputError("perms", f"rows must be permutations of 1..{n}")
-    F = config.weigher.table(n)
-    kernel = pick(_k.batch_identity, arr.shape[0] * _k.pair_work(n, config.coef))
-    return kernel(np.ascontiguousarray(arr, dtype=np.int64), F, config.coef, config.mult)
+    F = weigher_table(config.weigher, n)
+    lf = scratch_table(F, n, config.coef)  # extreme weighers: each permutation on its own
+    kernel = pick(_k.batch_identity if lf is None else log_batch_identity, arr.shape[0] * _k.pair_work(n, config.coef))
+    return kernel(np.ascontiguousarray(arr, dtype=np.int64), F if lf is None else lf, config.coef, config.mult)

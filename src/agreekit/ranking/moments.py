@@ -26,6 +26,7 @@ from agreekit._jit import pick
 from agreekit.ranking import _kernels as _k
 from agreekit._validation import check_int
 from agreekit.ranking._config import Config, configuration
+from agreekit.ranking.weighting import log_exact_chunk_sums, scratch_table, weigher_table
 
 __all__ = ["ExactMoments", "exact_moments"]
 
@@ -98,7 +99,9 @@ def _sweep(n, k, F, coef, mult, center, progress, values=None):
         from tqdm.auto import tqdm
         bar = tqdm(total=n_blocks, desc=f"exact n={n}", unit="block", leave=False)
     empty = np.empty(0)
-    kernel = pick(_k.exact_chunk_sums, 4 * math.factorial(n))  # chosen on the whole enumeration
+    lf = scratch_table(F, n, coef, one_pass=True)  # extreme / ill-conditioned weighers: each permutation on its own
+    kernel = pick(_k.exact_chunk_sums if lf is None else log_exact_chunk_sums, 4 * math.factorial(n))
+    F = F if lf is None else lf
     for a, b in zip(edges[:-1], edges[1:]):
         out = empty if values is None else values[a * per_block:b * per_block]
         parts.append(kernel(n, k, F, coef, mult, center, a, b, out))
@@ -173,7 +176,7 @@ def exact_moments(coefficient="kendall", *, n, weigher="harmonic", scheme="addit
 def _exact_moments(config: Config, n: int, progress=None) -> ExactMoments:
     """:func:`exact_moments` of a parsed configuration at a validated n (2 <= n <= MAX_EXACT_N)."""
     coefficient, scheme, w = config.coefficient, config.scheme, config.weigher
-    F = w.table(n)
+    F = weigher_table(w, n)
     if progress is None:
         progress = n >= 11
     if n == 2:

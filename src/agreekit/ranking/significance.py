@@ -74,6 +74,7 @@ from agreekit._validation import InputError, check_choice, check_int, check_same
 from agreekit.ranking import _cache
 from agreekit.ranking import _kernels as _k
 from agreekit.ranking._config import Config, configuration
+from agreekit.ranking.weighting import log_coefficient, scratch_table, weigher_table
 from agreekit.ranking._exact_null import STORE_MAX_N, exact_null, exact_test
 from agreekit.ranking._montecarlo import (mc_test, monte_carlo_null, sample_moment_ses, sample_moments, sequential_test,
                                           untied_batches)
@@ -230,7 +231,7 @@ def exact_null_distribution(coefficient="kendall", *, n, weigher="harmonic", sch
     """
     config = configuration(coefficient, scheme, weigher)
     n = check_int("n", n, minimum=2, maximum=STORE_MAX_N)
-    F = config.weigher.table(n)
+    F = weigher_table(config.weigher, n)
     return np.sort(exact_null(n, F, config.coef, config.mult, False).values)
 
 
@@ -305,7 +306,8 @@ def _checked_gamma(x, y, config: Config, kind="ranks"):
         # the fast path of int64 input; anything else (or a failed check) gets the full validation,
         # which names the problem
         F = _weight_table(w, x.size)
-        ok, gamma = pick(_checked_coefficient, _k.pair_work(x.size, coef))(x, y, F, coef, mult)
+        ok, gamma = (pick(_checked_coefficient, _k.pair_work(x.size, coef))(x, y, F, coef, mult)
+                     if scratch_table(F, x.size, coef) is None else (False, math.nan))  # else: the path below
         if ok:
             return x, y, F, float(gamma)
     x, tx = _ranks("x", x)
@@ -314,14 +316,17 @@ def _checked_gamma(x, y, config: Config, kind="ranks"):
     if tx or ty:
         return x, y, None, math.nan
     n = x.size
-    F = w.table(n) if config.is_callable else _weight_table(w, n)
+    F = weigher_table(w, n) if config.is_callable else _weight_table(w, n)
+    lf = scratch_table(F, n, coef)
+    if lf is not None:  # an extreme weigher: this pair's weights rescaled on their own, in log space
+        return x, y, F, float(log_coefficient(x, y, lf, coef, mult))
     return x, y, F, float(pick(_k.coefficient_pair, _k.pair_work(n, coef))(x, y, F, coef, mult))
 
 
 @lru_cache(maxsize=64)
 def _weight_table(w, n):
     """f(1..n) of a named weigher, cached (callers must not modify it; a callable is not cached)."""
-    return w.table(n)
+    return weigher_table(w, n)
 
 
 @lru_cache(maxsize=256)

@@ -39,13 +39,16 @@ from __future__ import annotations
 
 import math
 import re
+import weakref
 from dataclasses import dataclass, field
 from typing import Callable
 
 import numpy as np
+from numba import njit, prange
 
 from agreekit._api import ResultBase
 from agreekit._validation import InputError, check_choice
+from agreekit.ranking import _kernels as _k
 
 __all__ = [
     "Weigher",
@@ -97,32 +100,72 @@ _NAME = re.compile(r"^[a-z_][a-z0-9_]*$")
 
 
 def _fmt(x: float) -> str:
-    return str(int(x)) if float(x).is_integer() else repr(float(x))
+    # integers as integers up to 2^53; beyond, repr ("1e+308", not a 309-digit integer)
+    return str(int(x)) if float(x).is_integer() and abs(x) <= 2.0 ** 53 else repr(float(x))
 
 
 @dataclass(frozen=True)
 class Weigher(ResultBase):
     """A weighting function f of the 1-based rank i = 1, 2, ... (1 = top).
 
+    Built by :func:`parse_weigher` from a spec string (``"inverse_square:n0=1"``) or a Python
+    callable; calling it evaluates f on an array of ranks, :meth:`log` gives log f (in log space
+    for the named families, so ``power:p=300`` works where f itself under- or overflows) and
+    :meth:`table` the values f(1..n) that the coefficients' kernels use, rescaled where their
+    magnitude needs it (the coefficients are invariant to the scale of the weights).
+
     Callables take 1-based ranks: scipy's 0-based ``weigher`` ``scipy_w`` (as passed to
     ``scipy.stats.weightedtau``) is ``lambda i: scipy_w(i - 1)`` here.
 
-    >>> import numpy as np
-    >>> scipy_w = lambda r: 1.0 / (r + 1.0)                    # scipy's hyperbolic weigher, r = 0, 1, ...
-    >>> w = parse_weigher(lambda i: scipy_w(i - 1))
-    >>> bool(np.array_equal(w.table(5), scipy_w(np.arange(5))))  # f(1..5) = scipy_w(0..4)
-    True
-    >>> bool(np.array_equal(w.table(5), parse_weigher("harmonic").table(5)))
-    True
+    Parameters
+    ----------
+    family : str
+        Family name, a key of :data:`WEIGHER_FAMILIES` (``"harmonic"``, ``"inverse_square"``,
+        ``"power"``, ``"dcg"``), or ``"callable"`` for a user function.
+    params : tuple of (str, float), optional
+        The family's parameters in canonical order, e.g. ``(("n0", 1.0),)``; empty for
+        ``harmonic``, ``dcg`` and callables.
+    func : callable, optional
+        The user function f(i) of a ``"callable"`` weigher (vectorised over a numpy array of
+        1-based ranks, or scalar); None for the named families.  Not part of ``==``.
 
     Attributes
     ----------
-    family : str
-        Family name (``"callable"`` for a user function).
-    params : tuple of (str, float)
-        Parameters in canonical order.
     spec : str
-        Canonical spec string, e.g. ``"inverse_square:n0=1"``.
+        Canonical spec string, e.g. ``"inverse_square:n0=1"`` (``"callable:<name>"`` for a
+        Python function).
+    slug : str
+        Filesystem-safe form of ``spec`` (``"inverse_square-n0=1"``), used in table names.
+
+    See Also
+    --------
+    parse_weigher : Build a weigher from a spec string or a callable.
+    scheme_id : The identifier of a (coefficient, scheme, weigher) configuration.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from agreekit.ranking import Weigher, parse_weigher
+    >>> w = parse_weigher("inverse_square:n0=1")
+    >>> w == Weigher("inverse_square", (("n0", 1.0),))
+    True
+    >>> w.spec, w.slug, w([1, 2, 3]).round(4).tolist()
+    ('inverse_square:n0=1', 'inverse_square-n0=1', [0.25, 0.1111, 0.0625])
+
+    scipy's 0-based hyperbolic weigher, shifted to 1-based ranks, is ``"harmonic"``:
+
+    >>> scipy_w = lambda r: 1.0 / (r + 1.0)                    # r = 0, 1, ...
+    >>> h = parse_weigher(lambda i: scipy_w(i - 1))
+    >>> bool(np.array_equal(h.table(5), scipy_w(np.arange(5))))  # f(1..5) = scipy_w(0..4)
+    True
+    >>> bool(np.array_equal(h.table(5), parse_weigher("harmonic").table(5)))
+    True
+
+    An extreme weigher: f(1..3) = 1, 2^-300, 3^-300 is computed from its logarithms:
+
+    >>> p = parse_weigher("power:p=300")
+    >>> p.log([1, 2, 3]).round(2).tolist()
+    [-0.0, -207.94, -329.58]
     """
 
     family: str
@@ -186,17 +229,41 @@ class Weigher(ResultBase):
         return np.log(vals)
 
     def table(self, n: int) -> np.ndarray:
-        """Return ``f(1), ..., f(n)`` as a float64 array, checking it is finite and positive.
+        """The weights f(1), ..., f(n), rescaled where float64 needs it (see :func:`weigher_table`).
 
-        Ordinary weighers give their values unchanged.  Values beyond ``2**100`` or below ``2**-240``
-        (``power:p=300``, ``inverse_square:n0=1e80``, a callable ``1e200 * i``) are rescaled so the
-        largest is in [0.5, 1): by a power of two when the values are representable (exact), else
-        from the logarithms.  The coefficients are invariant to the scale of the weights.  A table
-        whose smallest value is below ``2**-240`` times its largest even then cannot carry the pair
-        weights of every permutation in float64 and raises :class:`InputError` (the coefficient of
-        two given rankings is still computed, see :func:`item_weights`).
+        Parameters
+        ----------
+        n : int
+            Ranking length.
+
+        Returns
+        -------
+        numpy.ndarray
+            Ordinary weighers: ``f(1..n)`` unchanged, shape (n,).  Values beyond ``2**100`` or
+            below ``2**-240`` (``inverse_square:n0=1e80``, a callable ``1e200 * i``) rescaled so
+            the largest is in [0.5, 1), shape (n,).  A span wider than ``2**240``
+            (``power:p=300``): ``exp(l)`` with the log-weights ``l = log f - max log f``, shape (n,),
+            where values below float64's range are 0; the coefficients, moments and p-values of
+            such weighers do not use this table but rescale every permutation's weights on their
+            own, from the log-weights.
+
+        Raises
+        ------
+        InputError
+            Naming ``weigher`` if a value is NaN, infinite, zero or negative (where log f is not
+            finite).
+
+        Examples
+        --------
+        >>> from agreekit.ranking import parse_weigher
+        >>> parse_weigher("harmonic").table(4).tolist()
+        [1.0, 0.5, 0.3333333333333333, 0.25]
+        >>> t = parse_weigher("power:p=300").table(3)
+        >>> t.shape, float(t[0]), bool(0 < t[1] < 1e-90), bool(0 < t[2] < t[1] * 1e-50)
+        ((3,), 1.0, True, True)
         """
-        return weigher_table(self, n)
+        t = weigher_table(self, n)
+        return t[:n].copy() if t.size != n else t
 
 
 def _call_user_weigher(weigher: Weigher, i: np.ndarray) -> np.ndarray:
@@ -263,6 +330,15 @@ _HIGH = 2.0 ** 100
 _LOW = 2.0 ** -240
 #: clip of the log gap between the largest and second-largest item weight (see item_weights)
 _LOG_GAP = 400.0
+#: log f(1..n) may span at most this many nats: the log item weights (sums of two log-weights) and their
+#: differences (up to four) stay finite in float64.  Any representable weight vector spans < 1500.
+_MAX_LOG_SPAN = 1e300
+#: Spearman's enumeration (tree-carried raw moments, Σwx² - (Σwx)²/W) is used up to this ratio of the
+#: largest to the smallest table value; above it the coefficient of every permutation is computed on its
+#: own by the two-pass formula (no cancellation), see :func:`scratch_table`
+_SPEARMAN_ONE_PASS_RATIO = 2.0 ** 8
+#: ... and the two-pass weighted Pearson formula up to this bound of dominance times n^2
+_SPEARMAN_DOMINANCE = 2.0 ** 66
 
 
 def _safe(vals: np.ndarray) -> bool:
@@ -270,9 +346,44 @@ def _safe(vals: np.ndarray) -> bool:
 
 
 def weigher_table(weigher: Weigher, n: int, *, strict: bool = True) -> np.ndarray | None:
-    """Values f(1..n), rescaled if their magnitude needs it (see :meth:`Weigher.table`).
+    """Values f(1..n) as the coefficients' kernels use them, rescaled if their magnitude needs it.
 
-    A span too wide for float64 raises :class:`InputError`, or returns None if not ``strict``.
+    Both coefficients depend only on the pair weights ``w_i w_j`` of a permutation up to a common
+    factor, so any rescaling of the weights that keeps their ratios leaves them unchanged.
+
+    * Ordinary weighers (every value in ``[2**-240, 2**100]``) give ``f(1..n)`` unchanged (the same
+      bits as before: this fast path is not touched).
+    * Otherwise the values are divided by a power of two (exact: every later product and ratio has
+      the bits it would have without the scaling) when they are representable, else computed as
+      ``exp(l - max l)`` from the logarithms ``l = log f`` (:meth:`Weigher.log`), so the largest is
+      in [0.5, 1].  If the smallest is then at least ``2**-240`` times the largest, this shape (n,)
+      table is returned: a multiplicative pair weight is a product of four values, at least
+      ``2**-960``, so every pair weight of every permutation is a normal float64 and the kernels
+      compute the coefficients exactly as for ordinary weighers.
+    * A wider span (``power:p=300``: f(7) = 7^-300 = 2^-842 f(1)) cannot be carried by one table:
+      the largest pair weight of some permutations (the reversal's, ``(f(1) f(n))**2``) lies below
+      float64's range once the table's largest value is 1, and no fixed compression of the table
+      (clipping it, raising a floor) keeps the ratios of the pair weights that matter in every
+      permutation.  The table then has shape (2n,): ``exp(l)`` (rescaled values, those below float64's
+      range 0) followed by the log-weights ``l = log f - max log f``.  The kernels that enumerate or
+      sample permutations (:func:`scratch_table` picks them) rescale each permutation's item weights
+      on their own, in log space, as :func:`item_weights` does for one pair: the log item weights
+      ``l(a_i) + l(b_i)`` (multiplicative) or ``logaddexp(l(a_i), l(b_i))`` (additive), the largest
+      clipped to at most ``_LOG_GAP`` = 400 above the second largest, then divided by the geometric
+      mean of the two largest.  The permutation's largest pair weight is then 1 (the top item's
+      weight at most e^200), every pair weight above ``e^-500`` of it is a product of two normal
+      float64 (each factor above e^-700), and those below it (which may underflow) contribute less
+      than float64's precision, 2^-53, relative to it, even summed over 10^100 pairs and times the
+      Spearman factors ``(x_i - x_j)^2 < n^2``; the pairs without the top item after a clip stay
+      below e^-400 of it, as before the clip.  The sums are accumulated as sums of non-negative pair weights
+      (Kendall: concordant and discordant weight, ``Σ_j w_j Σ_{i<j} w_i``; never ``(Σw)² - Σw²``)
+      or by the two-pass weighted Pearson formula (Spearman), so nothing cancels.
+
+    Refused (:class:`InputError` naming ``weigher``): a value that is NaN, infinite, zero or negative
+    where the logarithm is not finite (named families are evaluated in log space, so ``power:p=1000``
+    is fine), and log-weights spanning more than 10^300 nats.  With ``strict=False`` a (2n,) table is
+    not built and None is returned (the caller computes the coefficient of its two rankings from
+    :func:`item_weights`).
     """
     ranks = np.arange(1, n + 1)
     with np.errstate(all="ignore"):  # overflow / division shows up as inf or 0, handled below
@@ -283,24 +394,244 @@ def weigher_table(weigher: Weigher, n: int, *, strict: bool = True) -> np.ndarra
         return np.ascontiguousarray(vals, dtype=np.float64)
     if weigher.family == "callable":
         _check_positive(weigher, vals, f"for ranks 1..{n}")
+    logs = None
     if np.all(np.isfinite(vals)) and np.all(vals >= np.finfo(np.float64).tiny):
         # representable: scale by a power of two (exact: every later product and ratio has the same bits
         # as without the scaling, as long as nothing under- or overflows)
         out = np.ldexp(vals, -int(np.frexp(vals.max())[1]))
     else:
-        logs = weigher.log(ranks)
-        if not np.all(np.isfinite(logs)):
-            raise InputError("weigher", f"{weigher.spec!r} must give finite positive weights for ranks 1..{n}")
+        logs = _finite_logs(weigher, ranks)
         out = np.exp(logs - logs.max())
-    if not out.min() >= _LOW * out.max():
-        if not strict:
-            return None
-        span = (float(np.max(weigher.log(ranks)) - np.min(weigher.log(ranks)))) / math.log(10.0)
-        raise InputError("weigher", f"{weigher.spec!r}: f(1..{n}) spans a factor of 10^{span:.0f}; the pair "
-                                    "weights of every permutation (null distributions, moments, tables) need "
-                                    "at most 10^72 in float64 (the coefficient of two given rankings is "
-                                    "computed for any span)")
-    return np.ascontiguousarray(out, dtype=np.float64)
+    if out.min() >= _LOW * out.max():
+        return np.ascontiguousarray(out, dtype=np.float64)
+    if not strict:
+        return None
+    lf = _finite_logs(weigher, ranks) if logs is None else logs
+    lf = lf - lf.max()
+    if not lf.min() >= -_MAX_LOG_SPAN:
+        raise InputError("weigher", f"{weigher.spec!r}: log f(1..{n}) spans more than 10^300 (its values are "
+                                    "not representable in float64 even as logarithms)")
+    return np.ascontiguousarray(np.concatenate([np.exp(lf), lf]), dtype=np.float64)
+
+
+def _finite_logs(weigher: Weigher, ranks: np.ndarray) -> np.ndarray:
+    logs = np.asarray(weigher.log(ranks), dtype=np.float64)
+    if not np.all(np.isfinite(logs)):
+        raise InputError("weigher", f"{weigher.spec!r} must give finite positive weights for ranks "
+                                    f"1..{ranks.size}")
+    return logs
+
+
+def scratch_table(F: np.ndarray, n: int, coef: int | None = None, *, one_pass: bool = False) -> np.ndarray | None:
+    """The log table for the per-permutation kernels of this module, or None for the standard ones.
+
+    ``F`` is a :func:`weigher_table` of length n.  A (2n,) table (an extreme weigher) returns its
+    log-weights: its permutations' weights are rescaled one permutation at a time
+    (:func:`log_batch_identity`, :func:`log_exact_chunk_sums`, :func:`log_exact_chunk_counts`,
+    :func:`log_coefficient`).
+
+    With ``coef`` = Spearman (the code of :mod:`agreekit.ranking._kernels`) a (n,) table also
+    returns its logarithms when one item's weight can dominate the others so much that the weighted
+    Pearson formula loses precision: centred at the weighted mean, whose rounding (relative 2^-53)
+    leaves the dominant item a deviation of about ``2^-53 n``, that item adds ``w_top (2^-53 n)^2``
+    to sums that are only about ``w_rest``.  The dominance ``w_top / w_rest`` is at most
+    ``D = (F_(1) / F_(2)) (F_max / F_min)`` (the largest item weight is at most ``F_(1)^2``, the
+    item with the second-largest value at one of its ranks has at least ``F_(2) F_min``), so the
+    standard kernels are kept while ``D n^2 <= 2^66`` (relative error below 4e-12 by this pessimistic
+    bound): the eight weighers of the shipped tables (harmonic, 1/(i+n0)^2) up to n = 36 119, the
+    largest n of the tables, keep their kernels and bits (1/i^2 reaches the bound at n ~ 65 000).
+    Above it the per-permutation kernels centre each permutation at its dominant item (exact
+    integer differences, see :func:`_log_gamma`).  ``one_pass=True`` (the exact
+    enumeration, n <= 12, whose tree carries raw weighted moments, ``Σwx² - (Σwx)²/W``, and loses
+    about ``log2 D`` bits) switches already when ``F_max > 2^8 F_min`` (shipped weighers: at most
+    144 at n <= 12).
+    """
+    if F.size == 2 * n:
+        return F[n:]
+    if coef != _k.SPEARMAN or F.size != n or n < 2:
+        return None
+    # memoized per table object (the kernels' tables are cached and never modified): the fast path of
+    # weighted_correlation_test pays a dict look-up, not O(n) per call
+    key = (id(F), n, one_pass)
+    hit = _SCRATCH_MEMO.get(key)
+    if hit is not None and hit[0]() is F:
+        return hit[1]
+    lo, hi = float(F.min()), float(F.max())
+    if one_pass:
+        out = np.log(F) if hi > _SPEARMAN_ONE_PASS_RATIO * lo else None
+    else:
+        second = float(np.partition(F, n - 2)[n - 2])
+        out = np.log(F) if (hi / second) * (hi / lo) * float(n) * float(n) > _SPEARMAN_DOMINANCE else None
+    if len(_SCRATCH_MEMO) >= 256:
+        _SCRATCH_MEMO.clear()
+    _SCRATCH_MEMO[key] = (weakref.ref(F), out)
+    return out
+
+
+_SCRATCH_MEMO: dict = {}
+
+
+# ------------------------------------------------------------------ per-permutation kernels (extreme weighers)
+
+@njit(cache=True)
+def _log_item_weights(lf, x, y, mult, w):
+    """Item weights of the rank vectors x, y from the log table ``lf``, rescaled into ``w`` (as
+    :func:`_rescaled_weights`): the largest log weight clipped to ``_LOG_GAP`` above the second,
+    then all divided by the geometric mean of the two largest (largest pair weight = 1).  Returns
+    the index of the largest."""
+    n = x.size
+    top = 0
+    l1 = -np.inf
+    for i in range(n):
+        la = lf[x[i] - 1]
+        lb = lf[y[i] - 1]
+        if mult:
+            v = la + lb
+        else:
+            hi = la if la > lb else lb
+            v = hi + np.log1p(np.exp(-abs(la - lb)))
+        w[i] = v
+        if v > l1:
+            l1 = v
+            top = i
+    l2 = -np.inf
+    for i in range(n):
+        if i != top and w[i] > l2:
+            l2 = w[i]
+    l1 = min(l1, l2 + _LOG_GAP)
+    c = 0.5 * (l1 + l2)
+    for i in range(n):
+        w[i] = np.exp((l1 if i == top else w[i]) - c)
+    return top
+
+
+@njit(cache=True)
+def _log_gamma(x, y, lf, coef, mult, w, u, v):
+    """Γ(x, y) with the item weights rescaled in log space into the buffer ``w``.
+
+    Spearman is the weighted Pearson correlation of the data centred at the item of the largest
+    weight first (``u = x - x_t``, ``v = y - y_t`` into the buffers ``u``, ``v``): those differences
+    are exact, their weighted mean is small and accurate relative to the other items' weights, so a
+    weight 10^-100 times the largest still counts at full precision (centring at the weighted mean
+    itself would bury it; see :func:`scratch_table`).
+    """
+    t = _log_item_weights(lf, x, y, mult, w)
+    if coef != _k.SPEARMAN:
+        return _k.coefficient_weighted(x, y, w, coef)
+    for i in range(x.size):
+        u[i] = x[i] - x[t]
+        v[i] = y[i] - y[t]
+    return _k.spearman_weighted(u, v, w)
+
+
+@njit(cache=True)
+def log_coefficient(x, y, lf, coef, mult):
+    """Γ(x, y) for two 1-based int64 rank vectors from the log table ``lf`` (see :func:`scratch_table`)."""
+    n = x.size
+    return _log_gamma(x, y, lf, coef, mult, np.empty(n), np.empty(n), np.empty(n))
+
+
+@njit(cache=True, parallel=True)
+def log_batch_identity(perms, lf, coef, mult):
+    """Γ(id, perms[r]) for every row r from the log table ``lf`` (:func:`agreekit.ranking._kernels.
+    batch_identity` with each permutation's weights rescaled on their own)."""
+    k, n = perms.shape
+    out = np.empty(k)
+    for r in prange(k):
+        ident = np.arange(1, n + 1)
+        w = np.empty(n)
+        u = np.empty(n)
+        v = np.empty(n)
+        out[r] = _log_gamma(ident, perms[r], lf, coef, mult, w, u, v)
+    return out
+
+
+@njit(cache=True)
+def _chunk_first(n, k, c, perm):
+    """``perm`` = the first permutation of chunk ``c``: its first k entries decoded in mixed radix as
+    :func:`agreekit.ranking._kernels.chunk_start` does, the remaining values ascending after them."""
+    rem = np.arange(1, n + 1)
+    m = n
+    cc = c
+    for d in range(k):
+        j = cc % (n - d)
+        cc //= n - d
+        perm[d] = rem[j]
+        for q in range(j, m - 1):
+            rem[q] = rem[q + 1]
+        m -= 1
+    for q in range(m):
+        perm[k + q] = rem[q]
+
+
+@njit(cache=True)
+def _next_suffix(perm, k):
+    """Next lexicographic permutation of ``perm[k:]`` in place; False after the last one."""
+    n = perm.size
+    i = n - 2
+    while i >= k and perm[i] > perm[i + 1]:
+        i -= 1
+    if i < k:
+        return False
+    j = n - 1
+    while perm[j] < perm[i]:
+        j -= 1
+    perm[i], perm[j] = perm[j], perm[i]
+    lo = i + 1
+    hi = n - 1
+    while lo < hi:
+        perm[lo], perm[hi] = perm[hi], perm[lo]
+        lo += 1
+        hi -= 1
+    return True
+
+
+@njit(cache=True, parallel=True)
+def _log_chunks(n, k, lf, coef, mult, center, lo, hi, c_start, c_end, values):
+    """Over the permutations of chunks [c_start, c_end) (the chunks of
+    :func:`agreekit.ranking._kernels.exact_chunk_sums`), Γ computed on its own for each from the log
+    table ``lf``: one row per chunk of [Σ(Γ-c), Σ(Γ-c)², Σ_{Γ<c}(Γ-c)², #Γ >= lo, #Γ <= hi]; if
+    ``values`` is not empty, every Γ is stored there in the layout of ``exact_chunk_sums``.  Both the
+    sums and the counts are kept at every leaf: a leaf costs O(n^2) here, the two comparisons nothing."""
+    per_chunk = np.prod(np.arange(2, n - k + 1))
+    out = np.zeros((c_end - c_start, 5))
+    for c in prange(c_start, c_end):
+        perm = np.empty(n, np.int64)
+        ident = np.arange(1, n + 1)
+        buf = np.empty((3, n))
+        _chunk_first(n, k, c, perm)
+        pos = (c - c_start) * per_chunk
+        row = np.zeros(5)
+        while True:
+            g = _log_gamma(ident, perm, lf, coef, mult, buf[0], buf[1], buf[2])
+            if values.size:
+                values[pos] = g
+                pos += 1
+            row[3] += g >= lo
+            row[4] += g <= hi
+            g -= center
+            row[0] += g
+            row[1] += g * g
+            if g < 0:
+                row[2] += g * g
+            if not _next_suffix(perm, k):
+                break
+        out[c - c_start] = row
+    return out
+
+
+@njit(cache=True)
+def log_exact_chunk_sums(n, k, lf, coef, mult, center, c_start, c_end, values):
+    """:func:`agreekit.ranking._kernels.exact_chunk_sums` (same chunks, output and ``values`` layout)
+    with every permutation's Γ computed on its own from the log table ``lf`` (see :func:`_log_chunks`)."""
+    return _log_chunks(n, k, lf, coef, mult, center, np.inf, -np.inf, c_start, c_end, values)[:, :3]
+
+
+@njit(cache=True)
+def log_exact_chunk_counts(n, k, lf, coef, mult, lo, hi, c_start, c_end):
+    """Counts of Γ >= lo and Γ <= hi over the permutations in chunks [c_start, c_end) (the counts of
+    :mod:`agreekit.ranking.significance` for n = 11, 12), Γ from the log table ``lf``."""
+    return _log_chunks(n, k, lf, coef, mult, 0.0, lo, hi, c_start, c_end, np.empty(0))[:, 3:].astype(np.int64)
 
 
 def item_weights(weigher: Weigher, a, b, mult: bool) -> np.ndarray:

@@ -30,7 +30,7 @@ from agreekit._validation import InputError, check_int
 from agreekit.ranking._kernels import random_permutations  # runtime kernel (significance uses it too)
 from agreekit.ranking.correlation import batch_coefficient
 from agreekit.ranking.tablegen._fused import KENDALL, SPEARMAN, fused_sample
-from agreekit.ranking.weighting import check_coefficient, check_scheme, parse_weigher
+from agreekit.ranking.weighting import check_coefficient, check_scheme, parse_weigher, weigher_table
 
 __all__ = [
     "training_grid",
@@ -220,7 +220,11 @@ def sample_lanes(coefficient: str, *, n: int, sizes: Sequence[int], lanes: Seque
     start = (-buf.ctypes.data % 64) // 8
     F = buf[start:start + n * C].reshape(n, C)
     for spec, c in cols.items():
-        F[:, c] = parse_weigher(spec).table(n)
+        t = weigher_table(parse_weigher(spec), n)
+        if t.size != n:
+            raise InputError("weigher", f"{spec!r}: f(1..{n}) spans more than 2**240; coefficient tables "
+                                        "need weights float64 can hold for every permutation at once")
+        F[:, c] = t
     for c in range(len(cols), C):  # padding columns repeat a real one and are never read back
         F[:, c] = F[:, 0]
     active = np.zeros((2, C), dtype=np.int64)
