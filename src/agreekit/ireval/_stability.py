@@ -144,7 +144,7 @@ def stability(scores: Any, *, fuzziness: Sequence[float] = DEFAULT_FUZZINESS, su
     scores : DataFrame or array_like, shape (n topics, s systems)
         Per-topic values of one metric.
     fuzziness : sequence of float, default f = 0.01, 0.02, ..., 0.20
-        The fuzziness values f (:data:`DEFAULT_FUZZINESS`).
+        The fuzziness values f (default ``DEFAULT_FUZZINESS``: 0.01, 0.02, ..., 0.20).
     summary : {"mean", "gmean"}
         How a system is summarised over a topic sample (formerly ``statistic``).
     n_resamples : int, default 1000
