@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from agreekit.cli import EXAMPLES, build_parser, main
+from agreekit.cli import COMMANDS, EXAMPLES, build_parser, main
 
 ROOT = Path(__file__).resolve().parents[1]
 SCORES = "resources/bootstrap/trec_topic_by_run_scores/adhoc8_ap.csv"
@@ -27,6 +27,27 @@ def test_bare_agreekit_prints_the_command_list(capsys):
         assert name in out
     r = subprocess.run([sys.executable, "-m", "agreekit"], capture_output=True, text=True, cwd=ROOT)
     assert r.returncode == 0 and "consensus" in r.stdout and "bootstrap" in r.stdout
+
+
+def test_command_map_names_every_subcommand_and_its_module_builds_the_same_parser():
+    """`main` builds only the named command's module (COMMANDS): the map must list every registered
+    command, and the one-module parser must give the same help, the same parse and the same usage error."""
+    full = _subparsers()
+    assert sorted(COMMANDS) == sorted(full)
+    for name, module in COMMANDS.items():
+        part = build_parser(name)
+        action = next(a for a in part._actions if a.__class__.__name__ == "_SubParsersAction")
+        assert set(action.choices) <= set(full)
+        assert action.choices[name].format_help() == full[name].format_help(), name
+    code = ("import sys, contextlib, io; from agreekit.cli import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()): main(['table'])\n"
+            "print(sorted(m for m in ('agreekit.clustering', 'agreekit.ireval', 'agreekit.consensus') if m in sys.modules))")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert r.stdout.strip() == "[]", r.stdout + r.stderr   # only the tables command's module was imported
+    r = subprocess.run([sys.executable, "-m", "agreekit", "table", "--format", "xml"], capture_output=True,
+                       text=True, cwd=ROOT)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "invalid choice: 'xml'" in r.stderr, r.stderr
+    assert main(["standardize", "--n", "30", "--gamma", "0.4"]) == 0
 
 
 @pytest.mark.parametrize("name", sorted(set(_subparsers()) - {"agreement"}))
