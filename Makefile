@@ -37,9 +37,12 @@ tables: $(STAMP)
 report: results
 	$(VENV)/bin/snakemake --cores $(CORES) --report results/report.html
 
+# CORES+1 workers, one test handed out at a time (see tests/conftest.py): the SLURM test mostly waits on the
+# scheduler, and many tests wait on subprocesses; NUMBA_NUM_THREADS=1 per worker (tests/conftest.py)
+TEST_WORKERS ?= $(shell echo $$(( $(CORES) + 1 )))
 test: $(STAMP)
 	$(VENV)/bin/lint-imports --no-cache
-	$(PY) -m pytest -q -n $(CORES) --hypothesis-profile=ci
+	$(PY) -m pytest -q -n $(TEST_WORKERS) --maxschedchunk 1 --hypothesis-profile=ci
 
 bench: $(STAMP)
 	@set -e; for b in benchmarks/bench_*.py; do echo "== $$b"; $(PY) $$b; done

@@ -202,6 +202,14 @@ class QuantileModel:
         sel, c = self._vertical_weights(n, exclude)
         return float(sum(ck * _logit_cdf(self.nq.values[k], self.logit, gamma) for k, ck in zip(sel, c)))
 
+    def _vertical_many(self, n, gammas, exclude=None):
+        """``_vertical`` at each of ``gammas`` (the same sums in the same order, elementwise)."""
+        sel, c = self._vertical_weights(n, exclude)
+        out = np.zeros(len(gammas))
+        for k, ck in zip(sel, c):
+            out = out + ck * _logit_cdf_many(self.nq.values[k], self.logit, gammas)
+        return out
+
     def _choose_modes(self):
         """Per region of the distribution and per stretch of n, 'horizontal' or 'vertical' by leave-one-out error.
 
@@ -227,7 +235,7 @@ class QuantileModel:
             valid[k] = True
             qh = self._horizontal(n, exclude=k)
             lh = np.interp(nq.values[k], qh, L)
-            lv = np.array([self._vertical(n, g, exclude=k) for g in nq.values[k]])
+            lv = self._vertical_many(n, nq.values[k], exclude=k)
             for sign, l in ((-1.0, lh), (1.0, lv)):
                 F = 1.0 / (1.0 + np.exp(-l))
                 for h, m in enumerate(masks):
@@ -306,6 +314,18 @@ def _logit_cdf(q, L, gamma):
     if gamma > q[-1]:
         return L[-1] + (gamma - q[-1]) * _edge_slope(q[-8:], L[-8:])
     return float(np.interp(gamma, q, L))
+
+
+def _logit_cdf_many(q, L, gammas):
+    """``_logit_cdf`` at each of ``gammas`` (same formulas elementwise)."""
+    g = np.asarray(gammas, dtype=np.float64)
+    out = np.interp(g, q, L)
+    lo, hi = g < q[0], g > q[-1]
+    if lo.any():
+        out[lo] = L[0] - (q[0] - g[lo]) * _edge_slope(q[:8], L[:8])
+    if hi.any():
+        out[hi] = L[-1] + (g[hi] - q[-1]) * _edge_slope(q[-8:], L[-8:])
+    return out
 
 
 def _edge_slope(q, L):
