@@ -266,3 +266,32 @@ def test_g0_rule_through_table_standardize_and_cli(tmp_path):
     rc, _, err = _cli("standardize", "--coefficient", "kendall", "--scheme", "additive", "--weigher", "harmonic",
                       "--n", "30", "--gamma", "0.4", "--g0-rule", "zero")
     assert rc == 2 and "--g0-rule" in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("where,value", [((3, 7), "x"), ((3, 7), True), ((2,), 5.0), ((0, 0), None),
+                                         ((0, 0), [1.0]), ((1, 4), {"a": 1})])
+def test_null_quantile_values_checked_like_the_schema(tmp_path, where, value):
+    """null_quantiles.values is checked outside jsonschema (speed): the same refusals, same location and
+    message as jsonschema gives for the whole table."""
+    import copy
+    import json
+
+    import jsonschema
+
+    from agreekit._validation import InputError
+    from agreekit.ranking.tables import _schema, load_table, table_checksum
+
+    data = copy.deepcopy(load_table("kendall_additive_harmonic").data)
+    target = data["null_quantiles"]["values"]
+    for k in where[:-1]:
+        target = target[k]
+    target[where[-1]] = value
+    data["checksum"] = table_checksum(data)
+    with pytest.raises(jsonschema.ValidationError) as ref:
+        jsonschema.validate(data, _schema())
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(data))
+    with pytest.raises(InputError) as exc:
+        load_table(path)
+    loc = "/".join(str(p) for p in ref.value.absolute_path)
+    assert f"at {loc}: {ref.value.message}" in str(exc.value)

@@ -101,6 +101,16 @@ def _schema() -> dict:
     return json.loads(resources.files("agreekit").joinpath("schemas/table.schema.json").read_text("utf-8"))
 
 
+@lru_cache(maxsize=1)
+def _validator():
+    import jsonschema
+
+    schema = _schema()
+    cls = jsonschema.validators.validator_for(schema)
+    cls.check_schema(schema)
+    return cls(schema)
+
+
 def _tables_dir():
     return resources.files("agreekit").joinpath("data/tables")
 
@@ -373,8 +383,22 @@ def _validate_table(data: Any, where: str, parameter: str = "table") -> dict:
         raise InputError(parameter, f"{where}: has no checksum field")
     if table_checksum(data) != data["checksum"]:
         raise InputError(parameter, f"{where}: checksum mismatch (the file was modified or corrupted)")
+    # null_quantiles.values (~20 000 numbers, 95 % of a table) is checked here against its schema
+    # (an array of arrays of numbers) in one pass; jsonschema, item by item, took 0.25 s per table
+    checked = data
+    nq = data.get("null_quantiles")
+    if isinstance(nq, dict) and isinstance(nq.get("values"), list):
+        for i, row in enumerate(nq["values"]):
+            if not isinstance(row, list):
+                raise InputError(parameter, f"{where}: does not match the table schema at "
+                                            f"null_quantiles/values/{i}: {row!r} is not of type 'array'")
+            for j, v in enumerate(row):
+                if type(v) is not float and (type(v) is bool or not isinstance(v, (int, float))):
+                    raise InputError(parameter, f"{where}: does not match the table schema at "
+                                                f"null_quantiles/values/{i}/{j}: {v!r} is not of type 'number'")
+        checked = dict(data, null_quantiles=dict(nq, values=[]))
     try:
-        jsonschema.validate(data, _schema())
+        _validator().validate(checked)
     except jsonschema.ValidationError as exc:
         loc = "/".join(str(p) for p in exc.absolute_path) or "(top level)"
         raise InputError(parameter, f"{where}: does not match the table schema at {loc}: {exc.message}") from None
