@@ -13,7 +13,15 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Mapping, MutableMapping
 
+import numpy as np
+
+from agreekit._io import load_config_yaml
+from agreekit._memory import check_memory
 from agreekit._validation import InputError
+from agreekit.ireval.bootstrap import critical_rank
+from agreekit.ireval.metrics import parse_metric
+from agreekit.ranking.correlation import weighted_correlation
+from agreekit.ranking.tablegen.generation import check_ranking_config, schemes_from_config
 
 __all__ = ["PipelineConfigError", "check_pipeline_config", "merged_pipeline_config"]
 
@@ -86,6 +94,7 @@ def merged_pipeline_config(configfiles: Iterable[str | os.PathLike], *,
     >>> merged_pipeline_config([d / "b.yaml"], workflow_configfile=d / "a.yaml")
     {'seed': 1, 'x': {'a': 1, 'b': [3]}}
     """
+    # snakemake (the `workflow` extra) only when called: the module imports without it
     from snakemake.common.configfile import load_configfile
     from snakemake.utils import update_config
 
@@ -148,9 +157,7 @@ def check_pipeline_config(config: MutableMapping, configfiles: Iterable[str | os
     ...     print("`clustering.lfr.min_community` (60) must be <= clustering.lfr.max_community (20)")
     `clustering.lfr.min_community` (60) must be <= clustering.lfr.max_community (20)
     """
-    from snakemake.utils import validate
-
-    from agreekit._io import load_config_yaml
+    from snakemake.utils import validate  # the `workflow` extra, only when called
 
     # Note that Snakemake has already loaded the files: a `__use_yte__` template has run by now;
     # configs are trusted input (README), this check only keeps such a file from being used.
@@ -175,10 +182,6 @@ def check_pipeline_config(config: MutableMapping, configfiles: Iterable[str | os
 
 def _check_config_values(cfg: Mapping) -> None:
     """Cross-field and computed checks no schema can express, before any job (issue 23)."""
-    from agreekit._memory import check_memory
-    from agreekit.ireval.metrics import parse_metric
-    from agreekit.ranking.correlation import weighted_correlation
-
     cl = cfg.get("clustering") or {}
     for sec in ("lfr", "lfr_weighted", "lfr_overlapping"):
         c = cl.get(sec)
@@ -194,8 +197,6 @@ def _check_config_values(cfg: Mapping) -> None:
             raise InputError(f"clustering.{sec}.max_degree", f"({c['max_degree']}) must be < clustering.{sec}.n")
     me = cfg.get("metaeval") or {}
     if "weigher" in me:
-        import numpy as np
-
         x = np.arange(1, 201, dtype=np.int64)
         try:
             value = weighted_correlation(x, x[::-1].copy(), coefficient="kendall", weigher=me["weigher"],
@@ -242,8 +243,6 @@ def _check_bootstrap(cfg: Mapping) -> None:
     """``bootstrap.n_resamples * bootstrap.alpha`` must be an integer (the rank of the decisive value)."""
     bs = cfg.get("bootstrap")
     if isinstance(bs, dict) and {"alpha", "n_resamples"} <= set(bs):
-        from agreekit.ireval.bootstrap import critical_rank
-
         try:
             critical_rank(bs["n_resamples"], bs["alpha"])
         except InputError as exc:
@@ -254,7 +253,5 @@ def _check_bootstrap(cfg: Mapping) -> None:
 
 def _check_ranking(cfg: Mapping) -> None:
     """The ranking stage's cross-field checks and its schemes (weigher specs, transforms, duplicates)."""
-    from agreekit.ranking.tablegen.generation import check_ranking_config, schemes_from_config
-
     check_ranking_config(cfg["ranking"])
     schemes_from_config(cfg["ranking"])
