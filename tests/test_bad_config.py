@@ -1,7 +1,11 @@
 """Invalid pipeline configs fail at parse time, before any job (issue 14 §3).
 
-Each case is a Snakemake dry run (``-n``) of the default target with one override file: it must
-exit non-zero, name the config key, and create no ``results/``.  The real configs must still pass.
+Every parse-time check is :func:`agreekit._pipeline_config.check_pipeline_config`, which the
+``Snakefile`` calls (``workflow/rules/common.smk``).  Each bad case is checked in-process on the config
+merged as ``snakemake --configfile config/config.yaml extra.yaml`` merges it; real Snakemake dry runs
+(``-n``) prove the wiring: a YAML-level error and a schema error exit non-zero naming the key, plan no
+job and create no ``results/``; the error text is ``invalid config: `` + the function's message; the
+shipped configs pass (issue 21: one dry run per kind of failure instead of one per case).
 """
 from __future__ import annotations
 
@@ -11,22 +15,54 @@ from pathlib import Path
 
 import pytest
 import yaml
+from snakemake.exceptions import WorkflowError
+
+from agreekit._pipeline_config import PipelineConfigError, check_pipeline_config, merged_pipeline_config
 
 ROOT = Path(__file__).resolve().parents[1]
+SCHEMA = ROOT / "config" / "config.schema.yaml"
 
 
-def _dry_run(tmp_path: Path, override: dict | None, configfile: str = "config/config.yaml"):
+def _workdir(tmp_path: Path, override) -> Path:
     for name in ("config", "resources"):
         (tmp_path / name).symlink_to(ROOT / name)
+    if override is not None:
+        (tmp_path / "extra.yaml").write_text(override if isinstance(override, str) else yaml.safe_dump(override))
+    return tmp_path
+
+
+def _dry_run(tmp_path: Path, override: dict | str | None, configfile: str = "config/config.yaml"):
+    _workdir(tmp_path, override)
     cmd = [sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "--directory", str(tmp_path),
            "-n", "--cores", "1", "--configfile", configfile]
     if override is not None:
-        (tmp_path / "extra.yaml").write_text(override if isinstance(override, str) else yaml.safe_dump(override))
         cmd.append("extra.yaml")
     return subprocess.run(cmd, capture_output=True, text=True, cwd=tmp_path)
 
 
-@pytest.mark.parametrize("override,needles", [
+def _check(tmp_path: Path, override, configfile: str = "config/config.yaml"):
+    """check_pipeline_config on the config as Snakemake merges it; the error raised (None if valid)."""
+    _workdir(tmp_path, override)
+    files = [tmp_path / configfile] + ([tmp_path / "extra.yaml"] if override is not None else [])
+    cfg = merged_pipeline_config(files, workflow_configfile=tmp_path / "config" / "config.yaml")
+    try:
+        check_pipeline_config(cfg, [tmp_path / "config" / "config.yaml", *files], SCHEMA)
+    except (PipelineConfigError, WorkflowError) as exc:
+        return exc
+    return None
+
+
+def _assert_fails_before_any_job(tmp_path: Path, r, needles):
+    text = r.stdout + r.stderr
+    assert r.returncode != 0, text[-2000:]
+    for needle in needles:
+        assert needle in text, (needle, text[-3000:])
+    assert "Job stats" not in text  # nothing was planned
+    assert not (tmp_path / "results").exists()
+    return text
+
+
+CASES = [
     # a misspelt top-level section used to pass validation silently
     ({"rankng": {"n_exact": 5}}, ["'rankng' was unexpected"]),
     # B * alpha must be an integer (1000 * 0.0333 = 33.3)
@@ -50,17 +86,43 @@ def _dry_run(tmp_path: Path, override: dict | None, configfile: str = "config/co
      ["bootstrap.robust03.metrics[0].measure", "'../x'"]),
     ({"ranking": {"sample_size": {"spearman": [{"size": 10**15}], "kendall": [{"size": 2000}]}}},
      ["ranking.sample_size.spearman[0].size", "7.1 PiB"]),
-], ids=["unknown-top-level-key", "alpha-times-B-not-integer", "weigher-repeated-key", "weigher-missing-p",
-        "duplicate-key", "billion-laughs", "use-yte", "exclude-unknown", "metaeval-weigher", "lfr-n-huge",
-        "lfr-min-gt-max", "theta-inf", "measure-path", "sample-size-memory"])
+]
+IDS = ["unknown-top-level-key", "alpha-times-B-not-integer", "weigher-repeated-key", "weigher-missing-p",
+       "duplicate-key", "billion-laughs", "use-yte", "exclude-unknown", "metaeval-weigher", "lfr-n-huge",
+       "lfr-min-gt-max", "theta-inf", "measure-path", "sample-size-memory"]
+
+
+@pytest.mark.parametrize("override,needles", CASES, ids=IDS)
 def test_invalid_config_fails_before_any_job(tmp_path, override, needles):
-    r = _dry_run(tmp_path, override)
-    text = r.stdout + r.stderr
-    assert r.returncode != 0, text[-2000:]
+    exc = _check(tmp_path, override)
+    assert exc is not None, "accepted"
     for needle in needles:
-        assert needle in text, (needle, text[-3000:])
-    assert "Job stats" not in text  # nothing was planned
-    assert not (tmp_path / "results").exists()
+        assert needle in str(exc), (needle, str(exc)[-3000:])
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["config", "extra.yaml", "resources"]  # no output
+
+
+def test_dry_run_yaml_error_is_the_function_message(tmp_path):
+    """The Snakefile calls check_pipeline_config: its dry run fails with `invalid config: ` + that message."""
+    override, needles = CASES[IDS.index("duplicate-key")]
+    (tmp_path / "in").mkdir()
+    exc = _check(tmp_path / "in", override)
+    assert isinstance(exc, PipelineConfigError), exc
+    # the message names the file (Snakemake passes it on as an absolute path)
+    message = str(exc).replace(str(tmp_path / "in"), str(tmp_path / "run"))
+    assert message != str(exc)
+    (tmp_path / "run").mkdir()
+    text = _assert_fails_before_any_job(tmp_path / "run", _dry_run(tmp_path / "run", override), needles)
+    assert f"invalid config: {message}" in text, (message, text[-3000:])
+
+
+def test_dry_run_schema_error_fails_before_any_job(tmp_path):
+    override, needles = CASES[IDS.index("unknown-top-level-key")]
+    _assert_fails_before_any_job(tmp_path, _dry_run(tmp_path, override), needles)
+
+
+@pytest.mark.parametrize("configfile", ["config/config.yaml", "config/quick.yaml", "config/tables.yaml"])
+def test_shipped_configs_pass_the_checks(tmp_path, configfile):
+    assert _check(tmp_path, None, configfile) is None
 
 
 def test_shipped_configs_still_validate(tmp_path):

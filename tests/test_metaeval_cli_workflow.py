@@ -146,10 +146,18 @@ def test_metaeval_stage_one_job_per_collection_and_deterministic(tmp_path):
 @pytest.mark.parametrize("override,key", [({"top_k": 0}, "top_k"), ({"weigher": "harmonc"}, "weigher"),
                                           ({"consensus": {"method": "best"}}, "method")])
 def test_metaeval_invalid_config_fails_before_any_job(tmp_path, override, key):
+    """The parse-time check the Snakefile runs (check_pipeline_config, see test_bad_config.py for the wiring),
+    in-process on the config merged as `--configfile config/config.yaml extra.yaml` merges it."""
+    from snakemake.exceptions import WorkflowError
+
+    from agreekit._pipeline_config import PipelineConfigError, check_pipeline_config, merged_pipeline_config
+
     cfg = json.loads(json.dumps(SMALL))
     cfg["metaeval"].update(override)
     wd = _workdir(tmp_path / "w", cfg)
-    r = _snake(wd, "results/metaeval/summary.md")
-    assert r.returncode != 0
-    assert key in r.stdout + r.stderr
+    files = [wd / "config" / "config.yaml", wd / "extra.yaml"]
+    merged = merged_pipeline_config(files, workflow_configfile=files[0])
+    with pytest.raises((PipelineConfigError, WorkflowError)) as err:
+        check_pipeline_config(merged, files, ROOT / "config" / "config.schema.yaml")
+    assert key in str(err.value)
     assert not (wd / "results").exists()

@@ -132,10 +132,18 @@ def test_quick_workflow_end_to_end_deterministic_resumable(tmp_path):
     ({"grid": {"q": 1.3, "a_min": 12, "a_max": {"spearman": 11, "kendall": 18}}}, "ranking.grid.a_min"),
 ])
 def test_invalid_config_fails_before_any_job(tmp_path, override, key):
+    """The parse-time check the Snakefile runs (check_pipeline_config, see test_bad_config.py for the wiring),
+    in-process on the config merged as `--configfile config/quick.yaml extra.yaml` merges it."""
+    from snakemake.exceptions import WorkflowError
+
+    from agreekit._pipeline_config import PipelineConfigError, check_pipeline_config, merged_pipeline_config
+
     wd = _workdir(tmp_path / "w", {"ranking": override})
-    r = _run(wd, "ranking_all", extra=True, check=False)
-    assert r.returncode != 0
-    assert key in r.stdout + r.stderr
+    files = [wd / "config" / "quick.yaml", wd / "extra.yaml"]
+    merged = merged_pipeline_config(files, workflow_configfile=wd / "config" / "config.yaml")
+    with pytest.raises((PipelineConfigError, WorkflowError)) as err:
+        check_pipeline_config(merged, [wd / "config" / "config.yaml", *files], ROOT / "config" / "config.schema.yaml")
+    assert key in str(err.value)
     assert not (wd / "results").exists()
 
 

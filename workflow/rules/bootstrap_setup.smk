@@ -2,7 +2,7 @@
 # bootstrap.smk, which includes this file: Snakemake's linter wants functions and rules apart).
 import os
 
-validate(config["bootstrap"], "../../config/bootstrap.schema.yaml")
+# config["bootstrap"] was validated against config/bootstrap.schema.yaml in common.smk
 
 BS = config["bootstrap"]
 BS_FIGS = ["asl_paired", "asl_unpaired", "mr_pt", "swap", "tau"]

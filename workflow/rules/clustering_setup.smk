@@ -1,6 +1,6 @@
 # Settings of the clustering stage derived from config["clustering"] (helpers only; the rules are in
 # clustering.smk, which includes this file: Snakemake's linter wants functions and rules apart).
-validate(config["clustering"], "../../config/clustering.schema.yaml")
+# config["clustering"] was validated against config/clustering.schema.yaml in common.smk
 
 CLUSTERING = config["clustering"]
 CLUSTERING_TABLES = CLUSTERING["tables"]

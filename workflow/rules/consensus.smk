@@ -1,7 +1,7 @@
 # Stage: consensus (see README). Appends its final outputs to FINAL_TARGETS.
 # Kemeny median rankings: QUICK / FAST / exact on the reference datasets and the
 # report's simulation study.
-validate(config["consensus"], "../../config/consensus.schema.yaml")
+# config["consensus"] was validated against config/consensus.schema.yaml in common.smk
 
 CONS = config["consensus"]
 CONS_SIM = CONS["simulation"]

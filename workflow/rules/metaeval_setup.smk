@@ -2,7 +2,7 @@
 # which includes this file: Snakemake's linter wants functions and rules apart).
 import os
 
-validate(config["metaeval"], "../../config/metaeval.schema.yaml")
+# config["metaeval"] was validated against config/metaeval.schema.yaml in common.smk
 
 ME = config["metaeval"]
 ME_OUT = "results/metaeval"

@@ -10,7 +10,6 @@ from snakemake.exceptions import WorkflowError
 from agreekit._validation import InputError
 from agreekit.ranking.tablegen.generation import (
     batches_from_schemes,
-    check_ranking_config,
     scheme_settings,
     schemes_from_config,
     shipped_quantiles,
@@ -18,11 +17,8 @@ from agreekit.ranking.tablegen.generation import (
     verify_lengths,
 )
 
-try:
-    check_ranking_config(config["ranking"])
-    RANKING_SCHEMES = schemes_from_config(config["ranking"])
-except InputError as exc:
-    raise WorkflowError(f"invalid config: {exc}") from None
+# checked (check_ranking_config, the schemes) by agreekit._pipeline_config in common.smk
+RANKING_SCHEMES = schemes_from_config(config["ranking"])
 
 RANKING_IDS = [s.id for s in RANKING_SCHEMES]
 RANKING_SETTINGS = {s.id: scheme_settings(config["ranking"], s, config["seed"]) for s in RANKING_SCHEMES}
