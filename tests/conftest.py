@@ -37,7 +37,6 @@ LONG_FIRST = (
     "tests/test_docs_blocks.py",
     "tests/test_packaging.py::test_wheel_installs_into_a_fresh_venv_without_extras",
     "tests/test_workflow_lint.py",
-    "tests/test_bad_config.py",
 )
 
 
