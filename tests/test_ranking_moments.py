@@ -91,16 +91,21 @@ def _heap_permutations(n):
     for k in range(2, n + 1):
         total *= k
     out = np.empty((total, n), dtype=np.int8)
-    b = np.arange(1, n + 1).astype(np.int8)
+    b = np.empty(n, dtype=np.int64)
     c = np.zeros(n, dtype=np.int64)
-    out[0] = b
+    for t in range(n):
+        b[t] = t + 1
+        out[0, t] = t + 1
     k = 1
     i = 1
     while i < n:
         if c[i] < i:
             j = 0 if i % 2 == 0 else c[i]
-            b[j], b[i] = b[i], b[j]
-            out[k] = b
+            tmp = b[j]
+            b[j] = b[i]
+            b[i] = tmp
+            for t in range(n):
+                out[k, t] = b[t]
             k += 1
             c[i] += 1
             i = 1
