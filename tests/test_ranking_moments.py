@@ -63,6 +63,9 @@ def _gamma_of(b, fr, kendall, additive):
                 den += ww
                 num += ww if b[j] > b[i] else -ww
         return num / den
+    # two-pass weighted Pearson from the definition; deliberately written again here (not
+    # agreekit.ranking._kernels.spearman_second_pass, which `duplicates` pairs it with by shape): the
+    # reference must not share code with the library it checks
     sw = 0.0
     sa = 0.0
     sb = 0.0
