@@ -147,9 +147,16 @@ def ir_measures():
     return pytest.importorskip("ir_measures")
 
 
+def _irm_qrels(ir_measures, qrels_df):
+    return [ir_measures.Qrel(t, d, int(r))
+            for t, d, r in zip(qrels_df.topic.tolist(), qrels_df.docno.tolist(), qrels_df.relevance.tolist())]
+
+
 def _irm(ir_measures, qrels_df, run_df, measures):
-    qrels = [ir_measures.Qrel(t, d, int(r)) for t, d, r in qrels_df.itertuples(index=False)]
-    run = [ir_measures.ScoredDoc(t, d, float(s)) for t, d, s in run_df.itertuples(index=False)]
+    """ir_measures' values by (measure, topic); ``qrels_df`` may be a list made once by _irm_qrels."""
+    qrels = qrels_df if isinstance(qrels_df, list) else _irm_qrels(ir_measures, qrels_df)
+    run = [ir_measures.ScoredDoc(t, d, float(s))
+           for t, d, s in zip(run_df.topic.tolist(), run_df.docno.tolist(), run_df.score.tolist())]
     out = {}
     for m in ir_measures.iter_calc(measures, qrels, run):
         out[(str(m.measure), m.query_id)] = m.value
@@ -184,8 +191,9 @@ def test_avep_and_p10_match_ir_measures_on_robust03(ir_measures):
     names = ["MU03rob01", "NLPR03vb10", "rutcor03100"]   # integer-score ties, short run, ties at the cut
     runs = {n: read_run(ROBUST / "runs" / f"input.{n}.gz")[1] for n in names}
     ours = evaluate(qrels, runs, ["AveP", "P@10"], depth=100)
+    irm_qrels = _irm_qrels(ir_measures, qrels)
     for n in names:
-        ref = _irm(ir_measures, qrels, runs[n], [ir_measures.AP @ 100, ir_measures.P @ 10])
+        ref = _irm(ir_measures, irm_qrels, runs[n], [ir_measures.AP @ 100, ir_measures.P @ 10])
         for t in ours["AveP"].index:
             assert ours["AveP"].loc[t, n] == pytest.approx(ref.get(("AP@100", t), 0.0), abs=1e-12)
             assert ours["P@10"].loc[t, n] == pytest.approx(ref.get(("P@10", t), 0.0), abs=1e-12)
@@ -209,13 +217,18 @@ def _q_measure_plain(qrels, run, depth, gains, beta=1.0):
     """Q-measure (Sakai 2006 Eqs. 5-6, notes 11) per topic, written out rank by rank; the run is ordered
     as trec_eval orders it (score descending, then docno descending)."""
     out = {}
+    # one sort of the whole run by (score, docno) descending, then its rows per topic in that order
+    # (docnos are unique within a topic, so the per-topic order is the per-topic sort's)
+    ordered = run.sort_values(["score", "docno"], ascending=[False, False], kind="stable")
+    by_topic = {t: d.docno.tolist() for t, d in ordered.groupby("topic", sort=False)}
     for t, rel in qrels.groupby("topic"):
-        g = {d: gains.get(int(r), 0) for d, r in zip(rel.docno, rel.relevance) if gains.get(int(r), 0) > 0}
+        g = {d: gains.get(int(r), 0) for d, r in zip(rel.docno.tolist(), rel.relevance.tolist())
+             if gains.get(int(r), 0) > 0}
         R = len(g)
         if R == 0:
             continue
         ideal = sorted(g.values(), reverse=True)
-        docs = run[run.topic == t].sort_values(["score", "docno"], ascending=[False, False]).docno.tolist()
+        docs = by_topic.get(t, [])
         cg = cgi = count = 0.0
         total = 0.0
         for r, d in enumerate(docs[:depth], start=1):
@@ -237,9 +250,10 @@ def test_robust03_means_against_ir_measures_and_plain_q_measure(ir_measures):
     m = evaluate(ROBUST / "robust03_qrels.txt.gz", paths, ["AveP", "Q-measure"], depth=100, gains={1: 1, 2: 2})
     assert m["AveP"].shape == (100, 17)
     qrels = read_qrels(ROBUST / "robust03_qrels.txt.gz")
+    irm_qrels = _irm_qrels(ir_measures, qrels)     # once for the 17 runs
     for p in paths:
         name, run = read_run(p)
-        ref = _irm(ir_measures, qrels, run, [ir_measures.AP @ 100])
+        ref = _irm(ir_measures, irm_qrels, run, [ir_measures.AP @ 100])
         ap = np.array([ref.get(("AP@100", t), 0.0) for t in m["AveP"].index])
         np.testing.assert_allclose(m["AveP"][name].to_numpy(), ap, rtol=0, atol=1e-12)
         q = _q_measure_plain(qrels, run, 100, {1: 1, 2: 2})

@@ -137,14 +137,17 @@ def test_every_shipped_table_meets_the_target_at_every_held_out_n(cached_referen
 
 
 def _plain_null_sample(coef, scheme, weigher, n, size, rng, block=25_000):
-    """Γ(identity, uniform random permutation) by numpy from the definitions (tests/_moments_enumerator)."""
-    from _moments_enumerator import _values, weigher as make_f
-    f = make_f(weigher)
+    """Γ(identity, uniform random permutation) from the definitions: the permutations are numpy's
+    (rng.permuted, independent of agreekit's sampler), Γ is the plain compiled kernel written in
+    tests/test_ranking_moments.py (checked there against the numpy definitions of
+    tests/_moments_enumerator.py; no agreekit kernel)."""
+    from test_ranking_moments import _values, plain_weigher
+    fr = plain_weigher(weigher)(np.arange(1, n + 1, dtype=np.float64))
     out = []
-    base = np.tile(np.arange(1, n + 1, dtype=np.float64), (block, 1))
+    base = np.tile(np.arange(1, n + 1, dtype=np.int64), (block, 1))
     for start in range(0, size, block):
         P = rng.permuted(base[: min(block, size - start)], axis=1)
-        out.append(_values(coef, scheme, f, P))
+        out.append(_values(P, fr, coef == "kendall", scheme == "additive"))
     return np.concatenate(out)
 
 

@@ -242,13 +242,39 @@ def test_stored_lengths_where_the_fit_pools_use_the_pooled_quantiles():
     assert np.max(np.abs(q - model.nq.values[k])[body]) < 0.05 * model.nq.sd[k]
 
 
+def _mc_plain_spearman_additive(weigher, n, size, seed, rows=2000):
+    """The Monte Carlo sample of _mc (same permutation stream: agreekit's uniform permutation sampler,
+    as before, whose stream does not depend on the batch size), with Γ computed by the plain compiled
+    kernel of tests/test_ranking_moments.py from the definition instead of agreekit's batch_coefficient
+    (equal to it on these permutations; checked below on the first rows)."""
+    from agreekit.ranking._kernels import random_permutations
+    from test_ranking_moments import _values, plain_weigher
+
+    rng = np.random.default_rng([seed, n])
+    fr = plain_weigher(weigher)(np.arange(1, n + 1, dtype=np.float64))
+    out = np.empty(size)
+    perms = np.empty((rows, n), dtype=np.int64)
+    u = np.empty((rows, n))
+    for start in range(0, size, rows):
+        k = min(rows, size - start)
+        p = random_permutations(rng, k, n, out=perms[:k], _u=u[:k])
+        out[start:start + k] = _values(p, fr, False, True)
+    return out
+
+
+def test_plain_monte_carlo_is_the_sampler_s_sample():
+    a = _mc_plain_spearman_additive("inverse_square:n0=1", 5400, 3000, seed=79)
+    b = _mc("spearman", "additive", "inverse_square:n0=1", 5400, 3000, seed=79)
+    np.testing.assert_allclose(a, b, rtol=0, atol=1e-14)
+
+
 def test_table_pvalue_se_tracks_the_error_against_a_large_monte_carlo():
     # at n = 5400 (pooled fits over stored lengths with 1e5-5e5 permutations each), the reported
     # pvalue_se is the table's sampling error: against an independent 1e6 Monte Carlo, the errors
     # scaled by sqrt(se_table^2 + se_mc^2) have a spread of about 1 (not << 1, not >> 1)
     tab = load_table("spearman_additive_inverse_square-n0=1")
     n = 5400
-    ref = np.sort(_mc("spearman", "additive", "inverse_square:n0=1", n, 1_000_000, seed=79))
+    ref = np.sort(_mc_plain_spearman_additive("inverse_square:n0=1", n, 1_000_000, seed=79))
     model = _quantile_model(tab)
     zs = []
     for p in (0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2):
