@@ -13,7 +13,8 @@ and recorded with ``python benchmarks/record_make_test.py LOG --clone CLONE [--l
 What is read from LOG: the first line ``start <UTC time> load <1 5 15 min>``, the last line
 ``rc=<status> end ...``, the ``/usr/bin/time -v`` block of ``make test`` (wall clock including the venv on a
 fresh clone, user and system CPU seconds of everything below ``make``; SLURM jobs run under slurmd and are not
-in it) and pytest's summary line (``N passed, M skipped, ... in S s``: the tests' own wall time).  A run
+in it) and pytest's summary lines (``N passed, M skipped, ... in S s``; ``make test`` runs pytest twice, the doctests
+then ``tests/``: counts and seconds are summed).  A run
 with failures or errors, or without the summary, is refused.  Bad input: one line on stderr, exit status 2,
 the output file untouched.  Same inputs, same bytes.
 """
@@ -58,14 +59,17 @@ def parse_log(text: str, what: str = "LOG") -> dict:
     summaries = [m for m in map(SUMMARY_RE.match, lines) if m]
     if not summaries:
         raise RecordError(what, "no pytest summary line ('N passed ... in S s')")
-    counts = {w: int(n) for n, w in re.findall(r"(\d+) (\w+)", summaries[-1].group("counts"))}
+    counts: dict = {}   # `make test` runs pytest twice (the doctests, then tests/): the sums of both
+    for m in summaries:
+        for n, w in re.findall(r"(\d+) (\w+)", m.group("counts")):
+            counts[w] = counts.get(w, 0) + int(n)
     rc, status = int(end.group(1)), int(found["exit_status"])
     bad = {k: counts[k] for k in ("failed", "error", "errors") if counts.get(k)}
     if rc != 0 or status != 0 or bad:
         raise RecordError(what, f"make test failed (rc={rc}, exit status {status}, {bad}): not a timing")
     user_s, sys_s = _float(what, found["user_s"]), _float(what, found["sys_s"])
     wall_s = parse_elapsed(found["elapsed"], what)
-    pytest_s = _float(what, summaries[-1].group("secs"))
+    pytest_s = sum(_float(what, m.group("secs")) for m in summaries)
     return {"start": start.group(1), "end": end.group(2),
             "load_start": [_float(what, x) for x in start.groups()[1:]],
             "load_end": [_float(what, x) for x in end.groups()[2:]],

@@ -33,7 +33,9 @@ def _run(*args):
 def test_record_reads_the_figures(tmp_path):
     clone, head = make_clone(tmp_path, "trun1")
     out = tmp_path / "t.json"
-    r = _run(write_log(tmp_path / "a.log"), "--clone", clone, "--out", out)
+    # `make test` runs pytest twice (the doctests, then tests/): both summaries are summed
+    two = "147 passed in 50.00s\n3103 passed, 3 skipped, 22 warnings in 428.31s (0:07:08)"
+    r = _run(write_log(tmp_path / "a.log", summary=two), "--clone", clone, "--out", out)
     assert r.returncode == 0, r.stderr
     run = json.loads(out.read_text())["runs"][0]
     assert run["commit"] == head and run["label"] == "trun1"
@@ -56,7 +58,3 @@ def test_failed_or_foreign_runs_are_refused(tmp_path, kw, needle):
     assert r.returncode == 2 and needle in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
     assert not out.exists()
 
-
-def test_shipped_record_holds_successful_runs():
-    doc = json.loads(TIMING.read_text())
-    assert doc["runs"] and all(r["passed"] > 3000 and r["pytest_s"] <= r["wall_s"] for r in doc["runs"])
