@@ -42,11 +42,7 @@ report: results
 TEST_WORKERS ?= $(shell echo $$(( $(CORES) + 1 )))
 test: $(STAMP)
 	$(VENV)/bin/lint-imports --no-cache
-	@# 1. the doctests of src/agreekit, every kernel they meet compiled (AGREEKIT_JIT=serial): numba's cache
-	@#    holds those kernels before the suite starts (in a fresh clone its workers and subprocesses would
-	@#    compile the same kernels at the same time); 2. tests/ (the doctests are not collected again)
-	AGREEKIT_JIT=serial $(PY) -m pytest -q -n $(CORES) --hypothesis-profile=ci src/agreekit
-	$(PY) -m pytest -q -n $(TEST_WORKERS) --maxschedchunk 1 --hypothesis-profile=ci tests
+	$(PY) -m pytest -q -n $(TEST_WORKERS) --maxschedchunk 1 --hypothesis-profile=ci
 
 bench: $(STAMP)
 	@set -e; for b in benchmarks/bench_*.py; do echo "== $$b"; $(PY) $$b; done
