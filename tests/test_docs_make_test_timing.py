@@ -58,3 +58,6 @@ def test_failed_or_foreign_runs_are_refused(tmp_path, kw, needle):
     assert r.returncode == 2 and needle in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
     assert not out.exists()
 
+def test_shipped_record_holds_successful_runs():
+    doc = json.loads(TIMING.read_text())
+    assert doc["runs"] and all(r["passed"] > 3000 and r["pytest_s"] <= r["wall_s"] for r in doc["runs"])
