@@ -86,8 +86,9 @@ def parse_elapsed(text: str, what: str = "LOG") -> float:
     return seconds
 
 
-def parse_log(text: str, what: str = "LOG") -> dict:
-    """The figures of a timed ``make results`` log (see the module docstring); raises :class:`RecordError`."""
+def parse_timed_log(text: str, what: str = "LOG"):
+    """(non-blank lines, start match, end match, fields of the last ``/usr/bin/time -v`` block) of a timed log
+    (first line ``start ...``, last line ``rc=... end ...``); shared with record_make_test.py."""
     lines = [ln for ln in text.splitlines() if ln.strip()]
     if not lines:
         raise RecordError(what, "empty")
@@ -102,10 +103,16 @@ def parse_log(text: str, what: str = "LOG") -> dict:
         for key, rx in TIME_FIELDS.items():
             m = rx.match(ln)
             if m:
-                found[key] = m.group(1)       # the last block wins: that of the outer `make results`
+                found[key] = m.group(1)       # the last block wins: that of the outer `make`
     missing = [k for k in TIME_FIELDS if k not in found]
     if missing:
         raise RecordError(what, f"no /usr/bin/time -v block (missing {', '.join(missing)})")
+    return lines, start, end, found
+
+
+def parse_log(text: str, what: str = "LOG") -> dict:
+    """The figures of a timed ``make results`` log (see the module docstring); raises :class:`RecordError`."""
+    lines, start, end, found = parse_timed_log(text, what)
     if "make results" not in found["command"]:
         raise RecordError(what, f"timed command is {found['command']!r}, not make results")
     steps = [STEPS_RE.match(ln) for ln in lines]

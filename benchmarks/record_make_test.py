@@ -27,7 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from record_make_results import (  # noqa: E402  (the shared parsing of a timed log)
-    END_RE, START_RE, TIME_FIELDS, RecordError, _float, _read, git_head, parse_elapsed, write_atomic,
+    RecordError, _float, _read, git_head, parse_elapsed, parse_timed_log, write_atomic,
 )
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -37,23 +37,7 @@ SUMMARY_RE = re.compile(r"^=*\s*(?P<counts>(?:\d+ \w+(?:, )?)+) in (?P<secs>[0-9
 
 
 def parse_log(text: str, what: str = "LOG") -> dict:
-    lines = [ln for ln in text.splitlines() if ln.strip()]
-    if not lines:
-        raise RecordError(what, "empty")
-    start, end = START_RE.match(lines[0]), END_RE.match(lines[-1])
-    if not start:
-        raise RecordError(what, f"first line is not 'start <time> load <l1> <l5> <l15>': {lines[0][:80]!r}")
-    if not end:
-        raise RecordError(what, "last line is not 'rc=<status> end <time> load ...' (is the run still going?)")
-    found: dict = {}
-    for ln in lines:
-        for key, rx in TIME_FIELDS.items():
-            m = rx.match(ln)
-            if m:
-                found[key] = m.group(1)
-    missing = [k for k in TIME_FIELDS if k not in found]
-    if missing:
-        raise RecordError(what, f"no /usr/bin/time -v block (missing {', '.join(missing)})")
+    lines, start, end, found = parse_timed_log(text, what)
     if "make test" not in found["command"]:
         raise RecordError(what, f"timed command is {found['command']!r}, not make test")
     summaries = [m for m in map(SUMMARY_RE.match, lines) if m]
