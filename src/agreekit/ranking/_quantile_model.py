@@ -199,11 +199,10 @@ class QuantileModel:
     def _vertical(self, n, gamma, exclude=None):
         """logit P(Γ <= γ) at fixed γ: weighted least squares, linear in 1/n, over the stored lengths
         around n (``_VERTICAL_WINDOWS``; one per side is interpolation between the neighbours)."""
-        sel, c = self._vertical_weights(n, exclude)
-        return float(sum(ck * _logit_cdf(self.nq.values[k], self.logit, gamma) for k, ck in zip(sel, c)))
+        return float(self._vertical_many(n, [gamma], exclude)[0])
 
     def _vertical_many(self, n, gammas, exclude=None):
-        """``_vertical`` at each of ``gammas`` (the same sums in the same order, elementwise)."""
+        """``_vertical`` at each of ``gammas``."""
         sel, c = self._vertical_weights(n, exclude)
         out = np.zeros(len(gammas))
         for k, ck in zip(sel, c):
@@ -309,15 +308,12 @@ def _intercept_weights(X, w):
 
 def _logit_cdf(q, L, gamma):
     """logit P(Γ <= γ) from a quantile curve q at logit-probabilities L (exponential tails outside)."""
-    if gamma < q[0]:
-        return L[0] - (q[0] - gamma) * _edge_slope(q[:8], L[:8])
-    if gamma > q[-1]:
-        return L[-1] + (gamma - q[-1]) * _edge_slope(q[-8:], L[-8:])
-    return float(np.interp(gamma, q, L))
+    return float(_logit_cdf_many(q, L, [gamma])[0])
 
 
 def _logit_cdf_many(q, L, gammas):
-    """``_logit_cdf`` at each of ``gammas`` (same formulas elementwise)."""
+    """logit P(Γ <= γ) at each of ``gammas`` from a quantile curve q at logit-probabilities L
+    (exponential tails outside the curve)."""
     g = np.asarray(gammas, dtype=np.float64)
     out = np.interp(g, q, L)
     lo, hi = g < q[0], g > q[-1]

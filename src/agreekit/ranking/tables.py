@@ -393,7 +393,7 @@ def _validate_table(data: Any, where: str, parameter: str = "table") -> dict:
                 raise InputError(parameter, f"{where}: does not match the table schema at "
                                             f"null_quantiles/values/{i}: {row!r} is not of type 'array'")
             for j, v in enumerate(row):
-                if type(v) is not float and (type(v) is bool or not isinstance(v, (int, float))):
+                if isinstance(v, bool) or not isinstance(v, (int, float)):
                     raise InputError(parameter, f"{where}: does not match the table schema at "
                                                 f"null_quantiles/values/{i}/{j}: {v!r} is not of type 'number'")
         checked = dict(data, null_quantiles=dict(nq, values=[]))
