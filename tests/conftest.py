@@ -16,7 +16,7 @@ settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True
 # ---- order of the tests under pytest-xdist (`make test`: `-n CORES+1 --maxschedchunk 1`)
 # With --maxschedchunk 1 each worker holds one test ahead of the one it runs, so the collection order below
 # is close to one queue that all workers draw from.  The SLURM test comes first: it waits most of its
-# ~5 min on the scheduler (its jobs run under slurmd, not in the worker), so the extra worker of
+# time (7 min before the test node oversubscribed) on the scheduler (its jobs run under slurmd, not in the worker), so the extra worker of
 # CORES+1 keeps both cores busy meanwhile; the test queued behind it on that worker is a short one.  Then the
 # long tests, longest first (measured with --durations on a quiet 2-core machine, 2026-12-02), so that no
 # multi-minute test starts when the other workers have nothing left; then the rest in collection order.
