@@ -78,6 +78,7 @@ CASES = [
     ("a: &a [lol, lol]\nb: &b [*a, *a]\nc: &c [*b, *b]\n", ["extra.yaml", "YAML aliases"]),
     ("__use_yte__: true\nseed: 3\n", ["'__use_yte__' is not allowed"]),
     ({"metaeval": {"exclude": ["no_such_collection"]}}, ["metaeval.exclude", "no_such_collection"]),
+    ({"bootstrap": {"exclude": ["adhoc9"]}}, ["bootstrap.exclude", "adhoc9", "adhoc8"]),
     ({"metaeval": {"weigher": "power:p=-1e5"}}, ["metaeval.weigher", "power:p=-1e5"]),
     ({"clustering": {"lfr": {"n": 10**12}}}, ["1000000000000 is greater than the maximum of 1000000"]),
     ({"clustering": {"lfr": {"min_community": 60, "max_community": 20}}}, ["clustering.lfr.min_community"]),
@@ -88,7 +89,7 @@ CASES = [
      ["ranking.sample_size.spearman[0].size", "7.1 PiB"]),
 ]
 IDS = ["unknown-top-level-key", "alpha-times-B-not-integer", "weigher-repeated-key", "weigher-missing-p",
-       "duplicate-key", "billion-laughs", "use-yte", "exclude-unknown", "metaeval-weigher", "lfr-n-huge",
+       "duplicate-key", "billion-laughs", "use-yte", "exclude-unknown", "bootstrap-exclude-unknown", "metaeval-weigher", "lfr-n-huge",
        "lfr-min-gt-max", "theta-inf", "measure-path", "sample-size-memory"]
 
 
@@ -128,3 +129,25 @@ def test_shipped_configs_pass_the_checks(tmp_path, configfile):
 def test_shipped_configs_still_validate(tmp_path):
     r = _dry_run(tmp_path, None, "config/quick.yaml")
     assert r.returncode == 0, (r.stdout + r.stderr)[-3000:]
+
+
+def test_defaults_only_fills_the_same_defaults_and_skips_the_value_checks(tmp_path):
+    """A job in a process of its own (`--mode remote`: every SLURM job) re-parses the Snakefile; there
+    common.smk passes ``defaults_only=True``: the same defaults as the main process's full check, the
+    schemas still enforced, the computed checks (which its main process ran) skipped."""
+    quick = ROOT / "config" / "quick.yaml"
+    files = [ROOT / "config" / "config.yaml", quick]
+    full = merged_pipeline_config([quick], workflow_configfile=files[0])
+    check_pipeline_config(full, files, SCHEMA)
+    only = merged_pipeline_config([quick], workflow_configfile=files[0])
+    del only["bootstrap"]["swap"]["bin_width"]   # a key the schema fills in
+    check_pipeline_config(only, files, SCHEMA, defaults_only=True)
+    assert only == full
+    bad = merged_pipeline_config([quick], workflow_configfile=files[0])
+    bad["clustering"]["lfr"].update(min_community=60, max_community=20)   # a computed check
+    check_pipeline_config(bad, files, SCHEMA, defaults_only=True)
+    with pytest.raises(PipelineConfigError, match="min_community"):
+        check_pipeline_config(bad, files, SCHEMA)
+    bad["bootstrap"]["n_resamples"] = 5   # the schema (minimum 20) still holds
+    with pytest.raises(WorkflowError, match="n_resamples|5 is less than"):
+        check_pipeline_config(bad, files, SCHEMA, defaults_only=True)

@@ -26,7 +26,7 @@ def _bs_metrics():
     if rb["enabled"]:
         out["robust03"] = [{"name": m["name"], "path": f"results/bootstrap/scores/robust03/{m['measure']}.csv",
                             "statistic": m.get("statistic", "mean")} for m in rb["metrics"]]
-    return out
+    return {c: s for c, s in out.items() if c not in BS["exclude"]}
 
 
 def bs_robust03_runs():
