@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping, MutableMapping
 import numpy as np
 
 from agreekit._io import load_config_yaml
+from agreekit._jit import forced
 from agreekit._memory import check_memory
 from agreekit._validation import InputError
 from agreekit.ireval.bootstrap import critical_rank
@@ -109,7 +110,7 @@ def merged_pipeline_config(configfiles: Iterable[str | os.PathLike], *,
 
 
 def check_pipeline_config(config: MutableMapping, configfiles: Iterable[str | os.PathLike],
-                          schema: str | os.PathLike) -> None:
+                          schema: str | os.PathLike, *, defaults_only: bool = False) -> None:
     """Check a pipeline config before any job; fill in the schema defaults in place.
 
     In this order: every config file read strictly (a key given twice, YAML aliases and
@@ -128,6 +129,11 @@ def check_pipeline_config(config: MutableMapping, configfiles: Iterable[str | os
         The config files it was merged from (each read again, strictly).
     schema : path-like
         ``config/config.schema.yaml``.
+    defaults_only : bool, default False
+        Only validate against the schemas and fill in their defaults: for the jobs Snakemake runs in
+        a process of their own (``--mode remote``, e.g. every SLURM job, or ``subprocess``), whose
+        main process has checked the same config files; the strict re-reading of the files and the
+        cross-field and computed checks are skipped there.
 
     Returns
     -------
@@ -161,21 +167,24 @@ def check_pipeline_config(config: MutableMapping, configfiles: Iterable[str | os
 
     # Note that Snakemake has already loaded the files: a `__use_yte__` template has run by now;
     # configs are trusted input (README), this check only keeps such a file from being used.
-    for f in dict.fromkeys(os.fspath(f) for f in configfiles):
+    schema = os.path.abspath(schema)
+    if defaults_only:
+        validate(config, schema)
+    else:
+        for f in dict.fromkeys(os.fspath(f) for f in configfiles):
+            try:
+                load_config_yaml(f, parameter="configfile")
+            except InputError as exc:
+                raise _from(exc) from None
+        validate(config, schema)
         try:
-            load_config_yaml(f, parameter="configfile")
+            _check_config_values(config)
+            _check_bootstrap(config)
+            _check_ranking(config)
+        except PipelineConfigError:
+            raise
         except InputError as exc:
             raise _from(exc) from None
-    schema = os.path.abspath(schema)
-    validate(config, schema)
-    try:
-        _check_config_values(config)
-        _check_bootstrap(config)
-        _check_ranking(config)
-    except PipelineConfigError:
-        raise
-    except InputError as exc:
-        raise _from(exc) from None
     for section in _STAGE_SCHEMAS:
         validate(config[section], os.path.join(os.path.dirname(schema), f"{section}.schema.yaml"))
 
@@ -199,8 +208,11 @@ def _check_config_values(cfg: Mapping) -> None:
     if "weigher" in me:
         x = np.arange(1, 201, dtype=np.int64)
         try:
-            value = weighted_correlation(x, x[::-1].copy(), coefficient="kendall", weigher=me["weigher"],
-                                         scheme=me.get("scheme", "additive"))
+            # interpreted kernels (the same bits, see agreekit._jit): loading compiled ones costs ~1 s
+            # of numba start-up in every Snakemake parse, 30x this call
+            with forced("interpreted"):
+                value = weighted_correlation(x, x[::-1].copy(), coefficient="kendall", weigher=me["weigher"],
+                                             scheme=me.get("scheme", "additive"))
         except (ValueError, TypeError, ArithmeticError) as exc:
             raise InputError("metaeval.weigher", f"{me['weigher']!r} is unusable: "
                                                  f"{str(exc).splitlines()[0][:300]}") from None
@@ -214,12 +226,13 @@ def _check_config_values(cfg: Mapping) -> None:
             parse_metric(m["measure"])
         except InputError as exc:
             raise InputError(f"bootstrap.robust03.metrics[{i}].measure", str(exc).split(" ", 1)[1]) from None
-    if "exclude" in me and isinstance(bs.get("score_matrices"), dict):
+    if isinstance(bs.get("score_matrices"), dict):
         known = set(bs["score_matrices"].get("collections", {})) | {"robust03"}
-        unknown = sorted(set(me["exclude"]) - known)
-        if unknown:
-            raise InputError("metaeval.exclude", f"names collections that do not exist: {unknown} "
-                                                 f"(collections: {sorted(known)})")
+        for where, section in (("bootstrap.exclude", bs), ("metaeval.exclude", me)):
+            unknown = sorted(set(section.get("exclude") or ()) - known)
+            if unknown:
+                raise InputError(where, f"names collections that do not exist: {unknown} "
+                                        f"(collections: {sorted(known)})")
     rk = cfg.get("ranking") or {}
 
     def _sizes(node, where):

@@ -9,9 +9,12 @@ from agreekit._pipeline_config import check_pipeline_config as _check_pipeline_c
 # Every parse-time config check (strict YAML of every config file, issue 23; the JSON schemas, their
 # defaults filled in; the cross-field and computed checks) is one library function, so a bad config
 # fails before any job and the tests can check each case in-process (issue 21).
+# A job in a process of its own (every SLURM job: `--mode remote`) parses this file again: there only
+# the schema defaults are filled in, the main process has checked the same files.
 try:
     _check_pipeline_config(config, [*workflow.configfiles, *workflow.overwrite_configfiles],
-                           os.path.join(workflow.basedir, "config", "config.schema.yaml"))
+                           os.path.join(workflow.basedir, "config", "config.schema.yaml"),
+                           defaults_only=workflow.remote_exec or workflow.subprocess_exec)
 except _PipelineConfigError as exc:
     raise WorkflowError(f"invalid config: {exc}") from None
 
