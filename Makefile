@@ -6,7 +6,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 CORES  ?= 2
 
-.PHONY: all results tables test bench lint clean venv report docs docs-clean
+.PHONY: all results tables test test-slow bench lint clean venv report docs docs-clean
 
 all: results
 
@@ -40,9 +40,14 @@ report: results
 # CORES+1 workers, one test handed out at a time (see tests/conftest.py): the SLURM test mostly waits on the
 # scheduler, and many tests wait on subprocesses; NUMBA_NUM_THREADS=1 per worker (tests/conftest.py)
 TEST_WORKERS ?= $(shell echo $$(( $(CORES) + 1 )))
+# `make test`: everything but the `slow` tests (large references, whole pipeline runs; the list and the
+# rule are in tests/conftest.py); `make test-slow` runs only those; `.ci/run` runs both
 test: $(STAMP)
 	$(VENV)/bin/lint-imports --no-cache
-	$(PY) -m pytest -q -n $(TEST_WORKERS) --maxschedchunk 1 --hypothesis-profile=ci
+	$(PY) -m pytest -q -n $(TEST_WORKERS) --maxschedchunk 1 --hypothesis-profile=ci -m "not slow"
+
+test-slow: $(STAMP)
+	$(PY) -m pytest -q -n $(TEST_WORKERS) --maxschedchunk 1 --hypothesis-profile=ci -m slow
 
 bench: $(STAMP)
 	@set -e; for b in benchmarks/bench_*.py; do echo "== $$b"; $(PY) $$b; done

@@ -150,7 +150,6 @@ def test_heap_order_tree_matches_fenwick_paths(n):
     assert len(seen) == len(cleared)  # _clear_tree zeroes exactly the slots in use
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("coefficient", ["spearman", "kendall"])
 def test_shipped_tables_sample_means_are_reproduced(coefficient):
     # end to end against the data the tables were built from: the stored sample means at the

@@ -121,7 +121,6 @@ SMALL = {"metaeval": {"n_resamples": 60, "weigher": "harmonic", "scheme": "addit
                       "consensus": {"method": "exact", "time_limit": None, "max_solutions": 20}}}
 
 
-@pytest.mark.slow
 def test_metaeval_stage_one_job_per_collection_and_deterministic(tmp_path):
     full = json.loads(json.dumps(SMALL))
     full["metaeval"]["exclude"] = []

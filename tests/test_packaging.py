@@ -132,7 +132,6 @@ SCRIPT = textwrap.dedent('''
 ''')
 
 
-@pytest.mark.slow
 def test_wheel_installs_into_a_fresh_venv_without_extras(tmp_path):
     uv = shutil.which("uv", path=str(Path(sys.executable).parent)) or shutil.which("uv")
     if uv is None:

@@ -201,7 +201,6 @@ def test_matches_plain_enumeration(reference, n):
     _check_against_enumeration(reference, n)
 
 
-@pytest.mark.slow
 def test_matches_plain_enumeration_n10(reference):
     """10! = 3628800 permutations x 16 configurations."""
     _check_against_enumeration(reference, 10)

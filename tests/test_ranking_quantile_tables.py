@@ -151,7 +151,6 @@ def _plain_null_sample(coef, scheme, weigher, n, size, rng, block=25_000):
     return np.concatenate(out)
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("coef", ["spearman", "kendall"])
 def test_cached_references_agree_with_a_plain_numpy_monte_carlo(cached_references, coef):
     """At n = 70, 10^5 plain-numpy permutations per table reproduce every cached (γ, p_MC) row within

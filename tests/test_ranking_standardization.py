@@ -189,7 +189,6 @@ def _exact_sum(x):
     return math.fsum(x)
 
 
-@pytest.mark.slow
 def test_zero_mean_both_rules_all_permutations_n3_to_10():
     """For the 16 configurations and n = 3..10, the mean of g(Γ(π)) over all n! permutations π is
     0 within 1e-12 for both g0 rules (corrected form); g built by Algorithm 1 raises only in the
