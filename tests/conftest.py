@@ -46,10 +46,13 @@ LONG_FIRST = (
 # (issue 21: "what is slow goes behind a `slow` marker that `.ci/run` still runs").  A test is slow when it
 # needs 5 CPU-seconds or more on its own (worker and subprocesses; measured per test on the 2-core machine
 # with a warm numba cache, 2026-12-02): large references (Monte Carlo, enumerations, other tools on every
-# robust03 run), whole pipeline runs, CLI sessions of many subprocesses.  The SLURM test is not here: issue
-# 13 has `make test` run it.  Node ids or their prefixes (a parametrized test's "[...]" picks one case);
-# tests/test_slow_marker.py checks that every entry names a test that exists.
+# robust03 run), whole pipeline runs, CLI sessions of many subprocesses.  The SLURM test is the largest
+# (about 500 CPU-s of the machine: the quick configs of all four areas twice); `.ci/run` runs `make test-slow`
+# with the cluster up and AGREEKIT_REQUIRE_SLURM=1, as it ran `make test` before (issue 13).  Node ids or
+# their prefixes (a parametrized test's "[...]" picks one case); tests/test_slow_marker.py checks that every
+# entry names a test that exists.
 SLOW = (
+    "tests/test_slurm.py::test_quick_configs_on_slurm_match_local_run",
     "tests/test_bad_input_round3.py::test_unbounded_cases_stay_under_1_gib",
     "tests/test_bad_input_numeric.py::test_issue_pvalue_with_a_span_float64_cannot_carry",
     "tests/test_bootstrap_ir.py::test_robust03_means_against_ir_measures_and_plain_q_measure",

@@ -50,6 +50,7 @@ def test_record_reads_the_figures(tmp_path):
     ({"summary": None}, "no pytest summary"),
     ({"rc": 2, "status": 2}, "rc=2"),
     ({"command": "make results"}, "not make test"),
+    ({"command": "make test-slow"}, "not make test"),   # the other target is recorded with --target test-slow
 ])
 def test_failed_or_foreign_runs_are_refused(tmp_path, kw, needle):
     clone, _ = make_clone(tmp_path, "trun2")
@@ -61,3 +62,15 @@ def test_failed_or_foreign_runs_are_refused(tmp_path, kw, needle):
 def test_shipped_record_holds_successful_runs():
     doc = json.loads(TIMING.read_text())
     assert doc["runs"] and all(r["passed"] > 3000 and r["pytest_s"] <= r["wall_s"] for r in doc["runs"])
+
+
+def test_the_slow_target_goes_to_its_own_file_without_the_budget(tmp_path):
+    clone, _ = make_clone(tmp_path, "trun3")
+    out = tmp_path / "slow.json"
+    log = write_log(tmp_path / "c.log", summary="41 passed in 300.50s", command="make test-slow")
+    assert _run(log, "--clone", clone, "--out", out).returncode == 2   # not `make test`
+    r = _run(log, "--clone", clone, "--out", out, "--target", "test-slow")
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(out.read_text())
+    assert "budget_s" not in doc and "all_within_budget" not in doc and "make test-slow" in doc["description"]
+    assert (doc["runs"][0]["passed"], doc["runs"][0]["pytest_s"]) == (41, 300.5)

@@ -20,4 +20,5 @@ def test_an_entry_matches_its_test_and_its_cases_only():
     case = "tests/test_consensus_limits.py::test_quick_and_fast_identical_to_reference_on_datasets"
     assert conftest._slow(case + "[True-apa_full.csv]") and not conftest._slow(case + "[False-apa_full.csv]")
     assert not conftest._slow(entry + "_and_more")   # a prefix of a longer name is another test
-    assert not conftest._slow("tests/test_slurm.py::test_quick_configs_on_slurm_match_local_run")   # issue 13
+    assert conftest._slow("tests/test_slurm.py::test_quick_configs_on_slurm_match_local_run")   # .ci/run: test-slow
+    assert not conftest._slow("tests/test_slow_marker.py::test_an_entry_matches_its_test_and_its_cases_only")

@@ -2,7 +2,8 @@
 (config/quick.yaml) through `--profile profiles/slurm` give byte-identical outputs to a local
 `--cores 2` run.
 
-The cluster comes from `bash tests/slurm/start.sh` (as root; `.ci/run` starts and stops it). Without a
+The cluster comes from `bash tests/slurm/start.sh` (as root; `.ci/run` starts and stops it and runs this
+test, one of the `slow` ones of tests/conftest.py, in `make test-slow`). Without a
 running cluster the test is skipped and says so. Files that record wall-clock times (Snakemake
 benchmark files, stage times, the solvers' elapsed seconds) cannot be byte-identical; they are
 compared with those time fields removed (see `_TIMED`)."""
