@@ -37,8 +37,8 @@ tables: $(STAMP)
 report: results
 	$(VENV)/bin/snakemake --cores $(CORES) --report results/report.html
 
-# CORES+1 workers, one test handed out at a time (see tests/conftest.py): the SLURM test mostly waits on the
-# scheduler, and many tests wait on subprocesses; NUMBA_NUM_THREADS=1 per worker (tests/conftest.py)
+# CORES+1 workers, one test handed out at a time (see tests/conftest.py): many tests wait on subprocesses,
+# the SLURM test (in test-slow) on the scheduler; NUMBA_NUM_THREADS=1 per worker (tests/conftest.py)
 TEST_WORKERS ?= $(shell echo $$(( $(CORES) + 1 )))
 # `make test`: everything but the `slow` tests (large references, whole pipeline runs; the list and the
 # rule are in tests/conftest.py); `make test-slow` runs only those; `.ci/run` runs both

@@ -99,8 +99,13 @@ SLOW = (
 COLLECTED: list = []
 
 
+def _matches(nodeid: str, entry: str) -> bool:
+    """``entry`` names this test, one of its cases, or (a file or class) contains it."""
+    return nodeid == entry or nodeid.startswith(entry + "[") or nodeid.startswith(entry + "::")
+
+
 def _slow(nodeid: str) -> bool:
-    return any(nodeid == e or nodeid.startswith(e + "[") or nodeid.startswith(e + "::") for e in SLOW)
+    return any(_matches(nodeid, e) for e in SLOW)
 
 
 def _rank(nodeid: str) -> int:

@@ -167,16 +167,15 @@ def check_pipeline_config(config: MutableMapping, configfiles: Iterable[str | os
 
     # Note that Snakemake has already loaded the files: a `__use_yte__` template has run by now;
     # configs are trusted input (README), this check only keeps such a file from being used.
-    schema = os.path.abspath(schema)
-    if defaults_only:
-        validate(config, schema)
-    else:
+    if not defaults_only:
         for f in dict.fromkeys(os.fspath(f) for f in configfiles):
             try:
                 load_config_yaml(f, parameter="configfile")
             except InputError as exc:
                 raise _from(exc) from None
-        validate(config, schema)
+    schema = os.path.abspath(schema)
+    validate(config, schema)
+    if not defaults_only:
         try:
             _check_config_values(config)
             _check_bootstrap(config)
