@@ -459,7 +459,7 @@ def kendall_w(rankings, *, method: str = "auto", alternative: str = "greater",
     (0.777778, 7.0, 0.071898)
     >>> exact = kendall_w(X)          # small: the exact permutation p-value
     >>> exact.method, round(exact.pvalue, 6)
-    ('exact', 0.054398)
+    ('exact', 0.053819)
     """
     method, alternative, n_resamples = _options(method, alternative, n_resamples,
                                                 ("auto", "chi2", "f", "exact", "monte-carlo"))
@@ -554,7 +554,7 @@ def top_down_concordance(rankings, *, method: str = "auto", alternative: str = "
     >>> X = [[1, 2, 3, 4, 5], [1, 2, 3, 5, 4], [2, 1, 3, 4, 5]]
     >>> res = top_down_concordance(X, method="chi2")
     >>> round(res.statistic, 6), res.df, round(res.pvalue, 6)
-    (0.859031, 4, 0.013064)
+    (0.826176, 4, 0.0419)
     """
     method, alternative, n_resamples = _options(method, alternative, n_resamples,
                                                 ("auto", "chi2", "exact", "monte-carlo"))
@@ -606,9 +606,9 @@ def top_down_correlation(x, y) -> float:
     --------
     >>> from agreekit.consensus import top_down_correlation
     >>> round(top_down_correlation([1, 2, 3, 4], [2, 1, 3, 4]), 6)   # swap at the top
-    0.552
+    0.478261
     >>> round(top_down_correlation([1, 2, 3, 4], [1, 2, 4, 3]), 6)   # swap at the bottom
-    0.952
+    0.942029
     """
     a = _complete_matrix("x", as_rankings(np.atleast_2d(x), parameter="x").X)
     b = _complete_matrix("y", as_rankings(np.atleast_2d(y), parameter="y").X)
