@@ -29,3 +29,6 @@ from agreekit.consensus._concordance import (KendallWResult, TopDownConcordanceR
 
 __all__ += ["kendall_w", "KendallWResult", "top_down_concordance", "TopDownConcordanceResult",
             "top_down_correlation", "savage_scores"]
+from agreekit.consensus._bootstrap import ConsensusBootstrap, bootstrap_consensus  # noqa: E402
+
+__all__ += ["bootstrap_consensus", "ConsensusBootstrap"]
