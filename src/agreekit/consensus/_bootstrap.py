@@ -214,9 +214,18 @@ def bootstrap_consensus(rankings, *, n_resamples: int = 200, rng=None, method: s
     Examples
     --------
     >>> from agreekit.consensus import bootstrap_consensus
-    >>> X = [[1, 2, 3, 4], [1, 2, 3, 4], [2, 1, 3, 4], [1, 2, 4, 3], [1, 3, 2, 4]]
+    >>> import pandas as pd
+    >>> X = pd.DataFrame([[1, 2, 3, 4], [1, 2, 3, 4], [2, 1, 3, 4], [1, 2, 4, 3], [1, 3, 2, 4]],
+    ...                  columns=list("abcd"))
     >>> res = bootstrap_consensus(X, n_resamples=100, rng=0)
-    >>> res.support, res.to_frame().round(2).to_string(index=False)  # doctest: +NORMALIZE_WHITESPACE
+    >>> res.support, res.orderings
+    (0.83, {'a b c d': 0.83, 'a c b d': 0.06, 'b a c d': 0.06, 'a b d c': 0.05})
+    >>> res.to_frame()[["item", "consensus_rank", "position_low", "position_high"]]
+      item  consensus_rank  position_low  position_high
+    0    a               1           1.0            2.0
+    1    b               2           1.0            3.0
+    2    c               3           2.0            4.0
+    3    d               4           3.0            4.0
     """
     import time
 
