@@ -269,3 +269,5 @@ def test_ct_errors():
         top_down_correlation([1, 2, 3], [1, 2])
     with pytest.raises(InputError, match="`x` ties every item"):
         top_down_correlation([1, 1, 1], [1, 2, 3])
+    with pytest.raises(InputError, match=r"^`y` leaves item 0 unranked"):
+        top_down_correlation([1, 2, 3], [np.nan, 1, 2])

@@ -32,10 +32,10 @@ from agreekit.consensus._matrices import as_rankings
 __all__ = ["kendall_w", "top_down_concordance", "top_down_correlation", "savage_scores",
            "KendallWResult", "TopDownConcordanceResult", "EXACT_BUDGET"]
 
-#: ``method="exact"`` (and ``"auto"``) enumerates at most this many (state, permutation) pairs
-#: per ranker in its dynamic programme; a larger null distribution is refused by ``"exact"``
-#: (use ``"monte-carlo"``) and sends ``"auto"`` to an asymptotic test.
-EXACT_BUDGET = 1_000_000
+#: ``method="exact"`` (and ``"auto"``) handles at most this many (state, permutation) pairs in
+#: all in its dynamic programme (about a second); a larger null distribution is refused by
+#: ``"exact"`` (use ``"monte-carlo"``) and sends ``"auto"`` to an asymptotic test.
+EXACT_BUDGET = 2_000_000
 DEFAULT_RESAMPLES = 9999
 _ALTERNATIVES = ("greater", "less", "two-sided")
 
@@ -227,7 +227,8 @@ def _complete_matrix(parameter: str, X: np.ndarray) -> np.ndarray:
     missing = np.isnan(X)
     if missing.any():
         k, j = (int(v) for v in np.argwhere(missing)[0])
-        raise InputError(parameter, f"row {k} leaves item {j} unranked (NaN): the concordance of m rankers needs "
+        where = f"row {k} leaves" if parameter == "rankings" else "leaves"
+        raise InputError(parameter, f"{where} item {j} unranked (NaN): concordance and top-down correlation need "
                                     "complete rankings; rank every item (e.g. tie the unranked items last) or "
                                     "drop that row or item")
     return X
@@ -309,22 +310,33 @@ def _multiset_permutations(row: np.ndarray, limit: int):
 
 def _exact_null(Z: np.ndarray, budget: int):
     """(Q values, probabilities) of ``Q = Σ_j T_j²`` (int64) under independent uniform
-    permutations of each row of Z, or None when the programme would exceed ``budget``."""
+    permutations of each row of Z, or None when the programme would handle more than ``budget``
+    (state, permutation) pairs in all."""
     m, n = Z.shape
-    perms = []
-    for row in Z[1:]:  # the first row stays fixed: only relative arrangements matter
-        p = _multiset_permutations(row, budget)
+    rows = sorted(range(1, m), key=lambda k: np.unique(Z[k]).size)  # tied rows (fewer orderings) first
+    perms, work = [], 0
+    for k in rows:  # the first row stays fixed: only relative arrangements matter
+        p = _multiset_permutations(Z[k], budget // 20)  # n ≤ 8 untied: larger never fit the budget
         if p is None:
             return None
         perms.append(p)
+    top = int(np.abs(Z).max(axis=1).sum()) + 1
+    radix = top * 2 + 1  # sums lie in [-top, top]: one int64 key per sorted state when radix**n fits
+    packed = n * math.log2(radix) < 62
+    weights = radix ** np.arange(n, dtype=np.int64) if packed else None
     states = np.sort(Z[0])[None, :]
     probs = np.ones(1)
     for P in perms:
-        if states.shape[0] * P.shape[0] > budget:
+        work += states.shape[0] * P.shape[0]
+        if work > budget:
             return None
         new = (states[:, None, :] + P[None, :, :]).reshape(-1, n)
         new.sort(axis=1)
-        states, inv = np.unique(new, axis=0, return_inverse=True)
+        if packed:
+            _, first, inv = np.unique((new + top) @ weights, return_index=True, return_inverse=True)
+            states = new[first]
+        else:
+            states, inv = np.unique(new, axis=0, return_inverse=True)
         probs = np.bincount(inv.ravel(), weights=np.repeat(probs / P.shape[0], P.shape[0]),
                             minlength=states.shape[0])
     return (states * states).sum(axis=1), probs
