@@ -148,9 +148,10 @@ def test_w_monte_carlo_close_to_exact_and_reproducible():
 
 
 def test_w_irr_anxiety_published_value():
-    # irr's `anxiety` data (20 subjects x 3 raters), listed in DescTools' KendallW documentation,
-    # which reports KendallW(anxiety, TRUE) = 0.5396569 (irr's kendall(), "integrated without
-    # logical changes"): https://andrisignorell.github.io/DescTools/reference/KendallW.html
+    # irr's `anxiety` data (20 subjects x 3 raters; the same integers as irr 0.84.1's data/anxiety.rda),
+    # listed in DescTools' KendallW documentation, which reports KendallW(anxiety, TRUE) = 0.5396569
+    # (irr's kendall(correct=TRUE), "integrated without logical changes"):
+    # https://andrisignorell.github.io/DescTools/reference/KendallW.html
     anxiety = pd.DataFrame({
         "rater1": [3, 3, 3, 4, 5, 5, 2, 3, 5, 2, 2, 6, 1, 5, 2, 2, 1, 2, 4, 3],
         "rater2": [3, 6, 4, 6, 2, 4, 2, 4, 3, 3, 2, 3, 3, 3, 2, 2, 1, 3, 3, 4],
