@@ -118,6 +118,21 @@ class ConsensusBootstrap(ResultBase):
                 "position_interval": {a: [float(low[i]), float(high[i])] for i, a in enumerate(labs)}}
 
 
+def _ordering(ranks: np.ndarray, labels) -> str:
+    """:func:`ordering_string` (best first, ties in parentheses in label order) in one pass."""
+    order = np.lexsort((np.arange(ranks.size), ranks)).tolist()
+    r = ranks.tolist()
+    parts, i = [], 0
+    while i < len(order):
+        j = i + 1
+        while j < len(order) and r[order[j]] == r[order[i]]:
+            j += 1
+        group = [labels[t] for t in order[i:j]]
+        parts.append(group[0] if len(group) == 1 else "(" + " ".join(group) + ")")
+        i = j
+    return " ".join(parts)
+
+
 def _positions(sol: np.ndarray) -> np.ndarray:
     """Mean position (1-based) of each item in a weak order: items ahead + (ties + 1)/2."""
     ahead = (sol[None, :] < sol[:, None]).sum(axis=1)
@@ -250,7 +265,7 @@ def bootstrap_consensus(rankings, *, n_resamples: int = 200, rng=None, method: s
 
     precedence = np.zeros((n_items, n_items))
     positions = np.empty((B, n_items))
-    found: dict[str, float] = {}
+    found: dict[bytes, float] = {}
     hits = 0
     proven = bool(full.proven)
     norm = n_items * (n_items - 1)
@@ -263,7 +278,7 @@ def bootstrap_consensus(rankings, *, n_resamples: int = 200, rng=None, method: s
                 res = kemeny(RankingData(X=X, weights=wb, labels=labels), method=method, rng=gen,
                              progress=False)
                 proven &= bool(res.proven)
-                sols = np.asarray(res.solutions)
+                sols = np.asarray(res.solutions, dtype=np.int64)
                 k = sols.shape[0]
                 # the resample's optimum value and the full-data optima's, on one scale
                 Wb = float(wb.sum())
@@ -271,21 +286,23 @@ def bootstrap_consensus(rankings, *, n_resamples: int = 200, rng=None, method: s
                 ours = (agree @ wb) / (Wb * norm)
                 if np.any(ours >= best - 1e-9 * max(abs(best), 1.0)):
                     hits += 1
-                before = np.zeros((n_items, n_items))
-                pos = np.zeros(n_items)
+                if k == 1:
+                    s = sols[0]
+                    precedence += s[:, None] < s[None, :]
+                    positions[b] = _positions(s)
+                else:
+                    precedence += (sols[:, :, None] < sols[:, None, :]).mean(axis=0)
+                    positions[b] = np.mean([_positions(s) for s in sols], axis=0)
                 for s in sols:
-                    before += s[:, None] < s[None, :]
-                    pos += _positions(s)
-                    key = ordering_string(s, labels)
+                    key = s.tobytes()
                     found[key] = found.get(key, 0.0) + 1.0
-                precedence += before / k
-                positions[b] = pos / k
                 if bar is not None:
                     bar.update()
     finally:
         if bar is not None:
             bar.close()
-    orderings = {key: v / B for key, v in sorted(found.items(), key=lambda kv: (-kv[1], kv[0]))}
+    named = {_ordering(np.frombuffer(key, dtype=np.int64), labels): v for key, v in found.items()}
+    orderings = {key: v / B for key, v in sorted(named.items(), key=lambda kv: (-kv[1], kv[0]))}
     return ConsensusBootstrap(support=hits / B, consensus=opt, labels=labels, precedence=precedence / B,
                               positions=positions, orderings=orderings, n_resamples=B, method=str(full.method),
                               proven=proven, message=str(full.message), seconds=time.perf_counter() - t0)
