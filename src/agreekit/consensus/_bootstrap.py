@@ -28,7 +28,7 @@ class ConsensusBootstrap(ResultBase):
         Fraction of the resamples in which an optimum of the full data is optimal (a consensus
         of the full data that the resampled judges would still choose).
     consensus : numpy.ndarray, shape (k, n)
-        The optima of the full data (:attr:`KemenyResult.solutions`), dense ranks.
+        The optima of the full data (the ``solutions`` of :func:`kemeny`), dense ranks.
     labels : tuple of str
         Item labels.
     precedence : numpy.ndarray, shape (n, n)
@@ -200,7 +200,7 @@ def bootstrap_consensus(rankings, *, n_resamples: int = 200, rng=None, method: s
     Returns
     -------
     ConsensusBootstrap
-        ``support``, ``precedence``, ``positions`` with :meth:`~ConsensusBootstrap.position_interval`,
+        ``support``, ``precedence``, ``positions`` with ``position_interval()``,
         the distinct consensus ``orderings`` with their frequencies, ``to_frame()``, ``to_dict()``.
 
     Notes
