@@ -24,3 +24,11 @@ __all__ = [
     "combined_input_matrix", "tau_x", "kemeny_distance", "average_tau_x", "penalty",
     "ordering_string", "compare_methods", "methods_table",
 ]
+from agreekit.consensus._concordance import (KendallWResult, TopDownConcordanceResult, kendall_w,  # noqa: E402
+                                             savage_scores, top_down_concordance, top_down_correlation)
+
+__all__ += ["kendall_w", "KendallWResult", "top_down_concordance", "TopDownConcordanceResult",
+            "top_down_correlation", "savage_scores"]
+from agreekit.consensus._bootstrap import ConsensusBootstrap, bootstrap_consensus  # noqa: E402
+
+__all__ += ["bootstrap_consensus", "ConsensusBootstrap"]

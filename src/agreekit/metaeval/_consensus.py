@@ -9,7 +9,8 @@ import numpy as np
 import pandas as pd
 
 from agreekit._api import ResultBase, fieldwise_eq, renamed_parameters
-from agreekit._validation import check_choice
+from agreekit._resampling import bootstrap_indices
+from agreekit._validation import check_choice, check_int
 from agreekit.ireval.metrics import GM_OFFSET
 from agreekit.metaeval._inputs import check_metric_scores, ranks_from_summaries
 from agreekit.consensus import combined_input_matrix, dense_ranks, kemeny, tau_x
@@ -56,6 +57,9 @@ class ConsensusRanking(ResultBase):
         systems with a strictly higher summary).
     solutions : pandas.DataFrame
         Every consensus found (one row per solution, one column per system).
+    support : float
+        With ``n_resamples > 0``: the fraction of topic resamples in which one of
+        ``solutions`` is optimal (NaN when no resampling was asked for).
 
     Examples
     --------
@@ -92,6 +96,7 @@ class ConsensusRanking(ResultBase):
     message: str
     metric_ranks: pd.DataFrame = field(repr=False)
     solutions: pd.DataFrame = field(repr=False)
+    support: float = float("nan")
 
     __eq__ = fieldwise_eq  # pandas fields by value, NaN equal to NaN; ``seconds`` ignored
     __hash__ = None
@@ -112,12 +117,16 @@ class ConsensusRanking(ResultBase):
         return out
 
     def to_dict(self) -> dict:
-        """A JSON-ready ``dict``: ``ranking`` and ``tau_x`` as ``{label: value}``, then the scalars."""
-        return {"ranking": {str(k): int(v) for k, v in self.ranking.items()},
+        """A JSON-ready ``dict``: ``ranking`` and ``tau_x`` as ``{label: value}``, then the scalars
+        (``support`` only when topics were resampled)."""
+        out = {"ranking": {str(k): int(v) for k, v in self.ranking.items()},
                 "tau_x": {str(k): float(v) for k, v in self.tau_x.items()},
                 "average_tau_x": self.average_tau_x, "proven": self.proven, "gap": self.gap,
                 "bound": self.bound, "seconds": self.seconds, "n_optima": self.n_optima,
                 "exhaustive": self.exhaustive, "method": self.method, "message": self.message}
+        if not math.isnan(self.support):  # only when topics were resampled (n_resamples > 0)
+            out["support"] = self.support
+        return out
 
 
 def _signs(r: np.ndarray) -> np.ndarray:
@@ -152,10 +161,49 @@ def _closest_to_mean_rank(solutions: np.ndarray, ranks: np.ndarray) -> int:
     return best_i
 
 
+def _competition_ranks(avg: np.ndarray) -> np.ndarray:
+    """Competition ranks (1 + number of strictly better systems) of each row: integers, same weak orders."""
+    return np.array([1 + (r[None, :] < r[:, None]).sum(axis=1) for r in avg], dtype=np.int64)
+
+
+def _solve(R, C, method, systems, *, time_limit, rng, n_starts, max_solutions):
+    """(solutions, proven, method, exhaustive, message) of the consensus of the rankings R (metrics x systems)."""
+    V = float(np.abs(C).sum())
+    # a metric's own ranking that reaches the per-pair bound Σ|c_ij| is a proven optimum (always the
+    # case for two metrics, where the exact enumeration of the huge set of optima is hopeless)
+    own = [r for r in np.unique(np.array([dense_ranks(r) for r in R]), axis=0)
+           if V - float((C * _signs(r)).sum()) <= 1e-9 * max(V, 1.0)]
+    if own and method in ("auto", "exact"):
+        return (np.array(own, dtype=np.int64), True, "bound", False,
+                "a metric's own ranking reaches the upper bound sum|c_ij| (every pair at its best "
+                "value): proven optimal; other optima are not enumerated")
+    res = kemeny(R, method=method, labels=systems, time_limit=time_limit, rng=rng, n_starts=n_starts,
+                 max_solutions=max_solutions)
+    return np.asarray(res.solutions), bool(res.proven), str(res.method), bool(res.exhaustive), str(res.message)
+
+
+def _topic_support(data, sols, method, systems, *, n_resamples, rng, time_limit, n_starts, max_solutions) -> float:
+    """Fraction of topic resamples whose optimal value is reached by one of the full-data optima ``sols``."""
+    idx = bootstrap_indices(data.n_topics, n_resamples=n_resamples, rng=rng)
+    ranks = ranks_from_summaries(data.resampled_summaries(idx))       # (M, B, s)
+    signs = [_signs(o) for o in sols]
+    hits = 0
+    for b in range(idx.shape[0]):
+        Rb = _competition_ranks(ranks[:, b, :])
+        Cb = combined_input_matrix(Rb)
+        sb, _, _, _, _ = _solve(Rb, Cb, method, systems, time_limit=time_limit, rng=rng, n_starts=n_starts,
+                                max_solutions=max_solutions)
+        best = float((Cb * _signs(sb[0])).sum())
+        eps = 1e-9 * max(float(np.abs(Cb).sum()), 1.0)
+        if any(float((Cb * S).sum()) >= best - eps for S in signs):
+            hits += 1
+    return hits / idx.shape[0]
+
+
 @renamed_parameters(statistic="summary")
 def consensus_ranking(scores, *, method: str = "auto", summary="mean", time_limit: float | None = None,
                       rng=0, n_starts: int | None = None, max_solutions: int = 100,
-                      offset: float = GM_OFFSET) -> ConsensusRanking:
+                      offset: float = GM_OFFSET, n_resamples: int = 0) -> ConsensusRanking:
     """Kemeny consensus (median) of the system rankings induced by several metrics.
 
     Each metric ranks the systems by their summary score (ties where summaries are
@@ -185,6 +233,12 @@ def consensus_ranking(scores, *, method: str = "auto", summary="mean", time_limi
         are enumerated; optimality is proven either way).
     offset : float, default 1e-5
         Offset of the geometric mean (``summary="gmean"``, Sakai 2006 Eq. 7).
+    n_resamples : int, default 0
+        When positive, the topics are resampled with replacement this many times (the same
+        topics for every metric; :func:`agreekit.ireval.bootstrap_indices` with ``rng``), the
+        consensus of each resample is solved the same way, and ``support`` is the fraction of
+        resamples in which an optimum of the full data is optimal — the topic-bootstrap
+        counterpart of :func:`agreekit.consensus.bootstrap_consensus`'s judge bootstrap.
 
     Returns
     -------
@@ -209,11 +263,11 @@ def consensus_ranking(scores, *, method: str = "auto", summary="mean", time_limi
     ([1, 2, 3], True, 0.7778)
     """
     method = check_choice("method", method, ("auto", "exact", "fast", "quick"))
+    n_resamples = check_int("n_resamples", n_resamples, minimum=0)
     # check_metric_scores (metaeval/_inputs.py) still spells the summary `statistic`
     data = check_metric_scores(scores, statistic=summary, offset=offset)
     avg = ranks_from_summaries(data.summaries())          # (M, s) average ranks, 1 = best
-    # competition ranks (1 + number of strictly better systems): integers, same weak orders
-    R = np.array([1 + (r[None, :] < r[:, None]).sum(axis=1) for r in avg], dtype=np.int64)
+    R = _competition_ranks(avg)
     systems = [str(c) for c in data.systems]
     t0 = time.perf_counter()
     m = len(systems)
@@ -221,23 +275,13 @@ def consensus_ranking(scores, *, method: str = "auto", summary="mean", time_limi
     C = combined_input_matrix(R)
     V = float(np.abs(C).sum())
     denom = M * m * (m - 1)
-    # a metric's own ranking that reaches the per-pair bound Σ|c_ij| is a proven optimum (always the
-    # case for two metrics, where the exact enumeration of the huge set of optima is hopeless)
-    own = [r for r in np.unique(np.array([dense_ranks(r) for r in R]), axis=0)
-           if V - float((C * _signs(r)).sum()) <= 1e-9 * max(V, 1.0)]
-    if own and method in ("auto", "exact"):
-        sols = np.array(own, dtype=np.int64)
-        proven_by_bound = True
-        kem_method, exhaustive = "bound", False
-        message = ("a metric's own ranking reaches the upper bound sum|c_ij| (every pair at its best "
-                   "value): proven optimal; other optima are not enumerated")
-    else:
-        res = kemeny(R, method=method, labels=systems, time_limit=time_limit, rng=rng, n_starts=n_starts,
-                     max_solutions=max_solutions)
-        sols = np.asarray(res.solutions)
-        proven_by_bound = bool(res.proven)
-        kem_method, exhaustive, message = str(res.method), bool(res.exhaustive), str(res.message)
+    sols, proven_by_bound, kem_method, exhaustive, message = _solve(
+        R, C, method, systems, time_limit=time_limit, rng=rng, n_starts=n_starts, max_solutions=max_solutions)
     seconds = time.perf_counter() - t0
+    support = float("nan")
+    if n_resamples:
+        support = _topic_support(data, sols, method, systems, n_resamples=n_resamples, rng=rng,
+                                 time_limit=time_limit, n_starts=n_starts, max_solutions=max_solutions)
     pick = _closest_to_mean_rank(sols, R)
     best = sols[pick]
     taus = pd.Series([tau_x(R[k], best) for k in range(M)], index=list(data.names), name="tau_x")
@@ -255,4 +299,4 @@ def consensus_ranking(scores, *, method: str = "auto", summary="mean", time_limi
         seconds=float(seconds), n_optima=int(sols.shape[0]), exhaustive=exhaustive,
         method=kem_method, message=message,
         metric_ranks=pd.DataFrame(R.T, index=pd.Index(systems, name="system"), columns=list(data.names)),
-        solutions=pd.DataFrame(sols, columns=systems))
+        solutions=pd.DataFrame(sols, columns=systems), support=support)
