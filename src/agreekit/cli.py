@@ -216,7 +216,11 @@ def _run(args: argparse.Namespace):
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
-    parser = build_parser(argv[0] if argv else None)
+    try:
+        parser = build_parser(argv[0] if argv else None)
+    except ValueError as exc:  # refused while importing an area (the environment: NUMBA_NUM_THREADS)
+        print(f"agreekit: error: {_error_line(exc)}", file=sys.stderr)
+        return 2
     args = parser.parse_args(argv)  # argparse itself exits 2 on bad usage
     if args.command is None:  # bare `agreekit`: the command list
         parser.print_help()

@@ -17,6 +17,7 @@ import math
 import numba as nb
 import numpy as np
 
+from agreekit._docstrings import docfill
 from agreekit._jit import pick
 from agreekit._validation import InputError, check_rectangular
 
@@ -516,4 +517,4 @@ _DOC_PARTS = {
         consensus (see :func:`as_rankings`).""",
 }
 for _f in (combined_input_matrix, tau_x, kemeny_distance, average_tau_x, penalty):
-    _f.__doc__ = _f.__doc__ % _DOC_PARTS
+    docfill(_DOC_PARTS)(_f)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from agreekit._docstrings import docfill
 from agreekit._jit import pick
 from agreekit.ranking import _kernels as _k
 from agreekit.ranking import _ties
@@ -346,9 +347,8 @@ _REFERENCES_DOC = """References
     .. [1] P. Lombardo et al., "Standardization of Weighted Ranking Correlation Coefficients"."""
 # the shared parts of the three docstrings, substituted as scipy does (numpydoc and help() see the full text)
 _DOC_PARTS = {"ranks": _RANKS_DOC, "weigher": _WEIGHER_DOC, "scheme": _SCHEME_DOC, "references": _REFERENCES_DOC}
-weighted_spearman.__doc__ = weighted_spearman.__doc__ % _DOC_PARTS
-weighted_kendall.__doc__ = weighted_kendall.__doc__ % _DOC_PARTS
-weighted_correlation.__doc__ = weighted_correlation.__doc__ % _DOC_PARTS
+for _f in (weighted_spearman, weighted_kendall, weighted_correlation):
+    docfill(_DOC_PARTS)(_f)
 
 
 def batch_coefficient(perms, *, coefficient, weigher, scheme) -> np.ndarray:
