@@ -89,7 +89,7 @@ def write_api(docs: Path) -> None:
 
 # --------------------------------------------------------------------------------------------------------
 # Cross-references in docstrings name objects the way users import them (``agreekit.weighted_kendall``,
-# ``agreekit._validation.InputError``, ``KemenyResult.to_dict``, ``agreekit.ranking.weighting``); the reference
+# ``agreekit.InputError``, ``KemenyResult.to_dict``, ``agreekit.ranking.weighting``); the reference
 # pages document each object once, under its area (``agreekit.ranking.weighted_kendall``).  A reference that
 # does not resolve as written is resolved here to the page of the same object: by identity for re-exports,
 # to the documented class for its methods and attributes, to the area for a public submodule.  A reference into

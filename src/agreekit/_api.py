@@ -52,7 +52,7 @@ def check_rng(rng: Any, *, parameter: str = "rng") -> np.random.Generator:
     >>> check_rng("abc")
     Traceback (most recent call last):
     ...
-    agreekit._validation.InputError: `rng` must be None, a non-negative int, a numpy.random.SeedSequence or a numpy.random.Generator; got 'abc'
+    agreekit.InputError: `rng` must be None, a non-negative int, a numpy.random.SeedSequence or a numpy.random.Generator; got 'abc'
     """
     if isinstance(rng, np.random.Generator):
         return rng

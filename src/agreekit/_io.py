@@ -1,7 +1,7 @@
 """I/O helpers shared by the CLI, the library's file readers and the pipeline adapters.
 
 Reading (every reader of a user file goes through these, so every bad file gets the
-same kind of one-line :class:`~agreekit._validation.InputError` naming the parameter
+same kind of one-line :class:`~agreekit.InputError` naming the parameter
 and the file):
 
 * :func:`check_input_path` — the argument is a path to an existing regular file;
@@ -87,7 +87,7 @@ def check_input_path(path: Any, *, parameter: str) -> Path:
     >>> check_input_path(5, parameter="qrels")
     Traceback (most recent call last):
     ...
-    agreekit._validation.InputError: `qrels` must be a file path (str or os.PathLike); got int
+    agreekit.InputError: `qrels` must be a file path (str or os.PathLike); got int
     """
     if isinstance(path, bytes) or not isinstance(path, (str, os.PathLike)):
         raise InputError(parameter, f"must be a file path (str or os.PathLike); got {type(path).__name__}")
@@ -311,7 +311,7 @@ def read_csv_rows(source: Any, *, parameter: str, empty_header: str = "error",
     >>> read_csv_rows(io.StringIO("a,b\\n1,2,3\\n"), parameter="FILE")
     Traceback (most recent call last):
     ...
-    agreekit._validation.InputError: `FILE` <stream> line 2 has 3 fields, but the header has 2
+    agreekit.InputError: `FILE` <stream> line 2 has 3 fields, but the header has 2
     """
     shown = _shown(source)
     numbered = iter_lines(source, parameter=parameter)

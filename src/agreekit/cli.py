@@ -5,7 +5,7 @@ Each area registers its subcommands from its own module in ``agreekit._cli``
 printed on stdout, or ``None`` if it printed/wrote its own output.
 
 Errors in user input (:class:`ValueError`, including
-:class:`agreekit._validation.InputError`, and unreadable files) are printed as
+:class:`agreekit.InputError`, and unreadable files) are printed as
 one line on stderr and give exit code 2, without a traceback.  Warnings are
 printed as one line each (``agreekit CMD: warning: Category: message``),
 without the source line Python's default format adds.

@@ -138,7 +138,7 @@ def parse_metric(name: Any) -> MetricSpec:
 
     ``name`` may also be an ir_measures measure object (``ir_measures.nDCG@10``); its
     ``str`` is parsed, and a measure or parameter this module does not compute is an
-    :class:`~agreekit._validation.InputError` naming it.
+    :class:`~agreekit.InputError` naming it.
 
     Parameters
     ----------
@@ -621,7 +621,7 @@ def evaluate(qrels: Any, run: Any, metrics: Any = ("AveP",), *,
     run : path, DataFrame, or a list / dict (name -> run) of them
         TREC runs; one system per run.  Topic ids are compared with the qrels' as text (as
         trec_eval does); a run topic equal to a qrels topic only as a number (``01`` vs
-        ``1``) is an :class:`~agreekit._validation.InputError`.
+        ``1``) is an :class:`~agreekit.InputError`.
     metrics : str, ir_measures measure, or a sequence of them
         Metric names (see module docstring): ``"AP"``, ``"P@10"``, ``"R@100"``, ``"RR"``,
         ``"Rprec"``, ``"nDCG@10"`` (trec_eval's form), ``"nDCG_jk@10"`` (Sakai's),
