@@ -3,8 +3,8 @@ import os
 
 from snakemake.exceptions import WorkflowError
 
-from agreekit._pipeline_config import PipelineConfigError as _PipelineConfigError
-from agreekit._pipeline_config import check_pipeline_config as _check_pipeline_config
+from agreekit.pipeline import PipelineConfigError as _PipelineConfigError
+from agreekit.pipeline import check_pipeline_config as _check_pipeline_config
 
 # Every parse-time config check (strict YAML of every config file, issue 23; the JSON schemas, their
 # defaults filled in; the cross-field and computed checks) is one library function, so a bad config

@@ -7,7 +7,7 @@ import re
 
 from snakemake.exceptions import WorkflowError
 
-from agreekit._validation import InputError
+from agreekit import InputError
 from agreekit.ranking.tablegen.generation import (
     batches_from_schemes,
     scheme_settings,
@@ -17,7 +17,7 @@ from agreekit.ranking.tablegen.generation import (
     verify_lengths,
 )
 
-# checked (check_ranking_config, the schemes) by agreekit._pipeline_config in common.smk
+# checked (check_ranking_config, the schemes) by agreekit.pipeline.check_pipeline_config in common.smk
 RANKING_SCHEMES = schemes_from_config(config["ranking"])
 
 RANKING_IDS = [s.id for s in RANKING_SCHEMES]
