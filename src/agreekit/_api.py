@@ -1,4 +1,4 @@
-"""The one dialect of the public API (``../shared/notes/api_conventions.md``), as code.
+"""The one dialect of the public API (keyword-only options, ``rng``, ``kind``, ``alternative``, results), as code.
 
 Shared by every area (bottom layer: imports only numpy and :mod:`agreekit._validation`):
 

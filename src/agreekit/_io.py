@@ -525,7 +525,7 @@ def load_config_yaml(source: Any, *, parameter: str = "configfile") -> Any:
     and line.
 
     Stricter than ``yaml.safe_load`` (and Snakemake's loader) in three ways that matter for a
-    config (issue 23): a key given twice in one mapping is an error (YAML keeps the last one
+    config: a key given twice in one mapping is an error (YAML keeps the last one
     silently); anchors and aliases are refused (a "billion laughs" file is a few hundred bytes
     that expand to 10^9 nodes and hang the validation); and the key ``__use_yte__``, which makes
     Snakemake run the file as a YTE template (Python code), is refused.  Configs are otherwise
@@ -580,7 +580,7 @@ def load_config_yaml(source: Any, *, parameter: str = "configfile") -> Any:
 @contextlib.contextmanager
 def logged_stderr(path: str | os.PathLike) -> Iterator[Any]:
     """``sys.stderr`` goes to the job log ``path`` for the block; an exception's traceback is written to
-    the log *before* it is closed (issue 23: with ``with open(log) as fh: sys.stderr = fh`` the traceback
+    the log *before* it is closed (with ``with open(log) as fh: sys.stderr = fh`` the traceback
     came after the close: an empty log and "lost sys.stderr" on the console), and ``sys.stderr`` is
     restored so that the exception also reaches the console."""
     import traceback

@@ -151,7 +151,7 @@ def _ascii_float(text: str) -> float:
 
 
 def _ascii_numbers(parser: argparse.ArgumentParser) -> None:
-    """Every ``type=int`` / ``type=float`` option reads ASCII decimal numbers only (issue 23: Python's
+    """Every ``type=int`` / ``type=float`` option reads ASCII decimal numbers only (Python's
     int()/float() also take Arabic-Indic and full-width digits and ``1_0``)."""
     for action in parser._actions:
         if action.type is int:

@@ -1,4 +1,4 @@
-# Stage: weighted rank correlations — the table-generation pipeline (issue 3).
+# Stage: weighted rank correlations — the table-generation pipeline.
 #   exact (n <= n_exact) -> sample (Monte Carlo on the training grid) -> fit -> table
 #   -> validate (fresh Monte Carlo E[g] at held-out n) -> paper tables, figures, reproduction.md
 # This file holds the helpers and targets; the rules are in ranking_<stage>.smk.
@@ -28,7 +28,7 @@ RANKING_BATCH_OF = {sid: bid for bid, sids in RANKING_BATCHES.items() for sid in
 RANKING_SINGLE = [sid for sid in RANKING_IDS if sid not in RANKING_BATCH_OF]
 RANKING_VALIDATION_CFG = {"threshold": 0.002, "enforce": True, **config["ranking"]["validation"]}
 
-# Null quantiles (issue 25): `ranking.quantiles.source: shipped` (default) takes a unit's (batch's or single
+# Null quantiles: `ranking.quantiles.source: shipped` (default) takes a unit's (batch's or single
 # scheme's) null quantiles from the shipped tables when every scheme of it has a shipped table built with
 # the same quantile settings (coefficient, scheme, weigher, seed, lengths, sizes, stream) -- the numbers a
 # regeneration would give -- and verifies them (bit-for-bit regeneration at ranking.quantiles.verify.n, and

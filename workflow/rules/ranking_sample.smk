@@ -46,7 +46,7 @@ rule ranking_sample_batch:
     script:
         "../scripts/ranking_sample.py"
 
-# null quantiles for the table p-values (issue 10): their own stream (purpose "quantiles") and sizes,
+# null quantiles for the table p-values: their own stream (purpose "quantiles") and sizes,
 # at every n up to ranking.quantiles.dense_upto and on a geometric grid beyond; one job per batch / scheme
 
 

@@ -206,7 +206,7 @@ def contingency_table(U: Any, V: Any, *, eta: str = "overlap", graph: Any = None
         The graph over the same nodes (adjacency, edge list or networkx graph; see
         :func:`as_graph`), for ``eta="degree"`` and ``eta="edges"``.
     convention : {"seed", "authors"}, optional
-        ``"seed"`` (default) uses the seed paper's definitions (above).  ``"authors"`` uses the
+        ``"seed"`` (default) uses Rabbany & Zaïane's (2015) definitions (above).  ``"authors"`` uses the
         variants of the authors' Java program: Σ(d_i/w_max + 1) and the block sum of
         ``A/w_max + I`` (every internal edge twice plus |u ∩ v|).
 

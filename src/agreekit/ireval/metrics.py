@@ -39,7 +39,7 @@ nDCG comes in two forms, each with its own name:
   Sakai (2006) - ranks i <= a (a = ``log_base`` = 2) undiscounted, rank i > a
   divided by log_a(i).
 
-Until issue 20 a bare ``nDCG@k`` meant the JK form; the ``ndcg=`` option that
+Formerly a bare ``nDCG@k`` meant the JK form; the ``ndcg=`` option that
 chose the form is deprecated (if given it still decides what ``nDCG@k`` means).
 Neither form is gdeval's TREC Web nDCG (exponential gain 2^g - 1).
 
@@ -576,7 +576,7 @@ def _numeric_id(text: str) -> Decimal | None:
 
 def _check_topic_ids(qrels_topics: Sequence[str], qrels_shown: str,
                      runs: Sequence[tuple[str, pd.DataFrame, Any]]) -> None:
-    """Issue 23's one rule for numeric labels, for topic ids: they are compared as text (as trec_eval
+    """The one rule for numeric labels, for topic ids: they are compared as text (as trec_eval
     and pytrec_eval do), so a run topic ``01`` is not the qrels topic ``1``.  Since that silently
     scores the run 0 on every such topic, a run topic that is absent from the qrels but equal to a
     qrels topic as a number is an :class:`InputError` naming both inputs and the first such id.
@@ -650,7 +650,7 @@ def evaluate(qrels: Any, run: Any, metrics: Any = ("AveP",), *,
     -------
     dict of DataFrame
         Always a dict metric name -> DataFrame (index ``topic``, columns = system
-        names), also for a single metric (before issue 20 a string ``metrics`` gave
+        names), also for a single metric (formerly a string ``metrics`` gave
         the bare DataFrame).
 
     Examples
@@ -742,7 +742,7 @@ TOPIC_COLUMN_CHOICES = ("auto", "first", "none")
 def _first_column_is_topics(df: pd.DataFrame, topic_column: str, parameter: str, shown: str) -> bool:
     """Is the first CSV column the topic ids (``topic_column`` "auto": by its name or its values)?
 
-    The rule (issue 23: a numeric ``qno`` column was read as a system): the first column is the
+    The rule (a numeric ``qno`` column is not a system): the first column is the
     topic column if its header is a topic-id name (:data:`_TOPIC_HEADER_RE`), or if its values are
     not all numbers.  A first column of distinct integers under any other name is ambiguous — topic
     ids or a system with integral scores? — and an error asking for ``topic_column``.

@@ -1,4 +1,4 @@
-"""Weighted Spearman ρ_w and Kendall τ_w between two rankings (seed 000, Section 2.2).
+"""Weighted Spearman ρ_w and Kendall τ_w between two rankings (Lombardo et al., Section 2.2).
 
 Orientation: by default (``kind="ranks"``) the inputs are *rank vectors*, ``x[i]`` the
 1-based position of item ``i`` (1 = top); with ``kind="scores"`` they are scores, higher =
@@ -14,7 +14,7 @@ weighted means (Eq. 7); τ_w is Eq. 8 with pair weight ``w_i w_j``.
 References
 ----------
 .. [1] P. Lombardo et al., "Standardization of Weighted Ranking Correlation
-       Coefficients", Eqs. 7, 8, 12, 13 (seed 000 of this project).
+       Coefficients", Eqs. 7, 8, 12, 13.
 """
 from __future__ import annotations
 

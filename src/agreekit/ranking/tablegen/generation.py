@@ -460,7 +460,7 @@ def fit_stage(settings: Mapping, samples: Mapping) -> dict:
     return {"samples": samp, "fits": fit_json, "null_quantiles": nq}
 
 
-# ------------------------------------------------------------------ null quantiles (issue 10)
+# ------------------------------------------------------------------ null quantiles
 
 def quantile_grid(first_n: int, dense_upto: int, q: float, n_max: int) -> list[int]:
     """Ranking lengths of the null quantiles: every n in ``first_n..dense_upto``, then
