@@ -14,7 +14,6 @@ import pickle
 import subprocess
 import sys
 import textwrap
-from pathlib import Path
 
 import mpmath
 import numpy as np
@@ -127,7 +126,6 @@ def test_issue_pvalue_with_a_span_float64_cannot_carry(files):
     # pairs are all discordant is at -1 too, e.g. the transposition (1 2): items (1, 2), (2, 1) of weight
     # 2^-300 outweigh all other pairs by e^-451
     import json
-    import math
 
     from agreekit.ranking import weighted_correlation_test
 
