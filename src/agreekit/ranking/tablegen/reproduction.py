@@ -456,7 +456,7 @@ def stage_times(benchmark_files: Sequence[str]) -> list[dict]:
     """Sum Snakemake ``benchmark:`` wall times per stage (the directory name under the benchmark root)."""
     acc: dict[str, list[float]] = {}
     for f in benchmark_files:
-        stage = Path(f).parent.name
+        stage = Path(f).parent.name if Path(f).parent.name != "batch" else Path(f).parent.parent.name  # <stage>/batch/<name>.tsv
         with open(f) as fh:
             rows = list(csv.DictReader(fh, delimiter="\t"))
         if rows:
