@@ -1,7 +1,6 @@
 """Sphinx configuration of the agreekit documentation (``make docs``; no network access at build time)."""
 from __future__ import annotations
 
-import importlib
 import os
 import sys
 from pathlib import Path

@@ -92,6 +92,9 @@ SLOW = (
     "tests/test_ranking_tables.py::test_moments_exact_fit_and_range",
     "tests/test_ranking_workflow.py::test_quick_workflow_end_to_end_deterministic_resumable",
     "tests/test_ranking_workflow.py::test_default_run_takes_shipped_quantiles_make_tables_samples_them",
+    "tests/test_runtime_modes.py::test_readme_python_examples_under_OO",
+    "tests/test_runtime_modes.py::test_numba_disable_jit_gives_the_compiled_numbers",
+    "tests/test_runtime_modes.py::test_importing_and_running_agreekit_leaves_numba_as_it_was",
 )
 
 

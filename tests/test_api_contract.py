@@ -24,7 +24,6 @@ import inspect
 import re
 import subprocess
 import sys
-import typing
 
 import pytest
 

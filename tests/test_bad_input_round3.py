@@ -24,7 +24,6 @@ from test_bad_input import _assert_clean_rejection, _run_ok, scratch  # noqa: F4
 
 from agreekit._io import load_config_yaml
 from agreekit._validation import InputError, canonical_label, parse_ascii_float, parse_ascii_int
-from agreekit.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 CORR = ["--coefficient", "spearman", "--scheme", "additive", "--weigher", "harmonic"]

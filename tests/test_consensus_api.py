@@ -21,7 +21,7 @@ import pytest
 from _consensus_oracle import brute_force, random_profile
 from agreekit._validation import InputError
 from agreekit.cli import main
-from agreekit.consensus import KemenyResult, as_rankings, compare_methods, kemeny, read_rankings
+from agreekit.consensus import KemenyResult, compare_methods, kemeny, read_rankings
 from agreekit.consensus import simulation
 from agreekit.consensus.simulation import mallows_rankings, mask_missing, merge_ties, run_cell, simulate_profile
 from agreekit.metaeval import ConsensusRanking, consensus_ranking

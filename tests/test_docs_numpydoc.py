@@ -20,7 +20,7 @@ import agreekit_apigen as apigen  # noqa: E402
 def public_objects() -> list[str]:
     names = ["agreekit.InputError"]
     for area in apigen.AREAS:
-        module = importlib.import_module(f"agreekit.{area}")
+        importlib.import_module(f"agreekit.{area}")
         for name in apigen.public_names(area):
             names.append(f"agreekit.{area}.{name}")
     return names

@@ -4,7 +4,6 @@ trec_eval's form and the seed's Jarvelin-Kekalainen form is ``nDCG_jk@k``; ``ndc
 import math
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 import pytest
 

@@ -198,7 +198,6 @@ def test_vertical_scheme_is_weighted_least_squares_linear_in_inverse_n(sid, monk
     # one stored length per side is interpolation between the neighbours; wider windows pool, with
     # weights proportional to the sample sizes when every x = 1/n_k - 1/n is equal, so compare with an
     # independent weighted least-squares solve
-    from agreekit.ranking import significance as S
 
     model = QM.QuantileModel(load_table(sid), QM.table_quantiles(load_table(sid)))
     ns, size = model.nq.n, model.nq.size.astype(float)
@@ -226,7 +225,6 @@ def test_vertical_scheme_is_weighted_least_squares_linear_in_inverse_n(sid, monk
 
 
 def test_stored_lengths_where_the_fit_pools_use_the_pooled_quantiles():
-    from agreekit.ranking import significance as S
 
     tab = load_table("kendall_additive_harmonic")
     model = QM.QuantileModel(tab, QM.table_quantiles(tab))

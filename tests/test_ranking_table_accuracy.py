@@ -2,7 +2,6 @@
 schema 1.1/1.2 (SEs and null quantiles), and the validation gate."""
 import itertools
 import json
-import warnings
 from pathlib import Path
 
 import numba

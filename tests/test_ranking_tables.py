@@ -5,7 +5,6 @@ import json
 import math
 import subprocess
 import sys
-import warnings
 from pathlib import Path
 
 import jsonschema

@@ -161,15 +161,15 @@ def test_default_run_takes_shipped_quantiles_make_tables_samples_them(tmp_path):
     has the same quantile settings); config/tables.yaml (`make tables`) or other quantile settings sample them."""
     wd = _workdir(tmp_path / "w")
     c = _job_counts(_run_default(wd, "ranking_all", "--dry-run").stdout)
-    assert c.get("ranking_quantiles_shipped_batch") == 2 and "ranking_quantiles_batch" not in c, c
+    assert c.get("ranking_quantiles_shipped") == 2 and "ranking_quantiles" not in c, c
     c = _job_counts(_run_default(wd, "ranking_all", "--dry-run", configfiles=["config/tables.yaml"]).stdout)
-    assert c.get("ranking_quantiles_batch") == 2 and "ranking_quantiles_shipped_batch" not in c, c
+    assert c.get("ranking_quantiles") == 2 and "ranking_quantiles_shipped" not in c, c
     other = {"ranking": {"quantiles": {"size": {"kendall": {"size": [{"size": 1000}], "max_elements": 10**9}}}}}
     (wd / "other.yaml").write_text(yaml.safe_dump(other))
     dry = _run_default(wd, "ranking_all", "--dry-run", configfiles=["other.yaml"]).stdout
     c = _job_counts(dry)
-    assert c.get("ranking_quantiles_batch") == 1 and c.get("ranking_quantiles_shipped_batch") == 1, c
-    assert "bid=kendall-paper" in dry and "shipped_bid=spearman-paper" in dry
+    assert c.get("ranking_quantiles") == 1 and c.get("ranking_quantiles_shipped") == 1, c
+    assert "unit=batch/kendall-paper" in dry and "shipped_unit=batch/spearman-paper" in dry
     (wd / "bad.yaml").write_text(yaml.safe_dump({"ranking": {"quantiles": {"verify": {"n": {"spearman": [11, 125],
                                                                                              "kendall": [11]}}}}}))
     r = _run_default(wd, "ranking_all", "--dry-run", configfiles=["bad.yaml"], check=False)

@@ -26,7 +26,7 @@ CHECKS = ("PR01", "PR02", "RT01", "EX01", "GL08")
 #: Public objects whose docstrings do not pass those checks yet, listed by name (never by pattern) so that
 #: every other object is validated.  tests/test_docs_numpydoc.py fails when an object outside these lists
 #: fails, and when one inside them passes (then delete its line): the lists only shrink.
-#: Both lists are empty since issue 22 closed (99 of the public objects failed at its start); they stay as
+#: Both lists are empty (every public object passes); they stay as
 #: the place to park an object temporarily, by name, with the test failing once it passes.
 PENDING_SPLIT = ()
 PENDING_FIX = ()
@@ -89,7 +89,7 @@ def write_api(docs: Path) -> None:
 
 # --------------------------------------------------------------------------------------------------------
 # Cross-references in docstrings name objects the way users import them (``agreekit.weighted_kendall``,
-# ``agreekit._validation.InputError``, ``KemenyResult.to_dict``, ``agreekit.ranking.weighting``); the reference
+# ``agreekit.InputError``, ``KemenyResult.to_dict``, ``agreekit.ranking.weighting``); the reference
 # pages document each object once, under its area (``agreekit.ranking.weighted_kendall``).  A reference that
 # does not resolve as written is resolved here to the page of the same object: by identity for re-exports,
 # to the documented class for its methods and attributes, to the area for a public submodule.  A reference into

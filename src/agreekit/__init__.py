@@ -41,7 +41,7 @@ def _numba_cache_possible(package_dir: str) -> bool:
 
 def _numba_cache_check() -> None:
     # numba raises RuntimeError at decoration time (import) when it has no writable cache folder: then
-    # import agreekit._jit first, which makes the kernels fall back to no cache with one warning
+    # import agreekit._jit first: its last-resort cache locator keeps them in a temporary folder (one warning)
     import os
 
     if not _numba_cache_possible(os.path.dirname(os.path.abspath(__file__))):

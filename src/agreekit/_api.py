@@ -1,4 +1,4 @@
-"""The one dialect of the public API (``../shared/notes/api_conventions.md``), as code.
+"""The one dialect of the public API (keyword-only options, ``rng``, ``kind``, ``alternative``, results), as code.
 
 Shared by every area (bottom layer: imports only numpy and :mod:`agreekit._validation`):
 
@@ -52,7 +52,7 @@ def check_rng(rng: Any, *, parameter: str = "rng") -> np.random.Generator:
     >>> check_rng("abc")
     Traceback (most recent call last):
     ...
-    agreekit._validation.InputError: `rng` must be None, a non-negative int, a numpy.random.SeedSequence or a numpy.random.Generator; got 'abc'
+    agreekit.InputError: `rng` must be None, a non-negative int, a numpy.random.SeedSequence or a numpy.random.Generator; got 'abc'
     """
     if isinstance(rng, np.random.Generator):
         return rng

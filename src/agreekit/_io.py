@@ -1,7 +1,7 @@
 """I/O helpers shared by the CLI, the library's file readers and the pipeline adapters.
 
 Reading (every reader of a user file goes through these, so every bad file gets the
-same kind of one-line :class:`~agreekit._validation.InputError` naming the parameter
+same kind of one-line :class:`~agreekit.InputError` naming the parameter
 and the file):
 
 * :func:`check_input_path` — the argument is a path to an existing regular file;
@@ -87,7 +87,7 @@ def check_input_path(path: Any, *, parameter: str) -> Path:
     >>> check_input_path(5, parameter="qrels")
     Traceback (most recent call last):
     ...
-    agreekit._validation.InputError: `qrels` must be a file path (str or os.PathLike); got int
+    agreekit.InputError: `qrels` must be a file path (str or os.PathLike); got int
     """
     if isinstance(path, bytes) or not isinstance(path, (str, os.PathLike)):
         raise InputError(parameter, f"must be a file path (str or os.PathLike); got {type(path).__name__}")
@@ -311,7 +311,7 @@ def read_csv_rows(source: Any, *, parameter: str, empty_header: str = "error",
     >>> read_csv_rows(io.StringIO("a,b\\n1,2,3\\n"), parameter="FILE")
     Traceback (most recent call last):
     ...
-    agreekit._validation.InputError: `FILE` <stream> line 2 has 3 fields, but the header has 2
+    agreekit.InputError: `FILE` <stream> line 2 has 3 fields, but the header has 2
     """
     shown = _shown(source)
     numbered = iter_lines(source, parameter=parameter)
@@ -525,7 +525,7 @@ def load_config_yaml(source: Any, *, parameter: str = "configfile") -> Any:
     and line.
 
     Stricter than ``yaml.safe_load`` (and Snakemake's loader) in three ways that matter for a
-    config (issue 23): a key given twice in one mapping is an error (YAML keeps the last one
+    config: a key given twice in one mapping is an error (YAML keeps the last one
     silently); anchors and aliases are refused (a "billion laughs" file is a few hundred bytes
     that expand to 10^9 nodes and hang the validation); and the key ``__use_yte__``, which makes
     Snakemake run the file as a YTE template (Python code), is refused.  Configs are otherwise
@@ -580,7 +580,7 @@ def load_config_yaml(source: Any, *, parameter: str = "configfile") -> Any:
 @contextlib.contextmanager
 def logged_stderr(path: str | os.PathLike) -> Iterator[Any]:
     """``sys.stderr`` goes to the job log ``path`` for the block; an exception's traceback is written to
-    the log *before* it is closed (issue 23: with ``with open(log) as fh: sys.stderr = fh`` the traceback
+    the log *before* it is closed (with ``with open(log) as fh: sys.stderr = fh`` the traceback
     came after the close: an empty log and "lost sys.stderr" on the console), and ``sys.stderr`` is
     restored so that the exception also reaches the console."""
     import traceback

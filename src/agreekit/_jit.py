@@ -22,21 +22,57 @@ this kernel by kernel (``tests/test_jit.py``).
 
 ``AGREEKIT_JIT=compiled`` (environment) always takes the declared kernel, ``serial`` the serial
 one, ``interpreted`` the Python one (for tests); the default is ``auto``.
+
+numba's own switches are respected: with ``NUMBA_DISABLE_JIT=1`` (numba's debugging switch) every
+kernel is its Python function and every variant is that function (same results, slowly);
+``NUMBA_NUM_THREADS`` that is not a positive integer is an :class:`~agreekit.InputError` naming it.
 """
 from __future__ import annotations
 
+import atexit
 import contextlib
 import os
 import time
 import types
 
-import numba as nb
-from numba.core.dispatcher import Dispatcher
+from agreekit._validation import InputError
+
+
+def _check_thread_count() -> None:
+    """numba refuses ``NUMBA_NUM_THREADS`` below 1 with a traceback from inside its import: say it in one line."""
+    value = os.environ.get("NUMBA_NUM_THREADS")
+    if value is None or not value.strip():
+        return
+    try:
+        ok = int(value) >= 1
+    except ValueError:
+        ok = False
+    if not ok:
+        raise InputError("NUMBA_NUM_THREADS", f"(environment variable) must be a positive integer (numba's "
+                         f"thread count); got {value!r}")
+
+
+_check_thread_count()
+
+import numba as nb  # noqa: E402  (after the environment check)
+from numba.core import caching, config  # noqa: E402
+from numba.core.dispatcher import Dispatcher  # noqa: E402
 
 __all__ = ["interpreted", "serial", "pick", "forced", "available", "warm", "numpy_version", "INTERPRET_BUDGET", "PARALLEL_ABOVE"]
 
 # ----------------------------------------------------------------------------- cache fallback
+# numba raises ``RuntimeError("cannot cache function ...: no locator available")`` when it decorates an
+# ``@njit(cache=True)`` function and finds no writable cache folder: not the package's own
+# ``__pycache__`` (read-only install), not ``NUMBA_CACHE_DIR`` (unset), not the user cache folder (no
+# writable HOME). Then agreekit's kernels are cached in a temporary folder of the process (so compiled
+# in every process) with one RuntimeWarning. This goes through numba's own setting for the list of
+# cache locators (``NUMBA_CACHE_LOCATOR_CLASSES``, i.e. ``numba.config.CACHE_LOCATOR_CLASSES``): numba's
+# default locators first, in their order, then :class:`_TemporaryLocator`, which answers only for
+# agreekit's source files. No numba class is modified; other numba users in the process meet the same
+# locators as before, and the setting is only made when numba has no locator for agreekit's folder.
 _CACHE_WARNED: list[str] = []
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+_TEMPORARY: list[str] = []
 
 
 def _warn_no_cache(reason) -> None:
@@ -50,38 +86,71 @@ def _warn_no_cache(reason) -> None:
                       RuntimeWarning, stacklevel=2)
 
 
+def _temporary_folder() -> str:
+    if not _TEMPORARY:
+        import shutil
+        import tempfile
+
+        path = tempfile.mkdtemp(prefix="agreekit-numba-")
+        atexit.register(shutil.rmtree, path, ignore_errors=True)
+        _TEMPORARY.append(path)
+    return _TEMPORARY[0]
+
+
+class _TemporaryLocator(caching.UserProvidedCacheLocator):
+    """numba cache locator of last resort: agreekit's kernels in a temporary folder of this process."""
+
+    def __init__(self, py_func, py_file):
+        super().__init__(py_func, py_file)
+        self._cache_path = os.path.join(_temporary_folder(), self.get_suitable_cache_subpath(py_file))
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        path = os.path.abspath(py_file)
+        if not os.path.exists(path) or os.path.commonpath([path, _PACKAGE_DIR]) != _PACKAGE_DIR:
+            return None  # not agreekit's: numba's behaviour unchanged
+        try:
+            self = cls(py_func, py_file)
+            self.ensure_cache_path()
+        except OSError:
+            return None
+        _warn_no_cache(f"cannot cache function {py_func.__qualname__!r}: no locator available for file {py_file!r}")
+        return self
+
+
+def _default_locators() -> list[str]:
+    configured = getattr(config, "CACHE_LOCATOR_CLASSES", "")
+    if configured:
+        return [name.strip() for name in configured.split(",") if name.strip()]
+    return [f"{c.__module__}.{c.__qualname__}" for c in caching.FunctionCache._impl_class._locator_classes]
+
+
+def _probe():  # pragma: no cover - never called: its source file is the probe for numba's locators
+    pass
+
+
 def _install_cache_fallback() -> None:
-    """``@njit(cache=True)`` without a usable cache folder compiles without a cache, with one warning.
-
-    numba raises ``RuntimeError("cannot cache function ...: no locator available")`` when it
-    decorates a function whose source folder is read-only while neither ``NUMBA_CACHE_DIR`` nor the
-    user cache folder (``$HOME/.cache``) is writable, and ``OSError`` when saving to a folder that
-    turns out unwritable; both become a :class:`RuntimeWarning` (once) and a kernel without a cache.
-    """
-    from numba.core import caching
-
-    if getattr(Dispatcher.enable_caching, "_agreekit_fallback", False):
+    """Append :class:`_TemporaryLocator` to numba's locator list if no default locator serves agreekit."""
+    if config.DISABLE_JIT:
         return
-    enable, save = Dispatcher.enable_caching, caching.Cache.save_overload
-
-    def enable_caching(self):
-        try:
-            enable(self)
-        except RuntimeError as exc:
-            if "cannot cache" not in str(exc):
-                raise
-            _warn_no_cache(exc)
-            self._cache = caching.NullCache()
-
-    def save_overload(self, sig, data):
-        try:
-            save(self, sig, data)
-        except OSError as exc:
-            _warn_no_cache(exc)
-
-    enable_caching._agreekit_fallback = True
-    Dispatcher.enable_caching = enable_caching
-    caching.Cache.save_overload = save_overload
+    if not hasattr(config, "CACHE_LOCATOR_CLASSES"):  # numba < 0.62: no such setting
+        if caching.FunctionCache._impl_class._locator_classes and not any(
+                cls.from_function(_probe, __file__) is not None
+                for cls in caching.FunctionCache._impl_class._locator_classes):
+            with contextlib.suppress(OSError):
+                config.CACHE_DIR = _temporary_folder()  # numba's NUMBA_CACHE_DIR, for this process
+                _warn_no_cache("no locator available")
+        return
+    names = _default_locators()
+    mine = f"{__name__}.{_TemporaryLocator.__qualname__}"
+    if mine in names:
+        return
+    for name in names:
+        module, _, attr = name.rpartition(".")
+        cls = getattr(__import__(module, fromlist=[attr]), attr) if module else getattr(caching, attr, None)
+        if cls is not None and cls.from_function(_probe, __file__) is not None:
+            return
+    config.CACHE_LOCATOR_CLASSES = ",".join([*names, mine])
 
 
 _install_cache_fallback()
@@ -169,6 +238,8 @@ def interpreted(kernel: Dispatcher) -> types.FunctionType:
     fn = _PY.get(key)
     if fn is not None:
         return fn
+    if not isinstance(kernel, Dispatcher):  # NUMBA_DISABLE_JIT=1: the kernel is its Python function
+        return kernel
     if key in _NUMPY:
         return _NUMPY[key][0]
     py = kernel.py_func
@@ -205,6 +276,8 @@ def serial(kernel: Dispatcher) -> Dispatcher:
     d = _SERIAL.get(kernel)
     if d is not None:
         return d
+    if not isinstance(kernel, Dispatcher):  # NUMBA_DISABLE_JIT=1: nothing is compiled
+        return kernel
     opts = dict(kernel.targetoptions)
     opts.pop("nopython", None)
     if not opts.pop("parallel", False):
@@ -222,6 +295,8 @@ def serial(kernel: Dispatcher) -> Dispatcher:
 
 def available(kernel: Dispatcher) -> bool:
     """Compiled in this process, or in numba's cache on disk (then loading it is cheap)."""
+    if not isinstance(kernel, Dispatcher):  # NUMBA_DISABLE_JIT=1: nothing to compile
+        return True
     if kernel.signatures:
         return True
     cache_file = getattr(kernel._cache, "_cache_file", None)
@@ -232,7 +307,7 @@ def pick(kernel: Dispatcher, work: float):
     """The variant of ``kernel`` to call for an estimated ``work`` (elementary steps): see the
     module docstring."""
     mode = _mode()
-    if mode == "compiled":
+    if mode == "compiled" or not isinstance(kernel, Dispatcher):  # not a Dispatcher: NUMBA_DISABLE_JIT=1
         return kernel
     if mode == "serial":
         return serial(kernel)

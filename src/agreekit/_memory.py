@@ -4,7 +4,7 @@ Functions that must hold an array whose size grows with a user parameter (the bo
 replicates returned by :func:`agreekit.ireval.bootstrap.paired_test`, the per-pair
 selection buffers of the bootstrap over many resamples, the transitivity rows of a full
 MIP …) estimate the bytes first and call :func:`check_memory`, which raises
-:class:`~agreekit._validation.InputError` naming the parameter and the estimate when it
+:class:`~agreekit.InputError` naming the parameter and the estimate when it
 exceeds the limit.  Work that can be streamed is streamed instead and never calls this.
 
 The limit is :data:`DEFAULT_MAX_MEMORY` (4 GiB) unless the environment variable

@@ -1,4 +1,4 @@
-"""Parse-time checks of the pipeline config (issue 14 §3, issue 23, issue 21).
+"""Parse-time checks of the pipeline config.
 
 Every check the workflow runs on its config before any job lives here, in one function the
 ``Snakefile`` calls (``workflow/rules/common.smk``) and the tests call in-process: the strict
@@ -189,7 +189,7 @@ def check_pipeline_config(config: MutableMapping, configfiles: Iterable[str | os
 
 
 def _check_config_values(cfg: Mapping) -> None:
-    """Cross-field and computed checks no schema can express, before any job (issue 23)."""
+    """Cross-field and computed checks no schema can express, before any job."""
     cl = cfg.get("clustering") or {}
     for sec in ("lfr", "lfr_weighted", "lfr_overlapping"):
         c = cl.get(sec)

@@ -69,6 +69,10 @@ class InputError(ValueError):
         return (type(self), (self.parameter, self.message))
 
 
+# shown (tracebacks, repr, pickles, the docs) where users import it from: ``agreekit.InputError``
+InputError.__module__ = "agreekit"
+
+
 def check_choice(parameter: str, value: Any, allowed: Iterable[str]) -> str:
     """Return ``value`` if it is one of ``allowed`` (case-sensitive)."""
     allowed = tuple(allowed)
@@ -164,7 +168,7 @@ def as_float_array(parameter: str, values: Any, *, what: str = "numbers") -> np.
     >>> as_float_array("rankings", [[1, 2, 3], [2, 1]])
     Traceback (most recent call last):
     ...
-    agreekit._validation.InputError: `rankings` is ragged: row 1 has 2 entries but row 0 has 3 entries
+    agreekit.InputError: `rankings` is ragged: row 1 has 2 entries but row 0 has 3 entries
     """
     try:
         return np.asarray(values, dtype=np.float64)
@@ -190,7 +194,7 @@ def check_rectangular(parameter: str, values: Any) -> None:
     >>> check_rectangular("rankings", [[1, 2, 3], [2, 1]])
     Traceback (most recent call last):
     ...
-    agreekit._validation.InputError: `rankings` is ragged: row 1 has 2 entries but row 0 has 3 entries
+    agreekit.InputError: `rankings` is ragged: row 1 has 2 entries but row 0 has 3 entries
     """
     if isinstance(values, (list, tuple)) and values:
         ragged = _ragged_row(values)
@@ -274,7 +278,7 @@ def check_positive_ranks(parameter: str, values: Any, *, labels: Sequence[str] |
     >>> check_positive_ranks("x", [1, 0, 3], labels=["line 1", "line 2", "line 3"])
     Traceback (most recent call last):
     ...
-    agreekit._validation.InputError: `x` line 2: rank 0 is not a positive integer (ranks are 1, 2, ... with 1 = top; repeated values are ties)
+    agreekit.InputError: `x` line 2: rank 0 is not a positive integer (ranks are 1, 2, ... with 1 = top; repeated values are ties)
     """
     arr = np.asarray(values, dtype=object if not isinstance(values, np.ndarray) else None)
     if arr.ndim != 1:

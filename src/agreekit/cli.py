@@ -5,7 +5,7 @@ Each area registers its subcommands from its own module in ``agreekit._cli``
 printed on stdout, or ``None`` if it printed/wrote its own output.
 
 Errors in user input (:class:`ValueError`, including
-:class:`agreekit._validation.InputError`, and unreadable files) are printed as
+:class:`agreekit.InputError`, and unreadable files) are printed as
 one line on stderr and give exit code 2, without a traceback.  Warnings are
 printed as one line each (``agreekit CMD: warning: Category: message``),
 without the source line Python's default format adds.
@@ -151,7 +151,7 @@ def _ascii_float(text: str) -> float:
 
 
 def _ascii_numbers(parser: argparse.ArgumentParser) -> None:
-    """Every ``type=int`` / ``type=float`` option reads ASCII decimal numbers only (issue 23: Python's
+    """Every ``type=int`` / ``type=float`` option reads ASCII decimal numbers only (Python's
     int()/float() also take Arabic-Indic and full-width digits and ``1_0``)."""
     for action in parser._actions:
         if action.type is int:
@@ -216,7 +216,11 @@ def _run(args: argparse.Namespace):
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
-    parser = build_parser(argv[0] if argv else None)
+    try:
+        parser = build_parser(argv[0] if argv else None)
+    except ValueError as exc:  # refused while importing an area (the environment: NUMBA_NUM_THREADS)
+        print(f"agreekit: error: {_error_line(exc)}", file=sys.stderr)
+        return 2
     args = parser.parse_args(argv)  # argparse itself exits 2 on bad usage
     if args.command is None:  # bare `agreekit`: the command list
         parser.print_help()

@@ -3,12 +3,12 @@ import os
 
 from snakemake.exceptions import WorkflowError
 
-from agreekit._pipeline_config import PipelineConfigError as _PipelineConfigError
-from agreekit._pipeline_config import check_pipeline_config as _check_pipeline_config
+from agreekit.pipeline import PipelineConfigError as _PipelineConfigError
+from agreekit.pipeline import check_pipeline_config as _check_pipeline_config
 
-# Every parse-time config check (strict YAML of every config file, issue 23; the JSON schemas, their
+# Every parse-time config check (strict YAML of every config file; the JSON schemas, their
 # defaults filled in; the cross-field and computed checks) is one library function, so a bad config
-# fails before any job and the tests can check each case in-process (issue 21).
+# fails before any job and the tests can check each case in-process.
 # A job in a process of its own (every SLURM job: `--mode remote`) parses this file again: there only
 # the schema defaults are filled in, the main process has checked the same files.
 try:

@@ -1,4 +1,4 @@
-# Stage: metaeval (see README "Do two metrics agree on the top systems?").  Issue 12: for every
+# Stage: metaeval (see README "Do two metrics agree on the top systems?").  For every
 # collection of the bootstrap stage with >= 2 metrics, Kendall tau_b vs standardized top-weighted
 # tau_w between the metrics' system rankings (bootstrap SEs on shared topic samples), the p-value
 # of tau_w, the top-k overlap and the Kemeny consensus; summary.md across collections.

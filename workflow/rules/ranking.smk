@@ -1,4 +1,4 @@
-# Stage: weighted rank correlations — the table-generation pipeline (issue 3).
+# Stage: weighted rank correlations — the table-generation pipeline.
 #   exact (n <= n_exact) -> sample (Monte Carlo on the training grid) -> fit -> table
 #   -> validate (fresh Monte Carlo E[g] at held-out n) -> paper tables, figures, reproduction.md
 # This file holds the helpers and targets; the rules are in ranking_<stage>.smk.
@@ -7,7 +7,7 @@ import re
 
 from snakemake.exceptions import WorkflowError
 
-from agreekit._validation import InputError
+from agreekit import InputError
 from agreekit.ranking.tablegen.generation import (
     batches_from_schemes,
     scheme_settings,
@@ -17,7 +17,7 @@ from agreekit.ranking.tablegen.generation import (
     verify_lengths,
 )
 
-# checked (check_ranking_config, the schemes) by agreekit._pipeline_config in common.smk
+# checked (check_ranking_config, the schemes) by agreekit.pipeline.check_pipeline_config in common.smk
 RANKING_SCHEMES = schemes_from_config(config["ranking"])
 
 RANKING_IDS = [s.id for s in RANKING_SCHEMES]
@@ -28,7 +28,7 @@ RANKING_BATCH_OF = {sid: bid for bid, sids in RANKING_BATCHES.items() for sid in
 RANKING_SINGLE = [sid for sid in RANKING_IDS if sid not in RANKING_BATCH_OF]
 RANKING_VALIDATION_CFG = {"threshold": 0.002, "enforce": True, **config["ranking"]["validation"]}
 
-# Null quantiles (issue 25): `ranking.quantiles.source: shipped` (default) takes a unit's (batch's or single
+# Null quantiles: `ranking.quantiles.source: shipped` (default) takes a unit's (batch's or single
 # scheme's) null quantiles from the shipped tables when every scheme of it has a shipped table built with
 # the same quantile settings (coefficient, scheme, weigher, seed, lengths, sizes, stream) -- the numbers a
 # regeneration would give -- and verifies them (bit-for-bit regeneration at ranking.quantiles.verify.n, and
@@ -56,6 +56,11 @@ RANKING_SHIPPED_BATCHES = [b for b in RANKING_BATCHES if RANKING_QUANTILE_SOURCE
 RANKING_SHIPPED_SINGLE = [s for s in RANKING_SINGLE if RANKING_QUANTILE_SOURCE.get(s) == "shipped"]
 RANKING_SAMPLED_BATCHES = [b for b in RANKING_BATCHES if RANKING_QUANTILE_SOURCE.get(b) == "sample"]
 RANKING_SAMPLED_SINGLE = [s for s in RANKING_SINGLE if RANKING_QUANTILE_SOURCE.get(s) == "sample"]
+# a unit of the sample / quantiles / validate / p-value-check stages (one job each): a scheme alone (its
+# id) or a batch of schemes on one shared stream ("batch/<name>"); the unit's schemes
+RANKING_UNITS = {**{sid: [sid] for sid in RANKING_SINGLE},
+                 **{f"batch/{bid}": sids for bid, sids in RANKING_BATCHES.items()}}
+RANKING_SHIPPED_UNITS = RANKING_SHIPPED_SINGLE + [f"batch/{bid}" for bid in RANKING_SHIPPED_BATCHES]
 
 
 def _alternation(names):
@@ -64,10 +69,8 @@ def _alternation(names):
 
 wildcard_constraints:
     sid=_alternation(RANKING_IDS),
-    single=_alternation(RANKING_SINGLE),
-    bid=_alternation(list(RANKING_BATCHES)),
-    shipped_single=_alternation(RANKING_SHIPPED_SINGLE),
-    shipped_bid=_alternation(RANKING_SHIPPED_BATCHES),
+    unit=_alternation(list(RANKING_UNITS)),
+    shipped_unit=_alternation(RANKING_SHIPPED_UNITS),
 
 
 def ranking_samples_file(wildcards):
@@ -94,12 +97,12 @@ def ranking_quantile_verify_n(sid):
     return verify_lengths(config["ranking"], RANKING_SETTINGS[sid])
 
 
-def ranking_batch_settings(wildcards):
-    return [RANKING_SETTINGS[sid] for sid in RANKING_BATCHES[wildcards.bid]]
+def ranking_unit_settings(wildcards):
+    return [RANKING_SETTINGS[sid] for sid in RANKING_UNITS[wildcards.unit]]
 
 
-def ranking_batch_tables(wildcards):
-    return [f"results/tables/{sid}.json" for sid in RANKING_BATCHES[wildcards.bid]]
+def ranking_unit_tables(wildcards):
+    return [f"results/tables/{sid}.json" for sid in RANKING_UNITS[wildcards.unit]]
 
 
 def ranking_validation_n(sid):
@@ -129,9 +132,9 @@ RANKING_VALIDATION = expand("results/ranking/validation/{sid}.json", sid=RANKING
 RANKING_QUANTILE_STAGES = ["pvalue_check"] if "quantiles" in config["ranking"] else []
 RANKING_QUANTILE_BENCHMARKS = (
     expand("results/ranking/benchmarks/quantiles/{sid}.tsv", sid=RANKING_SAMPLED_SINGLE)
-    + expand("results/ranking/benchmarks/quantiles/batch-{bid}.tsv", bid=RANKING_SAMPLED_BATCHES)
+    + expand("results/ranking/benchmarks/quantiles/batch/{bid}.tsv", bid=RANKING_SAMPLED_BATCHES)
     + expand("results/ranking/benchmarks/quantiles_shipped/{sid}.tsv", sid=RANKING_SHIPPED_SINGLE)
-    + expand("results/ranking/benchmarks/quantiles_shipped/batch-{bid}.tsv", bid=RANKING_SHIPPED_BATCHES)
+    + expand("results/ranking/benchmarks/quantiles_shipped/batch/{bid}.tsv", bid=RANKING_SHIPPED_BATCHES)
 )
 RANKING_PVALUE_CHECK = (
     expand("results/ranking/pvalue_check/{sid}.json", sid=RANKING_SINGLE)

@@ -8,14 +8,15 @@ rule ranking_all:
         RANKING_TARGETS,
 
 
-# fails the run (naming scheme and n) if |E[g]| > threshold + 3 SE, unless validation.enforce is false
+# one job per unit (a scheme alone or a batch): fails the run (naming scheme and n) if |E[g]| > threshold +
+# 3 SE, unless validation.enforce is false
 rule ranking_validate:
     input:
-        tables=["results/tables/{single}.json"],
+        tables=ranking_unit_tables,
     output:
-        "results/ranking/validation/{single}.json",
+        "results/ranking/validation/{unit}.json",
     params:
-        n=lambda w: ranking_validation_n(w.single),
+        n=lambda w: ranking_validation_n(RANKING_UNITS[w.unit][0]),
         validation=RANKING_VALIDATION_CFG,
         seed=config["seed"],
         batch_elements=config["ranking"]["batch_elements"],
@@ -24,33 +25,9 @@ rule ranking_validate:
         mem_mb=1000,
         runtime=30,
     log:
-        "logs/ranking/validate/{single}.log",
+        "logs/ranking/validate/{unit}.log",
     benchmark:
-        "results/ranking/benchmarks/validate/{single}.tsv"
-    conda:
-        AGREEKIT_ENV
-    script:
-        "../scripts/ranking_validate.py"
-
-
-rule ranking_validate_batch:
-    input:
-        tables=ranking_batch_tables,
-    output:
-        "results/ranking/validation/batch/{bid}.json",
-    params:
-        n=lambda w: ranking_validation_n(RANKING_BATCHES[w.bid][0]),
-        validation=RANKING_VALIDATION_CFG,
-        seed=config["seed"],
-        batch_elements=config["ranking"]["batch_elements"],
-    threads: ranking_threads()
-    resources:
-        mem_mb=1000,
-        runtime=30,
-    log:
-        "logs/ranking/validate/batch-{bid}.log",
-    benchmark:
-        "results/ranking/benchmarks/validate/batch-{bid}.tsv"
+        "results/ranking/benchmarks/validate/{unit}.tsv"
     conda:
         AGREEKIT_ENV
     script:
@@ -60,11 +37,11 @@ rule ranking_validate_batch:
 # table p-values (method="table") vs a fresh Monte Carlo at held-out n, reported in reproduction.md section 5
 rule ranking_pvalue_check:
     input:
-        tables=["results/tables/{single}.json"],
+        tables=ranking_unit_tables,
     output:
-        "results/ranking/pvalue_check/{single}.json",
+        "results/ranking/pvalue_check/{unit}.json",
     params:
-        n=lambda w: ranking_pvalue_check_n(w.single),
+        n=lambda w: ranking_pvalue_check_n(RANKING_UNITS[w.unit][0]),
         size=ranking_pvalue_check_size,
         enforce=lambda w: config["ranking"]["quantiles"]["check"].get("enforce", True),
         seed=config["seed"],
@@ -74,34 +51,9 @@ rule ranking_pvalue_check:
         mem_mb=1000,
         runtime=30,
     log:
-        "logs/ranking/pvalue_check/{single}.log",
+        "logs/ranking/pvalue_check/{unit}.log",
     benchmark:
-        "results/ranking/benchmarks/pvalue_check/{single}.tsv"
-    conda:
-        AGREEKIT_ENV
-    script:
-        "../scripts/ranking_pvalue_check.py"
-
-
-rule ranking_pvalue_check_batch:
-    input:
-        tables=ranking_batch_tables,
-    output:
-        "results/ranking/pvalue_check/batch/{bid}.json",
-    params:
-        n=lambda w: ranking_pvalue_check_n(RANKING_BATCHES[w.bid][0]),
-        size=ranking_pvalue_check_size,
-        enforce=lambda w: config["ranking"]["quantiles"]["check"].get("enforce", True),
-        seed=config["seed"],
-        batch_elements=config["ranking"]["batch_elements"],
-    threads: ranking_threads()
-    resources:
-        mem_mb=1000,
-        runtime=30,
-    log:
-        "logs/ranking/pvalue_check/batch-{bid}.log",
-    benchmark:
-        "results/ranking/benchmarks/pvalue_check/batch-{bid}.tsv"
+        "results/ranking/benchmarks/pvalue_check/{unit}.tsv"
     conda:
         AGREEKIT_ENV
     script:
@@ -187,7 +139,7 @@ rule ranking_stage_times:
             sid=RANKING_SINGLE,
         ),
         expand(
-            "results/ranking/benchmarks/{stage}/batch-{bid}.tsv",
+            "results/ranking/benchmarks/{stage}/batch/{bid}.tsv",
             stage=["sample", "validate"] + RANKING_QUANTILE_STAGES,
             bid=list(RANKING_BATCHES),
         ),

@@ -1,13 +1,10 @@
 """Snakemake adapter: LFR trial JSONs -> seed Figure 7, 8 or 9 (PNG), trial/summary CSVs, Markdown note."""
 import json
-import sys
-
-from agreekit._io import atomic_write
+from agreekit.pipeline import atomic_write, script_log
 from agreekit.clustering.experiments import figure_report
-from agreekit._io import logged_stderr  # noqa: E402
 
 sm = snakemake  # noqa: F821 (injected by Snakemake)
-with logged_stderr(sm.log[0]) as log:  # the traceback reaches the log before it is closed
+with script_log(sm) as log:
     records = []
     for path in sm.input:
         with open(path, encoding="utf-8") as fh:
@@ -19,4 +16,4 @@ with logged_stderr(sm.log[0]) as log:  # the traceback reaches the log before it
         summary.to_csv(fh, index=False, float_format="%.10g", lineterminator="\n")
     with atomic_write(sm.output.md) as fh:
         fh.write(md)
-    print(f"{len(records)} trials", file=log)
+    log.info(f"{len(records)} trials")

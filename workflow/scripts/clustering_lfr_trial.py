@@ -1,19 +1,16 @@
 """Snakemake adapter: one LFR graph of seed Figure 7, 8 or 9 (one x value, one repeat) -> JSON."""
-import sys
-
 import numpy as np
 
-from agreekit._io import write_json
+from agreekit.pipeline import script_log, write_json
 from agreekit.clustering.experiments import lfr_trial_for_figure
-from agreekit._io import logged_stderr  # noqa: E402
 
 sm = snakemake  # noqa: F821 (injected by Snakemake)
-with logged_stderr(sm.log[0]) as log:  # the traceback reaches the log before it is closed
+with script_log(sm) as log:
     figure = int(sm.params.figure)
-    # stream id: (global seed, seed 003, [figure], x index, repeat) -> independent of --cores and job order
+    # stream id: (global seed, 3, [figure], x index, repeat) -> independent of --cores and job order
     key = [int(sm.params.seed), 3] + ([] if figure == 7 else [figure]) + [int(sm.params.x_index), int(sm.wildcards.cl_rep)]
     seed = int(np.random.SeedSequence(key).generate_state(1)[0])
     rec = lfr_trial_for_figure(figure, dict(sm.params.settings), float(sm.wildcards.cl_x), rng=seed)
     write_json(sm.output[0], rec)
-    print(f"figure {figure} x={sm.wildcards.cl_x} rep={sm.wildcards.cl_rep}: {rec['edges']} edges, "
-          f"{rec['true_communities']} communities, realized mu {rec['realized_mu']:.4f}", file=log)
+    log.info(f"figure {figure} x={sm.wildcards.cl_x} rep={sm.wildcards.cl_rep}: {rec['edges']} edges, "
+          f"{rec['true_communities']} communities, realized mu {rec['realized_mu']:.4f}")

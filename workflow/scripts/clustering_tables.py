@@ -1,13 +1,10 @@
 """Snakemake adapter: one seed table (Tables 1-3) -> CSV + Markdown (ours beside the paper's)."""
 import json
-import sys
-
-from agreekit._io import atomic_write
-from agreekit.clustering._tables import seed_table_frame, seed_table_markdown
-from agreekit._io import logged_stderr  # noqa: E402
+from agreekit.pipeline import atomic_write, script_log
+from agreekit.clustering import seed_table_frame, seed_table_markdown
 
 sm = snakemake  # noqa: F821 (injected by Snakemake)
-with logged_stderr(sm.log[0]) as log:  # the traceback reaches the log before it is closed
+with script_log(sm) as log:
     with open(sm.input.example, encoding="utf-8-sig") as fh:
         example = json.load(fh)
     frame = seed_table_frame(example, direct_weight=float(sm.params.direct_weight))
@@ -23,4 +20,4 @@ with logged_stderr(sm.log[0]) as log:  # the traceback reaches the log before it
         md += f"\nNote: {notes}\n"
     with atomic_write(sm.output.md) as fh:
         fh.write(md)
-    print(f"{sm.output.csv}: {len(frame)} rows", file=log)
+    log.info(f"{sm.output.csv}: {len(frame)} rows")

@@ -1,17 +1,14 @@
 """Snakemake adapter: QUICK, FAST and exact on one reference dataset -> JSON."""
-import sys
-
 import numpy as np
 
-from agreekit._io import write_json
+from agreekit.pipeline import script_log, write_json
 from agreekit.consensus import compare_methods, read_rankings
-from agreekit._io import logged_stderr  # noqa: E402
 
 # the seed's JSON keys, kept so that the shipped outputs do not change (library name -> JSON key)
 JSON_KEYS = {"n_optima": "n_solutions", "average_tau_x": "tau_x", "proven": "optimal", "seconds": "elapsed"}
 
-sm = snakemake  # noqa: F821
-with logged_stderr(sm.log[0]) as log:  # the traceback reaches the log before it is closed
+sm = snakemake  # noqa: F821 (injected by Snakemake)
+with script_log(sm) as log:
     name = sm.wildcards.dataset
     data = read_rankings(sm.input.csv, ordinal=True)  # ConsRank data as distributed (usa_ranks holds a 0)
     rng = np.random.SeedSequence([int(sm.params.seed), *map(ord, name)])
@@ -21,5 +18,5 @@ with logged_stderr(sm.log[0]) as log:  # the traceback reaches the log before it
     res = {"dataset": name, **res}
     write_json(sm.output.json, res)
     for meth, d in res["methods"].items():
-        print(f"{name} {meth}: {d['n_solutions']} solutions, tau_x={d['tau_x']:.6f}, "
-              f"optimal={d['optimal']}, {d['elapsed']:.3f}s", file=log)
+        log.info(f"{name} {meth}: {d['n_solutions']} solutions, tau_x={d['tau_x']:.6f}, "
+              f"optimal={d['optimal']}, {d['elapsed']:.3f}s")

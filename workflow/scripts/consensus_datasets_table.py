@@ -1,21 +1,19 @@
 """Snakemake adapter: per-dataset JSONs + the report's figures -> one table (CSV, Markdown)."""
 import json
-import sys
 from pathlib import Path
 
 import pandas as pd
 
-from agreekit._io import atomic_write
+from agreekit.pipeline import atomic_write, script_log
 from agreekit.consensus import methods_table
-from agreekit._io import logged_stderr  # noqa: E402
 
 # the per-dataset JSONs and the shipped table keep the seed's names (library name -> shipped name)
 SHIPPED = {"n_optima": "n_solutions", "average_tau_x": "tau_x", "proven": "optimal", "seconds": "elapsed"}
 FROM_JSON = {old: new for new, old in SHIPPED.items()}
 COLUMNS = {"n_optima": "n_solutions", "average_tau_x": "tau_x", "proven": "optimal"}  # 'seconds' stays
 
-sm = snakemake  # noqa: F821
-with logged_stderr(sm.log[0]) as log:  # the traceback reaches the log before it is closed
+sm = snakemake  # noqa: F821 (injected by Snakemake)
+with script_log(sm) as log:
     results = {}
     for p in sm.input.jsons:
         res = json.loads(Path(p).read_text())

@@ -1,14 +1,11 @@
 """Snakemake adapter: one cell (m, theta, variant) of the simulation study -> CSV."""
-import sys
-
 import numpy as np
 
-from agreekit._io import atomic_write
+from agreekit.pipeline import atomic_write, script_log
 from agreekit.consensus.simulation import VARIANTS, run_cell
-from agreekit._io import logged_stderr  # noqa: E402
 
-sm = snakemake  # noqa: F821
-with logged_stderr(sm.log[0]) as log:  # the traceback reaches the log before it is closed
+sm = snakemake  # noqa: F821 (injected by Snakemake)
+with script_log(sm) as log:
     sim = sm.params.sim
     m, theta, variant = int(sm.wildcards.m), float(sm.wildcards.theta), sm.wildcards.variant
     # the cell's stream depends only on the global seed and the cell, never on scheduling

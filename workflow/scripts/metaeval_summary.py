@@ -1,12 +1,11 @@
 """Thin adapter: per-collection metaeval results -> summary.md / summary.csv."""
-import sys
+from agreekit.pipeline import script_log
 
-sys.stderr = open(snakemake.log[0], "w")  # noqa: F821
+sm = snakemake  # noqa: F821 (injected by Snakemake)
+with script_log(sm) as log:
+    from agreekit.metaeval.report import write_summary
 
-from agreekit.metaeval.report import write_summary  # noqa: E402
-
-p = snakemake.params  # noqa: F821
-table = write_summary(p.collections, snakemake.output.md, snakemake.output.csv,  # noqa: F821
-                      threshold=p.threshold)
-print(f"{len(p.collections)} collections, {len(table)} metric pairs, {int(table['disagree'].sum())} disagreements",
-      file=sys.stderr)
+    p = sm.params
+    table = write_summary(p.collections, sm.output.md, sm.output.csv, threshold=p.threshold)
+    log.info("%d collections, %d metric pairs, %d disagreements", len(p.collections), len(table),
+             int(table["disagree"].sum()))

@@ -2,11 +2,12 @@
 import json
 from pathlib import Path
 
-from ranking_common import setup
+from agreekit.pipeline import script_log
 
-setup(snakemake, numba_threads=False)  # noqa: F821
-from agreekit.ranking.tablegen.reproduction import read_paper_degrees, read_paper_values, render_paper_tables  # noqa: E402
+sm = snakemake  # noqa: F821 (injected by Snakemake)
+with script_log(sm) as log:
+    from agreekit.ranking.tablegen.reproduction import read_paper_degrees, read_paper_values, render_paper_tables
 
-tables = [json.loads(Path(f).read_text()) for f in snakemake.input.tables]  # noqa: F821
-render_paper_tables(tables, read_paper_values(snakemake.input.paper),  # noqa: F821
-                    read_paper_degrees(snakemake.input.degrees), Path(snakemake.output[0]).parent)  # noqa: F821
+    tables = [json.loads(Path(f).read_text()) for f in sm.input.tables]
+    render_paper_tables(tables, read_paper_values(sm.input.paper),
+                        read_paper_degrees(sm.input.degrees), Path(sm.output[0]).parent)

@@ -6,24 +6,24 @@ import json
 import sys
 from pathlib import Path
 
-from ranking_common import setup
+from agreekit.pipeline import script_log, write_json
 
-log = setup(snakemake)  # noqa: F821
-from agreekit._io import write_json  # noqa: E402
-from agreekit.ranking.tablegen.reproduction import pvalue_check_batch, pvalue_gate_failures  # noqa: E402
+sm = snakemake  # noqa: F821 (injected by Snakemake)
+with script_log(sm, numba_threads=True) as log:
+    from agreekit.ranking.tablegen.reproduction import pvalue_check_batch, pvalue_gate_failures
 
-tables = [json.loads(Path(f).read_text()) for f in snakemake.input.tables]  # noqa: F821
-p = snakemake.params  # noqa: F821
-res = pvalue_check_batch(tables, p.n, size=p.size, seed=p.seed, batch_elements=p.batch_elements)
-for sid, rows in res.items():
-    for r in rows:
-        log.info("%s n=%d B=%d abs=%.4f rel=%.3f pass=%s", sid, r["n"], r["size"], r["max_abs_err"], r["max_rel_err"],
-                 r["pass"])
-bad = pvalue_gate_failures(res)
-for msg in bad:
-    log.error("p-value check: %s", msg)
-if bad and p.enforce:
-    print("table p-value check failed (set ranking.quantiles.check.enforce: false to report instead of failing):\n  "
-          + "\n  ".join(bad), file=sys.__stderr__)
-    sys.exit(1)
-write_json(snakemake.output[0], res)  # noqa: F821
+    tables = [json.loads(Path(f).read_text()) for f in sm.input.tables]
+    p = sm.params
+    res = pvalue_check_batch(tables, p.n, size=p.size, seed=p.seed, batch_elements=p.batch_elements)
+    for sid, rows in res.items():
+        for r in rows:
+            log.info("%s n=%d B=%d abs=%.4f rel=%.3f pass=%s", sid, r["n"], r["size"], r["max_abs_err"], r["max_rel_err"],
+                     r["pass"])
+    bad = pvalue_gate_failures(res)
+    for msg in bad:
+        log.error("p-value check: %s", msg)
+    if bad and p.enforce:
+        print("table p-value check failed (set ranking.quantiles.check.enforce: false to report instead of failing):\n  "
+              + "\n  ".join(bad), file=sys.__stderr__)
+        sys.exit(1)
+    write_json(sm.output[0], res)

@@ -2,19 +2,19 @@
 (agreekit.ranking.tablegen.generation.quantile_batch_stage)."""
 import os
 
-from ranking_common import setup
+from agreekit.pipeline import atomic_write, script_log
 
-log = setup(snakemake)  # noqa: F821
-import numpy as np  # noqa: E402
+sm = snakemake  # noqa: F821 (injected by Snakemake)
+with script_log(sm, numba_threads=True) as log:
+    import numpy as np
 
-from agreekit._io import atomic_write  # noqa: E402
-from agreekit.ranking.tablegen.generation import quantile_batch_stage, quantile_block_to_arrays, scheme_id  # noqa: E402
+    from agreekit.ranking.tablegen.generation import quantile_batch_stage, quantile_block_to_arrays, scheme_id
 
-settings = snakemake.params.settings  # noqa: F821
-for st in settings:
-    log.info("quantiles %s: n = %s, sizes = %s", scheme_id(st["coefficient"], st["scheme"], st["weigher"]),
-             st["quantiles"]["n"], st["quantiles"]["size"])
-res = quantile_batch_stage(settings, batch_elements=snakemake.params.batch_elements, progress=True)  # noqa: F821
-with atomic_write(snakemake.output[0], "wb") as fh:  # noqa: F821
-    np.savez(fh, **quantile_block_to_arrays(res))
-log.info("wrote %s (%.1f MB)", snakemake.output[0], os.path.getsize(snakemake.output[0]) / 1e6)  # noqa: F821
+    settings = sm.params.settings
+    for st in settings:
+        log.info("quantiles %s: n = %s, sizes = %s", scheme_id(st["coefficient"], st["scheme"], st["weigher"]),
+                 st["quantiles"]["n"], st["quantiles"]["size"])
+    res = quantile_batch_stage(settings, batch_elements=sm.params.batch_elements, progress=True)
+    with atomic_write(sm.output[0], "wb") as fh:
+        np.savez(fh, **quantile_block_to_arrays(res))
+    log.info("wrote %s (%.1f MB)", sm.output[0], os.path.getsize(sm.output[0]) / 1e6)

@@ -4,25 +4,25 @@ import json
 import sys
 from pathlib import Path
 
-from ranking_common import setup
+from agreekit.pipeline import script_log, write_json
 
-log = setup(snakemake)  # noqa: F821
-from agreekit._io import write_json  # noqa: E402
-from agreekit.ranking.tablegen.reproduction import held_out_batch, validation_failures  # noqa: E402
+sm = snakemake  # noqa: F821 (injected by Snakemake)
+with script_log(sm, numba_threads=True) as log:
+    from agreekit.ranking.tablegen.reproduction import held_out_batch, validation_failures
 
-tables = [json.loads(Path(f).read_text()) for f in snakemake.input.tables]  # noqa: F821
-p = snakemake.params  # noqa: F821
-val = p.validation
-res = held_out_batch(tables, p.n, size=val["size"], seed=p.seed, batch_elements=p.batch_elements)
-for sid, rows in res.items():
-    for r in rows:
-        log.info("%s %s", sid, r)
-bad = validation_failures(res, threshold=float(val["threshold"]))
-for msg in bad:
-    log.error("validation: %s", msg)
-if bad and val["enforce"]:
-    text = ("table validation failed (set ranking.validation.enforce: false to report instead of failing):\n  "
-            + "\n  ".join(bad))
-    print(text, file=sys.__stderr__)
-    sys.exit(1)
-write_json(snakemake.output[0], res)  # noqa: F821
+    tables = [json.loads(Path(f).read_text()) for f in sm.input.tables]
+    p = sm.params
+    val = p.validation
+    res = held_out_batch(tables, p.n, size=val["size"], seed=p.seed, batch_elements=p.batch_elements)
+    for sid, rows in res.items():
+        for r in rows:
+            log.info("%s %s", sid, r)
+    bad = validation_failures(res, threshold=float(val["threshold"]))
+    for msg in bad:
+        log.error("validation: %s", msg)
+    if bad and val["enforce"]:
+        text = ("table validation failed (set ranking.validation.enforce: false to report instead of failing):\n  "
+                + "\n  ".join(bad))
+        print(text, file=sys.__stderr__)
+        sys.exit(1)
+    write_json(sm.output[0], res)

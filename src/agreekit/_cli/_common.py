@@ -1,4 +1,4 @@
-"""Options every subcommand spells the same way (``../shared/notes/api_conventions.md`` §6).
+"""Options every subcommand spells the same way (``--format``, ``-o``, ``--quiet``).
 
 * ``-o/--output FILE`` — always a file; ``-`` (the default) is stdout.
 * ``--output-dir DIR`` — a directory of several outputs.

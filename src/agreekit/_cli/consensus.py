@@ -40,7 +40,7 @@ LONG_RUN_SECONDS = 60.0
 
 def _warn_if_long(data, args, seed) -> None:
     """Many starts and no time limit: time a few starts, and say before the run what the whole will take
-    (issue 23: ``--n-starts 10**12`` ran silently for an estimated two years)."""
+    (``--n-starts 10**12`` once ran silently for an estimated two years)."""
     import time
     import warnings
 

@@ -5,7 +5,6 @@ import re
 
 import argparse
 import warnings
-from pathlib import Path
 
 import numpy as np
 

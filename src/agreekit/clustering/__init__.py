@@ -34,7 +34,7 @@ Data:
 The seed-table helpers of the pipeline (``seed_table``, ``seed_table_frame``,
 ``seed_table_markdown``, ``SEED_TABLE_COLUMNS``) live in :mod:`agreekit.clustering._tables`.
 """
-from agreekit.clustering._comembership import (CoMembershipStats, adjusted_omega, ari_delta, comembership_stats,
+from agreekit.clustering._comembership import (CoMembershipStats, adjusted_omega, ari_delta, comembership_stats,  # noqa: F401 (adjusted_omega: deprecated alias)
                                               i_norm, i_sqrt_tr, omega, omega_unadjusted, ri_delta)
 from agreekit.clustering._contingency import (PHI_FUNCTIONS, ContingencyTable, adjusted_mutual_info,
                                              adjusted_rand_index, adjusted_rand_index_approx, completeness,

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from agreekit._docstrings import docfill
 from agreekit._api import ResultBase, deprecated_alias, renamed_parameters
 from agreekit._validation import InputError, check_choice, check_float
 from agreekit.clustering._contingency import _pair_counts, _table_from_codes
@@ -310,11 +311,8 @@ _DELTA_DOC["norm_parameters"] = f"""Parameters
     {_DELTA_DOC["graph"]}"""
 
 
-def _docfill(func: Callable) -> Callable:
-    """Fill the ``%(name)s`` parts of ``func``'s docstring from :data:`_DELTA_DOC`."""
-    if func.__doc__:  # None under python -OO
-        func.__doc__ = func.__doc__ % _DELTA_DOC
-    return func
+#: fills the ``%(name)s`` parts of a docstring from :data:`_DELTA_DOC`
+_docfill = docfill(_DELTA_DOC)
 
 
 @_docfill
@@ -563,8 +561,8 @@ def omega_unadjusted(U: Any, V: Any) -> float:
 _COVERS_DOC = {"covers": """U, V : clustering
         Crisp covers (overlapping allowed), label vectors, 0/1 matrices or cdlib
         ``NodeClustering`` objects over the same nodes."""}
-omega.__doc__ = omega.__doc__ % _COVERS_DOC if omega.__doc__ else None
-omega_unadjusted.__doc__ = omega_unadjusted.__doc__ % _COVERS_DOC if omega_unadjusted.__doc__ else None
+docfill(_COVERS_DOC)(omega)
+docfill(_COVERS_DOC)(omega_unadjusted)
 
 adjusted_omega = deprecated_alias(omega, "adjusted_omega")
 

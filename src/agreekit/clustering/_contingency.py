@@ -14,6 +14,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.special import xlogy
 
+from agreekit._docstrings import docfill
 from agreekit._api import ResultBase, _warn, renamed_parameters
 from agreekit._validation import InputError, check_choice, check_float
 from agreekit.clustering._inputs import Clustering, Graph, align_pair, as_graph
@@ -41,11 +42,8 @@ _DOC_PARTS = {
 }
 
 
-def _docfill(func: Callable) -> Callable:
-    """Fill the ``%(name)s`` parts of ``func``'s docstring from :data:`_DOC_PARTS`."""
-    if func.__doc__:  # None under python -OO
-        func.__doc__ = func.__doc__ % _DOC_PARTS
-    return func
+#: fills the ``%(name)s`` parts of a docstring from :data:`_DOC_PARTS`
+_docfill = docfill(_DOC_PARTS)
 
 
 # --- φ functions ------------------------------------------------------------------------
@@ -208,7 +206,7 @@ def contingency_table(U: Any, V: Any, *, eta: str = "overlap", graph: Any = None
         The graph over the same nodes (adjacency, edge list or networkx graph; see
         :func:`as_graph`), for ``eta="degree"`` and ``eta="edges"``.
     convention : {"seed", "authors"}, optional
-        ``"seed"`` (default) uses the seed paper's definitions (above).  ``"authors"`` uses the
+        ``"seed"`` (default) uses Rabbany & Zaïane's (2015) definitions (above).  ``"authors"`` uses the
         variants of the authors' Java program: Σ(d_i/w_max + 1) and the block sum of
         ``A/w_max + I`` (every internal edge twice plus |u ∩ v|).
 

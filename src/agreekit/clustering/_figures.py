@@ -153,7 +153,7 @@ def figure_findings(figure: int, summary) -> list[tuple[str, bool | None, str]]:
             better = sum(d > 0 for d in diffs.values())
             out.append(("Walktrap performs better than Louvain according to most of the measures",
                         bool(better > len(diffs) / 2),
-                        f"mean (Walktrap − Louvain) over μ_w: " + ", ".join(f"{FIGURE8_MEASURES[m]} {d:+.3f}"
+                        "mean (Walktrap − Louvain) over μ_w: " + ", ".join(f"{FIGURE8_MEASURES[m]} {d:+.3f}"
                                                                               for m, d in diffs.items())))
             if struct and plain:
                 ds = np.mean([abs(diffs[m]) for m in struct])

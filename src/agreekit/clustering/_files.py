@@ -102,7 +102,7 @@ def read_clustering(path: str | os.PathLike, *, input_format: str = "auto", name
 
     Raises
     ------
-    agreekit._validation.InputError
+    agreekit.InputError
         If the file is missing, empty or malformed (the message names ``name``, the file and the line).
 
     Examples

@@ -535,7 +535,7 @@ def as_graph(graph: Any, clustering: Clustering, *, name: str = "graph") -> Grap
 
     Raises
     ------
-    agreekit._validation.InputError
+    agreekit.InputError
         If an edge names a node the clustering does not have, a weight is not a positive finite
         number, or an adjacency matrix has the wrong shape or is not symmetric.
 

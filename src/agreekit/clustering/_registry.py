@@ -154,7 +154,7 @@ def get_measure(name: str) -> MeasureSpec:
 
     Raises
     ------
-    agreekit._validation.InputError
+    agreekit.InputError
         For an unknown name (the message lists the known ones).
 
     Examples

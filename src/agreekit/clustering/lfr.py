@@ -328,7 +328,7 @@ def powerlaw_exponent_mle(values, *, minimum: int | None = None, maximum: int | 
 
     Raises
     ------
-    agreekit._validation.InputError
+    agreekit.InputError
         If fewer than two values fall in the range or the range is not ``1 <= minimum < maximum``.
 
     Examples

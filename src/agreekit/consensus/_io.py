@@ -35,7 +35,7 @@ def read_rankings(path, *, weights_column: str | None = "auto", parameter: str =
     integer, 1 = best, equal values = ties — or is empty when the judge did not rank the
     item.  Trailing blank lines are ignored; ``.gz`` files are decompressed; a UTF-8
     byte-order mark is ignored (:func:`agreekit._io.read_csv_rows` reads the table).  Anything else (ragged rows, duplicate or empty item names, ranks such as
-    0, -1, 2.5, ``nan``) raises :class:`~agreekit._validation.InputError` naming the file,
+    0, -1, 2.5, ``nan``) raises :class:`~agreekit.InputError` naming the file,
     line and column.
 
     Parameters

@@ -79,7 +79,7 @@ class KemenyResult(ResultBase):
     penalty : float
         ``Σ|c_ij| − Σ c_ij s_ij`` of the solutions, in the scale of the weights given
         (weights ``[2, 2, 2]`` give twice the penalty of ``[1, 1, 1]``, the same solutions and
-        ``average_tau_x``); :func:`kemeny` raises :class:`~agreekit._validation.InputError`
+        ``average_tau_x``); :func:`kemeny` raises :class:`~agreekit.InputError`
         naming ``weights`` when it exceeds float64's range.
     method : str
         What was run: ``"quick"``, ``"fast"`` or ``"exact"``.

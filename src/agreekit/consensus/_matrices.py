@@ -17,6 +17,7 @@ import math
 import numba as nb
 import numpy as np
 
+from agreekit._docstrings import docfill
 from agreekit._jit import pick
 from agreekit._validation import InputError, check_rectangular
 
@@ -151,11 +152,11 @@ def as_rankings(rankings, *, weights=None, labels=None, parameter: str = "rankin
     rankings : array_like or pandas.DataFrame, shape (n, m)
         Rank positions: positive integers (integral floats such as ``2.0`` are accepted),
         1 = best, equal values = ties, NaN = unranked; 0, negative and non-integer values
-        raise :class:`~agreekit._validation.InputError`.  A 1-D array is one judge.  A
+        raise :class:`~agreekit.InputError`.  A 1-D array is one judge.  A
         DataFrame's columns give the item labels.
     weights : array_like, shape (n,), optional
         Non-negative row weights (frequencies); default 1 per row.  NaN, infinite and
-        negative weights, or all zero, raise :class:`~agreekit._validation.InputError`.
+        negative weights, or all zero, raise :class:`~agreekit.InputError`.
         Only their ratios matter: any finite scale (``1e-300`` or ``1e300`` as well as 1) gives the
         same consensus; quantities in the scale of the weights (the penalty, the combined
         input matrix) are refused, naming ``weights``, only when they exceed float64's range.
@@ -313,7 +314,7 @@ def combined_input_matrix(rankings, weights=None) -> np.ndarray:
     Returns
     -------
     numpy.ndarray, shape (m, m)
-        C (float64), in the scale of the weights (:class:`~agreekit._validation.InputError`
+        C (float64), in the scale of the weights (:class:`~agreekit.InputError`
         naming ``weights`` if an entry exceeds float64's range).
 
     Examples
@@ -433,7 +434,7 @@ def penalty(candidate, rankings, weights=None, *, cim=None) -> float:
     -------
     float
         P(S), 0 when the candidate agrees with every weighted pairwise majority, in the scale
-        of the weights (:class:`~agreekit._validation.InputError` naming ``weights`` if it
+        of the weights (:class:`~agreekit.InputError` naming ``weights`` if it
         exceeds float64's range).
 
     Examples
@@ -516,4 +517,4 @@ _DOC_PARTS = {
         consensus (see :func:`as_rankings`).""",
 }
 for _f in (combined_input_matrix, tau_x, kemeny_distance, average_tau_x, penalty):
-    _f.__doc__ = _f.__doc__ % _DOC_PARTS
+    docfill(_DOC_PARTS)(_f)

@@ -13,7 +13,6 @@ Randomness follows scipy's SPEC 7 everywhere: ``rng`` may be ``None``, an int, a
 """
 from __future__ import annotations
 
-import time
 
 import numpy as np
 import pandas as pd

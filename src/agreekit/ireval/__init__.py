@@ -1,4 +1,4 @@
-"""IR evaluation (seed 002): metrics from qrels and runs, and the bootstrap.
+"""IR evaluation (Sakai 2006): metrics from qrels and runs, and the bootstrap.
 
 * :mod:`~agreekit.ireval.metrics` — AP, P@k, R@k, RR, Rprec, nDCG@k (trec_eval's form),
   nDCG_jk@k (Sakai's), Q-measure, nCG@k from TREC qrels and runs (ir_measures names,

@@ -282,7 +282,7 @@ def unpaired_all_pairs(A1, B1, A2, B2, pa, pb, n, m, dhat, gmean, k, rel_tol):
     return asl, crit
 
 
-# --------------------------------------------------------------------------- streaming (issue 14)
+# --------------------------------------------------------------------------- streaming
 
 
 @njit(cache=True)

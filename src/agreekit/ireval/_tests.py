@@ -34,7 +34,7 @@ def critical_rank(n_resamples: int, alpha: float) -> int:
 
     When B * alpha is not an integer (B = 999), k is rounded down with a
     :class:`UserWarning` (the k-th largest value is then a slightly conservative
-    threshold); B * alpha < 1 is an :class:`~agreekit._validation.InputError`.
+    threshold); B * alpha < 1 is an :class:`~agreekit.InputError`.
 
     Parameters
     ----------
@@ -226,7 +226,7 @@ def paired_test(x: Any, y: Any, *, alternative: str = "two-sided", n_resamples: 
     n_resamples : int, default 1000
         B (ignored when ``resamples`` is given).  The topic samples are drawn and used in
         batches; the result holds 2 B replicates (16 B bytes), refused up front with
-        :class:`~agreekit._validation.InputError` beyond the memory limit
+        :class:`~agreekit.InputError` beyond the memory limit
         (:mod:`agreekit._memory`).
     rng : None, int, SeedSequence or Generator
         Source of the bootstrap samples (see module docstring).

@@ -39,7 +39,7 @@ nDCG comes in two forms, each with its own name:
   Sakai (2006) - ranks i <= a (a = ``log_base`` = 2) undiscounted, rank i > a
   divided by log_a(i).
 
-Until issue 20 a bare ``nDCG@k`` meant the JK form; the ``ndcg=`` option that
+Formerly a bare ``nDCG@k`` meant the JK form; the ``ndcg=`` option that
 chose the form is deprecated (if given it still decides what ``nDCG@k`` means).
 Neither form is gdeval's TREC Web nDCG (exponential gain 2^g - 1).
 
@@ -138,7 +138,7 @@ def parse_metric(name: Any) -> MetricSpec:
 
     ``name`` may also be an ir_measures measure object (``ir_measures.nDCG@10``); its
     ``str`` is parsed, and a measure or parameter this module does not compute is an
-    :class:`~agreekit._validation.InputError` naming it.
+    :class:`~agreekit.InputError` naming it.
 
     Parameters
     ----------
@@ -576,7 +576,7 @@ def _numeric_id(text: str) -> Decimal | None:
 
 def _check_topic_ids(qrels_topics: Sequence[str], qrels_shown: str,
                      runs: Sequence[tuple[str, pd.DataFrame, Any]]) -> None:
-    """Issue 23's one rule for numeric labels, for topic ids: they are compared as text (as trec_eval
+    """The one rule for numeric labels, for topic ids: they are compared as text (as trec_eval
     and pytrec_eval do), so a run topic ``01`` is not the qrels topic ``1``.  Since that silently
     scores the run 0 on every such topic, a run topic that is absent from the qrels but equal to a
     qrels topic as a number is an :class:`InputError` naming both inputs and the first such id.
@@ -621,7 +621,7 @@ def evaluate(qrels: Any, run: Any, metrics: Any = ("AveP",), *,
     run : path, DataFrame, or a list / dict (name -> run) of them
         TREC runs; one system per run.  Topic ids are compared with the qrels' as text (as
         trec_eval does); a run topic equal to a qrels topic only as a number (``01`` vs
-        ``1``) is an :class:`~agreekit._validation.InputError`.
+        ``1``) is an :class:`~agreekit.InputError`.
     metrics : str, ir_measures measure, or a sequence of them
         Metric names (see module docstring): ``"AP"``, ``"P@10"``, ``"R@100"``, ``"RR"``,
         ``"Rprec"``, ``"nDCG@10"`` (trec_eval's form), ``"nDCG_jk@10"`` (Sakai's),
@@ -650,7 +650,7 @@ def evaluate(qrels: Any, run: Any, metrics: Any = ("AveP",), *,
     -------
     dict of DataFrame
         Always a dict metric name -> DataFrame (index ``topic``, columns = system
-        names), also for a single metric (before issue 20 a string ``metrics`` gave
+        names), also for a single metric (formerly a string ``metrics`` gave
         the bare DataFrame).
 
     Examples
@@ -742,7 +742,7 @@ TOPIC_COLUMN_CHOICES = ("auto", "first", "none")
 def _first_column_is_topics(df: pd.DataFrame, topic_column: str, parameter: str, shown: str) -> bool:
     """Is the first CSV column the topic ids (``topic_column`` "auto": by its name or its values)?
 
-    The rule (issue 23: a numeric ``qno`` column was read as a system): the first column is the
+    The rule (a numeric ``qno`` column is not a system): the first column is the
     topic column if its header is a topic-id name (:data:`_TOPIC_HEADER_RE`), or if its values are
     not all numbers.  A first column of distinct integers under any other name is ambiguous — topic
     ids or a system with integral scores? — and an error asking for ``topic_column``.

@@ -2,11 +2,11 @@
 
 Do two IR metrics agree on the *top* systems, how sure are we, and what is the consensus?
 
-* :func:`metric_agreement` — for every metric pair, Kendall τ_b (Sakai 2006, seed 002)
-  and the top-weighted τ_w standardized by g (seed 000), their bootstrap SEs from one
+* :func:`metric_agreement` — for every metric pair, Kendall τ_b (Sakai 2006)
+  and the top-weighted τ_w standardized by g (Lombardo et al.), their bootstrap SEs from one
   shared set of topic samples, the p-value of τ_w and the top-k overlap
   (:class:`MetricAgreement`, ``to_frame()``);
-* :func:`consensus_ranking` — the Kemeny median (seed 001) of the metric-induced system
+* :func:`consensus_ranking` — the Kemeny median (Amodio, D'Ambrosio & Siciliano 2016) of the metric-induced system
   rankings with each metric's τ_x to it (:class:`ConsensusRanking`);
 * :mod:`agreekit.metaeval.report` — the pipeline's tables, heatmap and cross-collection
   summary.

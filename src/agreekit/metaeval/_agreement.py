@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -332,7 +331,7 @@ def metric_agreement(scores, *, weigher="harmonic", scheme="additive", n_resampl
     .. [1] T. Sakai, "Evaluating evaluation metrics based on the bootstrap", SIGIR 2006
        (Eq. 12: bootstrap SE of Kendall's τ between two metrics).
     .. [2] P. Lombardo et al., "Standardization of weighted ranking correlation
-       coefficients" (seed 000): τ_w, g(Γ).
+       coefficients": τ_w, g(Γ).
 
     Examples
     --------

@@ -208,7 +208,7 @@ def consensus_ranking(scores, *, method: str = "auto", summary="mean", time_limi
 
     Each metric ranks the systems by their summary score (ties where summaries are
     equal up to a relative 1e-12); the consensus is the weak order maximising the
-    average Emond–Mason τ_x with these rankings ([1]_, seed 001), found with
+    average Emond–Mason τ_x with these rankings ([1]_; Amodio, D'Ambrosio & Siciliano 2016), found with
     :func:`agreekit.consensus.kemeny`.
 
     Parameters

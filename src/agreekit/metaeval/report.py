@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from agreekit._io import atomic_write, dumps_json, write_files, write_json
+from agreekit._io import atomic_write, dumps_json, write_files
 from agreekit._plot import figure_files, pyplot, save_figure
 from agreekit.ireval.report import to_markdown
 from agreekit.metaeval._agreement import MetricAgreement

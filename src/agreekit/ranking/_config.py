@@ -4,7 +4,7 @@ Every public function of :mod:`agreekit.ranking` that takes ``coefficient``, ``s
 ``weigher`` validates them once, with :func:`configuration`, into a frozen :class:`Config`; the
 layers below it (the test, the table lookup, the moments, the caches) take that object as it is and
 validate nothing again.  The CLI builds the :class:`Config` at its own boundary and passes it to the
-same inner functions (issue 21: before, one ``agreekit correlate --test`` parsed the weigher spec 8
+same inner functions (before, one ``agreekit correlate --test`` parsed the weigher spec 8
 times and ran ``check_choice`` 9 times before the first number).
 """
 from __future__ import annotations

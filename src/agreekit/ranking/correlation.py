@@ -1,4 +1,4 @@
-"""Weighted Spearman ρ_w and Kendall τ_w between two rankings (seed 000, Section 2.2).
+"""Weighted Spearman ρ_w and Kendall τ_w between two rankings (Lombardo et al., Section 2.2).
 
 Orientation: by default (``kind="ranks"``) the inputs are *rank vectors*, ``x[i]`` the
 1-based position of item ``i`` (1 = top); with ``kind="scores"`` they are scores, higher =
@@ -14,12 +14,13 @@ weighted means (Eq. 7); τ_w is Eq. 8 with pair weight ``w_i w_j``.
 References
 ----------
 .. [1] P. Lombardo et al., "Standardization of Weighted Ranking Correlation
-       Coefficients", Eqs. 7, 8, 12, 13 (seed 000 of this project).
+       Coefficients", Eqs. 7, 8, 12, 13.
 """
 from __future__ import annotations
 
 import numpy as np
 
+from agreekit._docstrings import docfill
 from agreekit._jit import pick
 from agreekit.ranking import _kernels as _k
 from agreekit.ranking import _ties
@@ -346,9 +347,8 @@ _REFERENCES_DOC = """References
     .. [1] P. Lombardo et al., "Standardization of Weighted Ranking Correlation Coefficients"."""
 # the shared parts of the three docstrings, substituted as scipy does (numpydoc and help() see the full text)
 _DOC_PARTS = {"ranks": _RANKS_DOC, "weigher": _WEIGHER_DOC, "scheme": _SCHEME_DOC, "references": _REFERENCES_DOC}
-weighted_spearman.__doc__ = weighted_spearman.__doc__ % _DOC_PARTS
-weighted_kendall.__doc__ = weighted_kendall.__doc__ % _DOC_PARTS
-weighted_correlation.__doc__ = weighted_correlation.__doc__ % _DOC_PARTS
+for _f in (weighted_spearman, weighted_kendall, weighted_correlation):
+    docfill(_DOC_PARTS)(_f)
 
 
 def batch_coefficient(perms, *, coefficient, weigher, scheme) -> np.ndarray:

@@ -1,6 +1,6 @@
 """Is this weighted correlation significant?  The null distribution of ρ_w / τ_w and p-values.
 
-Seed 000 gives the null *moments* of a weighted rank correlation Γ; the same machinery
+Lombardo et al. give the null *moments* of a weighted rank correlation Γ; the same machinery
 gives its whole null distribution, the distribution of Γ(x, y) when the two rankings are
 independent (y a uniform random permutation of x), which ``scipy.stats.weightedtau`` does
 not offer (it returns ``pvalue = nan``).  :func:`weighted_correlation_test` computes it
@@ -54,7 +54,7 @@ References
 .. [1] B. Phipson and G. K. Smyth, "Permutation P-values Should Never Be Zero",
        Statistical Applications in Genetics and Molecular Biology 9(1), 2010.
 .. [2] P. Lombardo et al., "Standardization of Weighted Ranking Correlation
-       Coefficients" (seed 000 of this project).
+       Coefficients".
 .. [3] J. Besag and P. Clifford, "Sequential Monte Carlo p-values", Biometrika 78(2),
        301-304, 1991.
 """

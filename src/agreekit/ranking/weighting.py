@@ -27,7 +27,7 @@ Ranks are **1-based** here (i = 1 is the top item).  ``scipy.stats.weightedtau``
 :data:`WEIGHER_FAMILIES` is the registry of the named families above; :data:`SCHEMES`
 lists the combination schemes and :data:`COEFFICIENTS` the coefficients.
 
-Combination schemes (seed 000, Eqs. 12-13) for item i with ranks a_i, b_i:
+Combination schemes (Lombardo et al., Eqs. 12-13) for item i with ranks a_i, b_i:
 
 * ``additive``:       w_i ∝ f(a_i) + f(b_i)
 * ``multiplicative``: w_i ∝ f(a_i) · f(b_i)

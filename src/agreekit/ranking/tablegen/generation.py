@@ -103,7 +103,7 @@ def check_ranking_config(cfg: Mapping) -> None:
     g = cfg["grid"]
     for coef, a_max in g["a_max"].items():
         if g["a_min"] > a_max:
-            raise InputError(f"ranking.grid.a_min", f"({g['a_min']}) must be <= ranking.grid.a_max.{coef} ({a_max})")
+            raise InputError("ranking.grid.a_min", f"({g['a_min']}) must be <= ranking.grid.a_max.{coef} ({a_max})")
     ds = cfg["degree_selection"]
     if ds["min_degree"] > ds["max_degree"]:
         raise InputError("ranking.degree_selection.min_degree", "must be <= max_degree")
@@ -460,7 +460,7 @@ def fit_stage(settings: Mapping, samples: Mapping) -> dict:
     return {"samples": samp, "fits": fit_json, "null_quantiles": nq}
 
 
-# ------------------------------------------------------------------ null quantiles (issue 10)
+# ------------------------------------------------------------------ null quantiles
 
 def quantile_grid(first_n: int, dense_upto: int, q: float, n_max: int) -> list[int]:
     """Ranking lengths of the null quantiles: every n in ``first_n..dense_upto``, then

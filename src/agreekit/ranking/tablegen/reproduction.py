@@ -347,7 +347,7 @@ def validation_failures(rows_by_scheme: Mapping[str, list], *, threshold: float 
     return bad
 
 
-#: tail probabilities of the table p-value check (both tails each), and its targets (issue 10)
+#: tail probabilities of the table p-value check (both tails each), and its targets
 PVALUE_PROBS = (0.001, 0.0015, 0.002, 0.003, 0.005, 0.007, 0.01, 0.015, 0.02, 0.03, 0.05, 0.1, 0.2, 0.35, 0.5)
 PVALUE_ABS_TARGET = 0.005   # |p_table - p_MC| for p_MC >= 0.05
 PVALUE_REL_TARGET = 0.10    # |p_table - p_MC| / p_MC for 0.001 <= p_MC < 0.05
@@ -456,7 +456,7 @@ def stage_times(benchmark_files: Sequence[str]) -> list[dict]:
     """Sum Snakemake ``benchmark:`` wall times per stage (the directory name under the benchmark root)."""
     acc: dict[str, list[float]] = {}
     for f in benchmark_files:
-        stage = Path(f).parent.name
+        stage = Path(f).parent.name if Path(f).parent.name != "batch" else Path(f).parent.parent.name  # <stage>/batch/<name>.tsv
         with open(f) as fh:
             rows = list(csv.DictReader(fh, delimiter="\t"))
         if rows:
