@@ -62,7 +62,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 import numpy as np
@@ -174,6 +174,22 @@ class WeightedCorrelationResult(TestResultBase):
     null_var_se: float = 0.0
     null_left_var_se: float = 0.0
     tied: bool = False
+    #: (x, y, config) as tested: the rank vectors and the configuration, kept for confidence_interval
+    _data: tuple | None = field(default=None, repr=False, compare=False)
+
+    def confidence_interval(self, confidence_level=0.95, *, method=None, n_resamples=9999, rng=None):
+        """A confidence interval for the coefficient; ``low, high = res.confidence_interval()``.
+
+        ``method``: ``"analytic"`` (constant weights only, Fisher z: τ_b with Var = 0.437/(n − 4) of Fieller,
+        Hartley & Pearson 1957; ρ_s with (1 + r²/2)/(n − 3) of Bonett & Wright 2000), ``"u-statistic"``
+        (τ_b, Fisher z with the consistent U-statistic variance, O(n log n)), ``"bootstrap"`` (BCa over items,
+        any weigher), ``"percentile"`` or ``"jackknife"``; None: analytic for constant weights, else BCa.
+        Estimand: the population value of the coefficient (τ_b, ρ_s or the weighted Γ) of the distribution
+        the items are an i.i.d. sample of (details: :mod:`agreekit.ranking._intervals`).  Returns a
+        :class:`~agreekit._resampling.ConfidenceInterval` (``low``, ``high``, ``method``, ``confidence_level``).
+        """
+        from agreekit.ranking._intervals import result_interval
+        return result_interval(self, confidence_level, method, n_resamples, rng)
 
 
 
@@ -394,7 +410,7 @@ def _tied_test(x, y, config, alternative, method, n_resamples, rng, sequential, 
         null_mean=float(m.mean), null_var=float(m.var), null_left_var=float(m.left_var), pvalue_se=float(se),
         coefficient=config.coefficient, scheme=config.scheme, weigher=w.spec, n_resamples_used=int(used),
         moments_source=m.source, null_mean_se=float(m.mean_se), null_var_se=float(m.var_se),
-        null_left_var_se=float(m.left_var_se), tied=True)
+        null_left_var_se=float(m.left_var_se), tied=True, _data=(x, y, config))
 
 
 def weighted_correlation_test(x, y, *, coefficient="kendall", weigher="harmonic", scheme="additive",
@@ -652,4 +668,4 @@ def configured_test(x, y, config: Config, *, alternative="two-sided", method="au
         null_mean=float(moments[0]), null_var=float(moments[1]), null_left_var=float(moments[2]),
         pvalue_se=float(se), coefficient=config.coefficient, scheme=config.scheme, weigher=config.weigher.spec,
         n_resamples_used=int(used), moments_source=source, null_mean_se=float(mse[0]), null_var_se=float(mse[1]),
-        null_left_var_se=float(mse[2]))
+        null_left_var_se=float(mse[2]), _data=(x, y, config))
