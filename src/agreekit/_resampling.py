@@ -304,7 +304,7 @@ def bca_bounds(theta_hat, theta_b, theta_jack, confidence_level: float):
     ``theta_b`` (B, ...) and the leave-one-out values ``theta_jack`` (n, ...), per column.
 
     The rules of ``scipy.stats.bootstrap(method="BCa")`` (Efron & Tibshirani 1993, 14.3 and Eq. 15.36):
-    z0 = Φ⁻¹(#(θ* < θ̂)/(2B) + #(θ* <= θ̂)/(2B)); â = Σ U³ / (6 (Σ U²)^{3/2}) with U_i = (n - 1)(θ̄_(·) - θ_(i));
+    z0 = Φ⁻¹(#(θ* < θ̂)/(2B) + #(θ* <= θ̂)/(2B)) (values within 1e-12 of the scale of θ* count as equal to θ̂); â = Σ U³ / (6 (Σ U²)^{3/2}) with U_i = (n - 1)(θ̄_(·) - θ_(i));
     the bounds are the Φ(z0 + (z0 ± z)/(1 - â(z0 ± z))) quantiles of θ* (numpy's 'linear' rule).
     Resamples with an undefined statistic (NaN) are left out.  A column whose bootstrap values are all equal
     to θ̂ gets the interval [θ̂, θ̂].
@@ -316,7 +316,10 @@ def bca_bounds(theta_hat, theta_b, theta_jack, confidence_level: float):
     tj = np.asarray(theta_jack, dtype=np.float64).reshape(np.shape(theta_jack)[0], -1)
     valid = (~np.isnan(tb)).sum(axis=0)
     with np.errstate(divide="ignore", invalid="ignore"):
-        pct = (np.sum(tb < th, axis=0) + np.sum(tb <= th, axis=0)) / (2.0 * valid)
+        # values within 1e-12 of the scale of θ* count as equal to θ̂ (a resample that reproduces θ̂ in exact
+        # arithmetic is not split by rounding)
+        tol = 1e-12 * np.maximum(np.abs(th), np.nanmax(np.abs(tb), axis=0))
+        pct = (np.sum(tb < th - tol, axis=0) + np.sum(tb <= th + tol, axis=0)) / (2.0 * valid)
         z0 = ndtri(pct)
         nj = tj.shape[0]
         U = (nj - 1) * (np.nanmean(tj, axis=0) - tj)

@@ -15,7 +15,8 @@ import numpy as np
 
 from agreekit._api import TestResultBase, deprecated_attribute, monte_carlo_pvalue, renamed_parameters
 from agreekit._memory import check_memory
-from agreekit._resampling import STREAM_POOLED, log_values, resample_batches, summary_name, topic_resamples
+from agreekit._resampling import (STREAM_POOLED, log_values, resample_batches, summary_name, topic_resamples,
+                                  unit_mean_interval)
 from agreekit._validation import InputError, as_float_array, check_choice, check_float, check_int
 from agreekit.ireval import _kernels as _k
 from agreekit.ireval.metrics import GM_OFFSET
@@ -195,8 +196,18 @@ class PairedTestResult(_ASLResult):
     n_resamples: int
     summary_name: str = "mean"
     alternative: str = "two-sided"
+    #: z, the per-topic differences (of logs for "gmean"), kept for confidence_interval
+    differences: np.ndarray | None = field(default=None, repr=False, compare=False)
 
     statistic_name = deprecated_attribute("summary_name", "statistic_name")
+
+    def confidence_interval(self, confidence_level=0.95, *, method=None, n_resamples=9999, rng=None):
+        """Interval for the population mean per-topic difference μ_X − μ_Y (of logs for ``"gmean"``), the
+        topics resampled with replacement: ``"bootstrap"`` (BCa, default), ``"percentile"`` or ``"jackknife"``
+        (the t interval).  Estimand: the mean difference over the population of topics the n topics are an
+        i.i.d. sample of.  See :func:`agreekit._resampling.unit_mean_interval`."""
+        return unit_mean_interval(self.differences, confidence_level, method=method, n_resamples=n_resamples,
+                                  rng=rng, estimand="the population mean per-topic difference of the two systems")
 
     def required_difference(self, alpha: float = 0.05) -> float:
         """|wbar*| of the replicate with the B*alpha-th largest |t*| (Sakai Fig. 5, one pair)."""
@@ -287,7 +298,7 @@ def paired_test(x: Any, y: Any, *, alternative: str = "two-sided", n_resamples: 
     return PairedTestResult(statistic=float(t), pvalue=float(monte_carlo_pvalue(b, B)), asl=b / B,
                             null_distribution=tstar, mean_difference=float(z.mean()),
                             bootstrap_differences=wbar, n_resamples=B, summary_name=stat,
-                            alternative=alternative)
+                            alternative=alternative, differences=z)
 
 
 # --------------------------------------------------------------------------- unpaired test
