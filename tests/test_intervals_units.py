@@ -75,3 +75,23 @@ def test_bad_input(kw, name):
         unit_mean_interval([1.0])
     with pytest.raises(InputError, match="values"):
         unit_mean_interval([1.0, np.nan, 2.0])
+
+
+def test_summarize_trials_interval_columns():
+    import pandas as pd
+
+    from agreekit.clustering.experiments import summarize_trials
+
+    rng = np.random.default_rng(6)
+    rows = [{"measure": "ARI", "algorithm": a, "mu": mu, "seed": s, "value": float(v), "communities": 4,
+             "true_communities": 4}
+            for a in ("louvain", "infomap") for mu in (0.1, 0.5) for s, v in enumerate(rng.beta(5, 2, 12))]
+    frame = pd.DataFrame(rows)
+    plain = summarize_trials(frame)
+    out = summarize_trials(frame, confidence_level=0.9, n_resamples=999, rng=np.random.default_rng(2))
+    assert list(out.columns[:len(plain.columns)]) == list(plain.columns) and "ci_low" not in plain
+    gen = np.random.default_rng(2)            # the groups in order, one generator: scipy with the same stream
+    for (_, row), (_, grp) in zip(out.iterrows(), frame.groupby(["measure", "algorithm", "mu"], sort=True)):
+        sp = stats.bootstrap((grp["value"].to_numpy(),), _mean12, vectorized=False, method="BCa",
+                             confidence_level=0.9, n_resamples=999, rng=gen)
+        assert (row["ci_low"], row["ci_high"]) == pytest.approx(tuple(sp.confidence_interval), rel=1e-10)
