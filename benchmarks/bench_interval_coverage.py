@@ -26,9 +26,13 @@ import os
 import time
 from pathlib import Path
 
-import numba
-import numpy as np
-from scipy import stats
+# one BLAS thread: the bootstrap's matrix products are small, and threads only contend on a shared machine
+for _v in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_v, "1")
+
+import numba  # noqa: E402
+import numpy as np  # noqa: E402
+from scipy import stats  # noqa: E402
 
 from agreekit.ranking import _intervals as I
 from agreekit.ranking._config import configuration
