@@ -231,10 +231,28 @@ def trials_frame(records: Sequence[dict], *, x: str = "mu"):
 def summarize_trials(frame, *, x: str = "mu", confidence_level=None, n_resamples: int = 9999, rng=None):
     """Mean, standard deviation and count over repeats per (measure, algorithm, x).
 
-    With ``confidence_level`` (e.g. 0.95), also ``ci_low``, ``ci_high``: the BCa bootstrap interval of the
-    mean over the trials of each group (the trials resampled with replacement; estimand: the expected value
-    of the measure over repeated trials at that setting; NaN for a group of fewer than 2 trials), see
-    :func:`agreekit._resampling.unit_mean_interval`."""
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        The long table of :func:`trials_frame`.
+    x : str, optional
+        The swept parameter's column (default ``"mu"``).
+    confidence_level : float, optional
+        If given (e.g. 0.95), also ``ci_low``, ``ci_high``: the BCa bootstrap interval of the mean over the
+        trials of each group (the trials resampled with replacement; estimand: the expected value of the
+        measure over repeated trials at that setting; NaN for a group of fewer than 2 trials), see
+        :func:`agreekit._resampling.unit_mean_interval`.
+    n_resamples : int, optional
+        Bootstrap resamples per group (default 9999).
+    rng : None, int, numpy.random.SeedSequence or numpy.random.Generator, optional
+        Randomness of the bootstrap (one generator for the groups in their order).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (measure, algorithm, x): ``mean``, ``std``, ``count``, ``communities_mean``,
+        ``true_communities_mean`` (and ``ci_low``, ``ci_high``).
+    """
     g = frame.groupby(["measure", "algorithm", x], sort=True)
     out = g["value"].agg(["mean", "std", "count"]).reset_index()
     out["communities_mean"] = g["communities"].mean().to_numpy()

@@ -175,6 +175,9 @@ class PairedTestResult(_ASLResult):
         ``"mean"`` or ``"gmean"`` (formerly ``statistic_name``).
     alternative : str
         ``"two-sided"``, ``"greater"`` or ``"less"``.
+    differences : ndarray, shape (n,), optional
+        z, the per-topic differences (of logs for ``"gmean"``), kept for :meth:`confidence_interval`
+        (not exported, not compared).
 
     Examples
     --------
@@ -202,10 +205,35 @@ class PairedTestResult(_ASLResult):
     statistic_name = deprecated_attribute("summary_name", "statistic_name")
 
     def confidence_interval(self, confidence_level=0.95, *, method=None, n_resamples=9999, rng=None):
-        """Interval for the population mean per-topic difference μ_X − μ_Y (of logs for ``"gmean"``), the
-        topics resampled with replacement: ``"bootstrap"`` (BCa, default), ``"percentile"`` or ``"jackknife"``
-        (the t interval).  Estimand: the mean difference over the population of topics the n topics are an
-        i.i.d. sample of.  See :func:`agreekit._resampling.unit_mean_interval`."""
+        """Interval for the population mean per-topic difference μ_X − μ_Y (of logs for ``"gmean"``).
+
+        Estimand: the mean difference over the population of topics the n topics are an i.i.d. sample of;
+        the topics are resampled with replacement (:func:`agreekit._resampling.unit_mean_interval`).
+
+        Parameters
+        ----------
+        confidence_level : float, optional
+            Nominal coverage in (0, 1) (default 0.95).
+        method : {None, 'bootstrap', 'percentile', 'jackknife'}, optional
+            ``'bootstrap'`` (BCa; also for None), ``'percentile'``, or ``'jackknife'`` (the t interval).
+        n_resamples : int, optional
+            Bootstrap resamples (default 9999).
+        rng : None, int, numpy.random.SeedSequence or numpy.random.Generator, optional
+            Randomness of the bootstrap (scipy SPEC 7).
+
+        Returns
+        -------
+        ConfidenceInterval
+            ``low, high = ci``; also ``method``, ``confidence_level``, ``estimate`` (the mean difference).
+
+        Examples
+        --------
+        >>> from agreekit.ireval.bootstrap import paired_test
+        >>> res = paired_test([0.5, 0.4, 0.6, 0.3, 0.7], [0.45, 0.41, 0.5, 0.25, 0.6], rng=1)
+        >>> low, high = res.confidence_interval(method="jackknife")
+        >>> bool(low < res.mean_difference < high)
+        True
+        """
         return unit_mean_interval(self.differences, confidence_level, method=method, n_resamples=n_resamples,
                                   rng=rng, estimand="the population mean per-topic difference of the two systems")
 
