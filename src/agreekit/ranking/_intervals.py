@@ -132,10 +132,11 @@ def _item_concordance(order, xs, yd, m):  # pragma: no cover - compiled
     return d
 
 
-def _tie_pairs(*keys) -> int:
-    """Σ t(t − 1)/2 over the groups of items equal in all ``keys``."""
-    _, counts = np.unique(np.stack(keys, axis=1), axis=0, return_counts=True)
-    return int((counts * (counts - 1) // 2).sum())
+def _run_pairs(same) -> int:
+    """Σ t(t − 1)/2 over the runs of equal neighbours of a sorted sequence (``same[k]``: item k equals k + 1)."""
+    edges = np.flatnonzero(np.diff(np.r_[0, same.astype(np.int8), 0]))   # starts and ends of the runs of True
+    t = edges[1::2] - edges[::2] + 1                                      # run lengths (items per tie group)
+    return int((t * (t - 1) // 2).sum())
 
 
 def kendall_u_variance(x, y) -> tuple[float, float]:
@@ -150,7 +151,12 @@ def kendall_u_variance(x, y) -> tuple[float, float]:
     work = int(n * max(1.0, math.log2(max(n, 2))))
     d = pick(_item_concordance, work)(order, x[order], yd, int(yd.max()))
     n0 = n * (n - 1) // 2
-    n1, n2, n3 = _tie_pairs(x), _tie_pairs(y), _tie_pairs(x, y)
+    xs = x[order]
+    ys_by_x = y[np.lexsort((y, x))]
+    ys = np.sort(y)
+    n1 = _run_pairs(xs[1:] == xs[:-1])
+    n2 = _run_pairs(ys[1:] == ys[:-1])
+    n3 = _run_pairs((xs[1:] == xs[:-1]) & (ys_by_x[1:] == ys_by_x[:-1]))
     den = math.sqrt(float(n0 - n1) * float(n0 - n2))
     if den == 0.0:
         raise InputError("x", "or y has all ranks tied: Kendall's tau is undefined")
