@@ -207,3 +207,15 @@ def test_bad_method_and_analytic_with_weights():
         weighted.confidence_interval(n_resamples=0)
     with pytest.raises(InputError, match="rng"):
         weighted.confidence_interval(rng="x")
+
+
+def test_concordance_kernel_same_bits_in_every_jit_mode():
+    from agreekit import _jit
+
+    rng = np.random.default_rng(12)
+    x, y = _data(rng, 300, rho=0.4, ties=True)
+    out = []
+    for mode in ("interpreted", "serial", "compiled"):
+        with _jit.forced(mode):
+            out.append(kendall_u_variance(x, y))
+    assert out[0] == out[1] == out[2]
