@@ -158,17 +158,30 @@ def test_bca_equals_scipy_bootstrap_weighted():
         assert (ours.low, ours.high) == pytest.approx(tuple(sp.confidence_interval), rel=1e-10)
 
 
-def test_jackknife_equals_its_definition():
+@pytest.mark.parametrize("coefficient,ref", [("kendall", stats.kendalltau), ("spearman", stats.spearmanr)])
+@pytest.mark.parametrize("ties", [False, True])
+def test_jackknife_equals_its_definition(coefficient, ref, ties):
     rng = np.random.default_rng(9)
-    x, y = _data(rng, 30, rho=0.3)
+    x, y = _data(rng, 30, rho=0.3, ties=ties)
     n = x.size
-    loo = np.array([stats.kendalltau(np.delete(x, i), np.delete(y, i)).statistic for i in range(n)])
+    loo = np.array([ref(np.delete(x, i), np.delete(y, i)).statistic for i in range(n)])
     se = math.sqrt((n - 1) / n * ((loo - loo.mean()) ** 2).sum())
-    tau = stats.kendalltau(x, y).statistic
+    g = ref(x, y).statistic
     q = stats.t.ppf(0.975, n - 1)
-    ci = _test(x, y).confidence_interval(method="jackknife")
-    assert (ci.low, ci.high) == pytest.approx((tau - q * se, tau + q * se), rel=1e-12)
+    ci = _test(x, y, coefficient=coefficient).confidence_interval(method="jackknife")
+    assert (ci.low, ci.high) == pytest.approx((g - q * se, g + q * se), rel=1e-12)
     assert ci.standard_error == pytest.approx(se, rel=1e-12)
+
+
+def test_kendall_jackknife_large_n_against_leave_one_out():
+    from agreekit.ranking._intervals import kendall_jackknife
+
+    rng = np.random.default_rng(13)
+    x, y = _data(rng, 3000, rho=0.5, ties=True)
+    jack = kendall_jackknife(x, y)
+    for i in rng.choice(x.size, 5, replace=False):
+        ref = stats.kendalltau(np.delete(x, i), np.delete(y, i)).statistic
+        assert jack[i] == pytest.approx(ref, rel=1e-12)
 
 
 def test_default_method_and_reproducibility():

@@ -43,6 +43,7 @@ from agreekit.ranking.correlation import configured_correlation
 from agreekit.ranking.weighting import weigher_table
 
 __all__ = ["METHODS", "correlation_interval", "result_interval", "fisher_z_interval", "kendall_u_variance",
+           "kendall_jackknife",
            "resampled_coefficients", "FIELLER_CONSTANT"]
 
 METHODS = ("analytic", "u-statistic", "bootstrap", "percentile", "jackknife")
@@ -167,6 +168,29 @@ def kendall_u_variance(x, y) -> tuple[float, float]:
     nonzero = n * (n - 1) - 2 * (n1 + n2 - n3)      # ordered pairs i != j with t_ij != 0
     s2 = c * c * nonzero / (n * (n - 1)) - tau * tau
     return tau, (4.0 * (n - 2) * s1 + 2.0 * s2) / (n * (n - 1))
+
+
+def _group_sizes(v):
+    _, inv, counts = np.unique(v, return_inverse=True, return_counts=True)
+    return counts[inv]
+
+
+def kendall_jackknife(x, y) -> np.ndarray:
+    """The n leave-one-out values of τ_b in O(n log n): without item i the numerator loses d_i (its concordant
+    minus discordant pairs) and each tie count loses the t − 1 pairs of i's tie group."""
+    x = np.asarray(x, dtype=np.float64)
+    y = np.asarray(y, dtype=np.float64)
+    n = x.size
+    order = np.argsort(x, kind="stable").astype(np.int64)
+    _, yd = np.unique(y, return_inverse=True)
+    yd = (yd + 1).astype(np.int64)
+    d = pick(_item_concordance, int(n * max(1.0, math.log2(max(n, 2)))))(order, x[order], yd, int(yd.max()))
+    tx, ty = _group_sizes(x), _group_sizes(y)
+    n1 = float((tx - 1).sum()) / 2.0          # Σ over groups t(t − 1)/2 = Σ over items (t_i − 1)/2
+    n2 = float((ty - 1).sum()) / 2.0
+    n0 = (n - 1) * (n - 2) / 2.0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return (d.sum() / 2.0 - d) / np.sqrt((n0 - (n1 - (tx - 1))) * (n0 - (n2 - (ty - 1))))
 
 
 # --------------------------------------------------------------------------- resampling
@@ -294,7 +318,12 @@ def correlation_interval(x, y, config, statistic: float, confidence_level=0.95, 
                                   standard_error=math.sqrt(var_z))
     if n < 3:
         raise InputError("x", f"resampling intervals need n >= 3; got n = {n}")
-    jack = resampled_coefficients(x, y, config, constant, _jackknife_indices(n))
+    if method == "percentile":
+        jack = None
+    elif constant and coef == "kendall":
+        jack = kendall_jackknife(x, y)
+    else:
+        jack = resampled_coefficients(x, y, config, constant, _jackknife_indices(n))
     if method == "jackknife":
         low, high, se = jackknife_bounds(statistic, jack, confidence_level)
         return ConfidenceInterval(low=float(max(-1.0, low)), high=float(min(1.0, high)),
