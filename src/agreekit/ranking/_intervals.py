@@ -21,6 +21,15 @@ Methods, and the quantity each interval is for (its *estimand*):
 * ``"jackknife"`` (any weigher): Γ̂ ± t_{n−1}·se_jack with the leave-one-out values (Efron & Stein
   1981), clipped to [−1, 1].  Same estimand as the bootstrap.
 
+* ``"percentile"`` (any weigher): the percentile interval of the same resamples.
+
+Cost: the analytic intervals are O(1) after Γ̂, the U-statistic one O(n log n).  BCa needs B resampled
+coefficients and, for its acceleration, the n leave-one-out values: for τ_b both the jackknife and the
+per-item counts take O(n log n) in all; with constant weights and n <= 2000 the B resampled τ_b / ρ_s come from
+matrix products of the resamples' item counts with the n x n sign and tie matrices; otherwise each resampled
+(and, but for τ_b, each leave-one-out) coefficient is one call of the tie-aware kernel, O(n log n) each, so a
+weighted BCa at large n costs n + B coefficient evaluations (``"percentile"`` skips the n).
+
 ``method=None`` picks ``"analytic"`` for constant weights and ``"bootstrap"`` otherwise; the returned
 :class:`~agreekit._resampling.ConfidenceInterval` says which.  Constant weights are detected from the
 values f(1..n) of the weigher (all equal), e.g. ``weigher=lambda i: np.ones(len(i))``.
