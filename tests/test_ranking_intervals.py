@@ -14,7 +14,6 @@ from scipy import stats
 from agreekit import InputError, weighted_correlation_test
 from agreekit.ranking._intervals import kendall_u_variance
 
-ONES = staticmethod(lambda i: np.ones(np.shape(i)))
 
 
 def ones(i):
