@@ -20,7 +20,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from agreekit._api import renamed_parameters
+from agreekit._api import check_rng, renamed_parameters
+from agreekit._resampling import unit_mean_interval
 from agreekit._validation import InputError, check_choice, check_float
 from agreekit import clustering as C
 from agreekit.clustering import (adjusted_rand_index, ari_delta, as_clustering, generalized_distance,
@@ -227,12 +228,40 @@ def trials_frame(records: Sequence[dict], *, x: str = "mu"):
     return pd.DataFrame(rows).sort_values(["measure", "algorithm", x, "seed"], kind="stable").reset_index(drop=True)
 
 
-def summarize_trials(frame, *, x: str = "mu"):
-    """Mean, standard deviation and count over repeats per (measure, algorithm, x)."""
+def summarize_trials(frame, *, x: str = "mu", confidence_level=None, n_resamples: int = 9999, rng=None):
+    """Mean, standard deviation and count over repeats per (measure, algorithm, x).
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        The long table of :func:`trials_frame`.
+    x : str, optional
+        The swept parameter's column (default ``"mu"``).
+    confidence_level : float, optional
+        If given (e.g. 0.95), also ``ci_low``, ``ci_high``: the BCa bootstrap interval of the mean over the
+        trials of each group (the trials resampled with replacement; estimand: the expected value of the
+        measure over repeated trials at that setting; NaN for a group of fewer than 2 trials), see
+        :func:`agreekit._resampling.unit_mean_interval`.
+    n_resamples : int, optional
+        Bootstrap resamples per group (default 9999).
+    rng : None, int, numpy.random.SeedSequence or numpy.random.Generator, optional
+        Randomness of the bootstrap (one generator for the groups in their order).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (measure, algorithm, x): ``mean``, ``std``, ``count``, ``communities_mean``,
+        ``true_communities_mean`` (and ``ci_low``, ``ci_high``).
+    """
     g = frame.groupby(["measure", "algorithm", x], sort=True)
     out = g["value"].agg(["mean", "std", "count"]).reset_index()
     out["communities_mean"] = g["communities"].mean().to_numpy()
     out["true_communities_mean"] = g["true_communities"].mean().to_numpy()
+    if confidence_level is not None:
+        gen = check_rng(rng)
+        cis = [unit_mean_interval(v.to_numpy(), confidence_level, n_resamples=n_resamples, rng=gen)
+               if len(v) >= 2 else (np.nan, np.nan) for _, v in g["value"]]
+        out["ci_low"], out["ci_high"] = [c[0] for c in cis], [c[1] for c in cis]
     return out
 
 

@@ -15,7 +15,8 @@ import numpy as np
 
 from agreekit._api import TestResultBase, deprecated_attribute, monte_carlo_pvalue, renamed_parameters
 from agreekit._memory import check_memory
-from agreekit._resampling import STREAM_POOLED, log_values, resample_batches, summary_name, topic_resamples
+from agreekit._resampling import (STREAM_POOLED, log_values, resample_batches, summary_name, topic_resamples,
+                                  unit_mean_interval)
 from agreekit._validation import InputError, as_float_array, check_choice, check_float, check_int
 from agreekit.ireval import _kernels as _k
 from agreekit.ireval.metrics import GM_OFFSET
@@ -174,6 +175,9 @@ class PairedTestResult(_ASLResult):
         ``"mean"`` or ``"gmean"`` (formerly ``statistic_name``).
     alternative : str
         ``"two-sided"``, ``"greater"`` or ``"less"``.
+    differences : ndarray, shape (n,), optional
+        z, the per-topic differences (of logs for ``"gmean"``), kept for :meth:`confidence_interval`
+        (not exported, not compared).
 
     Examples
     --------
@@ -195,8 +199,43 @@ class PairedTestResult(_ASLResult):
     n_resamples: int
     summary_name: str = "mean"
     alternative: str = "two-sided"
+    #: z, the per-topic differences (of logs for "gmean"), kept for confidence_interval
+    differences: np.ndarray | None = field(default=None, repr=False, compare=False)
 
     statistic_name = deprecated_attribute("summary_name", "statistic_name")
+
+    def confidence_interval(self, confidence_level=0.95, *, method=None, n_resamples=9999, rng=None):
+        """Interval for the population mean per-topic difference μ_X − μ_Y (of logs for ``"gmean"``).
+
+        Estimand: the mean difference over the population of topics the n topics are an i.i.d. sample of;
+        the topics are resampled with replacement (:func:`agreekit._resampling.unit_mean_interval`).
+
+        Parameters
+        ----------
+        confidence_level : float, optional
+            Nominal coverage in (0, 1) (default 0.95).
+        method : {None, 'bootstrap', 'percentile', 'jackknife'}, optional
+            ``'bootstrap'`` (BCa; also for None), ``'percentile'``, or ``'jackknife'`` (the t interval).
+        n_resamples : int, optional
+            Bootstrap resamples (default 9999).
+        rng : None, int, numpy.random.SeedSequence or numpy.random.Generator, optional
+            Randomness of the bootstrap (scipy SPEC 7).
+
+        Returns
+        -------
+        ConfidenceInterval
+            ``low, high = ci``; also ``method``, ``confidence_level``, ``estimate`` (the mean difference).
+
+        Examples
+        --------
+        >>> from agreekit.ireval.bootstrap import paired_test
+        >>> res = paired_test([0.5, 0.4, 0.6, 0.3, 0.7], [0.45, 0.41, 0.5, 0.25, 0.6], rng=1)
+        >>> low, high = res.confidence_interval(method="jackknife")
+        >>> bool(low < res.mean_difference < high)
+        True
+        """
+        return unit_mean_interval(self.differences, confidence_level, method=method, n_resamples=n_resamples,
+                                  rng=rng, estimand="the population mean per-topic difference of the two systems")
 
     def required_difference(self, alpha: float = 0.05) -> float:
         """|wbar*| of the replicate with the B*alpha-th largest |t*| (Sakai Fig. 5, one pair)."""
@@ -287,7 +326,7 @@ def paired_test(x: Any, y: Any, *, alternative: str = "two-sided", n_resamples: 
     return PairedTestResult(statistic=float(t), pvalue=float(monte_carlo_pvalue(b, B)), asl=b / B,
                             null_distribution=tstar, mean_difference=float(z.mean()),
                             bootstrap_differences=wbar, n_resamples=B, summary_name=stat,
-                            alternative=alternative)
+                            alternative=alternative, differences=z)
 
 
 # --------------------------------------------------------------------------- unpaired test

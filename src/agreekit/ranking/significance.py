@@ -62,7 +62,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 import numpy as np
@@ -143,6 +143,9 @@ class WeightedCorrelationResult(TestResultBase):
     tied : bool
         Whether x or y has ties (then the null keeps both tie patterns fixed; see the module
         docstring).
+    _data : tuple, optional
+        ``(x, y, config)``: the rank vectors and the configuration as tested, kept for
+        :meth:`confidence_interval` (not exported by ``to_dict``, not compared).
 
     Examples
     --------
@@ -174,6 +177,48 @@ class WeightedCorrelationResult(TestResultBase):
     null_var_se: float = 0.0
     null_left_var_se: float = 0.0
     tied: bool = False
+    #: (x, y, config) as tested: the rank vectors and the configuration, kept for confidence_interval
+    _data: tuple | None = field(default=None, repr=False, compare=False)
+
+    def confidence_interval(self, confidence_level=0.95, *, method=None, n_resamples=9999, rng=None):
+        """A confidence interval for the coefficient; ``low, high = res.confidence_interval()``.
+
+        Estimand: the population value of the coefficient (τ_b, ρ_s or the weighted Γ) of the distribution
+        the n items are an i.i.d. sample of (details: :mod:`agreekit.ranking._intervals`).
+
+        Parameters
+        ----------
+        confidence_level : float, optional
+            Nominal coverage in (0, 1) (default 0.95).
+        method : {None, 'analytic', 'u-statistic', 'bootstrap', 'percentile', 'jackknife'}, optional
+            ``'analytic'`` (constant weights only; Fisher z: τ_b with Var = 0.437/(n − 4) of Fieller, Hartley
+            & Pearson 1957, ρ_s with (1 + r²/2)/(n − 3) of Bonett & Wright 2000); ``'u-statistic'`` (τ_b:
+            Fisher z with the consistent U-statistic variance, O(n log n)); ``'bootstrap'`` (BCa over items,
+            any weigher); ``'percentile'``; ``'jackknife'``.  None: analytic for constant weights, else BCa.
+        n_resamples : int, optional
+            Bootstrap resamples (default 9999).
+        rng : None, int, numpy.random.SeedSequence or numpy.random.Generator, optional
+            Randomness of the bootstrap (scipy SPEC 7).
+
+        Returns
+        -------
+        ConfidenceInterval
+            ``low``, ``high`` (unpacks as a pair), ``method`` (None resolved), ``confidence_level``,
+            ``estimate``, ``estimand``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from agreekit.ranking import weighted_correlation_test
+        >>> x, y = np.arange(1, 31), np.r_[2, 1, 4, 3, np.arange(5, 31)]
+        >>> res = weighted_correlation_test(x, y, weigher=lambda i: np.ones(len(i)), method="monte-carlo",
+        ...                                 n_resamples=99, rng=0)
+        >>> ci = res.confidence_interval()
+        >>> ci.method, ci.low < res.statistic < ci.high
+        ('analytic', True)
+        """
+        from agreekit.ranking._intervals import result_interval
+        return result_interval(self, confidence_level, method, n_resamples, rng)
 
 
 
@@ -394,7 +439,7 @@ def _tied_test(x, y, config, alternative, method, n_resamples, rng, sequential, 
         null_mean=float(m.mean), null_var=float(m.var), null_left_var=float(m.left_var), pvalue_se=float(se),
         coefficient=config.coefficient, scheme=config.scheme, weigher=w.spec, n_resamples_used=int(used),
         moments_source=m.source, null_mean_se=float(m.mean_se), null_var_se=float(m.var_se),
-        null_left_var_se=float(m.left_var_se), tied=True)
+        null_left_var_se=float(m.left_var_se), tied=True, _data=(x, y, config))
 
 
 def weighted_correlation_test(x, y, *, coefficient="kendall", weigher="harmonic", scheme="additive",
@@ -652,4 +697,4 @@ def configured_test(x, y, config: Config, *, alternative="two-sided", method="au
         null_mean=float(moments[0]), null_var=float(moments[1]), null_left_var=float(moments[2]),
         pvalue_se=float(se), coefficient=config.coefficient, scheme=config.scheme, weigher=config.weigher.spec,
         n_resamples_used=int(used), moments_source=source, null_mean_se=float(mse[0]), null_var_se=float(mse[1]),
-        null_left_var_se=float(mse[2]))
+        null_left_var_se=float(mse[2]), _data=(x, y, config))
