@@ -31,3 +31,6 @@ __all__ = [
     "load_table", "available_tables", "find_table", "table_checksum", "null_moments",
     "WeightedCorrelationResult", "weighted_correlation_test", "exact_null_distribution",
 ]
+from agreekit.ranking._ranked_lists import RBOResult, ap_correlation, rank_biased_overlap  # noqa: E402
+
+__all__ += ["RBOResult", "rank_biased_overlap", "ap_correlation"]
