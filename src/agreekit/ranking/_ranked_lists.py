@@ -537,7 +537,7 @@ def _ap_inputs(x, y, kind):
     kind = check_choice("kind", kind, AP_KINDS)
     rx, tx = as_ranks("x", x, kind=kind)
     ry, ty = as_ranks("y", y, kind=kind)
-    check_same_length("x", rx, "y", ry)
+    check_same_length(("x", "y"), rx, ry)
     return np.asarray(rx, dtype=np.float64), np.asarray(ry, dtype=np.float64), bool(tx), bool(ty)
 
 
