@@ -34,3 +34,6 @@ __all__ = [
 from agreekit.ranking._ranked_lists import RBOResult, ap_correlation, rank_biased_overlap  # noqa: E402
 
 __all__ += ["RBOResult", "rank_biased_overlap", "ap_correlation"]
+from agreekit.ranking._ap_null import APCorrelationResult, ap_correlation_test  # noqa: E402
+
+__all__ += ["APCorrelationResult", "ap_correlation_test"]
