@@ -37,3 +37,6 @@ __all__ += ["RBOResult", "rank_biased_overlap", "ap_correlation"]
 from agreekit.ranking._ap_null import APCorrelationResult, ap_correlation_test  # noqa: E402
 
 __all__ += ["APCorrelationResult", "ap_correlation_test"]
+from agreekit.ranking._rbo_null import RBOTestResult, rank_biased_overlap_test  # noqa: E402
+
+__all__ += ["RBOTestResult", "rank_biased_overlap_test"]
