@@ -164,3 +164,111 @@ def test_bad_input(args, kwargs, parameter):
     with pytest.raises(InputError) as exc:
         ap_correlation(*args, **kwargs)
     assert exc.value.parameter == parameter
+
+
+# ----------------------------------------------------------------------------- null model and test
+from fractions import Fraction  # noqa: E402
+
+from scipy.stats import kstest  # noqa: E402
+
+from agreekit.ranking import ap_correlation_test  # noqa: E402
+
+
+def enumerated_null(rx, ry, stat):
+    """stat(rx, ry∘π) for all n! permutations π of y's values (x fixed)."""
+    n = len(rx)
+    return np.array([stat(rx, [ry[i] for i in perm]) for perm in itertools.permutations(range(n))])
+
+
+def tails(null, value, alternative):
+    tol = max(1e-12 * abs(value), 1e-14)
+    ge, le = np.mean(null >= value - tol), np.mean(null <= value + tol)
+    return {"greater": ge, "less": le, "two-sided": min(1.0, 2 * min(ge, le))}[alternative]
+
+
+def test_null_variance_formula_and_published_fractions():
+    published = {3: Fraction(5, 12), 4: Fraction(20, 81), 5: Fraction(49, 288), 6: Fraction(287, 2250),
+                 7: Fraction(109, 1080)}
+    for n in range(3, 9):
+        rx = list(range(1, n + 1))
+        null = enumerated_null(rx, rx, tau_ap_direct)
+        res = ap_correlation_test(rx, rx)
+        assert res.null_mean == 0.0 and abs(np.mean(null)) < 1e-13
+        assert res.null_var == pytest.approx(np.var(null), abs=1e-12)
+        if n in published:
+            assert res.null_var == pytest.approx(float(published[n]), abs=1e-15)
+
+
+def test_exact_pvalues_equal_enumeration_of_all_orders():
+    rng = np.random.default_rng(10)
+    for n in range(3, 9):
+        rx = list(range(1, n + 1))
+        null = enumerated_null(rx, rx, tau_ap_direct)   # y ∘ π over all π: the law of τ_AP(x, random order)
+        for _ in range(4 if n < 8 else 2):
+            ry = list(rng.permutation(n) + 1)
+            value = tau_ap_direct(rx, ry)
+            for alt in ("greater", "less", "two-sided"):
+                res = ap_correlation_test(rx, ry, alternative=alt)
+                assert res.method == "exact"
+                assert res.pvalue == pytest.approx(tails(null, value, alt), abs=1e-12), (n, ry, alt)
+
+
+def test_symmetric_and_tied_exact_pvalues_equal_enumeration():
+    rng = np.random.default_rng(12)
+    for _ in range(12):
+        n = int(rng.integers(3, 8))
+        rx = list(rng.permutation(n) + 1)
+        ry = list(random_ranks(rng, n, 0.5))
+        null_a = enumerated_null(rx, ry, tau_ap_a_direct)
+        res = ap_correlation_test(rx, ry, alternative="greater")
+        assert res.pvalue == pytest.approx(tails(null_a, tau_ap_a_direct(rx, ry), "greater"), abs=1e-12)
+        assert res.null_mean == pytest.approx(np.mean(null_a), abs=1e-12)
+        assert res.null_var == pytest.approx(np.var(null_a), abs=1e-12)
+        rxt = list(random_ranks(rng, n, 0.3))
+
+        def tb(a, b):
+            return (tau_star_direct(a, b) + tau_star_direct(b, a)) / 2
+        null_b = enumerated_null(rxt, ry, tb)
+        res = ap_correlation_test(rxt, ry, symmetric=True, alternative="two-sided")
+        if np.isnan(res.statistic):
+            continue
+        null_b = null_b[~np.isnan(null_b)]
+        assert res.pvalue == pytest.approx(tails(null_b, tb(rxt, ry), "two-sided"), abs=1e-12)
+
+
+def test_monte_carlo_within_3_se_of_exact():
+    rng = np.random.default_rng(4)
+    rx = list(range(1, 9))
+    for ry, kw in ((list(rng.permutation(8) + 1), {}), (list(rng.permutation(8) + 1), dict(symmetric=True)),
+                   ([1, 2, 2, 4, 4, 4, 7, 8], {})):
+        ex = ap_correlation_test(rx, ry, alternative="greater", **kw)
+        mc = ap_correlation_test(rx, ry, alternative="greater", method="monte-carlo", n_resamples=20000, rng=5, **kw)
+        assert ex.method == "exact" and mc.method == "monte-carlo"
+        assert abs(mc.pvalue - ex.pvalue) <= 3 * mc.pvalue_se + 1e-4
+    # untied beyond the lattice: Monte Carlo from the Lehmer digits, against the exact lattice law at n = 13
+    ry = list(rng.permutation(13) + 1)
+    ex = ap_correlation_test(list(range(1, 14)), ry, alternative="two-sided")
+    mc = ap_correlation_test(list(range(1, 14)), ry, alternative="two-sided", method="monte-carlo",
+                             n_resamples=20000, rng=6)
+    assert ex.method == "exact" and abs(mc.pvalue - ex.pvalue) <= 3 * mc.pvalue_se + 1e-4
+
+
+@pytest.mark.parametrize("n, method", [(12, "exact"), (40, "monte-carlo")])
+def test_pvalues_uniform_under_h0(n, method):
+    rng = np.random.default_rng(n)
+    rx = np.arange(1, n + 1)
+    ps = [ap_correlation_test(rx, rng.permutation(n) + 1, alternative="greater", method=method, n_resamples=2000,
+                              rng=rng).pvalue for _ in range(200)]
+    assert kstest(ps, "uniform").pvalue > 0.01
+
+
+def test_result_protocol_and_bad_test_input():
+    res = ap_correlation_test([1, 2, 3, 4], [2, 1, 3, 4])
+    stat, p = res
+    assert stat == res.statistic and p == res.pvalue
+    assert {"statistic", "pvalue", "null_mean", "null_var", "method"} <= set(res.to_dict())
+    for kwargs, par in ((dict(alternative="up"), "alternative"), (dict(method="table"), "method"),
+                        (dict(rng="x", method="monte-carlo"), "rng"), (dict(n_resamples=0), "n_resamples")):
+        with pytest.raises(InputError) as exc:
+            ap_correlation_test([1, 2, 3, 4], [2, 1, 3, 4], **kwargs)
+        assert exc.value.parameter == par

@@ -18,6 +18,7 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -87,6 +88,7 @@ def ap_null_variance(n: int) -> float:
     return ((n - 1) + 2 * h) / (3.0 * (n - 1) ** 2)
 
 
+@lru_cache(maxsize=16)
 def _lattice(n):
     """(ℓ, probabilities of K = Σ_{i=2}^n C(i)·ℓ/(i−1) on 0..ℓ(n−1))."""
     ell = math.lcm(*range(1, n)) if n > 2 else 1
@@ -97,6 +99,7 @@ def _lattice(n):
         for c in range(i):
             new[c * step: c * step + prob.size] += prob
         prob = new / i
+    prob.setflags(write=False)
     return ell, prob
 
 
