@@ -330,3 +330,133 @@ def test_bad_input_is_one_input_error(kwargs, parameter):
         rank_biased_overlap(x, y, **kwargs)
     assert exc.value.parameter == parameter
     assert "\n" not in str(exc.value)
+
+
+# ----------------------------------------------------------------------------- null model and test
+from scipy.stats import kstest  # noqa: E402
+
+from agreekit.ranking import rank_biased_overlap_test  # noqa: E402
+
+
+def webber_scores(S, L, p):
+    """(ext, min, max) of untied lists from explicit prefix overlaps: Eq. 32, Eq. 11 and the best continuation's
+    closed form (unseen items of S match the next items of L; beyond l every unseen item matches)."""
+    if len(S) > len(L):
+        S, L = L, S
+    s, l = len(S), len(L)
+    X = [0] * (l + 1)
+    setS = set()
+    for d in range(1, l + 1):
+        X[d] = len(set(S[:min(d, s)]) & set(L[:d]))
+    w = (1 - p) / p
+    head = sum(X[d] / d * p ** d for d in range(1, l + 1))
+    mn = w * (head + X[l] * (math.log(1 / (1 - p)) - sum(p ** d / d for d in range(1, l + 1))))
+    ext = w * (head + sum(X[s] * (d - s) / (s * d) * p ** d for d in range(s + 1, l + 1))) \
+        + ((X[l] - X[s]) / l + X[s] / s) * p ** l
+    f = l + s - X[l]
+    mx = w * (sum(X[d] / d * p ** d for d in range(1, s + 1))
+              + sum((X[d] + d - s) / d * p ** d for d in range(s + 1, l + 1))
+              + sum((2 * d - l - s + X[l]) / d * p ** d for d in range(l + 1, f + 1)) + p ** (f + 1) / (1 - p))
+    del setS
+    return {"ext": ext, "min": mn, "max": mx}
+
+
+def enumerate_rbo_null(N, s, l, p, score, fix_first=False):
+    """The score over every pair of prefixes (an s-prefix and an l-prefix of permutations of N items), equally likely
+    under H0; with fix_first the first list is fixed to (0..s−1) (the law is invariant under relabelling)."""
+    firsts = [tuple(range(s))] if fix_first else list(itertools.permutations(range(N), s))
+    seconds = list(itertools.permutations(range(N), l))
+    return np.array([webber_scores(list(a), list(b), p)[score] for a in firsts for b in seconds])
+
+
+@pytest.mark.parametrize("N, s, l, fix", [(4, 2, 3, False), (5, 3, 3, False), (5, 2, 4, False), (6, 3, 4, True),
+                                          (7, 3, 3, True), (7, 2, 5, True), (7, 4, 4, True)])
+def test_rbo_null_moments_and_pvalues_equal_enumeration(N, s, l, fix):
+    rng = np.random.default_rng(N * 100 + s * 10 + l)
+    for score in ("ext", "min", "max"):
+        p = float(rng.choice([0.5, 0.9]))
+        null = enumerate_rbo_null(N, s, l, p, score, fix_first=fix)
+        x = [int(v) for v in rng.choice(N, s, replace=False)]
+        y = [int(v) for v in rng.choice(N, l, replace=False)]
+        value = webber_scores(x, y, p)[score]
+        for alt in ("greater", "less", "two-sided"):
+            res = rank_biased_overlap_test(x, y, n_items=N, p=p, score=score, alternative=alt)
+            assert res.method == "exact" and res.statistic == pytest.approx(value, abs=1e-12)
+            assert res.null_mean == pytest.approx(np.mean(null), abs=1e-12)
+            assert res.null_var == pytest.approx(np.var(null), abs=1e-12)
+            tol = max(1e-12 * abs(value), 1e-14)
+            ge, le = np.mean(null >= value - 1e-10), np.mean(null <= value + 1e-10)
+            ref = {"greater": ge, "less": le, "two-sided": min(1.0, 2 * min(ge, le))}[alt]
+            assert res.pvalue == pytest.approx(ref, abs=1e-12), (score, alt)
+            assert res.adjusted == pytest.approx((value - np.mean(null)) / (1 - np.mean(null)), abs=1e-12)
+            del tol
+
+
+def test_published_null_mean():
+    # E[RBO_ext] for N = 5, k = 4, p = .9 is 3439/5000 (exact enumeration in rationals)
+    res = rank_biased_overlap_test([0, 1, 2, 3], [0, 1, 2, 3], n_items=5, p=0.9)
+    assert res.null_mean == pytest.approx(3439 / 5000, abs=1e-15)
+
+
+def tied_null_enumeration(x, y, N, p, ties, score):
+    """Both tie patterns kept, the lists' items every injective assignment from a domain of N items."""
+    def shape(lst):
+        return [len(g) if isinstance(g, set) else 1 for g in lst]
+
+    def build(sizes, items):
+        out, i = [], 0
+        for g in sizes:
+            out.append(set(items[i:i + g]) if g > 1 else items[i])
+            i += g
+        return out
+    sx, sy = shape(x), shape(y)
+    vals = []
+    for a in itertools.combinations(range(N), sum(sx)):  # a set per tie group order does not matter within groups
+        for pa in itertools.permutations(a):
+            for pb in itertools.permutations(range(N), sum(sy)):
+                vals.append(dense_definition(build(sx, list(pa)), build(sy, list(pb)), p, ties))
+    idx = {"ext": 0, "min": 1, "max": 2}[score]
+    return np.array([v[idx] for v in vals])
+
+
+def test_tied_monte_carlo_within_3_se_of_enumeration():
+    x = ["a", {"b", "c"}]
+    y = [{"a", "d"}, "b"]
+    null = tied_null_enumeration(x, y, 5, 0.8, "a", "ext")
+    value = dense_definition(x, y, 0.8, "a")[0]
+    ref = np.mean(null >= value - 1e-10)
+    res = rank_biased_overlap_test(x, y, n_items=5, p=0.8, method="monte-carlo", n_resamples=4000, rng=1)
+    assert res.method == "monte-carlo" and res.null_moments == "monte-carlo"
+    assert abs(res.pvalue - ref) <= 3 * res.pvalue_se + 1e-3
+    assert abs(res.null_mean - np.mean(null)) <= 3 * np.std(null) / math.sqrt(4000)
+
+
+def test_untied_monte_carlo_within_3_se_of_exact():
+    x, y = [3, 1, 0, 5, 6], [1, 3, 2, 7, 0, 8]
+    ex = rank_biased_overlap_test(x, y, n_items=12, p=0.8)
+    mc = rank_biased_overlap_test(x, y, n_items=12, p=0.8, method="monte-carlo", n_resamples=20000, rng=2)
+    assert ex.method == "exact" and abs(mc.pvalue - ex.pvalue) <= 3 * mc.pvalue_se + 1e-4
+    assert mc.null_mean == ex.null_mean  # exact moments either way without ties
+
+
+@pytest.mark.parametrize("N, s, method", [(16, 8, "exact"), (30, 10, "monte-carlo")])
+def test_rbo_pvalues_uniform_under_h0(N, s, method):
+    rng = np.random.default_rng(N)
+    ps = []
+    for _ in range(150):
+        x = [int(v) for v in rng.choice(N, s, replace=False)]
+        y = [int(v) for v in rng.choice(N, s, replace=False)]
+        ps.append(rank_biased_overlap_test(x, y, n_items=N, p=0.7, method=method, n_resamples=300, rng=rng).pvalue)
+    assert kstest(ps, "uniform").pvalue > 0.01
+
+
+def test_rbo_test_bad_input():
+    for kwargs, par in ((dict(n_items=3), "n_items"), (dict(n_items=10, score="res"), "score"),
+                        (dict(n_items=10, alternative="up"), "alternative"), (dict(n_items=10, p=1.5), "p"),
+                        (dict(n_items="ten"), "n_items")):
+        with pytest.raises(InputError) as exc:
+            rank_biased_overlap_test([1, 2, 3], [2, 4], **kwargs)
+        assert exc.value.parameter == par
+    with pytest.raises(InputError) as exc:
+        rank_biased_overlap_test([1, {2, 3}], [2, 4], n_items=10, method="exact")
+    assert exc.value.parameter == "method"
