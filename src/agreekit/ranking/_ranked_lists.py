@@ -235,7 +235,7 @@ class RBOResult(ResultBase):
     >>> from agreekit.ranking import rank_biased_overlap
     >>> res = rank_biased_overlap(["a", "b", "c"], ["b", "a", "d"], p=0.9)
     >>> round(res.ext, 6), round(res.min, 6), round(res.max, 6)
-    (0.713333, 0.548031, 0.793031)
+    (0.63, 0.311686, 0.873)
     """
 
     ext: float
@@ -421,7 +421,7 @@ def rank_biased_overlap(x, y, *, p=0.9, ties="a", kind="lists") -> RBOResult:
 
     >>> round(rank_biased_overlap({"d1": 3.2, "d2": 2.0, "d3": 2.0}, {"d2": 5.0, "d1": 4.0},
     ...                           kind="scores").ext, 6)
-    0.713333
+    0.81
     """
     p = check_float("p", p, minimum=0.0, maximum=1.0, inclusive=False)
     ties = check_choice("ties", ties, RBO_TIES)
