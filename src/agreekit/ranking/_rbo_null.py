@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -132,6 +133,7 @@ def _transitions(X, d, s, N):
     return [(0, 1 - p1), (1, p1)]
 
 
+@lru_cache(maxsize=64)
 def rbo_null_moments(s, l, n_items, p, score="ext"):
     """Exact (mean, variance) of the untied RBO ``score`` for depths s <= l under H0 (domain of n_items)."""
     c, g = _coefficients(s, l, p, score)
@@ -157,6 +159,7 @@ def rbo_null_moments(s, l, n_items, p, score="ext"):
     return mean, max(float(np.sum(M2)) - mean * mean, 0.0)
 
 
+@lru_cache(maxsize=32)
 def _exact_law(s, l, n_items, p, score):
     """(values, probabilities) of the untied score under H0, or None past MAX_ATOMS."""
     c, g = _coefficients(s, l, p, score)
@@ -176,7 +179,10 @@ def _exact_law(s, l, n_items, p, score):
         X, S, P = _merge(X, S, P)
         if X.size > MAX_ATOMS:
             return None
-    return S + g[X], P
+    vals = S + g[X]
+    vals.setflags(write=False)
+    P.setflags(write=False)
+    return vals, P
 
 
 def _merge(X, S, P):
