@@ -460,3 +460,16 @@ def test_rbo_test_bad_input():
     with pytest.raises(InputError) as exc:
         rank_biased_overlap_test([1, {2, 3}], [2, 4], n_items=10, method="exact")
     assert exc.value.parameter == "method"
+
+
+def test_long_lists_past_the_underflow_depth_match_the_formulas():
+    """Depths where p^d underflows are skipped: the scores still equal Webber's formulas (small p, long lists)."""
+    rng = np.random.default_rng(9)
+    for p in (0.1, 0.3):
+        for _ in range(3):
+            s, l = int(rng.integers(300, 700)), int(rng.integers(700, 900))
+            S = [int(v) for v in rng.choice(1000, s, replace=False)]
+            L = [int(v) for v in rng.choice(1000, l, replace=False)]
+            ext, mn, mn_explicit, mx_explicit = brute_untied(S, L, p, depth=l + s + 50)
+            r = rank_biased_overlap(S, L, p=p)
+            assert (r.ext, r.min, r.max) == pytest.approx((ext, mn, mx_explicit), abs=1e-15)

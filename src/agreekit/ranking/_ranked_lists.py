@@ -168,19 +168,24 @@ def _encode(parameter_x, items_x, parameter_y, items_y):
     import pandas as pd
 
     nx = len(items_x)
-    both = np.empty(nx + len(items_y), dtype=object)
-    both[:nx] = list(items_x) if not isinstance(items_x, np.ndarray) else items_x
-    both[nx:] = list(items_y) if not isinstance(items_y, np.ndarray) else items_y
+    native = (isinstance(items_x, np.ndarray) and isinstance(items_y, np.ndarray) and items_x.dtype != object
+              and items_y.dtype != object and items_x.dtype.kind == items_y.dtype.kind and items_x.dtype.kind in "iufUS")
+    if native:
+        both = np.concatenate([items_x, items_y])
+    else:
+        both = np.empty(nx + len(items_y), dtype=object)
+        both[:nx] = list(items_x) if not isinstance(items_x, np.ndarray) else items_x
+        both[nx:] = list(items_y) if not isinstance(items_y, np.ndarray) else items_y
     try:
         codes, uniques = pd.factorize(both, use_na_sentinel=False)
     except TypeError:
         raise InputError(parameter_x, "holds unhashable items") from None
     codes = codes.astype(np.int64)
     cx, cy = codes[:nx], codes[nx:]
-    for par, c, items in ((parameter_x, cx, items_x), (parameter_y, cy, items_y)):
-        if c.size and np.unique(c).size != c.size:
-            u, cnt = np.unique(c, return_counts=True)
-            dup = uniques[u[np.argmax(cnt > 1)]]
+    for par, c in ((parameter_x, cx), (parameter_y, cy)):
+        counts = np.bincount(c, minlength=uniques.size)
+        if c.size and counts.max() > 1:
+            dup = uniques[int(np.argmax(counts > 1))]
             raise InputError(par, f"holds the item {_short(dup)} more than once (an item may appear once, "
                                   "in one tie group)")
     return cx, cy, int(uniques.size)
@@ -250,15 +255,22 @@ class RBOResult(ResultBase):
 
 def _counts(n, starts, ends):
     """Integer count over depths 1..n of intervals [start, end) (difference array)."""
+    starts, ends = np.minimum(starts, n + 1), np.minimum(ends, n + 1)
     keep = starts < ends
-    diff = np.zeros(n + 2, dtype=np.int64)
-    np.add.at(diff, starts[keep], 1)
-    np.add.at(diff, ends[keep], -1)
+    diff = np.bincount(starts[keep], minlength=n + 2)[: n + 2] - np.bincount(ends[keep], minlength=n + 2)[: n + 2]
     return np.cumsum(diff)[: n + 1]
 
 
+def _underflow_depth(p: float) -> int:
+    """A depth beyond which p^d is 0.0 in float64 (every term of the sums there is exactly 0)."""
+    return int(math.ceil(746.0 / -math.log(p))) + 2
+
+
 def _rbo_sections(S: _Flat, L: _Flat, n_codes: int, p: float, ties: str):
-    """(ext, min, max) of RBO for S the shorter list (Corsi & Urbano's three sections)."""
+    """(ext, min, max) of RBO for S the shorter list (Corsi & Urbano's three sections).
+
+    Depth-indexed arrays stop at n = min(l, the depth where p^d underflows to 0): deeper terms are 0.
+    """
     s, l = S.size, L.size
     w = ties == "w"
     posS = np.full(n_codes, -1, dtype=np.int64)
@@ -266,10 +278,13 @@ def _rbo_sections(S: _Flat, L: _Flat, n_codes: int, p: float, ties: str):
     inS = posS[L.ids] >= 0
     jL = np.flatnonzero(inS)            # positions in L of the common items
     jS = posS[L.ids[jL]]                # their positions in S
-    tS, bS, tL, bL = S.t[jS], S.b[jS], L.t[jL], L.b[jL]
+    x_l = float(jL.size)
+    n = min(l, _underflow_depth(p))
+    se = min(s, n)
+    top = n + 1
+    tS, bS, tL, bL = (np.minimum(v, top) for v in (S.t[jS], S.b[jS], L.t[jL], L.b[jL]))
     if w:  # variant w: an item counts in full from the top of its group
         bS, bL = tS, tL
-    n = l
     # resolved in both (c = 1 in both lists)
     R = np.cumsum(np.bincount(np.maximum(bS, bL), minlength=n + 2))[: n + 1]
     A = _counts(n, np.maximum(tS, bL), bS)                   # partial in S, resolved in L
@@ -278,22 +293,24 @@ def _rbo_sections(S: _Flat, L: _Flat, n_codes: int, p: float, ties: str):
     d = np.arange(n + 1, dtype=np.float64)
     d[0] = 1.0  # index 0 unused
     # the partial group containing depth d in each list
+    St, Sb = S.t[:se], S.b[:se]
+    Lt, Lb = L.t[:n], L.b[:n]
     cG = np.zeros(n + 1)
     gS_t = np.zeros(n + 1)
     gS_b = np.zeros(n + 1)
-    gS_t[1: s + 1], gS_b[1: s + 1] = S.t, S.b
-    cG[1: s + 1] = (d[1: s + 1] - S.t + 1) / (S.b - S.t + 1)
+    gS_t[1: se + 1], gS_b[1: se + 1] = St, Sb
+    cG[1: se + 1] = (d[1: se + 1] - St + 1) / (Sb - St + 1)
     gL_t = np.zeros(n + 1)
     gL_b = np.zeros(n + 1)
-    gL_t[1:], gL_b[1:] = L.t, L.b
+    gL_t[1:], gL_b[1:] = Lt, Lb
     cH = np.zeros(n + 1)
-    cH[1:] = (d[1:] - L.t + 1) / (L.b - L.t + 1)
-    X = R + A * cG + B * cH + C * cG * cH                   # X_d (seen items), d = 0..l
+    cH[1:] = (d[1:] - Lt + 1) / (Lb - Lt + 1)
+    X = R + A * cG + B * cH + C * cG * cH                   # X_d (seen items), d = 0..n
     # normalizers
     if w:
         nS = np.zeros(n + 1)
-        nS[1: s + 1] = gS_b[1: s + 1]     # items of S with t <= d
-        nS[s + 1:] = d[s + 1:]            # beyond s: S taken to continue with one item per depth
+        nS[1: se + 1] = gS_b[1: se + 1]     # items of S with t <= d
+        nS[se + 1:] = d[se + 1:]            # beyond s: S taken to continue with one item per depth
         den = nS + gL_b
         den_scale = 2.0
     elif ties == "a":
@@ -301,23 +318,23 @@ def _rbo_sections(S: _Flat, L: _Flat, n_codes: int, p: float, ties: str):
         den_scale = 1.0
     else:
         qS = np.zeros(n + 1)
-        qS[1: s + 1] = (gS_t[1: s + 1] - 1) + (d[1: s + 1] - gS_t[1: s + 1] + 1) ** 2 / (gS_b[1: s + 1] - gS_t[1: s + 1] + 1)
-        qS[s + 1:] = d[s + 1:]
+        qS[1: se + 1] = (gS_t[1: se + 1] - 1) + (d[1: se + 1] - gS_t[1: se + 1] + 1) ** 2 / (gS_b[1: se + 1] - gS_t[1: se + 1] + 1)
+        qS[se + 1:] = d[se + 1:]
         qL = np.zeros(n + 1)
         qL[1:] = (gL_t[1:] - 1) + (d[1:] - gL_t[1:] + 1) ** 2 / (gL_b[1:] - gL_t[1:] + 1)
         den = np.sqrt(qS) * np.sqrt(qL)
         den_scale = 1.0
     den[0] = 1.0
     Aseen = den_scale * X / den
-    A_s = Aseen[s]
-    x_l = float(jL.size)
+    A_s = Aseen[s] if s <= n else 0.0    # past the underflow depth it only multiplies zeros
     pw = p ** np.arange(n + 1, dtype=np.float64)
-    sec1 = float(np.sum(Aseen[1: s + 1] * pw[1: s + 1]))
-    if l > s:
+    sec1 = float(np.sum(Aseen[1: se + 1] * pw[1: se + 1]))
+    if n > s:
         k = d[s + 1:] - s
         # items of L not in S: resolved (c = 1) by depth d, and partially seen at depth d
         only = ~inS
-        tO, bO = L.t[only], (L.t[only] if w else L.b[only])
+        tO = np.minimum(L.t[only], top)
+        bO = tO if w else np.minimum(L.b[only], top)
         U = np.cumsum(np.bincount(bO, minlength=n + 2))[: n + 1][s + 1:].astype(np.float64)
         nH = _counts(n, tO, bO)[s + 1:].astype(np.float64)
         cHs = cH[s + 1:]
@@ -333,12 +350,15 @@ def _rbo_sections(S: _Flat, L: _Flat, n_codes: int, p: float, ties: str):
     else:
         sec2_min = sec2_max = sec2_ext = 0.0
     # beyond depth l
-    tail_log = -math.log1p(-p) - float(np.sum(pw[1:] / d[1:]))   # Σ_{d>l} p^d / d
-    sec3_min = x_l * max(tail_log, 0.0) if l < 50_000 else x_l * _tail_log(p, l)
-    f = int(l + s - x_l)
-    dm = np.arange(l + 1, f + 1, dtype=np.float64)
-    sec3_max = float(np.sum((2 * dm - l - s + x_l) / dm * p ** dm)) + p ** (f + 1) / (1 - p)
-    sec3_ext = (x_l + (l - s) * A_s) / l * p ** (l + 1) / (1 - p)
+    sec3_min = x_l * (max(-math.log1p(-p) - float(np.sum(pw[1:] / d[1:])), 0.0) if l < 50_000 else _tail_log(p, l))
+    pl1 = p ** (l + 1)
+    if pl1 > 0.0:
+        f = int(l + s - x_l)
+        dm = np.arange(l + 1, f + 1, dtype=np.float64)
+        sec3_max = float(np.sum((2 * dm - l - s + x_l) / dm * p ** dm)) + p ** (f + 1) / (1 - p)
+        sec3_ext = (x_l + (l - s) * A_s) / l * pl1 / (1 - p)
+    else:
+        sec3_max = sec3_ext = 0.0
     c = (1 - p) / p
     return (c * (sec1 + sec2_ext + sec3_ext), c * (sec1 + sec2_min + sec3_min),
             c * (sec1 + sec2_max + sec3_max))
@@ -446,7 +466,7 @@ def _above_counts(order, group_start, xr, n_x):
     """For items in y order (groups [group_start[g], group_start[g+1])), the number of items in strictly
     higher y groups with a strictly smaller x rank (Fenwick tree over the dense x ranks 1..n_x)."""
     n = order.size
-    tree = np.zeros(n_x + 1, dtype=np.int64)
+    tree = np.zeros(n_x + 1, dtype=np.int32)
     out = np.zeros(n, dtype=np.int64)
     n_groups = group_start.size - 1
     for g in range(n_groups):
