@@ -350,7 +350,7 @@ def _rbo_sections(S: _Flat, L: _Flat, n_codes: int, p: float, ties: str):
     else:
         sec2_min = sec2_max = sec2_ext = 0.0
     # beyond depth l
-    sec3_min = x_l * (max(-math.log1p(-p) - float(np.sum(pw[1:] / d[1:])), 0.0) if l < 50_000 else _tail_log(p, l))
+    sec3_min = x_l * _tail_log(p, l)
     pl1 = p ** (l + 1)
     if pl1 > 0.0:
         f = int(l + s - x_l)
@@ -365,18 +365,16 @@ def _rbo_sections(S: _Flat, L: _Flat, n_codes: int, p: float, ties: str):
 
 
 def _tail_log(p, l):
-    """Σ_{d>l} p^d / d summed directly (the difference ln(1/(1-p)) − Σ_{d<=l} loses digits at large l)."""
-    if p ** (l + 1) == 0.0:
+    """Σ_{d>l} p^d / d, summed directly when it is small (ln(1/(1-p)) − Σ_{d<=l} p^d/d loses its digits)."""
+    head_p = p ** (l + 1)
+    if head_p == 0.0:
         return 0.0
-    total, term_p, d = 0.0, p ** (l + 1), l + 1
-    while term_p > 1e-300:
-        add = term_p / d
-        total += add
-        if add < 1e-18 * total:
-            break
-        term_p *= p
-        d += 1
-    return total
+    k = int(math.ceil(746.0 / -math.log(p)))
+    if head_p < 1e-3 and k <= 5_000_000:
+        dd = np.arange(l + 1, l + 1 + k, dtype=np.float64)
+        return float(np.sum(np.exp(dd * math.log(p)) / dd))
+    d = np.arange(1, l + 1, dtype=np.float64)
+    return max(-math.log1p(-p) - float(np.sum(np.exp(d * math.log(p)) / d)), 0.0)
 
 
 def rank_biased_overlap(x, y, *, p=0.9, ties="a", kind="lists") -> RBOResult:
