@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import math
 
-from agreekit._cli._common import add_format, add_output, add_quiet, add_rng
+from agreekit._cli._common import add_format, add_output, add_quiet, add_renamed, add_rng
 from agreekit._io import iter_lines
 from agreekit._validation import InputError, check_int
 from agreekit.ranking._ap_null import ap_correlation_test
@@ -29,15 +29,15 @@ def register(subparsers) -> None:
     p.add_argument("--ties", default="a", choices=("a", "w", "b"),
                    help="tie variant: a (expected RBO over tie-breakings, default), w (ties as equality), "
                         "b (corrected for the information lost to ties)")
-    p.add_argument("--depth", type=int, default=None, metavar="K",
-                   help="cut each list at depth K (a tie group that starts within the top K is kept whole)")
+    p.add_argument("--depth", type=int, default=None,
+                   help="cut each list at this depth (a tie group that starts within that depth is kept whole)")
     g = p.add_argument_group("test against chance (agreekit.ranking.rank_biased_overlap_test)")
     g.add_argument("--n-items", type=int, default=None, metavar="N",
                    help="domain size (collection or pool size): adds each topic's p-value, null mean and "
                         "adjusted RBO, and a combined p-value over topics")
     g.add_argument("--score", default="ext", choices=("ext", "min", "max"), help="the score tested")
-    g.add_argument("--n-resamples", type=int, default=10000,
-                   help="Monte Carlo resamples per topic when the exact null is not available")
+    add_renamed(g, "--n-resamples", dest="n_resamples", type=int, default=10000,
+                help="Monte Carlo resamples per topic when the exact null is not available")
     add_rng(g, what="the Monte Carlo resamples")
     add_quiet(p)
     add_format(p)
@@ -57,12 +57,14 @@ def register(subparsers) -> None:
     p.add_argument("--symmetric", action="store_true",
                    help="τ_AP_b, the symmetric form (ties allowed in both); default τ_AP (τ_AP_a with ties in Y)")
     g = p.add_argument_group("significance test (agreekit.ranking.ap_correlation_test)")
-    g.add_argument("--pvalue", action="store_true", help="add the p-value under independence and the null moments")
+    add_renamed(g, "--pvalue", action="store_true", dest="pvalue",
+                help="add the p-value under independence and the null moments")
     g.add_argument("--alternative", default="two-sided", choices=("two-sided", "greater", "less"),
                    help="the alternative hypothesis")
     g.add_argument("--method", default="auto", choices=("auto", "exact", "monte-carlo"),
                    help="auto (default: exact when available, else sequential Monte Carlo), exact or monte-carlo")
-    g.add_argument("--n-resamples", type=int, default=100000, help="Monte Carlo resamples (the maximum)")
+    add_renamed(g, "--n-resamples", dest="n_resamples", type=int, default=100000,
+                help="Monte Carlo resamples (the maximum)")
     add_rng(g, what="the Monte Carlo permutations")
     add_quiet(p)
     add_format(p)
