@@ -3,12 +3,14 @@ from __future__ import annotations
 
 import math
 
+from scipy.stats import combine_pvalues
+
 from agreekit._cli._common import add_format, add_output, add_quiet, add_renamed, add_rng
+from agreekit._cli.ranking import emit, read_rank_file
 from agreekit._io import iter_lines
-from agreekit._validation import InputError, check_int
-from agreekit.ranking._ap_null import ap_correlation_test
-from agreekit.ranking._ranked_lists import ap_correlation, rank_biased_overlap
-from agreekit.ranking._rbo_null import rank_biased_overlap_test
+from agreekit._validation import InputError, check_float, check_int
+from agreekit.ireval.metrics import read_run
+from agreekit.ranking import ap_correlation, ap_correlation_test, rank_biased_overlap, rank_biased_overlap_test
 
 SCORES = ("ext", "min", "max", "res")
 
@@ -89,8 +91,6 @@ def _read(path, parameter):
     """{topic: ranked list (sets = tie groups)} from a TREC run, or {None: list} from a list file."""
     lines = _read_lines(path, parameter)
     if _is_run(lines):
-        from agreekit.ireval.metrics import read_run
-
         if path == "-":
             import io
 
@@ -146,11 +146,6 @@ def _cut(lst, depth):
 
 # ----------------------------------------------------------------------------- handlers
 def _rbo(args):
-    from scipy.stats import combine_pvalues
-
-    from agreekit._cli.ranking import emit
-    from agreekit._validation import check_float
-
     p = check_float("p", args.p, minimum=0.0, maximum=1.0, inclusive=False)
     depth = None if args.depth is None else check_int("depth", args.depth, minimum=1)
     if args.n_items is not None:
@@ -224,8 +219,6 @@ def _topic_seed(seed, index):
 
 
 def _ap(args):
-    from agreekit._cli.ranking import emit, read_rank_file
-
     if args.x == "-" and args.y == "-":
         raise InputError("y", "only one of x, y may be `-` (stdin)")
     x = read_rank_file(args.x, parameter="x", column=args.column, kind=args.kind)

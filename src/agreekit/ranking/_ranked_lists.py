@@ -43,7 +43,8 @@ import numpy as np
 from numba import njit
 
 from agreekit._api import ResultBase
-from agreekit._validation import InputError, check_choice, check_float
+from agreekit._validation import InputError, check_choice, check_float, check_same_length
+from agreekit.ranking.correlation import as_ranks
 
 __all__ = ["RBOResult", "rank_biased_overlap", "ap_correlation"]
 
@@ -617,9 +618,6 @@ def _tau_ap_a(vx, vy):
 
 
 def _ap_inputs(x, y, kind):
-    from agreekit.ranking.correlation import as_ranks
-    from agreekit._validation import check_same_length
-
     kind = check_choice("kind", kind, AP_KINDS)
     rx, tx = as_ranks("x", x, kind=kind)
     ry, ty = as_ranks("y", y, kind=kind)
