@@ -474,3 +474,14 @@ def test_long_lists_past_the_underflow_depth_match_the_formulas():
             r = rank_biased_overlap(S, L, p=p)
             # (Eq. 11's ln(1/(1-p)) − Σ_{d<=l} p^d/d cancels to rounding noise here: the explicit continuation is used)
             assert (r.ext, r.min, r.max) == pytest.approx((ext, mn_explicit, mx_explicit), abs=1e-15)
+
+
+def test_untied_ext_against_pypi_rbo_where_it_imports():
+    """PyPI `rbo` (changyaochen) declares numpy<2, so it is not in the [test] extra; where it imports anyway, its
+    rbo_ext (Webber's Eq. 32, untied) is a peer reference."""
+    rbo = pytest.importorskip("rbo", reason="PyPI rbo is not installed (it declares numpy<2, the stack pins numpy 2)")
+    rng = np.random.default_rng(15)
+    for _ in range(200):
+        S, L = random_untied(rng)
+        p = float(rng.choice([0.5, 0.9, 0.98]))
+        assert rank_biased_overlap(S, L, p=p).ext == pytest.approx(rbo.RankingSimilarity(S, L).rbo_ext(p=p), abs=1e-12)
