@@ -593,11 +593,24 @@ def _y_groups(vy):
     return order, group_start
 
 
-def _tau_star(vx, vy):
+def _sorted_view(v):
+    """(order, group starts, dense ranks 1..m, m) of a value vector (lower = better), from one sort."""
+    order, gs = _y_groups(v)
+    dense = np.empty(v.size, dtype=np.int64)
+    sizes = np.diff(gs)
+    dense[order] = np.repeat(np.arange(1, sizes.size + 1, dtype=np.int64), sizes)
+    return order.astype(np.int64), gs, dense, int(sizes.size)
+
+
+def _tau_star(vx, vy, views=None):
     """τ*(x, y): y (possibly tied) against x; 2/|{p_i != 1}| Σ_{p_i != 1} C_above(i)/(p_i − 1) − 1."""
-    xr, nx = _dense(vx)
-    order, gs = _y_groups(vy)
-    c = _above_counts(order.astype(np.int64), gs, xr, nx)
+    if views is None:
+        xr, nx = _dense(vx)
+        order, gs = _y_groups(vy)
+        order = order.astype(np.int64)
+    else:
+        (_, _, xr, nx), (order, gs, _, _) = views
+    c = _above_counts(order, gs, xr, nx)
     sizes = np.diff(gs)
     pmin = np.repeat(gs[:-1] + 1, sizes).astype(np.float64)   # p_i in y order
     keep = pmin != 1
@@ -683,7 +696,8 @@ def ap_correlation(x, y, *, symmetric=False, kind="ranks") -> float:
 
 def _ap_values(vx, vy, tx, symmetric):
     if symmetric:
-        return 0.5 * (_tau_star(vx, vy) + _tau_star(vy, vx))
+        sx, sy = _sorted_view(vx), _sorted_view(vy)   # one sort per ranking serves both directions
+        return 0.5 * (_tau_star(vx, vy, (sx, sy)) + _tau_star(vy, vx, (sy, sx)))
     if tx:
         raise InputError("x", "(the reference ranking) has ties; τ_AP needs an untied reference: use "
                               "symmetric=True (τ_AP_b) for ties in both rankings")
