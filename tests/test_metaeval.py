@@ -335,3 +335,41 @@ def test_tau_b_tie_break_equals_scipy_kendalltau():
         ref = kendalltau(x, y).statistic
         got = _tau_b(x, y)
         assert (np.isnan(ref) and np.isnan(got)) or abs(got - ref) <= 1e-12
+
+
+# ----------------------------------------------------------------------------- τ_AP_b beside τ_b and g(τ_w)
+def _tau_ap_b_direct(a, b):
+    """Urbano & Marrero's τ_AP_b of two score vectors (higher = better), pair by pair."""
+    def star(x, y):  # y against x
+        n = len(x)
+        tot, m = 0.0, 0
+        for i in range(n):
+            above = [j for j in range(n) if y[j] > y[i]]
+            if not above:
+                continue
+            m += 1
+            tot += sum(1 for j in above if x[j] > x[i]) / len(above)
+        return 2 * tot / m - 1
+    return (star(a, b) + star(b, a)) / 2
+
+
+def test_metric_agreement_reports_tau_ap_b_and_its_bootstrap_se(tmp_path):
+    rng = np.random.default_rng(8)
+    base = rng.uniform(size=(25, 9)) + np.linspace(1, 0, 9)
+    base[:, 3] = base[:, 4]                                   # two systems with equal scores: a tie
+    scores = {"A": pd.DataFrame(base), "B": pd.DataFrame(base + rng.normal(0, .3, base.shape)),
+              "C": pd.DataFrame(rng.uniform(size=base.shape))}
+    res = metric_agreement(scores, n_resamples=60, rng=2, pvalue=False)
+    t = res.to_frame()
+    assert {"tau_ap_b", "tau_ap_b_se"} <= set(t.columns)
+    means = {m: scores[m].mean(axis=0).to_numpy() for m in scores}
+    for row in t.itertuples(index=False):
+        assert row.tau_ap_b == pytest.approx(_tau_ap_b_direct(means[row.metric_a], means[row.metric_b]), abs=1e-12)
+    # the bootstrap SE: the same topic samples, τ_AP_b of each replicate's means, their SD (ddof = 1)
+    row = t.iloc[0]
+    boot = [_tau_ap_b_direct(scores[row.metric_a].to_numpy()[i].mean(axis=0),
+                             scores[row.metric_b].to_numpy()[i].mean(axis=0)) for i in res.resamples]
+    assert row.tau_ap_b_se == pytest.approx(np.std(boot, ddof=1), abs=1e-12)
+    from agreekit.metaeval.report import plot_heatmap
+    plot_heatmap(res, tmp_path / "heat")
+    assert (tmp_path / "heat.png").stat().st_size > 1000

@@ -31,6 +31,7 @@ SUBCOMMAND_MODULES = (
     "agreekit._cli.clustering",
     "agreekit._cli.bootstrap",
     "agreekit._cli.metaeval",
+    "agreekit._cli.ranked_lists",
 )
 
 
@@ -48,6 +49,7 @@ COMMANDS = {
     "bootstrap": "agreekit._cli.bootstrap",
     "evaluate": "agreekit._cli.bootstrap",
     "metaeval": "agreekit._cli.metaeval",
+    "rbo": "agreekit._cli.ranked_lists", "ap": "agreekit._cli.ranked_lists",
 }
 
 
@@ -103,6 +105,10 @@ EXAMPLES = {
         "RR=resources/bootstrap/trec_topic_by_run_scores/adhoc8_rr.csv --n-resamples 200 --rng 1 "
         "--output-dir metaeval_adhoc8",
     ],
+    "rbo": ["agreekit rbo resources/bootstrap/robust03_top100/runs/input.Sel50.gz "
+            "resources/bootstrap/robust03_top100/runs/input.pircRBa1.gz --depth 20 --n-items 1000 --n-resamples 200 --rng 1 --format csv"],
+    "ap": ["printf '1\\n2\\n3\\n4\\n5\\n' > x.txt; printf '2\\n1\\n3\\n5\\n4\\n' > y.txt",
+           "agreekit ap x.txt y.txt --pvalue --alternative greater"],
     "evaluate": [
         "agreekit evaluate resources/bootstrap/robust03_top100/robust03_qrels.txt.gz "
         "resources/bootstrap/robust03_top100/runs/input.Sel50.gz --metrics AP,nDCG@10,RR --format json "

@@ -42,6 +42,7 @@ CLI_ONLY_OPTIONS = {
     "name": "metaeval: the collection's title in the files of --output-dir",
     "column": "the CSV column of an input file to read (ranking `correlate`)",
     "pvalue": "flag: also run the significance test (`correlate --pvalue`)",
+    "depth": "rbo: cut each ranked list at depth K (evaluate's --depth is its API parameter)",
     "standardize": "flag: also return the standardized value (`correlate --standardize`)",
     "topic_column": "bootstrap/metaeval: how the score CSV's first column is read (load_scores(topic_column=...))",
 }

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
+from numba import njit, prange
 
 import functools
 
@@ -25,7 +26,7 @@ __all__ = ["metric_agreement", "MetricAgreement", "COLUMNS"]
 
 #: the columns of :meth:`MetricAgreement.to_frame`, in order
 COLUMNS = ("metric_a", "metric_b", "tau_b", "tau_b_se", "tau_w", "tau_w_se", "tau_w_standardized",
-           "tau_w_standardized_se", "pvalue", "top_k_overlap", "tau_b_ci_low", "tau_b_ci_high",
+           "tau_w_standardized_se", "tau_ap_b", "tau_ap_b_se", "pvalue", "top_k_overlap", "tau_b_ci_low", "tau_b_ci_high",
            "tau_w_standardized_ci_low", "tau_w_standardized_ci_high", "difference", "difference_se",
            "pvalue_method", "ties")
 
@@ -59,7 +60,7 @@ class MetricAgreement(ResultBase):
         Systems × metrics average ranks (1 = best, ties share the mean position).
     resamples : ndarray, shape (B, n_topics)
         The topic samples Q*b, shared by every metric and pair.
-    bootstrap_tau_b, bootstrap_tau_w, bootstrap_tau_w_standardized : ndarray, shape (B, pairs)
+    bootstrap_tau_b, bootstrap_tau_w, bootstrap_tau_w_standardized, bootstrap_tau_ap_b : ndarray, shape (B, pairs)
         The replicates behind the standard errors.
 
     Examples
@@ -103,6 +104,7 @@ class MetricAgreement(ResultBase):
     bootstrap_tau_b: np.ndarray = field(repr=False)
     bootstrap_tau_w: np.ndarray = field(repr=False)
     bootstrap_tau_w_standardized: np.ndarray = field(repr=False)
+    bootstrap_tau_ap_b: np.ndarray = field(repr=False, default=None)
 
     __eq__ = fieldwise_eq  # DataFrames and arrays by value (the generated == raises on them)
     __hash__ = None
@@ -132,6 +134,9 @@ class MetricAgreement(ResultBase):
         rankings) and ``tau_b_se`` (bootstrap SE, Sakai Eq. 12); ``tau_w`` (top-weighted
         τ_w, τ_b-style normalisation under ties) and ``tau_w_se``; ``tau_w_standardized``
         (g(τ_w) at n = number of systems, zero mean under independence) and its SE;
+        ``tau_ap_b`` (Urbano & Marrero's symmetric AP correlation τ_AP_b, top-weighted, ties
+        allowed in both rankings; :func:`agreekit.ranking.ap_correlation` with ``symmetric=True``)
+        and ``tau_ap_b_se``;
         ``pvalue`` of τ_w under H0 (``weighted_correlation_test``); ``top_k_overlap``
         (systems in both top-k sets); percentile intervals at ``confidence_level``;
         ``difference`` = g(τ_w) − τ_b with its paired bootstrap SE; ``pvalue_method``;
@@ -164,6 +169,40 @@ class MetricAgreement(ResultBase):
                 "statistic": dict(zip(self.metrics, self.summary_names)),
                 "alpha": _interval_alpha(self.confidence_level),
                 "top_k": self.top_k, "pairs": rows}
+
+
+@njit(cache=True, parallel=True)
+def _tau_ap_b_pairs(RA, pa, pb):  # pragma: no cover - compiled
+    """τ_AP_b = ½[τ*(a, b) + τ*(b, a)] for every replicate and metric pair (RA: ranks, 1 = best, ties shared).
+
+    τ*(x, y) = 2/|{i: p_i ≠ 1}| Σ_{p_i ≠ 1} C(i)/(p_i − 1) − 1, p_i = 1 + #{j: y_j < y_i},
+    C(i) = #{j: y_j < y_i and x_j < x_i} (Urbano & Marrero, ICTIR 2017); NaN when a ranking is all tied.
+    """
+    M, R, s = RA.shape
+    P = pa.size
+    out = np.empty((R, P))
+    for r in prange(R):
+        for q in range(P):
+            total = 0.0
+            for side in range(2):
+                x = RA[pa[q], r] if side == 0 else RA[pb[q], r]
+                y = RA[pb[q], r] if side == 0 else RA[pa[q], r]
+                acc = 0.0
+                m = 0
+                for i in range(s):
+                    above = 0
+                    conc = 0
+                    for j in range(s):
+                        if y[j] < y[i]:
+                            above += 1
+                            if x[j] < x[i]:
+                                conc += 1
+                    if above > 0:
+                        m += 1
+                        acc += conc / above
+                total += (2.0 * acc / m - 1.0) if m > 0 else np.nan
+            out[r, q] = 0.5 * total
+    return out
 
 
 def _interval_alpha(confidence_level: float) -> float:
@@ -381,6 +420,7 @@ def metric_agreement(scores, *, weigher="harmonic", scheme="additive", n_resampl
     tb, tw = pick(_k.pair_correlations, pa.size * RA.shape[1] * RA.shape[2] ** 2)(RA, FW, pa, pb, scheme == "multiplicative")
     overlap = pick(_k.top_k_overlap, RA.shape[0] * RA.shape[2] ** 2)(np.ascontiguousarray(RA[:, :1]), pa, pb, top_k)[0]
     g = _standardize(tw, weigher=w, scheme=scheme, n=s, table=table)
+    tap = _tau_ap_b_pairs(np.ascontiguousarray(RA), pa, pb)
 
     boot_b, boot_w, boot_g = tb[1:], tw[1:], g[1:]
     lo, hi = alpha / 2, 1 - alpha / 2
@@ -402,6 +442,7 @@ def metric_agreement(scores, *, weigher="harmonic", scheme="additive", n_resampl
         "tau_b": tb[0], "tau_b_se": _se(boot_b),
         "tau_w": tw[0], "tau_w_se": _se(boot_w),
         "tau_w_standardized": g[0], "tau_w_standardized_se": _se(boot_g),
+        "tau_ap_b": tap[0], "tau_ap_b_se": _se(tap[1:]),
         "pvalue": np.asarray(pvals, dtype=float),
         "top_k_overlap": overlap.astype(np.int64),
         "tau_b_ci_low": _percentile(boot_b, lo), "tau_b_ci_high": _percentile(boot_b, hi),
@@ -418,4 +459,5 @@ def metric_agreement(scores, *, weigher="harmonic", scheme="additive", n_resampl
         table=frame,
         summaries=pd.DataFrame(S_obs.T, index=pd.Index(systems, name="system"), columns=list(data.names)),
         ranks=pd.DataFrame(RA[:, 0].T, index=pd.Index(systems, name="system"), columns=list(data.names)),
-        resamples=idx, bootstrap_tau_b=boot_b, bootstrap_tau_w=boot_w, bootstrap_tau_w_standardized=boot_g)
+        resamples=idx, bootstrap_tau_b=boot_b, bootstrap_tau_w=boot_w, bootstrap_tau_w_standardized=boot_g,
+        bootstrap_tau_ap_b=tap[1:])

@@ -30,7 +30,8 @@ __all__ = ["write_collection", "plot_heatmap", "interchangeability", "write_summ
 DEFAULT_THRESHOLD = 0.9
 
 AGREEMENT_MD_COLUMNS = ["metric_a", "metric_b", "tau_b", "tau_b_se", "tau_w", "tau_w_se",
-                        "tau_w_standardized", "tau_w_standardized_se", "pvalue", "top_k_overlap"]
+                        "tau_w_standardized", "tau_w_standardized_se", "tau_ap_b", "tau_ap_b_se", "pvalue",
+                        "top_k_overlap"]
 
 
 def plot_heatmap(agreement: MetricAgreement, stem: str | Path, *, title: str = "") -> None:
@@ -44,14 +45,15 @@ def plot_heatmap(agreement: MetricAgreement, stem: str | Path, *, title: str = "
 
 
 def _heatmap_figure(agreement: MetricAgreement, title: str = ""):
-    """Two heatmaps side by side: standardized τ_w (left) and plain τ_b (right), each cell
+    """Three heatmaps side by side: standardized τ_w (left), τ_AP_b (middle) and plain τ_b (right), each cell
     annotated with the value and its bootstrap SE; diverging colours on [−1, 1]."""
     plt = pyplot()
     names = list(agreement.metrics)
     k = len(names)
     size = max(3.2, 0.75 * k + 1.6)
-    fig, axes = plt.subplots(1, 2, figsize=(2 * size + 1.2, size), constrained_layout=True)
+    fig, axes = plt.subplots(1, 3, figsize=(3 * size + 1.2, size), constrained_layout=True)
     panels = (("tau_w_standardized", "standardized top-weighted $g(\\tau_w)$"),
+              ("tau_ap_b", "AP correlation $\\tau_{AP,b}$"),
               ("tau_b", "plain Kendall $\\tau_b$"))
     im = None
     for ax, (col, label) in zip(axes, panels):

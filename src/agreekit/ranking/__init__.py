@@ -31,3 +31,12 @@ __all__ = [
     "load_table", "available_tables", "find_table", "table_checksum", "null_moments",
     "WeightedCorrelationResult", "weighted_correlation_test", "exact_null_distribution",
 ]
+from agreekit.ranking._ranked_lists import RBOResult, ap_correlation, rank_biased_overlap  # noqa: E402
+
+__all__ += ["RBOResult", "rank_biased_overlap", "ap_correlation"]
+from agreekit.ranking._ap_null import APCorrelationResult, ap_correlation_test  # noqa: E402
+
+__all__ += ["APCorrelationResult", "ap_correlation_test"]
+from agreekit.ranking._rbo_null import RBOTestResult, rank_biased_overlap_test  # noqa: E402
+
+__all__ += ["RBOTestResult", "rank_biased_overlap_test"]
