@@ -35,9 +35,9 @@ import numba  # noqa: E402
 import numpy as np  # noqa: E402
 from scipy import stats  # noqa: E402
 
-from agreekit.ranking import _intervals as I
-from agreekit.ranking._config import configuration
-from agreekit.ranking.correlation import configured_correlation
+from agreekit.ranking import _intervals as I  # noqa: E402
+from agreekit.ranking._config import configuration  # noqa: E402
+from agreekit.ranking.correlation import configured_correlation  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "benchmarks" / "output"

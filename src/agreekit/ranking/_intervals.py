@@ -210,7 +210,6 @@ def _sign(a):
 def _dense_coefficients(x, y, coefficient, counts_batches):
     """τ_b or ρ_s of each weighted resample, item i counted C[b, i] times (rows of the batches), from quadratic
     forms of the n x n sign / tie matrices: the tie-aware coefficient of the resample with average ranks."""
-    n = x.size
     # the products are integers below 2^24 (counts <= n <= 2000, entries of the matrices 0 or ±1): float32
     # matrix products are exact and twice as fast; everything after them is float64
     f32 = np.float32
