@@ -26,8 +26,8 @@ from agreekit.ranking import _ties
 from agreekit._validation import InputError, check_choice, check_same_length, integral_ranks, numeric_vector
 # the parsed configuration of the inner layers, importable from this public module (the CLI builds it)
 from agreekit.ranking._config import Config, configuration
-from agreekit.ranking.weighting import (item_weights, log_batch_identity, log_coefficient, scratch_table,
-                                       weigher_table)
+from agreekit.ranking._log_kernels import log_batch_identity, log_coefficient
+from agreekit.ranking._rescaling import item_weights, scratch_table, weigher_table
 
 __all__ = ["weighted_spearman", "weighted_kendall", "weighted_correlation"]
 
@@ -99,7 +99,7 @@ def check_rank_values(parameter: str, values, *, ties: str = "average", min_leng
     return rankdata(ranks, method="average"), True
 
 
-def _tied_coefficient(x, y, weigher, coefficient, mult):
+def _tied_coefficient(x, y, weigher, coef, mult):
     """Γ of two rank vectors (average ranks, float) with ties (see :func:`weighted_kendall`)."""
     x = np.asarray(x, dtype=np.float64)
     y = np.asarray(y, dtype=np.float64)
@@ -107,7 +107,7 @@ def _tied_coefficient(x, y, weigher, coefficient, mult):
     for name, v in (("x", x), ("y", y)):
         if v.min() == v.max():
             raise InputError(name, "has all ranks tied: the correlation is undefined")
-    if coefficient == "spearman":
+    if _k.check_code(coef) == _k.SPEARMAN:  # an unknown code raises
         W = w.sum()
         dx = x - (w @ x) / W
         dy = y - (w @ y) / W
@@ -179,7 +179,7 @@ def configured_correlation(x, y, config: Config, *, ties="average", kind="ranks"
     check_same_length(("x", "y"), x, y)
     w, coef, mult = config.weigher, config.coef, config.mult
     if tx or ty:
-        return _tied_coefficient(x, y, w, config.coefficient, mult)
+        return _tied_coefficient(x, y, w, coef, mult)
     F = weigher_table(w, x.size)
     lf = scratch_table(F, x.size, coef)
     if lf is not None:  # an extreme weigher: this pair's weights rescaled in log space (see scratch_table)

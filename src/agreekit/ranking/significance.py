@@ -74,7 +74,8 @@ from agreekit._validation import InputError, check_choice, check_int, check_same
 from agreekit.ranking import _cache
 from agreekit.ranking import _kernels as _k
 from agreekit.ranking._config import Config, configuration
-from agreekit.ranking.weighting import log_coefficient, scratch_table, weigher_table
+from agreekit.ranking._log_kernels import log_coefficient
+from agreekit.ranking._rescaling import scratch_table, weigher_table
 from agreekit.ranking._exact_null import STORE_MAX_N, exact_null, exact_test
 from agreekit.ranking._montecarlo import (mc_test, monte_carlo_null, sample_moment_ses, sample_moments, sequential_test,
                                           untied_batches)
@@ -280,7 +281,7 @@ def _checked_coefficient(x, y, F, coef, mult):  # pragma: no cover - compiled
             return False, np.nan
     if coef == _k.SPEARMAN:
         return True, _k.spearman_second_pass(x, y, w, W, sx, sy)
-    return True, _k.coefficient_weighted(x, y, w, coef)
+    return True, _k.coefficient_weighted(x, y, w, coef)  # Kendall; it raises on an unknown code
 
 
 def _ranks(parameter, values, kind="ranks"):

@@ -13,6 +13,7 @@ Schemes missing from the run (e.g. the quick config) are skipped; a panel withou
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -20,6 +21,8 @@ import numpy as np
 
 from agreekit._optional import pyplot
 from agreekit._io import atomic_write
+from agreekit.ranking._spec import parse_weigher
+from agreekit.ranking._vocabulary import COEFFICIENT_REGISTRY
 from agreekit.ranking.standardization import StandardizationFunction
 from agreekit.ranking.tablegen.sampling import sample_stream
 from agreekit.ranking.tables import CoefficientTable
@@ -51,17 +54,15 @@ def _save(fig, stem: Path):
         fig.savefig(fh, format="pdf", metadata={"CreationDate": None, "Producer": None, "Creator": None})
 
 
-_COEF = {"spearman": "Spearman ρ_w", "kendall": "Kendall τ_w"}
+_COEF = {name: c.label for name, c in COEFFICIENT_REGISTRY.items()}
 _XLABEL = {"inv_n": "1/n", "inv_log_n": "1/ln n", "inv_sqrt_n": "n^-1/2", "inv_cbrt_n": "n^-1/3"}
+_SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
 def _weigher_text(w: str) -> str:
-    if w == "harmonic":
-        return "f(i) = 1/i"
-    if w.startswith("inverse_square"):
-        n0 = w.split("n0=")[-1] if "n0=" in w else "0"
-        return f"f(i) = 1/(i+{n0})²"
-    return f"f = {w}"
+    """``f(i) = <the family's label>``, an integer power as a superscript (``f(i) = 1/(i+1)²``)."""
+    label = re.sub(r"\^(\d+)$", lambda m: m.group(1).translate(_SUPERSCRIPT), parse_weigher(w).label)
+    return f"f(i) = {label}"
 
 
 def _label(t):
