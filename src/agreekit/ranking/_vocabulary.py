@@ -102,7 +102,7 @@ class Scheme:
 #: registry of the combination schemes: name -> :class:`Scheme`
 SCHEME_REGISTRY: dict[str, Scheme] = {s.name: s for s in (
     Scheme("additive", False, "f(a_i) + f(b_i)", "an item counts if it is near the top of either ranking"),
-    Scheme("multiplicative", True, "f(a_i) · f(b_i)", "an item counts if it is near the top of both rankings"),
+    Scheme("multiplicative", True, "f(a_i) * f(b_i)", "an item counts if it is near the top of both rankings"),
 )}
 
 
@@ -183,6 +183,12 @@ class WeigherFamily:
         """Names of the parameters without a default."""
         return tuple(p.name for p in self.params if p.default is None)
 
+    @property
+    def synopsis(self) -> str:
+        """The spec form and f(i) with the parameters' names: ``"inverse_square:n0=… (1/(i+n0)^2)"``."""
+        spec = self.name + (":" + ",".join(f"{p.name}=..." for p in self.params) if self.params else "")
+        return f"{spec} ({self.label.replace('{', '').replace('}', '')})"
+
     def formula(self, params) -> str:
         """:attr:`label` with the parameter values filled in (``"1/(i+1)^2"``)."""
         return self.label.format(**{k: _fmt(v) for k, v in dict(params).items()})
@@ -195,10 +201,36 @@ WEIGHER_FAMILIES: dict[str, WeigherFamily] = {f.name: f for f in (
     WeigherFamily("harmonic", lambda i: 1.0 / i, lambda i: -np.log(i),
                   label="1/i", doc="hyperbolic, scipy.stats.weightedtau's default weigher"),
     WeigherFamily("inverse_square", lambda i, n0: 1.0 / (i + n0) ** 2, lambda i, n0: -2.0 * np.log(i + n0),
-                  (_N0,), label="1/(i+{n0})^2", doc="the second weigher family of Lombardo et al. (2025)"),
+                  (_N0,), label="1/(i+{n0})^2", doc="the shifted family of the tables of Lombardo et al."),
     WeigherFamily("power", lambda i, p, n0: 1.0 / (i + n0) ** p, lambda i, p, n0: -p * np.log(i + n0),
                   (Parameter("p", None, 0.0, math.inf, "must be a positive number"), _N0),
                   label="1/(i+{n0})^{p}", doc="polynomial decay of any order"),
     WeigherFamily("dcg", lambda i: 1.0 / np.log2(i + 1.0), lambda i: -np.log(np.log2(i + 1.0)),
                   label="1/log2(i+1)", doc="the position discount of DCG (Järvelin and Kekäläinen, 2002)"),
 )}
+
+
+# ------------------------------------------------------------------ the docs tables
+
+def docs_table(vocabulary: str) -> str:
+    """The Markdown table of a vocabulary (``"coefficients"``, ``"schemes"`` or ``"weighers"``) as the
+    user guide (``docs/guide/ranking.md``) shows it; ``tests/test_ranking_vocabulary.py`` checks that the
+    guide holds exactly this text, so a new registry entry shows in the failure message as the row to add."""
+    if vocabulary == "coefficients":
+        rows = [("coefficient", "statistic", "definition")]
+        rows += [(f"`{c.name}`", c.label, c.doc) for c in COEFFICIENT_REGISTRY.values()]
+    elif vocabulary == "schemes":
+        rows = [("scheme", "item weight w_i", "meaning")]
+        rows += [(f"`{s.name}`", s.formula, s.doc) for s in SCHEME_REGISTRY.values()]
+    elif vocabulary == "weighers":
+        rows = [("spec", "f(i), i = 1, 2, ...", "parameters", "notes")]
+        for f in WEIGHER_FAMILIES.values():
+            spec, formula = f.synopsis[:-1].split(" (", 1)
+            params = ", ".join(f"`{p.name}` {p.bounds} ({'required' if p.default is None else f'default {_fmt(p.default)}'})"
+                               for p in f.params) or "none"
+            rows.append((f"`{spec}`", formula, params, f.doc))
+    else:
+        raise ValueError(f"unknown vocabulary {vocabulary!r}")
+    lines = ["| " + " | ".join(r) + " |" for r in rows]
+    lines.insert(1, "|" + "---|" * len(rows[0]))
+    return "\n".join(lines)
