@@ -207,6 +207,9 @@ WEIGHER_FAMILIES: dict[str, WeigherFamily] = {f.name: f for f in (
                   label="1/(i+{n0})^{p}", doc="polynomial decay of any order"),
     WeigherFamily("dcg", lambda i: 1.0 / np.log2(i + 1.0), lambda i: -np.log(np.log2(i + 1.0)),
                   label="1/log2(i+1)", doc="the position discount of DCG (Järvelin and Kekäläinen, 2002)"),
+    WeigherFamily("geometric", lambda i, p: p ** (i - 1.0), lambda i, p: (i - 1.0) * np.log(p),
+                  (Parameter("p", None, 0.0, 1.0, "must be in (0, 1)", example=0.9),),
+                  label="{p}^(i-1)", doc="the weights of rank-biased overlap (Webber, Moffat and Zobel, 2010)"),
 )}
 
 
