@@ -43,11 +43,11 @@ class _DefaultCoefficient(str):
 _DEFAULT = _DefaultCoefficient("kendall")
 
 
-def scores_to_ranks(parameter: str, values, *, ties: str = "average", min_length: int = 2):
+def _scores_to_ranks(parameter: str, values, *, ties: str = "average", min_length: int = 2):
     """Ranks of scores (higher = better): ``scipy.stats.rankdata(-s, method="average")``; ``(ranks, tied)``.
 
     The best score gets rank 1; tied scores get their average rank.  Without ties the
-    ranks are the int64 permutation of 1..n (as :func:`check_rank_values` returns them).
+    ranks are the int64 permutation of 1..n (as :func:`_check_rank_values` returns them).
     NaN/inf, non-numeric (booleans, strings such as ``'1'``) or non-1-D input raise
     :class:`InputError` naming ``parameter``.
     """
@@ -65,14 +65,14 @@ def scores_to_ranks(parameter: str, values, *, ties: str = "average", min_length
     return ranks, True
 
 
-def as_ranks(parameter: str, values, *, kind: str = "ranks", ties: str = "average", min_length: int = 2):
+def _as_ranks(parameter: str, values, *, kind: str = "ranks", ties: str = "average", min_length: int = 2):
     """``(ranks, tied)`` of a rank vector (``kind="ranks"``) or of scores (``kind="scores"``)."""
     if kind == "scores":
-        return scores_to_ranks(parameter, values, ties=ties, min_length=min_length)
-    return check_rank_values(parameter, values, ties=ties, min_length=min_length)
+        return _scores_to_ranks(parameter, values, ties=ties, min_length=min_length)
+    return _check_rank_values(parameter, values, ties=ties, min_length=min_length)
 
 
-def check_rank_values(parameter: str, values, *, ties: str = "average", min_length: int = 2):
+def _check_rank_values(parameter: str, values, *, ties: str = "average", min_length: int = 2):
     """Validate a rank vector that may hold ties; return ``(ranks, tied)``.
 
     Allowed values: positive integers 1..n (n = the length), 1 = top; a repeated
@@ -174,8 +174,8 @@ def configured_correlation(x, y, config: Config, *, ties="average", kind="ranks"
     it is); ``ties``, ``kind`` and the rankings are validated here, once.  The entry of the CLI."""
     ties = check_choice("ties", ties, TIES)
     kind = check_choice("kind", kind, KINDS)
-    x, tx = as_ranks("x", x, kind=kind, ties=ties)
-    y, ty = as_ranks("y", y, kind=kind, ties=ties)
+    x, tx = _as_ranks("x", x, kind=kind, ties=ties)
+    y, ty = _as_ranks("y", y, kind=kind, ties=ties)
     check_same_length(("x", "y"), x, y)
     w, coef, mult = config.weigher, config.coef, config.mult
     if tx or ty:

@@ -46,7 +46,7 @@ from agreekit.ranking._config import Config, configuration
 from agreekit.ranking._fitmodel import _prediction_se, _x_of_n
 from agreekit.ranking.standardization import StandardizationFunction, _g0_rule_iv
 from agreekit.ranking.standardization import standardize  # its import path of old (the function lives there)
-from agreekit.ranking.correlation import as_ranks
+from agreekit.ranking.correlation import _as_ranks
 from agreekit.ranking import _cache
 from agreekit.ranking._tied_null import MAX_EXACT_ARRANGEMENTS
 from agreekit.ranking._tied_null import tied_null
@@ -622,8 +622,8 @@ def _null_moments(config: Config, n, table, compute, x, y, extrapolate, progress
                                                     "define the null)")
     if x is not None:
 
-        rx, tx = as_ranks("x", x, ties="average")
-        ry, ty = as_ranks("y", y, ties="average")
+        rx, tx = _as_ranks("x", x, ties="average")
+        ry, ty = _as_ranks("y", y, ties="average")
         check_same_length(("x", "y"), rx, ry)
         if n is not None and check_int("n", n, minimum=2) != rx.size:
             raise InputError("n", f"= {n} differs from the length of x and y ({rx.size})")
