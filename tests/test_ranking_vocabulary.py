@@ -53,6 +53,11 @@ def test_cli_choices_are_the_registries(subcommand):
     assert listed == list(WEIGHER_FAMILIES)
 
 
+def test_metaeval_cli_scheme_choices_are_the_registry():
+    opts = _options("metaeval")
+    assert list(opts["scheme"].choices) == list(SCHEME_REGISTRY)
+
+
 def _walk(node, path=""):
     if isinstance(node, dict):
         yield path, node

@@ -29,7 +29,7 @@ import numpy as np
 from agreekit._validation import InputError, check_int
 from agreekit.ranking._kernels import random_permutations  # runtime kernel (significance uses it too)
 from agreekit.ranking.correlation import batch_coefficient
-from agreekit.ranking._vocabulary import coefficient_code
+from agreekit.ranking._vocabulary import coefficient_code, scheme_flag
 from agreekit.ranking.tablegen._fused import fused_sample
 from agreekit.ranking._rescaling import weigher_table
 from agreekit.ranking._spec import check_coefficient, check_scheme, parse_weigher
@@ -213,7 +213,7 @@ def sample_lanes(coefficient: str, *, n: int, sizes: Sequence[int], lanes: Seque
     for weigher, scheme in lanes:
         spec = parse_weigher(weigher).spec
         cols.setdefault(spec, len(cols))
-        where.append((1 if check_scheme(scheme) == "multiplicative" else 0, cols[spec]))
+        where.append((int(scheme_flag(check_scheme(scheme))), cols[spec]))  # lane 1 = the multiplicative scheme
     if len(set(where)) != len(where):
         raise InputError("lanes", "lists a (weigher, scheme) twice")
     C = 4 * ((len(cols) + 3) // 4)
