@@ -566,11 +566,11 @@ def reproduction_report(tables: Sequence[Mapping], paper_values: Mapping, paper_
             out.append(f"* worst |E[g]| {form}, {coef}: {m:.4f} ± {se:.4f} ({where[0]}, n = {where[1]})")
     out.append("")
     if pvalues:
-        out += pvalue_report_section(tables, pvalues, quantile_verify=quantile_verify)
+        out += _pvalue_report_section(tables, pvalues, quantile_verify=quantile_verify)
     return "\n".join(out)
 
 
-def pvalue_report_section(tables: Sequence[Mapping], pvalues: Mapping[str, list], *,
+def _pvalue_report_section(tables: Sequence[Mapping], pvalues: Mapping[str, list], *,
                           quantile_verify: Sequence[Mapping] | None = None) -> list[str]:
     """Section 5 of the report: ``weighted_correlation_test(method="table")`` against a fresh Monte Carlo."""
     rows = [r for sid in sorted(pvalues) for r in pvalues[sid]]
