@@ -39,7 +39,7 @@ class Weigher(ResultBase):
     Parameters
     ----------
     family : str
-        Family name, a key of :data:`~agreekit.ranking.weighting.WEIGHER_FAMILIES` (``"harmonic"``,
+        Family name, a key of ``agreekit.ranking.weighting.WEIGHER_FAMILIES`` (``"harmonic"``,
         ``"inverse_square"``, ...), or ``"callable"`` for a user function.
     params : tuple of (str, float), optional
         The family's parameters in canonical order, e.g. ``(("n0", 1.0),)``; empty for
@@ -258,11 +258,11 @@ def parse_weigher(spec) -> Weigher:
     Parameters
     ----------
     spec : str, Weigher or callable
-        ``"harmonic"``, ``"inverse_square:n0=1"``, ``"power:p=1.5,n0=2"``, ``"dcg"`` (a family of
-        :data:`~agreekit.ranking.weighting.WEIGHER_FAMILIES` and its parameters), an existing :class:`Weigher`, or a Python callable f(i) of the **1-based** rank
-        i = 1..n (vectorised over a numpy array, or scalar).  A scipy
-        ``weightedtau`` weigher ``scipy_w`` takes 0-based ranks: pass
-        ``lambda i: scipy_w(i - 1)``.
+        ``"harmonic"``, ``"inverse_square:n0=1"``, ``"power:p=1.5,n0=2"``, ``"dcg"``,
+        ``"geometric:p=0.9"`` (a family of ``agreekit.ranking.weighting.WEIGHER_FAMILIES`` and its
+        parameters), an existing :class:`Weigher`, or a Python callable f(i) of the **1-based**
+        rank i = 1..n (vectorised over a numpy array, or scalar).  A scipy ``weightedtau``
+        weigher ``scipy_w`` takes 0-based ranks: pass ``lambda i: scipy_w(i - 1)``.
 
     Returns
     -------

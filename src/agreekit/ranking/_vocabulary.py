@@ -82,6 +82,8 @@ def coefficient_code(name: str) -> int:
 def check_code(coef) -> int:
     """``coef`` if it is a kernel code of :data:`COEFFICIENT_REGISTRY`, else :class:`ValueError`
     (an internal error: codes come from the registry, never from users)."""
+    if coef.__class__ is int and coef in _CODES:  # the common case, in the O(1) paths: no more than this
+        return coef
     if isinstance(coef, bool) or not isinstance(coef, (int, np.integer)) or int(coef) not in _CODES:
         raise ValueError(f"unknown coefficient code {coef!r} (known: {sorted(_CODES)})")
     return int(coef)
@@ -229,7 +231,8 @@ def docs_table(vocabulary: str) -> str:
         rows = [("spec", "f(i), i = 1, 2, ...", "parameters", "notes")]
         for f in WEIGHER_FAMILIES.values():
             spec, formula = f.synopsis[:-1].split(" (", 1)
-            params = ", ".join(f"`{p.name}` {p.bounds} ({'required' if p.default is None else f'default {_fmt(p.default)}'})"
+            params = ", ".join(f"`{p.name}` {p.bounds} "
+                               + ("(required)" if p.default is None else f"(default {_fmt(p.default)})")
                                for p in f.params) or "none"
             rows.append((f"`{spec}`", formula, params, f.doc))
     else:
