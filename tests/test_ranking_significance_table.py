@@ -164,9 +164,9 @@ def _shipped_with_quantiles():
     collection; the tests load and validate the ones they use."""
     import json
 
-    from agreekit.ranking.tables import _shipped_tables_dir, available_tables
+    from agreekit.ranking.tables import available_tables, shipped_tables_dir
 
-    folder = _shipped_tables_dir()
+    folder = shipped_tables_dir()
     return [sid for sid in available_tables()
             if "null_quantiles" in json.loads(folder.joinpath(f"{sid}.json").read_text("utf-8"))]
 

@@ -13,10 +13,10 @@ from agreekit._validation import InputError, check_float, check_int, check_posit
 from agreekit._cli._common import (add_format, add_output, add_quiet, add_renamed, add_rng, progress_of,
                                    write_output)
 from agreekit._io import dumps_json, iter_lines
-from agreekit.ranking.correlation import _configured_correlation, configuration, weighted_correlation
+from agreekit.ranking.correlation import configuration, configured_correlation, weighted_correlation
 from agreekit.ranking.moments import exact_moments
-from agreekit.ranking.significance import _configured_test, weighted_correlation_test
-from agreekit.ranking.tables import _resolve_table, standardize
+from agreekit.ranking.significance import configured_test, weighted_correlation_test
+from agreekit.ranking.tables import resolve_table, standardize
 from agreekit.ranking.weighting import COEFFICIENT_REGISTRY, SCHEME_REGISTRY, WEIGHER_FAMILIES
 
 # the choices are the registries' names, the default first (the order of --help)
@@ -252,7 +252,7 @@ def _correlate(args):
     y = read_rank_file(args.y, parameter="y", column=args.column, kind=args.kind)
     # the boundary: coefficient, scheme and weigher are parsed once here and passed down as they are
     config = configuration(args.coefficient, args.scheme, args.weigher)
-    value = _configured_correlation(x, y, config, ties=args.ties, kind=args.kind)
+    value = configured_correlation(x, y, config, ties=args.ties, kind=args.kind)
     out = {"coefficient": config.coefficient, "scheme": config.scheme,
            "weigher": config.weigher.spec, "kind": args.kind, "n": int(len(x)), "value": value}
     if getattr(args, "standardize", False):
@@ -262,7 +262,7 @@ def _correlate(args):
         rng = args.rng
         if rng is None:  # fresh OS entropy, reported so that the run can be repeated
             rng = int(np.random.SeedSequence().entropy % 2**63)
-        res = _configured_test(
+        res = configured_test(
             x, y, config, alternative=args.alternative, method=args.method, n_resamples=n_resamples,
             rng=rng, table=args.table, g0_rule=getattr(args, "g0_rule", None), progress=progress(args),
             kind=args.kind)
@@ -285,7 +285,7 @@ def standardize_handler(args, config=None):
     gamma = check_float("gamma", args.gamma, minimum=-1.0, maximum=1.0)
     if config is None:
         config = configuration(args.coefficient, args.scheme, args.weigher)
-    tab = _resolve_table(args.table, config)
+    tab = resolve_table(args.table, config)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         g = tab.standardization_function(n, form=args.form, g0_rule=getattr(args, "g0_rule", None),

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from agreekit._cli.ranking import add_emit_args, add_standardize_options, emit, standardize_handler
-from agreekit.ranking.tables import _open_table, available_tables, load_table, standardize
+from agreekit.ranking.tables import available_tables, load_table, open_table, standardize
 
 
 def _standardize(args):
@@ -14,7 +14,7 @@ def table_handler(args):
         names = available_tables()
         emit(args, [{"table": t} for t in names] if args.format == "csv" else {"tables": names})
         return None
-    tab = _open_table(args.path_or_scheme_id, parameter="table")
+    tab = open_table(args.path_or_scheme_id, parameter="table")
     d = tab.data
     emit(args, {
         "scheme_id": tab.scheme_id, "coefficient": tab.coefficient, "scheme": tab.scheme, "weigher": tab.weigher,

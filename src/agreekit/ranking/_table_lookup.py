@@ -11,7 +11,7 @@ from functools import lru_cache
 
 from agreekit._validation import InputError
 from agreekit.ranking._config import Config
-from agreekit.ranking.tables import CoefficientTable, _resolve_table, available_tables
+from agreekit.ranking.tables import CoefficientTable, available_tables, resolve_table
 
 _TABLE_MEMO: dict = {}
 
@@ -36,14 +36,14 @@ def find_table_for(table, config: Config, *, required: bool) -> CoefficientTable
 
 def _find_uncached(table, config: Config, *, required: bool) -> CoefficientTable | None:
     if table is not None:
-        return _resolve_table(table, config)
+        return resolve_table(table, config)
     if config.is_callable:
         if required:
             raise InputError("table", "is required with method='table' for a Python callable weigher")
         return None
     if not required and config.scheme_id not in _shipped():
         return None
-    return _resolve_table(None, config)
+    return resolve_table(None, config)
 
 
 @lru_cache(maxsize=1)

@@ -166,10 +166,10 @@ def weighted_correlation(x, y, *, coefficient=_DEFAULT, weigher="harmonic", sche
                       "(the default of weighted_correlation_test, exact_moments, standardize and the CLI); "
                       "pass coefficient= to silence this warning", FutureWarning, stacklevel=2)
         coefficient = "kendall"
-    return _configured_correlation(x, y, configuration(coefficient, scheme, weigher), ties=ties, kind=kind)
+    return configured_correlation(x, y, configuration(coefficient, scheme, weigher), ties=ties, kind=kind)
 
 
-def _configured_correlation(x, y, config: Config, *, ties="average", kind="ranks") -> float:
+def configured_correlation(x, y, config: Config, *, ties="average", kind="ranks") -> float:
     """:func:`weighted_correlation` on a parsed configuration (``config`` from :func:`configuration`, taken as
     it is); ``ties``, ``kind`` and the rankings are validated here, once.  The entry of the CLI."""
     ties = check_choice("ties", ties, TIES)

@@ -553,12 +553,12 @@ def weighted_correlation_test(x, y, *, coefficient="kendall", weigher="harmonic"
     >>> t.tied, t.method, round(t.pvalue, 6)
     (True, 'exact', 0.000198)
     """
-    return _configured_test(x, y, configuration(coefficient, scheme, weigher), alternative=alternative, method=method,
+    return configured_test(x, y, configuration(coefficient, scheme, weigher), alternative=alternative, method=method,
                            n_resamples=n_resamples, rng=rng, table=table, g0_rule=g0_rule, progress=progress,
                            kind=kind, sequential=sequential)
 
 
-def _configured_test(x, y, config: Config, *, alternative="two-sided", method="auto", n_resamples=100_000, rng=None,
+def configured_test(x, y, config: Config, *, alternative="two-sided", method="auto", n_resamples=100_000, rng=None,
                     table=None, g0_rule=None, progress=None, kind="ranks",
                     sequential=None) -> WeightedCorrelationResult:
     """:func:`weighted_correlation_test` on a parsed configuration (``config`` from
@@ -600,7 +600,7 @@ def _configured_test(x, y, config: Config, *, alternative="two-sided", method="a
         null_left_var_se=float(mse[2]))
 
 
-# the seams of _configured_test: which method, then one function per method, each returning
+# the seams of configured_test: which method, then one function per method, each returning
 # (p, se, moments, resamples used, moments source, moments' standard errors)
 
 def _resolve_method(method, n, table, config):

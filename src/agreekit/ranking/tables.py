@@ -116,7 +116,7 @@ def _tables_dir():
     return resources.files("agreekit").joinpath("data/tables")
 
 
-def _shipped_tables_dir():
+def shipped_tables_dir():
     """The folder of the shipped coefficient tables (``agreekit/data/tables``, an importlib resource)."""
     return _tables_dir()
 
@@ -446,10 +446,10 @@ def load_table(path_or_scheme_id: str | os.PathLike | CoefficientTable) -> Coeff
     >>> t.coefficient, t.n_exact, t.n_max
     ('kendall', 10, 40000)
     """
-    return _open_table(path_or_scheme_id, parameter="path_or_scheme_id")
+    return open_table(path_or_scheme_id, parameter="path_or_scheme_id")
 
 
-def _open_table(source, *, parameter: str) -> CoefficientTable:
+def open_table(source, *, parameter: str) -> CoefficientTable:
     """:func:`load_table` with errors naming ``parameter`` (the CLI's ``table``, the API's ``table=``)."""
     if isinstance(source, CoefficientTable):
         return source
@@ -514,13 +514,13 @@ def _shipped_table(config: Config) -> CoefficientTable:
     return load_table(sid)
 
 
-def _resolve_table(table, config: Config) -> CoefficientTable:
+def resolve_table(table, config: Config) -> CoefficientTable:
     """The table of a parsed configuration (:func:`agreekit.ranking.correlation.configuration`): ``table``
     (a table, path or scheme id; an error naming the option that differs from the configuration) or,
     for None, the shipped one (:func:`find_table`).  A Python callable weigher trusts the table given."""
     if table is None:
         return _shipped_table(config)
-    tab = _open_table(table, parameter="table")
+    tab = open_table(table, parameter="table")
     spec = None if config.is_callable else config.weigher.spec  # a custom callable: trust the table the caller passed
     for name, want, have in (("coefficient", config.coefficient, tab.coefficient), ("scheme", config.scheme, tab.scheme),
                              ("weigher", spec, tab.weigher)):
@@ -637,7 +637,7 @@ def _null_moments(config: Config, n, table, compute, x, y, extrapolate, progress
         _missing_n()
     n = check_int("n", n, minimum=2)
     if table is not None or not compute or _has_shipped(config):
-        tab = _resolve_table(table, config)
+        tab = resolve_table(table, config)
         return replace(tab.moments(n, extrapolate=extrapolate), table=tab.scheme_id)
 
     mean, var, left, se_m, se_v, se_l, source, size = _cache.computed_moments(config, n, progress=progress)
@@ -721,7 +721,7 @@ def standardization_function(*, coefficient: str = "kendall", scheme: str = "add
 def _standardization_function(config: Config, n, form, rule, table, extrapolate, compute, x, y):
     """:func:`standardization_function` with the configuration parsed and ``form``, ``rule`` validated."""
     if x is None and y is None and (table is not None or not compute or _has_shipped(config)):
-        tab = _resolve_table(table, config)   # the table path, unchanged
+        tab = resolve_table(table, config)   # the table path, unchanged
         if n is None:
             _missing_n()
         return tab._function(n, form, rule, extrapolate)

@@ -36,7 +36,7 @@ from agreekit.ranking.weighting import COEFFICIENT_REGISTRY, parse_weigher, sche
 from agreekit import __version__
 from agreekit._io import to_jsonable
 from agreekit.ranking.moments import exact_moments
-from agreekit.ranking.tables import SCHEMA_VERSION, _shipped_tables_dir, load_table, table_checksum
+from agreekit.ranking.tables import SCHEMA_VERSION, load_table, shipped_tables_dir, table_checksum
 
 __all__ = [
     "QUANTITIES",
@@ -584,7 +584,7 @@ def quantile_block_from_arrays(arrays: Mapping, sid: str) -> dict:
 
 def shipped_table_path(scheme_id_: str):
     """Path of the shipped table of ``scheme_id_`` (``agreekit/data/tables/<id>.json``); it may not exist."""
-    return Path(str(_shipped_tables_dir().joinpath(f"{scheme_id_}.json")))
+    return Path(str(shipped_tables_dir().joinpath(f"{scheme_id_}.json")))
 
 
 #: the settings of a scheme that determine its null quantiles (the rest only changes the moment fits)
