@@ -26,7 +26,7 @@ from agreekit._validation import InputError
 from agreekit.ranking import exact_moments, parse_weigher, weighted_correlation_test
 from agreekit.ranking.standardization import BoundConsistencyError, StandardizationFunction
 from agreekit.ranking.tables import null_moments, standardize
-from agreekit.ranking.weighting import scratch_table, weigher_table
+from agreekit.ranking._rescaling import scratch_table, weigher_table
 
 mpmath.mp.dps = 60
 #: extreme nulls admit no monotone g: the test result says so with this warning (standardized = nan)

@@ -20,6 +20,7 @@ from agreekit._io import check_output_path, dumps_json
 from agreekit.ireval.metrics import load_scores
 from agreekit.metaeval import consensus_ranking, metric_agreement
 from agreekit.metaeval.report import write_collection
+from agreekit.ranking.weighting import SCHEME_REGISTRY
 
 
 def _pairs(values: list[str]) -> dict[str, str]:
@@ -113,7 +114,7 @@ def register(subparsers) -> None:
                         "for one metric)")
     add_topic_column(p)
     p.add_argument("--weigher", default="harmonic", help="weighting function of tau_w (default harmonic)")
-    p.add_argument("--scheme", choices=("additive", "multiplicative"), default="additive",
+    p.add_argument("--scheme", choices=tuple(SCHEME_REGISTRY), default="additive",
                    help="weighting scheme of tau_w")
     add_renamed(p, "--n-resamples", "--resamples", type=int, default=1000,
                 help="B, bootstrap topic samples (default 1000)")

@@ -16,9 +16,11 @@ from agreekit.ranking.correlation import configuration, configured_correlation, 
 from agreekit.ranking.moments import exact_moments
 from agreekit.ranking.significance import configured_test, weighted_correlation_test
 from agreekit.ranking.tables import resolve_table, standardize
+from agreekit.ranking.weighting import COEFFICIENT_REGISTRY, SCHEME_REGISTRY, WEIGHER_FAMILIES
 
-COEFFICIENTS = ("kendall", "spearman")
-SCHEMES = ("additive", "multiplicative")
+# the choices are the registries' names, the default first (the order of --help)
+COEFFICIENTS = ("kendall", *(c for c in COEFFICIENT_REGISTRY if c != "kendall"))
+SCHEMES = ("additive", *(s for s in SCHEME_REGISTRY if s != "additive"))
 KINDS = ("ranks", "scores")
 
 
@@ -27,10 +29,11 @@ def add_config_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--coefficient", default="kendall", choices=COEFFICIENTS,
                    help="the coefficient (default kendall, as scipy.stats.weightedtau)")
     p.add_argument("--scheme", default="additive", choices=SCHEMES,
-                   help="item weight f(a_i)+f(b_i) (additive, default) or f(a_i)*f(b_i)")
+                   help="how an item's two weights combine (default additive): "
+                        + ", ".join(f"{s.name} ({s.formula})" for s in SCHEME_REGISTRY.values()))
     p.add_argument("--weigher", default="harmonic",
-                   help='weighting function of the 1-based rank, e.g. "harmonic" (default, 1/i), '
-                        '"inverse_square:n0=1", "power:p=1.5,n0=0", "dcg"')
+                   help="weighting function of the 1-based rank (default harmonic), a family and its "
+                        "parameters: " + ", ".join(f.synopsis for f in WEIGHER_FAMILIES.values()))
 
 
 def add_emit_args(p: argparse.ArgumentParser) -> None:

@@ -9,8 +9,10 @@ method="average")``).  Weighers are functions of the 1-based rank (scipy's are 0
 Runtime modules: :mod:`~agreekit.ranking.weighting` (weigher specs),
 :mod:`~agreekit.ranking.correlation` (ρ_w, τ_w), :mod:`~agreekit.ranking.moments`
 (exact null moments), :mod:`~agreekit.ranking.significance` (p-values),
-:mod:`~agreekit.ranking.standardization` (g(Γ)) and
-:mod:`~agreekit.ranking.tables` (coefficient tables, :func:`standardize`).
+:mod:`~agreekit.ranking.standardization` (g(Γ), :func:`standardize`) and
+:mod:`~agreekit.ranking.tables` (coefficient tables).  The vocabularies (coefficients, schemes,
+weigher families) are registries: ``agreekit.ranking.weighting.COEFFICIENT_REGISTRY``,
+``agreekit.ranking.weighting.SCHEME_REGISTRY``, ``agreekit.ranking.weighting.WEIGHER_FAMILIES``.
 Table generation (Monte Carlo, fits, reproduction report, figures) lives in
 :mod:`agreekit.ranking.tablegen`.
 """

@@ -27,7 +27,7 @@ from agreekit.ranking._config import Config
 from agreekit.ranking._montecarlo import monte_carlo_null
 from agreekit.ranking._tied_null import NullSample
 from agreekit.ranking.moments import _exact_moments
-from agreekit.ranking.weighting import weigher_table
+from agreekit.ranking._rescaling import weigher_table
 
 #: exact enumeration up to this n (10! permutations, a second or two)
 EXACT_MAX_N = 10

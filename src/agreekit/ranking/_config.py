@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from agreekit.ranking import _kernels as _k
-from agreekit.ranking.weighting import Weigher, check_coefficient, check_scheme, parse_weigher
+from agreekit.ranking._spec import Weigher, check_coefficient, check_scheme, parse_weigher
+from agreekit.ranking._vocabulary import COEFFICIENT_REGISTRY, SCHEME_REGISTRY
 
 
 @dataclass(frozen=True)
@@ -27,13 +27,15 @@ class Config:
 
     @property
     def coef(self) -> int:
-        """The kernels' coefficient code (:data:`agreekit.ranking._kernels.SPEARMAN` or ``KENDALL``)."""
-        return _k.SPEARMAN if self.coefficient == "spearman" else _k.KENDALL
+        """The kernels' coefficient code, from :data:`~agreekit.ranking.weighting.COEFFICIENT_REGISTRY`
+        (a name that is not there raises ``KeyError``: the names were checked when the object was built)."""
+        return COEFFICIENT_REGISTRY[self.coefficient].code
 
     @property
     def mult(self) -> bool:
-        """Whether the item weights multiply (else they add)."""
-        return self.scheme == "multiplicative"
+        """Whether the item weights multiply (else they add), from
+        :data:`~agreekit.ranking.weighting.SCHEME_REGISTRY` (an unknown name raises ``KeyError``)."""
+        return SCHEME_REGISTRY[self.scheme].multiplicative
 
     @property
     def is_callable(self) -> bool:

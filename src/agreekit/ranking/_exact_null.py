@@ -17,7 +17,8 @@ from numba import njit, prange
 from agreekit._jit import pick
 from agreekit.ranking import _kernels as _k
 from agreekit.ranking._tails import combine, tie_tol
-from agreekit.ranking.weighting import log_exact_chunk_counts, scratch_table
+from agreekit.ranking._log_kernels import log_exact_chunk_counts
+from agreekit.ranking._rescaling import scratch_table
 from agreekit.ranking.moments import _prefix_length, _sweep
 
 #: up to this n the sorted null is stored (10! values = 29 MB) and cached
@@ -35,6 +36,8 @@ def _exact_chunk_counts(n, k, F, coef, mult, lo, hi, c_start, c_end):
     walk :func:`~agreekit.ranking._kernels.next_leaves`), counting instead of summing, for
     n = 11, 12 where the n! values are not stored.
     """
+    if not _k._known(coef):
+        raise ValueError("unknown coefficient code")
     out = np.zeros((c_end - c_start, 2), np.int64)
     for c in prange(c_start, c_end):
         rem, idx, state, B = _k.chunk_start(F, coef, mult, n, k, c)

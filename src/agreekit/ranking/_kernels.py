@@ -3,14 +3,19 @@
 Conventions: rank vectors are 1-based int64 arrays; ``F`` is the table
 ``f(1), ..., f(n)``; ``mult`` selects the multiplicative scheme (else additive).
 Weights are left unnormalised (both coefficients are scale-invariant in w).
+
+``coef`` is a code of :data:`agreekit.ranking._vocabulary.COEFFICIENT_REGISTRY` (:data:`SPEARMAN`,
+:data:`KENDALL`).  Every dispatch on it fails closed: a kernel given any other code raises
+``ValueError`` (the parallel kernels before their loop; the inlined helpers of the enumeration, where
+a raise would serialise the loop, return NaN behind that check) and never computes another coefficient.
 """
 from __future__ import annotations
 
 import numpy as np
 from numba import njit, prange
 
-SPEARMAN = 0
-KENDALL = 1
+from agreekit.ranking._vocabulary import KENDALL, SPEARMAN, check_code
+
 #: below this n the O(n^2) Kendall loop beats the Fenwick tree
 _KENDALL_QUADRATIC_MAX_N = 48
 
@@ -119,8 +124,15 @@ def kendall_weighted_fenwick(x, y, w):
     return (conc - disc) / (conc + disc)
 
 
+@njit(cache=True, inline="always")
+def _known(coef):
+    """Whether ``coef`` is a code the kernels compute."""
+    return coef == SPEARMAN or coef == KENDALL
+
+
 def pair_work(n: int, coef: int) -> int:
     """Elementary steps of one coefficient at length n (for :func:`agreekit._jit.pick`)."""
+    check_code(coef)
     if coef == KENDALL and n <= _KENDALL_QUADRATIC_MAX_N:
         return n * n
     return 4 * n * max(1, n.bit_length())
@@ -141,6 +153,8 @@ def coefficient_weighted(x, y, w, coef):
     """Γ(x, y) for two 1-based rank vectors with item weights ``w`` (single pairs)."""
     if coef == SPEARMAN:
         return spearman_weighted(x, y, w)  # one chain per sum: the same bits everywhere
+    if coef != KENDALL:
+        raise ValueError("unknown coefficient code")
     if x.size <= _KENDALL_QUADRATIC_MAX_N:
         return kendall_weighted_quadratic(x, y, w)
     return kendall_weighted_fenwick(x, y, w)
@@ -154,6 +168,8 @@ def _identity_coefficient(y, ident, w, F, coef, mult):
         w[i] = _item_weight(F, i + 1, y[i], mult)
     if coef == SPEARMAN:
         return spearman_weighted(ident, y, w)
+    if coef != KENDALL:
+        raise ValueError("unknown coefficient code")
     if n <= _KENDALL_QUADRATIC_MAX_N:
         return kendall_weighted_quadratic(ident, y, w)
     return kendall_weighted_fenwick(ident, y, w)
@@ -162,6 +178,8 @@ def _identity_coefficient(y, ident, w, F, coef, mult):
 @njit(cache=True, parallel=True)
 def batch_identity(perms, F, coef, mult):
     """Γ(id, perms[r]) for every row r (rows are permutations of 1..n)."""
+    if not _known(coef):
+        raise ValueError("unknown coefficient code")
     k, n = perms.shape
     out = np.empty(k)
     for r in prange(k):
@@ -189,7 +207,7 @@ def _place(F, coef, mult, d, v, state, nxt, B, Bn, rem, nrem):
         nxt[3] = state[3] + w * x * x
         nxt[4] = state[4] + w * y * y
         nxt[5] = state[5] + w * x * y
-    else:
+    elif coef == KENDALL:
         wp = state[0]
         below = B[v]
         nxt[0] = wp + w
@@ -198,6 +216,8 @@ def _place(F, coef, mult, d, v, state, nxt, B, Bn, rem, nrem):
         for q in range(nrem):
             u = rem[q]
             Bn[u] = B[u] + (w if v < u else 0.0)
+    else:
+        raise ValueError("unknown coefficient code")
 
 
 @njit(cache=True, inline="always")
@@ -228,6 +248,8 @@ def _last_two(F, coef, mult, n, st, B, a, b):
         syy = st[4] + wa * ya * ya + wb * yb * yb - sy * sy / W
         sxy = st[5] + wa * xa * ya + wb * xb * yb - sx * sy / W
         return sxy / np.sqrt(sxx * syy)
+    if coef != KENDALL:  # inlined in parallel loops: the callers have raised already (see _known)
+        return np.nan
     wp = st[0]
     num = st[1] + wa * (2.0 * B[a] - wp)
     den = st[2] + wa * wp
@@ -303,6 +325,8 @@ def exact_chunk_sums(n, k, F, coef, mult, center, c_start, c_end, values):
     empty, every Γ is also stored there: chunk c fills the slots
     [(c - c_start)·(n-k)!, (c - c_start + 1)·(n-k)!) in enumeration order.
     """
+    if not _known(coef):
+        raise ValueError("unknown coefficient code")
     per_chunk = 1
     for q in range(2, n - k + 1):
         per_chunk *= q

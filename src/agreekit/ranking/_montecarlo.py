@@ -13,7 +13,8 @@ from agreekit._memory import check_memory
 from agreekit.ranking import _kernels as _k
 from agreekit.ranking._kernels import random_permutations
 from agreekit.ranking._tails import combine, tail_se, tie_tol
-from agreekit.ranking.weighting import log_batch_identity, scratch_table
+from agreekit.ranking._log_kernels import log_batch_identity
+from agreekit.ranking._rescaling import scratch_table
 
 #: exceedances per tail after which a sequential Monte Carlo p-value stops (Besag & Clifford's h)
 SEQUENTIAL_H = 20

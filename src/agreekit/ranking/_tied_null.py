@@ -46,6 +46,8 @@ def _gamma(xs, fx, yv, yd, fy, m, coef, mult, order, w):  # pragma: no cover - c
         W += w[i]
     if coef == _k.SPEARMAN:
         return _k.spearman_weighted(xs, yv, w)  # its first pass repeats W's sum in the same order: the same bits
+    if coef != _k.KENDALL:
+        raise ValueError("unknown coefficient code")
     num = _ties.kendall_weighted_tied(order, xs, yd, m, w)
     den_x = _ties.untied_pair_weight(xs, w)  # items in x order already (order = arange(n))
     grp = np.zeros(m + 1)
@@ -164,7 +166,7 @@ class TiedNull:
         if arrangements(x) < arrangements(y):
             x, y = y, x  # permute the vector with fewer distinct arrangements (same law)
         self.n = x.size
-        self.coef = int(coef)
+        self.coef = _k.check_code(coef)  # fails closed before any kernel
         self.mult = bool(mult)
         self.x_sorted = np.sort(x, kind="stable")
         self.fx = np.ascontiguousarray(weigher(self.x_sorted), dtype=np.float64)

@@ -27,8 +27,8 @@ from agreekit.ranking import _ties
 from agreekit._validation import InputError, check_choice, check_same_length, integral_ranks, numeric_vector
 # the parsed configuration of the inner layers, importable from this public module (the CLI builds it)
 from agreekit.ranking._config import Config, configuration
-from agreekit.ranking.weighting import (item_weights, log_batch_identity, log_coefficient, scratch_table,
-                                       weigher_table)
+from agreekit.ranking._log_kernels import log_batch_identity, log_coefficient
+from agreekit.ranking._rescaling import item_weights, scratch_table, weigher_table
 
 __all__ = ["weighted_spearman", "weighted_kendall", "weighted_correlation"]
 
@@ -44,11 +44,11 @@ class _DefaultCoefficient(str):
 _DEFAULT = _DefaultCoefficient("kendall")
 
 
-def scores_to_ranks(parameter: str, values, *, ties: str = "average", min_length: int = 2):
+def _scores_to_ranks(parameter: str, values, *, ties: str = "average", min_length: int = 2):
     """Ranks of scores (higher = better): ``scipy.stats.rankdata(-s, method="average")``; ``(ranks, tied)``.
 
     The best score gets rank 1; tied scores get their average rank.  Without ties the
-    ranks are the int64 permutation of 1..n (as :func:`check_rank_values` returns them).
+    ranks are the int64 permutation of 1..n (as :func:`_check_rank_values` returns them).
     NaN/inf, non-numeric (booleans, strings such as ``'1'``) or non-1-D input raise
     :class:`InputError` naming ``parameter``.
     """
@@ -66,14 +66,14 @@ def scores_to_ranks(parameter: str, values, *, ties: str = "average", min_length
     return ranks, True
 
 
-def as_ranks(parameter: str, values, *, kind: str = "ranks", ties: str = "average", min_length: int = 2):
+def _as_ranks(parameter: str, values, *, kind: str = "ranks", ties: str = "average", min_length: int = 2):
     """``(ranks, tied)`` of a rank vector (``kind="ranks"``) or of scores (``kind="scores"``)."""
     if kind == "scores":
-        return scores_to_ranks(parameter, values, ties=ties, min_length=min_length)
-    return check_rank_values(parameter, values, ties=ties, min_length=min_length)
+        return _scores_to_ranks(parameter, values, ties=ties, min_length=min_length)
+    return _check_rank_values(parameter, values, ties=ties, min_length=min_length)
 
 
-def check_rank_values(parameter: str, values, *, ties: str = "average", min_length: int = 2):
+def _check_rank_values(parameter: str, values, *, ties: str = "average", min_length: int = 2):
     """Validate a rank vector that may hold ties; return ``(ranks, tied)``.
 
     Allowed values: positive integers 1..n (n = the length), 1 = top; a repeated
@@ -100,7 +100,7 @@ def check_rank_values(parameter: str, values, *, ties: str = "average", min_leng
     return rankdata(ranks, method="average"), True
 
 
-def _tied_coefficient(x, y, weigher, coefficient, mult):
+def _tied_coefficient(x, y, weigher, coef, mult):
     """Γ of two rank vectors (average ranks, float) with ties (see :func:`weighted_kendall`)."""
     x = np.asarray(x, dtype=np.float64)
     y = np.asarray(y, dtype=np.float64)
@@ -108,7 +108,7 @@ def _tied_coefficient(x, y, weigher, coefficient, mult):
     for name, v in (("x", x), ("y", y)):
         if v.min() == v.max():
             raise InputError(name, "has all ranks tied: the correlation is undefined")
-    if coefficient == "spearman":
+    if _k.check_code(coef) == _k.SPEARMAN:  # an unknown code raises
         W = w.sum()
         dx = x - (w @ x) / W
         dy = y - (w @ y) / W
@@ -175,12 +175,12 @@ def configured_correlation(x, y, config: Config, *, ties="average", kind="ranks"
     it is); ``ties``, ``kind`` and the rankings are validated here, once.  The entry of the CLI."""
     ties = check_choice("ties", ties, TIES)
     kind = check_choice("kind", kind, KINDS)
-    x, tx = as_ranks("x", x, kind=kind, ties=ties)
-    y, ty = as_ranks("y", y, kind=kind, ties=ties)
+    x, tx = _as_ranks("x", x, kind=kind, ties=ties)
+    y, ty = _as_ranks("y", y, kind=kind, ties=ties)
     check_same_length(("x", "y"), x, y)
     w, coef, mult = config.weigher, config.coef, config.mult
     if tx or ty:
-        return _tied_coefficient(x, y, w, config.coefficient, mult)
+        return _tied_coefficient(x, y, w, coef, mult)
     F = weigher_table(w, x.size)
     lf = scratch_table(F, x.size, coef)
     if lf is not None:  # an extreme weigher: this pair's weights rescaled in log space (see scratch_table)

@@ -26,7 +26,8 @@ from agreekit._jit import pick
 from agreekit.ranking import _kernels as _k
 from agreekit._validation import check_int
 from agreekit.ranking._config import Config, configuration
-from agreekit.ranking.weighting import log_exact_chunk_sums, scratch_table, weigher_table
+from agreekit.ranking._log_kernels import log_exact_chunk_sums
+from agreekit.ranking._rescaling import scratch_table, weigher_table
 
 __all__ = ["ExactMoments", "exact_moments"]
 

@@ -74,7 +74,8 @@ from agreekit._validation import InputError, check_choice, check_int, check_same
 from agreekit.ranking import _cache
 from agreekit.ranking import _kernels as _k
 from agreekit.ranking._config import Config, configuration
-from agreekit.ranking.weighting import log_coefficient, scratch_table, weigher_table
+from agreekit.ranking._log_kernels import log_coefficient
+from agreekit.ranking._rescaling import scratch_table, weigher_table
 from agreekit.ranking._exact_null import STORE_MAX_N, exact_null, exact_test
 from agreekit.ranking._montecarlo import (mc_test, monte_carlo_null, sample_moment_ses, sample_moments, sequential_test,
                                           untied_batches)
@@ -85,7 +86,7 @@ from agreekit.ranking._quantile_model import null_quantile_block, quantile_probs
 from agreekit.ranking._table_lookup import find_table_for
 from agreekit.ranking._tails import combine, tail_se, tie_tol
 from agreekit.ranking._tied_null import MAX_EXACT_ARRANGEMENTS, tied_null
-from agreekit.ranking.correlation import KINDS, as_ranks
+from agreekit.ranking.correlation import KINDS, _as_ranks
 from agreekit.ranking.moments import _exact_moments
 from agreekit.ranking.standardization import BoundConsistencyError, StandardizationFunction, _g0_rule_iv
 from agreekit.ranking.tables import _tied_moments
@@ -325,12 +326,12 @@ def _checked_coefficient(x, y, F, coef, mult):  # pragma: no cover - compiled
             return False, np.nan
     if coef == _k.SPEARMAN:
         return True, _k.spearman_second_pass(x, y, w, W, sx, sy)
-    return True, _k.coefficient_weighted(x, y, w, coef)
+    return True, _k.coefficient_weighted(x, y, w, coef)  # Kendall; it raises on an unknown code
 
 
 def _ranks(parameter, values, kind="ranks"):
     """Validated ranks and whether they have ties (average ranks, float, if so)."""
-    return as_ranks(parameter, values, kind=kind, ties="average")
+    return _as_ranks(parameter, values, kind=kind, ties="average")
 
 
 def _is_int64_vector(a):
@@ -439,7 +440,7 @@ def _tied_test(x, y, config, alternative, method, n_resamples, rng, sequential, 
         null_mean=float(m.mean), null_var=float(m.var), null_left_var=float(m.left_var), pvalue_se=float(se),
         coefficient=config.coefficient, scheme=config.scheme, weigher=w.spec, n_resamples_used=int(used),
         moments_source=m.source, null_mean_se=float(m.mean_se), null_var_se=float(m.var_se),
-        null_left_var_se=float(m.left_var_se), tied=True, _data=(x, y, config))
+        null_left_var_se=float(m.left_var_se), tied=True, _data=(x.copy(), y.copy(), config))
 
 
 def weighted_correlation_test(x, y, *, coefficient="kendall", weigher="harmonic", scheme="additive",
@@ -624,9 +625,32 @@ def configured_test(x, y, config: Config, *, alternative="two-sided", method="au
             raise InputError("table", "holds the null of untied rankings; x or y has ties (leave table=None: the "
                                       "null then keeps both tie patterns fixed)")
         return _tied_test(x, y, config, alternative, method, n_resamples, rng, sequential, rule, progress)
-    coef, mult = config.coef, config.mult
     n = x.size
     auto = method == "auto"
+    method, tab, model = _resolve_method(method, n, table, config)
+    if method == "exact":
+        p, se, moments, used, source, mse = _exact_branch(gamma, n, F, config, alternative, progress)
+    elif method == "table":
+        p, se, moments, used, source, mse = _table_branch(gamma, n, config, alternative, table, tab, model)
+    else:
+        seq = auto if sequential is None else bool(sequential)
+        p, se, moments, used, source, mse = _monte_carlo_branch(gamma, n, F, config, alternative, table, tab,
+                                                                n_resamples, rng, progress, seq)
+    std = _standardized(gamma, moments, rule)
+    return WeightedCorrelationResult(
+        statistic=gamma, standardized=std, pvalue=float(p), alternative=alternative, method=method, n=int(n),
+        null_mean=float(moments[0]), null_var=float(moments[1]), null_left_var=float(moments[2]),
+        pvalue_se=float(se), coefficient=config.coefficient, scheme=config.scheme, weigher=config.weigher.spec,
+        n_resamples_used=int(used), moments_source=source, null_mean_se=float(mse[0]), null_var_se=float(mse[1]),
+        null_left_var_se=float(mse[2]), _data=(x.copy(), y.copy(), config))
+
+
+# the seams of configured_test: which method, then one function per method, each returning
+# (p, se, moments, resamples used, moments source, moments' standard errors)
+
+def _resolve_method(method, n, table, config):
+    """``method`` with ``"auto"`` resolved: exact for n <= AUTO_EXACT_MAX_N, else the table's null quantiles
+    if they cover n, else Monte Carlo; with the table and its quantile model when they were looked up."""
     tab = None
     model = None
     if method == "auto":
@@ -636,65 +660,68 @@ def configured_test(x, y, config: Config, *, alternative="two-sided", method="au
             tab = find_table_for(table, config, required=False)
             model = None if tab is None else quantile_model(tab)
             method = "table" if model is not None and model.n_lo <= n <= model.n_hi else "monte-carlo"
-    if method == "exact":
-        if n > MAX_EXACT_N:
-            raise InputError("method", f"'exact' enumerates n! permutations and allows n <= {MAX_EXACT_N}; "
-                                       f"got n = {n} (use 'table' or 'monte-carlo')")
-        p, moments = exact_test(gamma, n, F, coef, mult, alternative, progress)
-        if moments is None:  # n = 11, 12: moments by a separate enumeration
-            m = _exact_moments(config, n, progress)
-            moments = (m.mean, m.var, m.left_var)
-        se = 0.0
-        used, source, mse = 0, "exact", (0.0, 0.0, 0.0)
-    elif method == "table":
-        if tab is None:
-            tab = find_table_for(table, config, required=True)
-            model = quantile_model(tab)
-        if model is None:
-            raise InputError("table", f"{tab.scheme_id!r} stores no null quantiles (schema "
-                                      f"{tab.data.get('schema_version')}); regenerate it with the pipeline "
-                                      "or use method='monte-carlo'")
-        if not model.n_lo <= n <= model.n_hi:
-            raise InputError("n", f"= {n} is outside the quantile range of table {tab.scheme_id!r} "
-                                  f"({model.n_lo} <= n <= {model.n_hi}); use method='exact' or 'monte-carlo'")
-        p_ge, p_le, n_eff = model.tails_and_size(n, gamma)
-        p = combine(p_ge, p_le, alternative)
-        mom = model.quantiles(n)[1]
-        moments = (mom.mean, mom.var, mom.left_var)
-        se = tail_se(p_ge, p_le, p, alternative, n_eff)
-        used, source, mse = 0, mom.source, (mom.mean_se, mom.var_se, mom.left_var_se)
+    return method, tab, model
+
+
+def _exact_branch(gamma, n, F, config, alternative, progress):
+    """The exact test: the n! permutations enumerated."""
+    if n > MAX_EXACT_N:
+        raise InputError("method", f"'exact' enumerates n! permutations and allows n <= {MAX_EXACT_N}; "
+                                   f"got n = {n} (use 'table' or 'monte-carlo')")
+    p, moments = exact_test(gamma, n, F, config.coef, config.mult, alternative, progress)
+    if moments is None:  # n = 11, 12: moments by a separate enumeration
+        m = _exact_moments(config, n, progress)
+        moments = (m.mean, m.var, m.left_var)
+    return p, 0.0, moments, 0, "exact", (0.0, 0.0, 0.0)
+
+
+def _table_branch(gamma, n, config, alternative, table, tab, model):
+    """The test from a table's null quantiles at n."""
+    if tab is None:
+        tab = find_table_for(table, config, required=True)
+        model = quantile_model(tab)
+    if model is None:
+        raise InputError("table", f"{tab.scheme_id!r} stores no null quantiles (schema "
+                                  f"{tab.data.get('schema_version')}); regenerate it with the pipeline "
+                                  "or use method='monte-carlo'")
+    if not model.n_lo <= n <= model.n_hi:
+        raise InputError("n", f"= {n} is outside the quantile range of table {tab.scheme_id!r} "
+                              f"({model.n_lo} <= n <= {model.n_hi}); use method='exact' or 'monte-carlo'")
+    p_ge, p_le, n_eff = model.tails_and_size(n, gamma)
+    p = combine(p_ge, p_le, alternative)
+    mom = model.quantiles(n)[1]
+    moments = (mom.mean, mom.var, mom.left_var)
+    se = tail_se(p_ge, p_le, p, alternative, n_eff)
+    return p, se, moments, 0, mom.source, (mom.mean_se, mom.var_se, mom.left_var_se)
+
+
+def _monte_carlo_branch(gamma, n, F, config, alternative, table, tab, n_resamples, rng, progress, seq):
+    """The Monte Carlo test (sequential or of fixed size); the moments from the table if it covers n, else
+    from the sample, else computed (and cached)."""
+    coef, mult = config.coef, config.mult
+    if tab is None and table is not None:
+        tab = find_table_for(table, config, required=True)
+    if progress is None:
+        progress = n_resamples * n >= 10**8
+    gen = check_rng(rng)
+    if seq:
+        p, se, used = sequential_test(gamma, untied_batches(n, F, coef, mult, gen, n_resamples), alternative,
+                                      n_resamples)
+        null = None
     else:
-        if tab is None and table is not None:
-            tab = find_table_for(table, config, required=True)
-        if progress is None:
-            progress = n_resamples * n >= 10**8
-        gen = check_rng(rng)
-        seq = auto if sequential is None else bool(sequential)
-        if seq:
-            p, se, used = sequential_test(gamma, untied_batches(n, F, coef, mult, gen, n_resamples), alternative,
-                                          n_resamples)
-            null = None
-        else:
-            null = monte_carlo_null(n, F, coef, mult, n_resamples, gen, progress)
-            p, se = mc_test(gamma, null, alternative)
-            used = n_resamples
-        moments = None
-        if tab is None:
-            tab = find_table_for(None, config, required=False)
-        if tab is not None and n <= tab.n_max:
-            mom = tab.moments(n)
-            moments = (mom.mean, mom.var, mom.left_var)
-            source, mse = mom.source, (mom.mean_se, mom.var_se, mom.left_var_se)
-        elif null is not None:
-            moments = sample_moments(null)
-            source, mse = "monte-carlo", sample_moment_ses(null, moments)
-        else:
-            c = _cache.computed_moments(config, n, progress=progress)
-            moments, mse, source = c[:3], c[3:6], c[6]
-    std = _standardized(gamma, moments, rule)
-    return WeightedCorrelationResult(
-        statistic=gamma, standardized=std, pvalue=float(p), alternative=alternative, method=method, n=int(n),
-        null_mean=float(moments[0]), null_var=float(moments[1]), null_left_var=float(moments[2]),
-        pvalue_se=float(se), coefficient=config.coefficient, scheme=config.scheme, weigher=config.weigher.spec,
-        n_resamples_used=int(used), moments_source=source, null_mean_se=float(mse[0]), null_var_se=float(mse[1]),
-        null_left_var_se=float(mse[2]), _data=(x, y, config))
+        null = monte_carlo_null(n, F, coef, mult, n_resamples, gen, progress)
+        p, se = mc_test(gamma, null, alternative)
+        used = n_resamples
+    if tab is None:
+        tab = find_table_for(None, config, required=False)
+    if tab is not None and n <= tab.n_max:
+        mom = tab.moments(n)
+        moments = (mom.mean, mom.var, mom.left_var)
+        source, mse = mom.source, (mom.mean_se, mom.var_se, mom.left_var_se)
+    elif null is not None:
+        moments = sample_moments(null)
+        source, mse = "monte-carlo", sample_moment_ses(null, moments)
+    else:
+        c = _cache.computed_moments(config, n, progress=progress)
+        moments, mse, source = c[:3], c[3:6], c[6]
+    return p, se, moments, used, source, mse

@@ -57,7 +57,7 @@ import numpy as np
 from agreekit._api import ResultBase
 from agreekit._validation import InputError, check_choice, check_float
 
-__all__ = ["StandardizationFunction", "BoundConsistencyError"]
+__all__ = ["StandardizationFunction", "BoundConsistencyError", "standardize"]
 
 FORMS = ("corrected", "paper")
 G0_RULES = ("max_min_slope", "closest_to_zero")
@@ -399,3 +399,107 @@ def _add_bound(k, r, lows, ups, sense, name, eps_bound):
         lows.append(bound)
     else:
         ups.append(bound)
+
+
+def standardize(gamma, *, coefficient: str = "kendall", scheme: str = "additive", weigher="harmonic",
+                n: int | None = None, form: str = "corrected", g0_rule: str | None = None, table=None,
+                extrapolate: bool = False, compute: bool = True, x=None, y=None):
+    """Standardized coefficient g(Γ) with zero expected value under uniform random rankings.
+
+    Γ is a weighted correlation of two rankings of length ``n`` (rank vectors, 1 = top, or
+    scores ranked descending with ``kind="scores"``: the null is the same).
+
+    Parameters
+    ----------
+    gamma : float or array_like
+        Raw weighted coefficient(s) Γ in [-1, 1] computed on rankings of length ``n``.
+    coefficient : {'kendall', 'spearman'}, optional
+        Default ``'kendall'`` (as :func:`~agreekit.weighted_correlation_test`, :func:`~agreekit.exact_moments`,
+        :func:`~agreekit.weighted_correlation` and the CLI).
+    scheme : {'additive', 'multiplicative'}, optional
+        Default ``'additive'``.
+    weigher : str, Weigher or callable, optional
+        Weigher spec of the 1-based rank (default ``"harmonic"``; ``"inverse_square:n0=1"``,
+        ``"dcg"``, ...) or a Python callable of the rank.
+    n : int
+        Ranking length (>= 2); may be omitted when ``x``, ``y`` are given.
+    form : {'corrected', 'paper'}, optional
+        ``'corrected'`` (default) uses B, C with (1+Γ̄)²V, which gives E[g(Γ)] = 0;
+        ``'paper'`` uses the printed Eq. 30/32 (biased, for comparison).
+    g0_rule : {'max_min_slope', 'closest_to_zero'} or None, optional
+        How g's free parameter is chosen: ``'max_min_slope'`` (the g with the largest minimum
+        slope on [-1, 1], strictly increasing) or ``'closest_to_zero'`` (the seed's Algorithm 1,
+        which usually makes g flat somewhere). ``None`` (default): ``'max_min_slope'`` for
+        ``form='corrected'``, ``'closest_to_zero'`` for ``form='paper'``.
+    table : CoefficientTable, path or scheme id, optional
+        Table to read the moments from; default: the shipped table of the configuration, and
+        when there is none (another weigher, a callable) moments computed at the exact n
+        (:func:`~agreekit.ranking.tables.null_moments`: enumeration for n <= 10, else seeded Monte Carlo with an on-disk
+        cache).
+    extrapolate : bool, optional
+        Allow n above the table's ``n_max`` (with a :class:`RuntimeWarning`).
+    compute : bool, optional
+        ``False`` forbids computing moments: without a table, an error (the former behaviour).
+    x, y : array_like, optional
+        The rankings ``gamma`` was computed from (tie-aware coefficient, ``ties="average"``).
+        With ties, g is built from the moments of the permutation null that keeps both tie
+        patterns fixed (:func:`~agreekit.ranking.tables.null_moments` with ``x``, ``y``), so E[g(Γ)] = 0 under that null;
+        without ties this is the usual g at n = len(x).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        g(Γ), same shape as ``gamma``.
+
+    Raises
+    ------
+    InputError
+        Unknown coefficient/scheme/weigher, no table for the scheme with ``compute=False``,
+        n out of range, Γ outside [-1, 1] or not finite, corrupt table.
+
+    See Also
+    --------
+    null_moments : the moments behind g, where they came from and their standard errors.
+
+    Examples
+    --------
+    >>> from agreekit.ranking.standardization import standardize
+    >>> from agreekit.ranking.tables import standardization_function
+    >>> g = standardize([-1.0, 0.0, 1.0], coefficient="spearman", scheme="additive",
+    ...                 weigher="harmonic", n=8)
+    >>> [round(float(v), 6) for v in g][0], [round(float(v), 6) for v in g][2]
+    (-1.0, 1.0)
+    >>> standardize(0.4, n=30) == standardize(0.4, coefficient="kendall", scheme="additive",
+    ...                                       weigher="harmonic", n=30)
+    True
+
+    No shipped table for DCG weights: the moments are computed at n (here enumerated, n = 8):
+
+    >>> standardize(0.3, weigher="dcg", n=8) == float(standardization_function(weigher="dcg", n=8)(0.3))
+    True
+
+    Tied rankings: g from the null of their own tie patterns
+
+    >>> from agreekit import weighted_kendall
+    >>> x, y = [1, 2, 2, 4, 5, 6, 7, 8], [1, 1, 3, 4, 6, 5, 8, 7]
+    >>> 0 < standardize(weighted_kendall(x, y), x=x, y=y) < 1
+    True
+    """
+    try:
+        if isinstance(gamma, (str, bytes)):
+            raise TypeError
+        arr = np.asarray(gamma, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise InputError("gamma", f"must be a real number or an array of them; got {gamma!r}") from None
+    if not np.all(np.isfinite(arr)):
+        raise InputError("gamma", "must be finite (no NaN or infinite values)")
+    if np.any(np.abs(arr) > 1 + 1e-12):
+        raise InputError("gamma", "must lie in [-1, 1]")
+    arr = np.clip(arr, -1.0, 1.0)
+    # imported here: agreekit.ranking.tables (the tables and the on-demand moments) imports this module
+    from agreekit.ranking.tables import standardization_function
+
+    g = standardization_function(coefficient=coefficient, scheme=scheme, weigher=weigher, n=n, form=form,
+                                 g0_rule=g0_rule, table=table, extrapolate=extrapolate, compute=compute, x=x, y=y)
+    out = np.asarray(g(arr), dtype=np.float64)
+    return float(out) if out.ndim == 0 else out

@@ -29,10 +29,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange, uint64
 
+from agreekit.ranking._vocabulary import KENDALL, SPEARMAN
 from agreekit.ranking.tablegen._simd import address, concat, lane, load4, load8, store8, where, zero8
-
-SPEARMAN = 0
-KENDALL = 1
 
 _PHI = uint64(0x9E3779B97F4A7C15)
 _M1 = uint64(0xBF58476D1CE4E5B9)
@@ -208,6 +206,8 @@ def fused_sample(coef, n, k0, k1, r0, rows, F, active, out):  # pragma: no cover
     that is not active in a row is computed anyway and not reported: it costs nothing extra).
     Rows are split into contiguous blocks, one per prange iteration.
     """
+    if coef != SPEARMAN and coef != KENDALL:  # fail closed: no other code is computed
+        raise ValueError("unknown coefficient code")
     C = F.shape[1]
     groups = C // 4
     gact = np.zeros(groups, np.int64)
@@ -232,7 +232,7 @@ def fused_sample(coef, n, k0, k1, r0, rows, F, active, out):  # pragma: no cover
                         drawn = True
                     if coef == SPEARMAN:
                         _spearman8(y, F, g, res)
-                    else:
+                    else:  # KENDALL (checked above)
                         _kendall8(y, F, g, K, tree, res)
             for m in range(2):
                 for c in range(C):

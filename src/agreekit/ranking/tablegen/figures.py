@@ -13,6 +13,7 @@ Schemes missing from the run (e.g. the quick config) are skipped; a panel withou
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -20,6 +21,8 @@ import numpy as np
 
 from agreekit._optional import pyplot
 from agreekit._io import atomic_write
+from agreekit.ranking._spec import parse_weigher
+from agreekit.ranking._vocabulary import COEFFICIENT_REGISTRY
 from agreekit.ranking.standardization import StandardizationFunction
 from agreekit.ranking.tablegen.sampling import sample_stream
 from agreekit.ranking.tables import CoefficientTable
@@ -51,17 +54,15 @@ def _save(fig, stem: Path):
         fig.savefig(fh, format="pdf", metadata={"CreationDate": None, "Producer": None, "Creator": None})
 
 
-_COEF = {"spearman": "Spearman ρ_w", "kendall": "Kendall τ_w"}
+_COEF = {name: c.label for name, c in COEFFICIENT_REGISTRY.items()}
 _XLABEL = {"inv_n": "1/n", "inv_log_n": "1/ln n", "inv_sqrt_n": "n^-1/2", "inv_cbrt_n": "n^-1/3"}
+_SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
 def _weigher_text(w: str) -> str:
-    if w == "harmonic":
-        return "f(i) = 1/i"
-    if w.startswith("inverse_square"):
-        n0 = w.split("n0=")[-1] if "n0=" in w else "0"
-        return f"f(i) = 1/(i+{n0})²"
-    return f"f = {w}"
+    """``f(i) = <the family's label>``, an integer power as a superscript (``f(i) = 1/(i+1)²``)."""
+    label = re.sub(r"\^(\d+)$", lambda m: m.group(1).translate(_SUPERSCRIPT), parse_weigher(w).label)
+    return f"f(i) = {label}"
 
 
 def _label(t):
@@ -93,7 +94,7 @@ def _fitted(t, ns, q="mean"):
     return np.asarray(vals), np.asarray(ses)
 
 
-def figure1(tables, out: Path):
+def _figure1(tables, out: Path):
     """Sampled mean of Γ against x = 1/n and x = 1/ln n, with residuals from the table's fit below."""
     plt = _plt()
     fig = plt.figure(figsize=(9, 8.5))
@@ -129,7 +130,7 @@ def figure1(tables, out: Path):
                       "(± 2 SE)")
 
 
-def figure2(tables, out: Path):
+def _figure2(tables, out: Path):
     """Degree-selection criterion of the fit of the mean against the degree."""
     plt = _plt()
     fig, axes = plt.subplots(1, 2, figsize=(10, 4.2), squeeze=False)
@@ -158,7 +159,7 @@ def figure2(tables, out: Path):
     _finish(fig, out, "Figure 2: degree-selection criterion of the fit of the mean against the degree")
 
 
-def figure3(tables, out: Path):
+def _figure3(tables, out: Path):
     """Table mean Γ̄(n): exact values up to n_exact, then the fit; residuals in SE units below."""
     plt = _plt()
     fig = plt.figure(figsize=(10, 6.5))
@@ -250,7 +251,7 @@ def _panels(tables, examples, width: float, height: float):
     return ex, fig, axes
 
 
-def figure4(tables, examples, out: Path):
+def _figure4(tables, examples, out: Path):
     """g(x) of each example for both g0 rules and the paper's form."""
     ex, fig, axes = _panels(tables, examples, 3.4, 3.8)
     x = np.linspace(-1, 1, 401)
@@ -272,7 +273,7 @@ def figure4(tables, examples, out: Path):
     _finish(fig, out, "Figure 4: standardization functions g(x) (grey: identity)")
 
 
-def figure5(tables, examples, out: Path, *, size: int, bw_factor: float, seed: int):
+def _figure5(tables, examples, out: Path, *, size: int, bw_factor: float, seed: int):
     """p(γ) before and after standardization with both g0 rules and the paper's form."""
     from scipy.stats import gaussian_kde
 
@@ -317,8 +318,8 @@ def make_figures(tables: Sequence[Mapping], outputs: Mapping[int, str], *, examp
                  kde_samples: int, kde_bw_factor: float, seed: int) -> None:
     """Write Figures 1–5; ``outputs[k]`` is the path stem (without suffix) of figure k."""
     tables = sorted(tables, key=lambda t: t["scheme_id"])
-    figure1(tables, Path(outputs[1]))
-    figure2(tables, Path(outputs[2]))
-    figure3(tables, Path(outputs[3]))
-    figure4(tables, examples, Path(outputs[4]))
-    figure5(tables, examples, Path(outputs[5]), size=kde_samples, bw_factor=kde_bw_factor, seed=seed)
+    _figure1(tables, Path(outputs[1]))
+    _figure2(tables, Path(outputs[2]))
+    _figure3(tables, Path(outputs[3]))
+    _figure4(tables, examples, Path(outputs[4]))
+    _figure5(tables, examples, Path(outputs[5]), size=kde_samples, bw_factor=kde_bw_factor, seed=seed)

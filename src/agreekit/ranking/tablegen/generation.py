@@ -31,7 +31,8 @@ import numpy as np
 from agreekit._validation import InputError
 from agreekit.ranking.tablegen.fitting import fit_with_covariance, select_degree, select_fit_held_out, x_of_n
 from agreekit.ranking.tablegen.sampling import quantile_probs, sample_lanes, sample_size, stream_key, training_grid
-from agreekit.ranking.weighting import parse_weigher, scheme_id  # scheme_id re-exported: the project-wide id
+# scheme_id re-exported: the project-wide id
+from agreekit.ranking.weighting import COEFFICIENT_REGISTRY, parse_weigher, scheme_id
 from agreekit import __version__
 from agreekit._io import to_jsonable
 from agreekit.ranking.moments import exact_moments
@@ -107,7 +108,7 @@ def check_ranking_config(cfg: Mapping) -> None:
     ds = cfg["degree_selection"]
     if ds["min_degree"] > ds["max_degree"]:
         raise InputError("ranking.degree_selection.min_degree", "must be <= max_degree")
-    for coef in ("spearman", "kendall"):
+    for coef in COEFFICIENT_REGISTRY:
         grid = training_grid(g["q"], g["a_min"], g["a_max"][coef])
         if grid and grid[0] <= cfg["n_exact"]:
             raise InputError("ranking.grid.a_min", f"gives n = {grid[0]} <= ranking.n_exact = {cfg['n_exact']}; the "

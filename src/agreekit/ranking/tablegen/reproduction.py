@@ -23,6 +23,7 @@ import numpy as np
 
 from agreekit._io import atomic_write
 from agreekit.ranking._quantile_model import quantile_model
+from agreekit.ranking._spec import parse_weigher
 from agreekit.ranking.standardization import StandardizationFunction
 from agreekit.ranking.tablegen.sampling import sample_lanes, sample_size, stream_key
 from agreekit.ranking.tables import CoefficientTable
@@ -85,11 +86,8 @@ def _fmt(x, digits=7):
 
 
 def _weigher_label(w):
-    if w == "harmonic":
-        return "1/i"
-    if w.startswith("inverse_square:n0="):
-        return f"1/(i+{w.split('=')[1]})^2"
-    return w
+    """f(i) as the family's label (``1/(i+1)^2``)."""
+    return parse_weigher(w).label
 
 
 def _write_all(outdir: Path, stem: str, title: str, header: list[str], rows: list[list[str]]):
@@ -568,11 +566,11 @@ def reproduction_report(tables: Sequence[Mapping], paper_values: Mapping, paper_
             out.append(f"* worst |E[g]| {form}, {coef}: {m:.4f} ± {se:.4f} ({where[0]}, n = {where[1]})")
     out.append("")
     if pvalues:
-        out += pvalue_report_section(tables, pvalues, quantile_verify=quantile_verify)
+        out += _pvalue_report_section(tables, pvalues, quantile_verify=quantile_verify)
     return "\n".join(out)
 
 
-def pvalue_report_section(tables: Sequence[Mapping], pvalues: Mapping[str, list], *,
+def _pvalue_report_section(tables: Sequence[Mapping], pvalues: Mapping[str, list], *,
                           quantile_verify: Sequence[Mapping] | None = None) -> list[str]:
     """Section 5 of the report: ``weighted_correlation_test(method="table")`` against a fresh Monte Carlo."""
     rows = [r for sid in sorted(pvalues) for r in pvalues[sid]]

@@ -29,8 +29,10 @@ import numpy as np
 from agreekit._validation import InputError, check_int
 from agreekit.ranking._kernels import random_permutations  # runtime kernel (significance uses it too)
 from agreekit.ranking.correlation import batch_coefficient
-from agreekit.ranking.tablegen._fused import KENDALL, SPEARMAN, fused_sample
-from agreekit.ranking.weighting import check_coefficient, check_scheme, parse_weigher, weigher_table
+from agreekit.ranking._vocabulary import coefficient_code, scheme_flag
+from agreekit.ranking.tablegen._fused import fused_sample
+from agreekit.ranking._rescaling import weigher_table
+from agreekit.ranking._spec import check_coefficient, check_scheme, parse_weigher
 
 __all__ = [
     "training_grid",
@@ -211,7 +213,7 @@ def sample_lanes(coefficient: str, *, n: int, sizes: Sequence[int], lanes: Seque
     for weigher, scheme in lanes:
         spec = parse_weigher(weigher).spec
         cols.setdefault(spec, len(cols))
-        where.append((1 if check_scheme(scheme) == "multiplicative" else 0, cols[spec]))
+        where.append((int(scheme_flag(check_scheme(scheme))), cols[spec]))  # lane 1 = the multiplicative scheme
     if len(set(where)) != len(where):
         raise InputError("lanes", "lists a (weigher, scheme) twice")
     C = 4 * ((len(cols) + 3) // 4)
@@ -238,7 +240,7 @@ def sample_lanes(coefficient: str, *, n: int, sizes: Sequence[int], lanes: Seque
     if progress:
         from tqdm import tqdm
         it = tqdm(it, desc=f"{coefficient} n={n}", leave=False, unit="batch")
-    coef = SPEARMAN if coefficient == "spearman" else KENDALL
+    coef = coefficient_code(coefficient)  # an unknown name raises
     for r0 in it:
         k = min(rows, total - r0)
         fused_sample(coef, n, key[0], key[1], r0, k, F, active, buf[:, :, :k])
