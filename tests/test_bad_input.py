@@ -247,7 +247,7 @@ CONTENT_CASES = {
                                      ["evaluate", "qrels.txt", "runA.txt", "--metric", "AveP,P@10", "-o",
                                       "out"], [r"`--output-dir`", r"AveP\.csv", "directory"]),
     "evaluate-dir-is-file": ({}, ["evaluate", "qrels.txt", "runA.txt", "--metric", "AveP,P@10", "-o",
-                                  "x.txt"], [r"`--output-dir`", "not a directory"]),
+                                  "x.txt"], [r"`--output-dir`", "is required"]),  # -o is a file (issue 36)
     # correlate: rank values (positive integers, 1 = top; repeated = ties)
     "ranks-zero": ({"r.txt": "1\n0\n3\n4\n5\n"}, ["correlate", *CORR, "x.txt", "r.txt"],
                    [r"`y`", "r.txt", "line 2", "'0' is not a positive integer"]),

@@ -12,10 +12,9 @@ import inspect
 import io
 from pathlib import Path
 
-from agreekit._cli._common import (add_format, add_topic_column, add_output, add_output_dir, add_quiet, add_renamed, add_rng,
+from agreekit._cli._common import (add_format, legacy_output_dir, add_topic_column, add_output, add_output_dir, add_quiet, add_renamed, add_rng,
                                    write_output)
 from agreekit._validation import InputError
-from agreekit._cli.bootstrap import _legacy_output_dir
 from agreekit._io import check_output_path, dumps_json
 from agreekit.ireval.metrics import load_scores
 from agreekit.metaeval import consensus_ranking, metric_agreement
@@ -58,7 +57,7 @@ def _summary_keyword(func) -> str:
 
 
 def _handler(args: argparse.Namespace):
-    _legacy_output_dir(args, several=True)
+    legacy_output_dir(args)
     if args.output not in (None, "-"):
         check_output_path(args.output, parameter="--output")
     files = _pairs(args.scores)
