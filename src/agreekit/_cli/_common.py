@@ -22,6 +22,7 @@ import warnings
 from pathlib import Path
 
 from agreekit._io import atomic_write, is_stdout
+from agreekit._validation import InputError
 
 __all__ = ["add_output", "add_output_dir", "add_topic_column", "add_format", "add_quiet", "add_rng", "add_renamed",
            "write_output", "progress_of", "legacy_output_dir", "CLI_ONLY_OPTIONS"]
@@ -120,7 +121,12 @@ def write_output(args, text: str, *, parameter: str = "--output") -> None:
     """Write ``text`` to ``args.output`` (atomically), or to stdout when it is ``-`` or unset."""
     target = getattr(args, "output", None)
     if target is None or is_stdout(target):   # `-`, /dev/stdout, /proc/self/fd/1
-        sys.stdout.write(text)
+        try:
+            sys.stdout.write(text)
+        except UnicodeEncodeError as exc:   # e.g. PYTHONIOENCODING=ascii and a label such as 'é'
+            raise InputError(parameter, f"is standard output, whose encoding ({exc.encoding}) cannot write "
+                                        f"{exc.object[exc.start:exc.end]!r}; set PYTHONIOENCODING=utf-8 or give "
+                                        "-o FILE (files are written UTF-8)") from None
         sys.stdout.flush()
         return
 
