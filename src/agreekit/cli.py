@@ -260,6 +260,17 @@ def _guard_standard_streams() -> None:
         sys.stderr.reconfigure(errors="backslashreplace")
 
 
+def _interrupted(exc: BaseException) -> bool:
+    """Is ``exc`` a KeyboardInterrupt, or caused by one (numba wraps it in SystemError)?"""
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, KeyboardInterrupt):
+            return True
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return False
+
+
 def main(argv: list[str] | None = None) -> int:
     _guard_standard_streams()
     argv = sys.argv[1:] if argv is None else list(argv)
@@ -284,7 +295,9 @@ def main(argv: list[str] | None = None) -> int:
         if result is not None:
             sys.stdout.write(dumps_json(result) + "\n")
         return 0
-    except KeyboardInterrupt:  # Ctrl-C: one line, the shell's exit status for SIGINT, no traceback
+    except (KeyboardInterrupt, SystemError) as exc:  # Ctrl-C: one line, the shell's exit status, no traceback
+        if not _interrupted(exc):  # (inside a compiled kernel's callback Ctrl-C surfaces as a SystemError)
+            raise
         name = f"agreekit {command}" if command in COMMANDS else "agreekit"
         with contextlib.suppress(Exception):
             print(f"{name}: interrupted", file=sys.stderr)

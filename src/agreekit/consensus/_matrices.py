@@ -118,9 +118,32 @@ def _in_user_scale(what: str, value, e: int):
     return float(out) if np.ndim(out) == 0 else out
 
 
+def _not_numbers(arr: np.ndarray) -> str | None:
+    """What makes ``arr`` not an array of real numbers (booleans, complex, dates, text), or None."""
+    kinds = {"b": "booleans", "c": "complex numbers", "M": "datetimes", "m": "timedeltas", "U": "strings",
+             "S": "bytes", "V": "structured values"}
+    if arr.dtype.kind in kinds:
+        return kinds[arr.dtype.kind]
+    if arr.dtype.kind == "O":
+        for v in arr.ravel():
+            if isinstance(v, (bool, np.bool_)):
+                return "booleans"
+            if not isinstance(v, (int, float, np.integer, np.floating)):
+                return f"a {type(v).__name__} ({v!r})"
+    return None
+
+
 def _as_float_matrix(parameter: str, values, *, ndim: int, ranks: bool = True) -> np.ndarray:
-    arr = np.asarray(values)
-    if arr.dtype.kind not in "iufb":
+    if isinstance(values, np.ma.MaskedArray):
+        raise InputError(parameter, "is a masked array; give NaN for unranked items (np.ma.filled(x, np.nan))")
+    try:
+        arr = np.asarray(values)
+    except (TypeError, ValueError):
+        raise InputError(parameter, "must be a rectangular array of numeric ranks (NaN for unranked items)") from None
+    bad_kind = _not_numbers(arr)
+    if bad_kind is not None:
+        raise InputError(parameter, f"must contain numeric ranks (NaN for unranked items); got {bad_kind}")
+    if arr.dtype.kind not in "iuf":
         try:
             arr = arr.astype(np.float64)
         except (TypeError, ValueError):
@@ -375,8 +398,9 @@ def kemeny_distance(r, s) -> float:
     >>> kemeny_distance([1, 2, 3], [3, 2, 1]), kemeny_distance([1, 2, 3], [1, 1, 3])
     (6.0, 1.0)
     """
+    t = tau_x(r, s)   # validates r and s first
     m = np.asarray(r).shape[-1]
-    return float(m * (m - 1) / 2 * (1.0 - tau_x(r, s)))
+    return float(m * (m - 1) / 2 * (1.0 - t))
 
 
 def _coerce_cim(rankings, weights):
@@ -480,7 +504,8 @@ def ordering_string(ranks, labels) -> str:
     Parameters
     ----------
     ranks : array_like, shape (m,)
-        Rank positions of the items (1 = best, equal values = ties).
+        Rank positions of the items (1 = best, equal values = ties, NaN = unranked: listed at
+        the end as ``[unranked: ...]``).
     labels : sequence of str, shape (m,)
         The items' labels.
 
@@ -495,11 +520,18 @@ def ordering_string(ranks, labels) -> str:
     >>> ordering_string([2, 1, 2], ["a", "b", "c"])
     'b (a c)'
     """
-    ranks = np.asarray(ranks)
+    ranks = _as_float_matrix("ranks", ranks, ndim=1)
+    if isinstance(labels, (str, bytes)) or not hasattr(labels, "__len__"):
+        raise InputError("labels", f"must be a sequence of labels; got {type(labels).__name__}")
+    if len(labels) != ranks.shape[0]:
+        raise InputError("labels", f"must have one label per item ({ranks.shape[0]}); got {len(labels)}")
     parts = []
-    for level in np.unique(ranks):
-        members = [labels[i] for i in np.flatnonzero(ranks == level)]
+    for level in np.unique(ranks[~np.isnan(ranks)]):
+        members = [str(labels[i]) for i in np.flatnonzero(ranks == level)]
         parts.append(members[0] if len(members) == 1 else "(" + " ".join(members) + ")")
+    unranked = [str(labels[i]) for i in np.flatnonzero(np.isnan(ranks))]
+    if unranked:  # NaN = unranked: listed after the ranked items, never as an empty group
+        parts.append("[unranked: " + " ".join(unranked) + "]")
     return " ".join(parts)
 
 
