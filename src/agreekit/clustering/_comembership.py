@@ -23,7 +23,7 @@ import scipy.sparse as sp
 from agreekit._api import ResultBase, deprecated_alias, renamed_parameters
 from agreekit._validation import InputError, check_choice, check_float
 from agreekit.clustering._contingency import _pair_counts, _table_from_codes
-from agreekit.clustering._inputs import Clustering, Graph, align_pair, as_graph
+from agreekit.clustering._inputs import Clustering, Graph, align_pair, as_graph, check_flag
 from agreekit.clustering._kernels import (group_signatures, max_offdiagonal, signature_hashes,
                                          weighted_pair_counts)
 
@@ -208,8 +208,9 @@ def comembership_stats(U: Any, V: Any, *, exact: bool = True, graph: Any = None,
     """
     cu, cv = align_pair(U, V)
     if graph is None:
-        return _check_magnitude(_stats_plain(cu, cv, bool(exact), need_max), "U")
-    return _check_magnitude(_stats_transform(cu, cv, as_graph(graph, cu), bool(exact), need_max), "graph")
+        return _check_magnitude(_stats_plain(cu, cv, check_flag("exact", exact), need_max), "U")
+    return _check_magnitude(_stats_transform(cu, cv, as_graph(graph, cu), check_flag("exact", exact), need_max),
+                            "graph")
 
 
 # --- the four Δ measures over the statistics --------------------------------------------
@@ -257,7 +258,7 @@ def _edge_clustering(cu: Clustering, g: Graph) -> Clustering:
 
 
 def _delta_measure(U, V, exact, graph, mode, direct_weight, from_stats: Callable, need_max: bool) -> float:
-    exact = bool(exact)
+    exact = check_flag("exact", exact)
     cu, cv = align_pair(U, V)
     if graph is None:
         return float(from_stats(_check_magnitude(_stats_plain(cu, cv, exact, need_max), "U")))

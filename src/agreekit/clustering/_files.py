@@ -43,8 +43,10 @@ __all__ = ["read_clustering", "read_graph"]
 _SPLIT = re.compile(r"[,\s]+")
 
 
-def _source(path) -> str | Path:
+def _source(path, name: str = "path") -> str | Path:
     """``"-"`` (standard input) as it is, anything else as a :class:`~pathlib.Path`."""
+    if isinstance(path, bytes) or not isinstance(path, (str, os.PathLike)):
+        raise InputError(name, f"must be a file path (str or os.PathLike) or '-'; got {type(path).__name__}")
     return STDIN if isinstance(path, str) and path == STDIN else Path(path)
 
 
@@ -134,7 +136,7 @@ def read_clustering(path: str | os.PathLike, *, input_format: str = "auto", name
     (Clustering(crisp cover, n=4, k=2), (1, 2, 3, 4))
     """
     kind = check_choice("input_format", input_format, ("auto", "labels", "cover", "matrix", "lfr"))
-    path = _source(path)
+    path = _source(path, name)
     if kind == "matrix":
         return as_clustering(_read_matrix(path, name), name=name)
     raw = [line for _, line in iter_lines(path, parameter=name)]
@@ -286,7 +288,7 @@ def read_graph(path: str | os.PathLike, *, name: str = "graph") -> list[tuple]:
     ...     print(read_graph(name))
     [(1, 2), (2, 3, 0.5)]
     """
-    path = _source(path)
+    path = _source(path, name)
     lines = _content_lines(path, name)
     for no, toks in lines:
         if len(toks) not in (2, 3):

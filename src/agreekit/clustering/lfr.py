@@ -389,7 +389,7 @@ def realized_mixing(n: int, edges, communities: Sequence, *, weights=None) -> fl
     >>> realized_mixing(4, [[0, 1], [1, 2], [2, 3]], [[0, 1], [2, 3]])  # node 1: 1/2, node 2: 1/2
     0.25
     """
-    n = check_int("n", n, minimum=1)
+    n = check_int("n", n, minimum=1, maximum=2**40)
     e = _int_array("edges", edges, ndim=2, below=n)
     if e.size and e.shape[1] != 2:
         raise InputError("edges", f"must have shape (m, 2); got {e.shape}")

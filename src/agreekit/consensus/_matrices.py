@@ -133,6 +133,14 @@ def _not_numbers(arr: np.ndarray) -> str | None:
     return None
 
 
+def _check_labels(labels, parameter: str = "labels") -> None:
+    """Labels are a sequence (list, tuple, array, Index) of scalars, not a string or a scalar."""
+    if isinstance(labels, (str, bytes)) or isinstance(labels, np.ma.MaskedArray) or not hasattr(labels, "__len__") \
+            or np.ndim(labels) != 1:
+        raise InputError(parameter, f"must be a 1-D sequence of labels (one per item); got {type(labels).__name__}"
+                                    + (f" of shape {np.shape(labels)}" if hasattr(labels, "shape") else ""))
+
+
 def _as_float_matrix(parameter: str, values, *, ndim: int, ranks: bool = True) -> np.ndarray:
     if isinstance(values, np.ma.MaskedArray):
         raise InputError(parameter, "is a masked array; give NaN for unranked items (np.ma.filled(x, np.nan))")
@@ -213,6 +221,8 @@ def as_rankings(rankings, *, weights=None, labels=None, parameter: str = "rankin
     cols = getattr(rankings, "columns", None)
     if cols is not None and labels is None:
         labels = [str(c) for c in cols]
+    if not isinstance(ordinal, (bool, np.bool_)):
+        raise InputError("ordinal", f"must be True or False; got {ordinal!r}")
     X = _as_float_matrix(parameter, rankings, ndim=2, ranks=not ordinal)
     n, m = X.shape
     if m < 2:
@@ -241,6 +251,7 @@ def as_rankings(rankings, *, weights=None, labels=None, parameter: str = "rankin
             raise InputError("weights", "must not all be zero")
     if labels is None:
         labels = [str(i) for i in range(m)]
+    _check_labels(labels)
     labels = tuple(str(x) for x in labels)
     if len(labels) != m:
         raise InputError("labels", f"must have one label per item ({m}); got {len(labels)}")
@@ -252,7 +263,7 @@ def as_rankings(rankings, *, weights=None, labels=None, parameter: str = "rankin
 def _as_candidate(parameter: str, candidate, m: int | None = None) -> np.ndarray:
     arr = _as_float_matrix(parameter, candidate, ndim=1)
     if m is not None and arr.size != m:
-        raise InputError(parameter, f"must have {m} entries (one per item); got {arr.size}")
+        raise InputError(parameter, f"must have {m} entries (one per item of `rankings`); got {arr.size}")
     if np.isnan(arr).any():
         raise InputError(parameter, "must rank every item (no NaN in a candidate consensus)")
     return arr
@@ -319,7 +330,11 @@ def score_matrix(ranking) -> np.ndarray:
     >>> score_matrix([1, 2, 2]).astype(int).tolist()
     [[0, 1, 1], [-1, 0, 1], [-1, 1, 0]]
     """
-    x = _as_float_matrix("ranking", ranking, ndim=1)
+    return _score_matrix(ranking, "ranking")
+
+
+def _score_matrix(ranking, parameter: str) -> np.ndarray:
+    x = _as_float_matrix(parameter, ranking, ndim=1)
     return _cim_kernel(x[None, :], np.ones(1))
 
 
@@ -369,8 +384,8 @@ def tau_x(r, s) -> float:
     >>> tau_x([1, 1, 1], [1, 2, 3])
     0.0
     """
-    a = score_matrix(r)
-    b = score_matrix(s)
+    a = _score_matrix(r, "r")
+    b = _score_matrix(s, "s")
     if a.shape != b.shape:
         raise InputError("s", f"must rank the same number of items as `r` ({a.shape[0]}); got {b.shape[0]}")
     m = a.shape[0]
@@ -468,7 +483,7 @@ def penalty(candidate, rankings, weights=None, *, cim=None) -> float:
     """
     e = 0
     if cim is not None:
-        C = np.asarray(cim, dtype=np.float64)
+        C = _as_float_matrix("cim", cim, ndim=2, ranks=False)
         if C.ndim != 2 or C.shape[0] != C.shape[1]:
             raise InputError("cim", f"must be a square matrix; got shape {C.shape}")
     else:
@@ -521,8 +536,7 @@ def ordering_string(ranks, labels) -> str:
     'b (a c)'
     """
     ranks = _as_float_matrix("ranks", ranks, ndim=1)
-    if isinstance(labels, (str, bytes)) or not hasattr(labels, "__len__"):
-        raise InputError("labels", f"must be a sequence of labels; got {type(labels).__name__}")
+    _check_labels(labels)
     if len(labels) != ranks.shape[0]:
         raise InputError("labels", f"must have one label per item ({ranks.shape[0]}); got {len(labels)}")
     parts = []
