@@ -523,3 +523,38 @@ def test_ascii_stdout_json_still_works(tmp_path):
     res = _agreekit(["consensus", str(tmp_path / "u.csv")], env={**os.environ, "PYTHONIOENCODING": "ascii"})
     assert res.returncode == 0, res.stderr
     assert "\\u00e9" in res.stdout and "\u00e9" in json.dumps(json.loads(res.stdout), ensure_ascii=False)
+
+
+# ----------------------------------------------------------------------------- Low: options the call does not use
+
+@pytest.mark.parametrize("func", ["ri_delta", "ari_delta", "i_norm", "i_sqrt_tr"])
+@pytest.mark.parametrize("kw,param", [({"mode": "bogus"}, "mode"), ({"direct_weight": math.nan}, "direct_weight"),
+                                      ({"direct_weight": 1.5}, "direct_weight"), ({"exact": "yes"}, "exact"),
+                                      ({"exact": 2}, "exact")])
+def test_unused_options_are_still_checked(func, kw, param):
+    import agreekit.clustering as C
+
+    with pytest.raises(InputError, match=f"`{param}`"):
+        getattr(C, func)(LAB_U, LAB_V, **kw)   # no graph: mode and direct_weight are not used, still checked
+
+
+@pytest.mark.parametrize("kw,param", [({"normalized": "yes"}, "normalized"), ({"normalized": np.ones(2)}, "normalized")])
+def test_variation_of_information_flag(kw, param):
+    from agreekit.clustering import variation_of_information
+
+    with pytest.raises(InputError, match=f"`{param}`"):
+        variation_of_information(LAB_U, LAB_V, **kw)
+
+
+def test_as_graph_and_compare_methods_take_plain_inputs():
+    from agreekit.clustering import as_clustering, as_graph
+    from agreekit.consensus import compare_methods
+
+    g = as_graph([(0, 1), (1, 2)], [0, 0, 1])   # a label vector is made a Clustering
+    assert g.a.tolist() == as_graph([(0, 1), (1, 2)], as_clustering([0, 0, 1])).a.tolist()
+    with pytest.raises(InputError, match="`clustering`"):
+        as_graph([(0, 1)], None)
+    with pytest.raises(InputError, match="`data`"):
+        compare_methods(None)
+    with pytest.raises(InputError, match="`exact_time_limit`"):
+        compare_methods(R3, exact_time_limit=-1)

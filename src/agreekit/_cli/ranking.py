@@ -184,7 +184,8 @@ def read_rank_file(path: str, *, parameter: str, column: str | None = None, kind
             raise InputError(parameter, f"file {path!r} line {no} has {len(r)} fields, but line "
                                         f"{numbers[0]} has {width}")
     if column is None and width > 1:  # issue 36: no silent first column, no decimal comma read as two fields
-        comma = next((ln for _, ln in lines if re.fullmatch(r"\s*[+-]?[0-9]+,[0-9]+\s*", ln)), None)
+        comma = None if has_header else next((ln for _, ln in lines
+                                              if re.fullmatch(r"\s*[+-]?[0-9]+,[0-9]+\s*", ln)), None)
         hint = (f"; {comma.strip()!r} looks like a decimal comma: write {comma.strip().replace(',', '.')!r}"
                 if comma is not None else "")
         raise InputError(parameter, f"file {path!r} line {numbers[0]} has {width} fields: give one value per line, "
