@@ -558,3 +558,37 @@ def test_as_graph_and_compare_methods_take_plain_inputs():
         compare_methods(None)
     with pytest.raises(InputError, match="`exact_time_limit`"):
         compare_methods(R3, exact_time_limit=-1)
+
+
+# ----------------------------------------------------------------------------- Low: YAML 1.1 numbers, quoted newlines
+
+@pytest.mark.parametrize("text,kind,value", [("seed: 017\n", "octal", "15"), ("seed: -017\n", "octal", "-15"),
+                                             ("t: 1:30\n", "sexagesimal", "90"), ("t: 1:30.5\n", "sexagesimal", "90.5"),
+                                             ("n: 0b101\n", "binary", "5"), ("n: 1_000\n", "'_' separators", "1000"),
+                                             ("a:\n  b: [1, 010]\n", "octal", "8")])
+def test_yaml_11_numbers_are_refused(tmp_path, text, kind, value):
+    from agreekit._io import load_config_yaml
+
+    (tmp_path / "c.yaml").write_text(text)
+    with pytest.raises(InputError, match=rf"`configfile` .*c\.yaml' line \d+: .*{kind}.*\(= {value}\)"):
+        load_config_yaml(tmp_path / "c.yaml")
+
+
+def test_yaml_plain_and_quoted_numbers_still_read(tmp_path):
+    from agreekit._io import load_config_yaml
+
+    (tmp_path / "c.yaml").write_text("seed: 17\nzero: 0\nq: '017'\nh: 0x1F\nf: 0.25\nneg: -3\n")
+    assert load_config_yaml(tmp_path / "c.yaml") == {"seed": 17, "zero": 0, "q": "017", "h": 31, "f": 0.25, "neg": -3}
+
+
+def test_quoted_csv_field_keeps_its_newline(tmp_path):
+    import csv
+    import io
+
+    from agreekit._io import read_csv_rows
+
+    text = 'name,B\n"two\nlines",2\n"a ""q""",3\n'
+    got = read_csv_rows(io.StringIO(text), parameter="f")
+    ref = list(csv.reader(io.StringIO(text)))   # the csv module on the whole text: the reference
+    assert [got.header, *got.rows] == ref
+    assert got.lines == [2, 4]

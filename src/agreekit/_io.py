@@ -322,7 +322,7 @@ def read_csv_rows(source: Any, *, parameter: str, empty_header: str = "error",
     def lines():
         for no, line in numbered:
             current[0] = no
-            yield line
+            yield line + "\n"   # the line end back: a quoted field may hold a newline (csv keeps it)
 
     reader = csv.reader(lines(), strict=True)
     header = None
@@ -701,7 +701,27 @@ def load_config_yaml(source: Any, *, parameter: str = "configfile") -> Any:
                                             "Snakemake run the config as a YTE template, i.e. execute Python)")
         return yaml.SafeLoader.construct_mapping(self, node, deep=deep)
 
+    def construct_number(self, node):
+        # YAML 1.1 numbers that YAML 1.2 (and a reader's eye) reads otherwise: 017 is octal 15, 1:30 is
+        # sexagesimal 90, 0b11 is 3, 1_000 is 1000 -- refused instead of silently converted
+        text = str(node.value).strip()
+        body = text.lstrip("+-")
+        kind = ("an octal number" if re.fullmatch(r"0[0-9]+", body) else
+                "a base-60 (sexagesimal) number" if ":" in body else
+                "a binary number" if body.lower().startswith("0b") else
+                "a number with '_' separators" if "_" in body else None)
+        if kind is not None:
+            value = (yaml.SafeLoader.construct_yaml_int(self, node) if node.tag.endswith(":int")
+                     else yaml.SafeLoader.construct_yaml_float(self, node))
+            raise InputError(parameter, f"{shown} line {node.start_mark.line + 1}: {text!r} is {kind} in YAML 1.1 "
+                                        f"(= {value!r}); write the number plainly or quote it as a string")
+        if node.tag.endswith(":int"):
+            return yaml.SafeLoader.construct_yaml_int(self, node)
+        return yaml.SafeLoader.construct_yaml_float(self, node)
+
     _Strict.compose_node = compose_node
+    _Strict.add_constructor("tag:yaml.org,2002:int", construct_number)
+    _Strict.add_constructor("tag:yaml.org,2002:float", construct_number)
     _Strict.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG,
                             lambda loader, node: dict(construct_mapping(loader, node, deep=True)))
     try:
