@@ -25,7 +25,6 @@ from sklearn.metrics import adjusted_rand_score
 from test_bad_input import _assert_clean_rejection, _run_ok, scratch  # noqa: F401  (fixture)
 
 from agreekit._validation import InputError
-from agreekit.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 

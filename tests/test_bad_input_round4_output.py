@@ -106,13 +106,6 @@ def _assert_refused(work, argv, fragments) -> str:
     return lines[0]
 
 
-def _stable_json(text: str) -> dict:
-    obj = json.loads(text)
-    for key in ("seconds", "elapsed", "time"):
-        obj.pop(key, None)
-    return obj
-
-
 def _same_output(got: str, ref: str) -> None:
     try:
         a, b = json.loads(got), json.loads(ref)

@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import io
 import re
-import warnings
 from pathlib import Path
 
 from agreekit._cli._common import (add_format, add_output, add_output_dir, add_quiet, add_renamed, add_rng,
