@@ -183,7 +183,6 @@ KNOWN: dict[str, str] = {
     "standardize": "2 wrong-type calls end in a raw exception or name another parameter; ranking/** is being refactored today",
     "weighted_correlation_test": "4 wrong-type calls end in a raw exception or name another parameter; ranking/** is being refactored today",
     "standardization_function": "2 wrong-type calls end in a raw exception or name another parameter; ranking/** is being refactored today",
-    "lfr_benchmark": "2 wrong-type calls end in a raw exception or name another parameter; ranking/** is being refactored today",
     "evaluate": "10 wrong-type calls end in a raw exception or name another parameter; ireval/** is being refactored today",
     "topic_metrics": "39 wrong-type calls end in a raw exception or name another parameter; ireval/** is being refactored today",
     "align_scores": "22 wrong-type calls end in a raw exception or name another parameter; ireval/** is being refactored today",

@@ -542,8 +542,9 @@ def _show_progress(progress: Any, n: int) -> bool:
 def _iv(n, tau1, tau2, mu, average_degree, max_degree, min_community, max_community, mu_weights, beta,
         overlapping_nodes, overlapping_memberships):
     n = check_int("n", n, minimum=4)
-    tau1 = check_float("tau1", tau1, minimum=0.0, inclusive=False)
-    tau2 = check_float("tau2", tau2, minimum=0.0, inclusive=False)
+    # exponents beyond 100 make k**-tau underflow to 0 for every k > 1 (the power law is degenerate)
+    tau1 = check_float("tau1", tau1, minimum=0.0, maximum=100.0, inclusive=False)
+    tau2 = check_float("tau2", tau2, minimum=0.0, maximum=100.0, inclusive=False)
     mu = check_float("mu", mu, minimum=0.0, maximum=1.0)
     max_degree = check_int("max_degree", max_degree, minimum=2, maximum=n - 1)
     average_degree = check_float("average_degree", average_degree, minimum=1.0, maximum=float(max_degree))
