@@ -247,7 +247,7 @@ CONTENT_CASES = {
                                      ["evaluate", "qrels.txt", "runA.txt", "--metric", "AveP,P@10", "-o",
                                       "out"], [r"`--output-dir`", r"AveP\.csv", "directory"]),
     "evaluate-dir-is-file": ({}, ["evaluate", "qrels.txt", "runA.txt", "--metric", "AveP,P@10", "-o",
-                                  "x.txt"], [r"`--output-dir`", "not a directory"]),
+                                  "x.txt"], [r"`--output-dir`", "is required"]),  # -o is a file (issue 36)
     # correlate: rank values (positive integers, 1 = top; repeated = ties)
     "ranks-zero": ({"r.txt": "1\n0\n3\n4\n5\n"}, ["correlate", *CORR, "x.txt", "r.txt"],
                    [r"`y`", "r.txt", "line 2", "'0' is not a positive integer"]),
@@ -263,7 +263,8 @@ CONTENT_CASES = {
                    [r"`y`", "line 2", "not a positive integer"]),
     "ranks-word": ({"r.txt": "rank\n1\ntwo\n3\n4\n5\n"}, ["correlate", *CORR, "x.txt", "r.txt"],
                    [r"`y`", "line 3", "'two'"]),
-    "ranks-empty-cell": ({"r.txt": "a,b\n1,2\n,1\n3,3\n4,4\n5,5\n"}, ["correlate", *CORR, "x.txt", "r.txt"],
+    "ranks-empty-cell": ({"r.txt": "a,b\n1,2\n,1\n3,3\n4,4\n5,5\n", "xc.txt": "a,b\n1,1\n2,2\n3,3\n4,4\n5,5\n"},
+                         ["correlate", *CORR, "xc.txt", "r.txt", "--column", "a"],  # several columns: --column
                          [r"`y`", "line 3", "''"]),
     "ranks-blank-line-inside": ({"r.txt": "1\n2\n\n3\n4\n5\n"}, ["correlate", *CORR, "x.txt", "r.txt"],
                                 [r"`y`", "line 3 is blank"]),

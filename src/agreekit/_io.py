@@ -14,7 +14,9 @@ and the file):
 
 Writing: :func:`atomic_write` guarantees that no partial output file is left behind
 (the content goes to a temporary sibling, renamed over the target only when writing
-succeeded); :func:`write_files` extends this to several files, all or nothing: every
+succeeded; a symbolic link is written through, never replaced; a character device or a
+FIFO is written in place and ``/dev/stdout`` is standard output; a dangling link, a block
+device and a socket are refused); :func:`write_files` extends this to several files, all or nothing: every
 target is checked first, all contents go to temporaries, and the renames happen only
 when every temporary was written.
 """
@@ -44,7 +46,7 @@ from agreekit._validation import InputError
 from agreekit._memory import format_bytes
 
 __all__ = ["atomic_write", "write_files", "to_jsonable", "dumps_json", "write_json",
-           "check_input_path", "check_output_path", "iter_lines", "read_text", "read_csv_rows", "CsvRows",
+           "check_input_path", "check_output_path", "is_stdout", "iter_lines", "read_text", "read_csv_rows", "CsvRows",
            "load_config_yaml"]
 
 _GZIP_MAGIC = b"\x1f\x8b"
@@ -320,7 +322,7 @@ def read_csv_rows(source: Any, *, parameter: str, empty_header: str = "error",
     def lines():
         for no, line in numbered:
             current[0] = no
-            yield line
+            yield line + "\n"   # the line end back: a quoted field may hold a newline (csv keeps it)
 
     reader = csv.reader(lines(), strict=True)
     header = None
@@ -374,22 +376,95 @@ def read_csv_rows(source: Any, *, parameter: str, empty_header: str = "error",
 
 # --------------------------------------------------------------------------- writing
 
-
-def check_output_path(path: Any, *, parameter: str) -> Path:
-    """Return ``path`` as a Path if it can be created or replaced, else raise :class:`InputError`."""
-    if isinstance(path, bytes) or not isinstance(path, (str, os.PathLike)) or os.fspath(path) == "":
-        raise InputError(parameter, f"must be a file path; got {path!r}")
-    path = Path(path)
-    _check_target(path, parameter)
-    return path
+#: output paths that mean standard output: written like ``-`` (never opened, replaced or renamed over)
+STDOUT_PATHS = frozenset({"/dev/stdout", "/dev/fd/1", "/proc/self/fd/1", "/proc/thread-self/fd/1"})
 
 
-def _check_target(path: Path, parameter: str) -> None:
+def is_stdout(path: Any) -> bool:
+    """True if the output ``path`` means standard output: ``-``, ``/dev/stdout``, ``/dev/fd/1``,
+    ``/proc/self/fd/1`` (or ``/proc/<this process>/fd/1``)."""
+    if not isinstance(path, (str, os.PathLike)) or isinstance(path, bytes):
+        return False
+    text = os.fspath(path)
+    if text == STDIN:
+        return True
+    norm = os.path.normpath(text) if text.startswith("/") else text
+    return norm in STDOUT_PATHS or norm == f"/proc/{os.getpid()}/fd/1"
+
+
+@dataclass(frozen=True)
+class _Target:
+    """Where an output really goes: ``kind`` is ``"stdout"``, ``"file"`` (a regular file, new or
+    existing, replaced atomically: ``real`` is the path renamed over, the end of a symlink chain) or
+    ``"stream"`` (an existing character device or FIFO, written in place: a device node and a pipe are
+    never replaced by a file)."""
+
+    kind: str
+    path: Path
+    real: Path
+
+
+def _resolve_target(path: Any, parameter: str) -> _Target:
+    """Classify an output path (see :class:`_Target`) or raise :class:`InputError` naming ``parameter``.
+
+    * a symbolic link is never replaced: a link to a regular file is written through (its final
+      target is replaced atomically, the link stays); a link to a device or FIFO is written in place;
+      a dangling link is refused (writing through it would create a file wherever it points);
+    * a block device, a socket or a directory is refused."""
+    import stat as _stat
+
     shown = repr(os.fspath(path))
-    if path.is_dir():
+    p = Path(path)
+    if is_stdout(path):
+        return _Target("stdout", p, p)
+    try:
+        lst = os.lstat(p)
+    except (FileNotFoundError, NotADirectoryError):
+        _check_parent(p, parameter)
+        return _Target("file", p, p)
+    except OSError as exc:
+        raise InputError(parameter, f"cannot write {shown}: {exc.strerror}") from None
+    st = lst
+    if _stat.S_ISLNK(lst.st_mode):
+        try:
+            st = os.stat(p)
+        except FileNotFoundError:
+            where = os.readlink(p)
+            raise InputError(parameter, f"cannot write {shown}: it is a symbolic link to {where!r}, which does "
+                                        "not exist (remove the link or create its target)") from None
+        except OSError as exc:
+            raise InputError(parameter, f"cannot write {shown}: {exc.strerror}") from None
+    mode = st.st_mode
+    if _stat.S_ISDIR(mode):
         raise InputError(parameter, f"cannot write {shown}: it is a directory")
+    if _stat.S_ISCHR(mode) or _stat.S_ISFIFO(mode):
+        if not os.access(p, os.W_OK):
+            raise InputError(parameter, f"cannot write {shown}: permission denied")
+        return _Target("stream", p, p)
+    if not _stat.S_ISREG(mode):
+        what = ("a block device" if _stat.S_ISBLK(mode) else "a socket" if _stat.S_ISSOCK(mode)
+                else "not a regular file")
+        raise InputError(parameter, f"cannot write {shown}: it is {what}; give a regular file, a character "
+                                    "device, a FIFO or - (stdout)")
+    real = p
+    if _stat.S_ISLNK(lst.st_mode):
+        real = Path(os.path.realpath(p))
+        try:
+            same = os.path.samefile(real, p)
+        except OSError:
+            same = False
+        if not same:  # e.g. /proc/<pid>/fd/N of a deleted file
+            raise InputError(parameter, f"cannot write {shown}: it is a link that does not lead to a file path")
+    _check_parent(real, parameter, shown=shown)
+    return _Target("file", p, real)
+
+
+def _check_parent(path: Path, parameter: str, *, shown: str | None = None) -> None:
+    shown = shown or repr(os.fspath(path))
     anc = path.parent
     while not anc.exists() and anc != anc.parent:
+        if anc.is_symlink():
+            raise InputError(parameter, f"cannot write {shown}: {str(anc)!r} is a dangling symbolic link")
         anc = anc.parent
     if not anc.is_dir():
         raise InputError(parameter, f"cannot write {shown}: {str(anc)!r} is not a directory")
@@ -397,15 +472,33 @@ def _check_target(path: Path, parameter: str) -> None:
         raise InputError(parameter, f"cannot write {shown}: permission denied in {str(anc)!r}")
 
 
-def _make_temp(path: Path, parameter: str) -> tuple[int, str]:
+def check_output_path(path: Any, *, parameter: str) -> Path:
+    """Return ``path`` as a Path if it can be written, else raise :class:`InputError`.
+
+    Writable: ``-`` or ``/dev/stdout``; a new file in a writable folder; an existing regular file
+    (replaced atomically); a symbolic link to one (its target is replaced, the link stays); an existing
+    character device or FIFO (written in place).  Refused: a directory, a dangling symbolic link, a
+    block device, a socket."""
+    if isinstance(path, bytes) or not isinstance(path, (str, os.PathLike)) or os.fspath(path) == "":
+        raise InputError(parameter, f"must be a file path; got {path!r}")
+    path = Path(path)
+    _resolve_target(path, parameter)
+    return path
+
+
+def _check_target(path: Path, parameter: str) -> None:
+    _resolve_target(path, parameter)
+
+
+def _make_temp(path: Path, parameter: str, *, shown: Path | None = None) -> tuple[int, str]:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         return tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     except OSError as exc:
-        raise InputError(parameter, f"cannot write {os.fspath(path)!r}: {exc.strerror}") from None
+        raise InputError(parameter, f"cannot write {os.fspath(shown or path)!r}: {exc.strerror}") from None
 
 
-def _publish(tmp: str, path: Path, parameter: str) -> None:
+def _publish(tmp: str, path: Path, parameter: str, *, shown: Path | None = None) -> None:
     # mkstemp creates 0600: an existing target keeps its permission bits (a 0600 file stays 0600),
     # a new one gets the usual permissions (0666 minus the umask)
     try:
@@ -418,7 +511,30 @@ def _publish(tmp: str, path: Path, parameter: str) -> None:
         os.chmod(tmp, mode)
         os.replace(tmp, path)
     except OSError as exc:
-        raise InputError(parameter, f"cannot write {os.fspath(path)!r}: {exc.strerror}") from None
+        raise InputError(parameter, f"cannot write {os.fspath(shown or path)!r}: {exc.strerror}") from None
+
+
+def _write_stream(target: _Target, data: str | bytes, parameter: str, mode: str = "wb", **kwargs) -> None:
+    """Write ``data`` to standard output or in place to a character device / FIFO (opened without
+    ``O_CREAT``: if the node vanished, nothing is created)."""
+    binary = "b" in mode
+    try:
+        if target.kind == "stdout":
+            if binary or isinstance(data, bytes):
+                sys.stdout.flush()
+                sys.stdout.buffer.write(data if isinstance(data, bytes) else data.encode("utf-8"))
+                sys.stdout.buffer.flush()
+            else:
+                sys.stdout.write(data)
+                sys.stdout.flush()
+            return
+        fd = os.open(target.path, os.O_WRONLY | getattr(os, "O_NOCTTY", 0))
+        if isinstance(data, str) and binary:
+            data = data.encode("utf-8")
+        with os.fdopen(fd, mode if not isinstance(data, bytes) or binary else "wb", **kwargs) as fh:
+            fh.write(data)
+    except OSError as exc:
+        raise InputError(parameter, f"cannot write {os.fspath(target.path)!r}: {exc.strerror}") from None
 
 
 @contextlib.contextmanager
@@ -427,16 +543,24 @@ def atomic_write(path: str | os.PathLike, mode: str = "w", *, parameter: str = "
     """Open a temporary sibling of ``path``; rename it to ``path`` on success.
 
     A target that cannot be written (a directory, a folder without write permission, a
-    file system such as ``/proc``) raises :class:`InputError` naming ``parameter`` and
-    ``path`` (never the temporary file), before anything is written.
+    file system such as ``/proc``, a dangling symbolic link, a block device, a socket) raises
+    :class:`InputError` naming ``parameter`` and ``path`` (never the temporary file), before
+    anything is written.  A symbolic link is never replaced: the file it leads to is
+    (atomically).  A character device (``/dev/null``) or a FIFO is written in place and
+    ``/dev/stdout`` (``/proc/self/fd/1``) is standard output: the content is collected and
+    written there only when the block succeeded (nothing is written on failure).
     """
-    path = Path(path)
-    _check_target(path, parameter)
-    fd, tmp = _make_temp(path, parameter)
+    target = _resolve_target(Path(path), parameter)
+    if target.kind != "file":
+        buf = io.BytesIO() if "b" in mode else io.StringIO(newline="")
+        yield buf
+        _write_stream(target, buf.getvalue(), parameter, mode, **kwargs)
+        return
+    fd, tmp = _make_temp(target.real, parameter, shown=target.path)
     try:
         with os.fdopen(fd, mode, **kwargs) as fh:
             yield fh
-        _publish(tmp, path, parameter)
+        _publish(tmp, target.real, parameter, shown=target.path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
@@ -449,35 +573,47 @@ def write_files(contents: Mapping[str | os.PathLike, str | bytes] | Iterable[tup
 
     ``contents`` maps each target path to its text (``str``, written UTF-8 with ``\\n``
     line ends as given) or bytes.  Every target is checked first (not a directory, its
-    folder writable, no path given twice); then every content goes to a temporary sibling;
-    only when all were written are they renamed over their targets.  On any failure no
-    target is created or changed and the temporaries are removed.
+    folder writable, no path given twice; see :func:`atomic_write` for symbolic links,
+    devices, FIFOs and ``/dev/stdout``); then every content goes to a temporary sibling;
+    only when all were written are they renamed over their targets (devices and FIFOs are
+    written last, in place).  On any failure no regular target is created or changed and the
+    temporaries are removed.
     """
     items = list(contents.items() if isinstance(contents, Mapping) else contents)
     paths = [Path(p) for p, _ in items]
     seen = set()
+    targets = []
     for p in paths:
-        key = os.path.abspath(p)
+        t = _resolve_target(p, parameter)
+        key = "<stdout>" if t.kind == "stdout" else os.path.abspath(t.real)
         if key in seen:
             raise InputError(parameter, f"names {os.fspath(p)!r} twice")
         seen.add(key)
-        _check_target(p, parameter)
-    temps: list[str] = []
+        targets.append(t)
+    temps: list[str | None] = []
     try:
-        for p, (_, data) in zip(paths, items):
-            fd, tmp = _make_temp(p, parameter)
+        for t, (_, data) in zip(targets, items):
+            if t.kind != "file":
+                temps.append(None)
+                continue
+            fd, tmp = _make_temp(t.real, parameter, shown=t.path)
             temps.append(tmp)
             try:
                 with os.fdopen(fd, "wb") as fh:
                     fh.write(data.encode("utf-8") if isinstance(data, str) else data)
             except OSError as exc:
-                raise InputError(parameter, f"cannot write {os.fspath(p)!r}: {exc.strerror}") from None
-        for p, tmp in zip(paths, temps):
-            _publish(tmp, p, parameter)
+                raise InputError(parameter, f"cannot write {os.fspath(t.path)!r}: {exc.strerror}") from None
+        for t, tmp in zip(targets, temps):
+            if tmp is not None:
+                _publish(tmp, t.real, parameter, shown=t.path)
+        for t, (_, data) in zip(targets, items):
+            if t.kind != "file":
+                _write_stream(t, data, parameter)
     finally:
         for tmp in temps:
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(tmp)
+            if tmp is not None:
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(tmp)
     return paths
 
 
@@ -565,7 +701,27 @@ def load_config_yaml(source: Any, *, parameter: str = "configfile") -> Any:
                                             "Snakemake run the config as a YTE template, i.e. execute Python)")
         return yaml.SafeLoader.construct_mapping(self, node, deep=deep)
 
+    def construct_number(self, node):
+        # YAML 1.1 numbers that YAML 1.2 (and a reader's eye) reads otherwise: 017 is octal 15, 1:30 is
+        # sexagesimal 90, 0b11 is 3, 1_000 is 1000 -- refused instead of silently converted
+        text = str(node.value).strip()
+        body = text.lstrip("+-")
+        kind = ("an octal number" if re.fullmatch(r"0[0-9]+", body) else
+                "a base-60 (sexagesimal) number" if ":" in body else
+                "a binary number" if body.lower().startswith("0b") else
+                "a number with '_' separators" if "_" in body else None)
+        if kind is not None:
+            value = (yaml.SafeLoader.construct_yaml_int(self, node) if node.tag.endswith(":int")
+                     else yaml.SafeLoader.construct_yaml_float(self, node))
+            raise InputError(parameter, f"{shown} line {node.start_mark.line + 1}: {text!r} is {kind} in YAML 1.1 "
+                                        f"(= {value!r}); write the number plainly or quote it as a string")
+        if node.tag.endswith(":int"):
+            return yaml.SafeLoader.construct_yaml_int(self, node)
+        return yaml.SafeLoader.construct_yaml_float(self, node)
+
     _Strict.compose_node = compose_node
+    _Strict.add_constructor("tag:yaml.org,2002:int", construct_number)
+    _Strict.add_constructor("tag:yaml.org,2002:float", construct_number)
     _Strict.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG,
                             lambda loader, node: dict(construct_mapping(loader, node, deep=True)))
     try:

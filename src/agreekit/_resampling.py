@@ -101,7 +101,8 @@ def bootstrap_indices(n: int, *, n_resamples: int = 1000, rng: Any = None,
     """
     n = check_int("n", n, minimum=1)
     B = check_int("n_resamples", n_resamples, minimum=1)
-    check_memory("n_resamples", 8.0 * B * n, f"a {B} x {n} matrix of resampled topic indices")
+    stream = check_int("stream", stream, minimum=0, maximum=2**63 - 1)
+    check_memory("n" if n > B else "n_resamples", 8.0 * B * n, f"a {B} x {n} matrix of resampled topic indices")
     return stream_generator(rng, stream).integers(0, n, size=(B, n), dtype=np.int64)
 
 

@@ -13,13 +13,16 @@ without the source line Python's default format adds.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
+import io
+import os
 import sys
 import warnings
 
 from agreekit import __version__
 from agreekit._io import dumps_json
-from agreekit._validation import parse_ascii_float, parse_ascii_int
+from agreekit._validation import InputError, parse_ascii_float, parse_ascii_int
 
 __all__ = ["main", "build_parser"]
 
@@ -220,25 +223,95 @@ def _run(args: argparse.Namespace):
         warnings.formatwarning = saved
 
 
+class _ClosedStdout(io.TextIOBase):
+    """Standard output when the process was started with it closed (``agreekit ... >&-``): writing the
+    result is an error naming ``--output`` instead of an AttributeError on ``None``."""
+
+    def writable(self):
+        return True
+
+    def write(self, text):
+        raise InputError("--output", "is standard output, which is closed; give -o FILE")
+
+    @property
+    def buffer(self):
+        return self
+
+    def flush(self):
+        pass
+
+
+def _guard_standard_streams() -> None:
+    """A closed stdout or stderr (file descriptor 1 or 2 not open): hold the descriptor with /dev/null so
+    that no file opened later takes its number, write errors to nowhere rather than to stdout (``print(...,
+    file=None)`` writes to stdout), and make writing the result to a closed stdout an error.  Messages on
+    stderr never fail on its encoding (``PYTHONIOENCODING=ascii``): unencodable characters are escaped."""
+    for fd in (1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            null = os.open(os.devnull, os.O_WRONLY)
+            if null != fd:
+                os.dup2(null, fd)
+                os.close(null)
+            if fd == 1:
+                sys.stdout = _ClosedStdout()
+            else:
+                sys.stderr = open(fd, "w", closefd=False)
+    if sys.stdout is None:
+        sys.stdout = _ClosedStdout()
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w")
+    with contextlib.suppress(AttributeError, ValueError, io.UnsupportedOperation):
+        sys.stderr.reconfigure(errors="backslashreplace")
+
+
+def _interrupted(exc: BaseException) -> bool:
+    """Is ``exc`` a KeyboardInterrupt, or caused by one (numba wraps it in SystemError)?"""
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, KeyboardInterrupt):
+            return True
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return False
+
+
 def main(argv: list[str] | None = None) -> int:
+    _guard_standard_streams()
     argv = sys.argv[1:] if argv is None else list(argv)
+    command = argv[0] if argv else None
     try:
-        parser = build_parser(argv[0] if argv else None)
-    except ValueError as exc:  # refused while importing an area (the environment: NUMBA_NUM_THREADS)
-        print(f"agreekit: error: {_error_line(exc)}", file=sys.stderr)
-        return 2
-    args = parser.parse_args(argv)  # argparse itself exits 2 on bad usage
-    if args.command is None:  # bare `agreekit`: the command list
-        parser.print_help()
+        try:
+            parser = build_parser(command)
+        except ValueError as exc:  # refused while importing an area (the environment: NUMBA_NUM_THREADS)
+            print(f"agreekit: error: {_error_line(exc)}", file=sys.stderr)
+            return 2
+        args = parser.parse_args(argv)  # argparse itself exits 2 on bad usage
+        if args.command is None:  # bare `agreekit`: the command list
+            parser.print_help()
+            return 0
+        command = args.command
+        try:
+            result = _run(args)
+        except BrokenPipeError:  # `agreekit ... | head`: the reader left; not an error of the input
+            with contextlib.suppress(OSError):
+                null = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(null, sys.stdout.fileno())   # the interpreter's final flush must not fail again
+            return 141
+        except (ValueError, OSError, CommandError) as exc:
+            print(f"agreekit {args.command}: error: {_error_line(exc)}", file=sys.stderr)
+            return 2
+        if result is not None:
+            sys.stdout.write(dumps_json(result) + "\n")
         return 0
-    try:
-        result = _run(args)
-    except (ValueError, OSError, CommandError) as exc:
-        print(f"agreekit {args.command}: error: {_error_line(exc)}", file=sys.stderr)
-        return 2
-    if result is not None:
-        sys.stdout.write(dumps_json(result) + "\n")
-    return 0
+    except (KeyboardInterrupt, SystemError) as exc:  # Ctrl-C: one line, the shell's exit status, no traceback
+        if not _interrupted(exc):  # (inside a compiled kernel's callback Ctrl-C surfaces as a SystemError)
+            raise
+        name = f"agreekit {command}" if command in COMMANDS else "agreekit"
+        with contextlib.suppress(Exception):
+            print(f"{name}: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":  # pragma: no cover

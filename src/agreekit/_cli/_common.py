@@ -18,11 +18,14 @@ from __future__ import annotations
 
 import argparse
 import sys
+import warnings
+from pathlib import Path
 
-from agreekit._io import atomic_write
+from agreekit._io import atomic_write, is_stdout
+from agreekit._validation import InputError
 
 __all__ = ["add_output", "add_output_dir", "add_topic_column", "add_format", "add_quiet", "add_rng", "add_renamed",
-           "write_output", "progress_of", "CLI_ONLY_OPTIONS"]
+           "write_output", "progress_of", "legacy_output_dir", "CLI_ONLY_OPTIONS"]
 
 #: options (``dest`` names) that exist only on the command line, with what they mean
 CLI_ONLY_OPTIONS = {
@@ -118,10 +121,28 @@ def progress_of(args) -> bool | None:
 def write_output(args, text: str, *, parameter: str = "--output") -> None:
     """Write ``text`` to ``args.output`` (atomically), or to stdout when it is ``-`` or unset."""
     target = getattr(args, "output", None)
-    if target in (None, "-"):
-        sys.stdout.write(text)
+    if target is None or is_stdout(target):   # `-`, /dev/stdout, /proc/self/fd/1
+        try:
+            sys.stdout.write(text)
+        except UnicodeEncodeError as exc:   # e.g. PYTHONIOENCODING=ascii and a label such as 'é'
+            raise InputError(parameter, f"is standard output, whose encoding ({exc.encoding}) cannot write "
+                                        f"{exc.object[exc.start:exc.end]!r}; set PYTHONIOENCODING=utf-8 or give "
+                                        "-o FILE (files are written UTF-8)") from None
         sys.stdout.flush()
         return
 
     with atomic_write(target, parameter=parameter) as fh:
         fh.write(text)
+
+
+def legacy_output_dir(args) -> None:
+    """``-o DIR`` naming an existing directory (the old spelling of ``--output-dir DIR``): kept for one
+    release with a warning.  Any other ``-o`` is a file, whatever its name (``-o res.json``, ``-o out``)."""
+    out = getattr(args, "output", "-")
+    if out is None or is_stdout(out) or getattr(args, "output_dir", None):
+        return
+    if Path(out).is_dir():
+        warnings.warn(f"-o {out}: -o is now always a file; {out} is a directory, so it is read as "
+                      f"--output-dir {out} (use that spelling: this one is removed in the next release)",
+                      DeprecationWarning, stacklevel=2)
+        args.output_dir, args.output = out, "-"

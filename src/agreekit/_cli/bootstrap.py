@@ -18,11 +18,10 @@ from __future__ import annotations
 import argparse
 import io
 import re
-import warnings
 from pathlib import Path
 
 from agreekit._cli._common import (add_format, add_output, add_output_dir, add_quiet, add_renamed, add_rng,
-                                   add_topic_column, progress_of, write_output)
+                                   add_topic_column, legacy_output_dir, progress_of, write_output)
 from agreekit._io import check_output_path, dumps_json, write_files
 from agreekit._validation import InputError, parse_ascii_float
 from agreekit._cli import resolve_seed
@@ -55,19 +54,9 @@ def _gains(values: list[str] | None):
     return gains
 
 
-def _legacy_output_dir(args, *, several: bool) -> None:
-    """``-o DIR`` (the old spelling of ``--output-dir``): kept for one release with a warning.
-
-    ``-o`` is taken as a directory when it names an existing directory, has no file suffix,
-    or (CSV) several outputs would have to go to one file."""
-    out = getattr(args, "output", "-")
-    if out in (None, "-") or getattr(args, "output_dir", None):
-        return
-    path = Path(out)
-    if path.is_dir() or path.suffix == "" or several:
-        warnings.warn(f"-o {out}: -o is now always a file; use --output-dir {out} for a directory (the old "
-                      "spelling is removed in the next release)", DeprecationWarning, stacklevel=2)
-        args.output_dir, args.output = out, "-"
+def _legacy_output_dir(args, *, several: bool = False) -> None:
+    """``-o DIR`` for an existing directory only (:func:`agreekit._cli._common.legacy_output_dir`)."""
+    legacy_output_dir(args)
 
 
 def _run_bootstrap(args: argparse.Namespace):

@@ -58,8 +58,9 @@ def register(subparsers) -> None:
     add_renamed(p, "--direct-weight", "--alpha", type=float, default=None, metavar="W",
                 help="--mode plus: weight W of D(U, V) in D_+ = W D(U,V) + (1-W)|D(U,N) - D(V,N)| (the seed's "
                      "alpha; default 0.5). --alpha is its deprecated spelling")
-    p.add_argument("--input-format", choices=("auto", "labels", "cover", "matrix"), default="auto",
-                   help="how to read U and V (default: auto-detect)")
+    p.add_argument("--input-format", choices=("auto", "labels", "cover", "matrix", "lfr"), default="auto",
+                   help="how to read U and V (default: auto-detect; lfr = 'node<TAB>cluster ...' per line, LFR's "
+                        "community.dat; a one-column *.csv is a label file unless you say matrix)")
     add_format(p)
     add_output(p)
     add_quiet(p)

@@ -4,10 +4,11 @@ from __future__ import annotations
 import argparse
 import csv
 import io
+import warnings
 
 from agreekit._cli._common import (add_format, add_output, add_quiet, add_renamed, add_rng, progress_of,
                                    write_output)
-from agreekit._io import dumps_json
+from agreekit._io import check_output_path, dumps_json, is_stdout
 from agreekit._cli import resolve_seed
 from agreekit._validation import check_float, check_int
 from agreekit.consensus import kemeny, read_rankings
@@ -64,6 +65,8 @@ def _duration(seconds: float) -> str:
 
 
 def _handler(args):
+    if not is_stdout(args.output):   # before any work: an unwritable target fails first
+        check_output_path(args.output, parameter="--output")
     seed = resolve_seed(args.rng)
     if args.n_starts is not None:
         check_int("--n-starts", args.n_starts, minimum=1, maximum=2**62)
@@ -74,9 +77,11 @@ def _handler(args):
                          ordinal=args.ordinal)
     if args.time_limit is None and args.n_starts is not None and args.n_starts > _CALIBRATE_STARTS:
         _warn_if_long(data, args, seed)
-    res = kemeny(data, method=args.method, n_starts=args.n_starts, rng=seed,
-                 allow_ties=args.allow_ties, time_limit=args.time_limit, solver=args.solver,
-                 max_solutions=args.max_solutions, progress=progress_of(args))
+    with warnings.catch_warnings():  # the API's rough estimate: the CLI measured its own above
+        warnings.filterwarnings("ignore", message="kemeny: n_starts=", category=UserWarning)
+        res = kemeny(data, method=args.method, n_starts=args.n_starts, rng=seed,
+                     allow_ties=args.allow_ties, time_limit=args.time_limit, solver=args.solver,
+                     max_solutions=args.max_solutions, progress=progress_of(args))
     if args.format == "json":
         # the seed is reported when the result may depend on it (not for a proven, complete set of optima)
         extra = {} if (res.proven and res.exhaustive) else {"seed": seed}

@@ -12,10 +12,10 @@ import inspect
 import io
 from pathlib import Path
 
-from agreekit._cli._common import (add_format, add_topic_column, add_output, add_output_dir, add_quiet, add_renamed, add_rng,
-                                   write_output)
-from agreekit._validation import InputError
-from agreekit._cli.bootstrap import _legacy_output_dir
+from agreekit._cli import resolve_seed
+from agreekit._cli._common import (add_format, add_output, add_output_dir, add_quiet, add_renamed, add_rng,
+                                   add_topic_column, legacy_output_dir, write_output)
+from agreekit._validation import InputError, check_float
 from agreekit._io import check_output_path, dumps_json
 from agreekit.ireval.metrics import load_scores
 from agreekit.metaeval import consensus_ranking, metric_agreement
@@ -59,9 +59,12 @@ def _summary_keyword(func) -> str:
 
 
 def _handler(args: argparse.Namespace):
-    _legacy_output_dir(args, several=True)
+    legacy_output_dir(args)
     if args.output not in (None, "-"):
         check_output_path(args.output, parameter="--output")
+    if args.time_limit is not None:
+        check_float("--time-limit", args.time_limit, minimum=0.0, inclusive=False)
+    seed = resolve_seed(args.rng)   # reported: a run without --rng can be repeated with --rng SEED
     files = _pairs(args.scores)
     if len(files) < 2:
         raise InputError("METRIC=FILE.csv", f"needs at least 2 metrics to compare; got {len(files)}")
@@ -74,15 +77,15 @@ def _handler(args: argparse.Namespace):
               for name, path in files.items()}
     summary = {name: ("gmean" if name in (args.gmean or []) else args.summary) for name in files}
     agreement = metric_agreement(scores, weigher=args.weigher, scheme=args.scheme, n_resamples=args.n_resamples,
-                                 rng=args.rng, summary=summary, confidence_level=args.confidence_level,
+                                 rng=seed, summary=summary, confidence_level=args.confidence_level,
                                  top_k=args.top_k, pvalue=not args.no_pvalue,
                                  pvalue_resamples=args.pvalue_resamples)
     consensus = consensus_ranking(scores, method=args.consensus_method, time_limit=args.time_limit,
-                                  rng=0 if args.rng is None else args.rng,
+                                  rng=seed,
                                   **{_summary_keyword(consensus_ranking): summary})
     if args.output_dir:
         paths = write_collection(args.name, agreement, consensus, Path(args.output_dir))
-        info = {"output_dir": str(args.output_dir), "files": {k: str(v) for k, v in paths.items()}}
+        info = {"output_dir": str(args.output_dir), "seed": seed, "files": {k: str(v) for k, v in paths.items()}}
         if args.format == "csv":
             write_output(args, "file,path\n" + "".join(f"{k},{v}\n" for k, v in info["files"].items()))
         else:
@@ -94,7 +97,7 @@ def _handler(args: argparse.Namespace):
         write_output(args, buf.getvalue())
         return None
 
-    write_output(args, dumps_json({"scores": files, "seed": args.rng, **agreement.to_dict(),
+    write_output(args, dumps_json({"scores": files, "seed": seed, **agreement.to_dict(),
                                    "consensus": consensus.to_dict()}) + "\n")
     return None
 

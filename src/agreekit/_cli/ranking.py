@@ -185,6 +185,17 @@ def read_rank_file(path: str, *, parameter: str, column: str | None = None, kind
         if len(r) != width:
             raise InputError(parameter, f"file {path!r} line {no} has {len(r)} fields, but line "
                                         f"{numbers[0]} has {width}")
+    if column is None and width > 1:  # no silent first column, no decimal comma read as two fields
+        comma = None if has_header else next((ln for _, ln in lines
+                                              if re.fullmatch(r"\s*[+-]?[0-9]+,[0-9]+\s*", ln)), None)
+        hint = (f"; {comma.strip()!r} looks like a decimal comma: write {comma.strip().replace(',', '.')!r}"
+                if comma is not None else "")
+        raise InputError(parameter, f"file {path!r} line {numbers[0]} has {width} fields: give one value per line, "
+                                    f"or a header row and --column NAME{hint}")
+    if (column is None and has_header and width == 1 and rows[0][0]
+            and parse_ascii_float(rows[0][0].translate(str.maketrans("OoIl", "0011"))) is not None):
+        raise InputError(parameter, f"file {path!r} line {numbers[0]}: {rows[0][0]!r} is read as a header but looks "
+                                    "like a mistyped number (letter O or l for a digit?)")
     if column is not None:
         if not has_header or column not in rows[0]:
             raise InputError("column", f"{column!r} is not a column of {path}")

@@ -24,7 +24,7 @@ from agreekit._docstrings import docfill
 from agreekit._api import ResultBase, deprecated_alias, renamed_parameters
 from agreekit._validation import InputError, check_choice, check_float
 from agreekit.clustering._contingency import _pair_counts, _table_from_codes
-from agreekit.clustering._inputs import Clustering, Graph, align_pair, as_graph
+from agreekit.clustering._inputs import Clustering, Graph, align_pair, as_graph, check_flag
 from agreekit.clustering._kernels import (group_signatures, max_offdiagonal, signature_hashes,
                                          weighted_pair_counts)
 
@@ -209,8 +209,9 @@ def comembership_stats(U: Any, V: Any, *, exact: bool = True, graph: Any = None,
     """
     cu, cv = align_pair(U, V)
     if graph is None:
-        return _check_magnitude(_stats_plain(cu, cv, bool(exact), need_max), "U")
-    return _check_magnitude(_stats_transform(cu, cv, as_graph(graph, cu), bool(exact), need_max), "graph")
+        return _check_magnitude(_stats_plain(cu, cv, check_flag("exact", exact), need_max), "U")
+    return _check_magnitude(_stats_transform(cu, cv, as_graph(graph, cu), check_flag("exact", exact), need_max),
+                            "graph")
 
 
 # --- the four Δ measures over the statistics --------------------------------------------
@@ -258,17 +259,18 @@ def _edge_clustering(cu: Clustering, g: Graph) -> Clustering:
 
 
 def _delta_measure(U, V, exact, graph, mode, direct_weight, from_stats: Callable, need_max: bool) -> float:
-    exact = bool(exact)
+    exact = check_flag("exact", exact)
+    # every option is checked, also those the call does not use (a typo must not pass silently)
+    check_choice("mode", mode, ("transform", "plus"))
+    w = check_float("direct_weight", direct_weight, minimum=0.0, maximum=1.0)
     cu, cv = align_pair(U, V)
     if graph is None:
         return float(from_stats(_check_magnitude(_stats_plain(cu, cv, exact, need_max), "U")))
-    check_choice("mode", mode, ("transform", "plus"))
     g = as_graph(graph, cu)
     if mode == "transform":
         if g.n_edges == 0:
             raise InputError("graph", "has no edges; the transformed measures need at least one edge")
         return float(from_stats(_check_magnitude(_stats_transform(cu, cv, g, exact, need_max), "graph")))
-    w = check_float("direct_weight", direct_weight, minimum=0.0, maximum=1.0)
     en = _edge_clustering(cu, g)
     d_uv = 1.0 - from_stats(_check_magnitude(_stats_plain(cu, cv, exact, need_max), "U"))
     d_un = 1.0 - from_stats(_check_magnitude(_stats_plain(cu, en, exact, need_max), "graph"))

@@ -17,7 +17,7 @@ from scipy.special import xlogy
 from agreekit._docstrings import docfill
 from agreekit._api import ResultBase, _warn, renamed_parameters
 from agreekit._validation import InputError, check_choice, check_float
-from agreekit.clustering._inputs import Clustering, Graph, align_pair, as_graph
+from agreekit.clustering._inputs import Clustering, Graph, align_pair, as_graph, check_flag
 from agreekit._jit import pick
 from agreekit.clustering._kernels import contingency_codes, expected_mutual_info_sum
 
@@ -506,7 +506,7 @@ def variation_of_information(U: Any, V: Any, *, normalized: bool = False) -> flo
     vi = float((np.sum(xlogy(t.row_sums, t.row_sums)) + np.sum(xlogy(t.col_sums, t.col_sums))
                 - 2.0 * np.sum(xlogy(t.counts, t.counts))) / n)
     vi = max(vi, 0.0)
-    if normalized:
+    if check_flag("normalized", normalized):
         return 0.0 if n <= 1 else vi / math.log(n)
     return vi
 

@@ -343,7 +343,9 @@ def as_clustering(clustering: Any, *, nodes: Iterable | None = None, uncovered: 
     if isinstance(clustering, Clustering):
         return clustering
     if nodes is not None:
-        nodes = tuple(nodes)
+        nodes = check_nodes(nodes)
+    if isinstance(clustering, np.ma.MaskedArray):
+        raise InputError(name, "is a masked array; give plain labels (or a cover / membership matrix)")
     peer = _peer_communities(clustering, nodes)
     if peer is not None:
         clusters, nodes = peer
@@ -514,6 +516,22 @@ def _from_edges(a_ids, b_ids, w, nodes: Clustering, param: str) -> Graph:
     return Graph(W, coo.row.astype(np.int64), coo.col.astype(np.int64), coo.data.astype(np.float64))
 
 
+def check_nodes(nodes: Any) -> tuple:
+    """The ``nodes=`` of a cover as a tuple, or InputError naming ``nodes`` (a scalar, a string, a masked or
+    2-D array are not node lists)."""
+    if isinstance(nodes, (str, bytes, np.ma.MaskedArray)) or not hasattr(nodes, "__iter__") or np.ndim(nodes) > 1:
+        raise InputError("nodes", f"must be an iterable of node ids; got {type(nodes).__name__}")
+    return tuple(nodes)
+
+
+def check_flag(parameter: str, value: Any) -> bool:
+    """``value`` as a bool if it is one (``True``/``False``/``numpy.bool_``), else InputError naming ``parameter``
+    (``bool(array)`` would be a raw ValueError; ``'yes'`` and ``2`` are not flags)."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise InputError(parameter, f"must be True or False; got {value!r}"[:200])
+    return bool(value)
+
+
 def as_graph(graph: Any, clustering: Clustering, *, name: str = "graph") -> Graph:
     """Normalize ``graph`` (sparse/dense adjacency, edge list or networkx graph) to a :class:`Graph`.
 
@@ -547,6 +565,10 @@ def as_graph(graph: Any, clustering: Clustering, *, name: str = "graph") -> Grap
     >>> g.a.tolist(), g.b.tolist(), g.w.tolist()
     ([0, 1], [1, 2], [1.0, 0.5])
     """
+    if not isinstance(clustering, Clustering):
+        clustering = as_clustering(clustering, name="clustering")
+    if isinstance(graph, np.ma.MaskedArray):
+        raise InputError(name, "is a masked array; give a plain adjacency matrix or an edge list")
     if isinstance(graph, Graph):
         if graph.weights.shape[0] != clustering.n:
             raise InputError(name, f"has {graph.weights.shape[0]} nodes but the clustering has {clustering.n}")

@@ -13,7 +13,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from agreekit._validation import InputError, check_choice
-from agreekit.clustering._inputs import Clustering, _node_order, align_to, as_clustering
+from agreekit.clustering._inputs import Clustering, _node_order, align_to, as_clustering, check_nodes
 from agreekit.clustering._kernels import best_conditional_entropies
 
 __all__ = ["overlapping_nmi"]
@@ -31,7 +31,7 @@ def _embed(c: Clustering, order: tuple) -> Clustering:
 
 
 def _covers(U: Any, V: Any, nodes: Any) -> tuple[Clustering, Clustering]:
-    kw = {} if nodes is None else {"nodes": tuple(nodes)}
+    kw = {} if nodes is None else {"nodes": check_nodes(nodes)}
     cu = as_clustering(U, uncovered="ignore", name="U", **kw)
     cv = as_clustering(V, uncovered="ignore", name="V", **kw)
     for c, name in ((cu, "U"), (cv, "V")):

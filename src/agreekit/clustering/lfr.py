@@ -341,9 +341,15 @@ def powerlaw_exponent_mle(values, *, minimum: int | None = None, maximum: int | 
     """
     from scipy.optimize import minimize_scalar
 
-    v = np.asarray(values, dtype=np.int64)
-    lo = int(v.min()) if minimum is None else int(minimum)
-    hi = int(v.max()) if maximum is None else int(maximum)
+    v = _int_array("values", values, ndim=1)
+    if v.size == 0:
+        raise InputError("values", "is empty")
+    lo = int(v.min()) if minimum is None else check_int("minimum", minimum, minimum=1)
+    hi = int(v.max()) if maximum is None else check_int("maximum", maximum, minimum=1)
+    if hi <= lo:
+        raise InputError("maximum" if maximum is not None else "values",
+                         f"the range [minimum, maximum] = [{lo}, {hi}] must have maximum > minimum")
+    check_memory("maximum", 8.0 * (hi - lo + 1), f"a support of {hi - lo + 1} values")
     v = v[(v >= lo) & (v <= hi)]
     if v.size < 2 or lo < 1 or hi <= lo:
         raise InputError("values", "need at least two values on a range [minimum, maximum] with 1 <= minimum < maximum")
@@ -383,8 +389,62 @@ def realized_mixing(n: int, edges, communities: Sequence, *, weights=None) -> fl
     >>> realized_mixing(4, [[0, 1], [1, 2], [2, 3]], [[0, 1], [2, 3]])  # node 1: 1/2, node 2: 1/2
     0.25
     """
-    per_node = _node_mixing(n, edges, communities, weights=weights)
+    n = check_int("n", n, minimum=1, maximum=2**40)
+    e = _int_array("edges", edges, ndim=2, below=n)
+    if e.size and e.shape[1] != 2:
+        raise InputError("edges", f"must have shape (m, 2); got {e.shape}")
+    if communities is None or isinstance(communities, (str, bytes)) or not hasattr(communities, "__len__"):
+        raise InputError("communities", f"must be a sequence of node-id lists; got {type(communities).__name__}")
+    comms = [_int_array("communities", c, ndim=1, below=n) for c in communities]
+    if weights is not None:
+        if isinstance(weights, np.ma.MaskedArray):
+            raise InputError("weights", "is a masked array; give plain numbers")
+        w = np.asarray(weights)
+        if w.dtype.kind not in "iuf" or w.ndim != 1 or w.shape[0] != len(e.reshape(-1, 2)):
+            raise InputError("weights", f"must be {len(e.reshape(-1, 2))} real numbers (one per edge); got "
+                                        f"{w.dtype} of shape {w.shape}")
+        if not np.all(np.isfinite(w)) or np.any(w < 0):
+            raise InputError("weights", "must be finite and non-negative")
+    per_node = _node_mixing(n, e.reshape(-1, 2), comms, weights=weights)
+    if np.all(np.isnan(per_node)):
+        raise InputError("edges", "has no edges: the mixing of a graph without edges is undefined")
     return float(np.mean(per_node[~np.isnan(per_node)]))
+
+
+def _int_array(parameter: str, values, *, ndim: int, below: int | None = None) -> np.ndarray:
+    """``values`` as an int64 array of ``ndim`` dimensions (an empty list is allowed), or InputError naming
+    ``parameter``: booleans, complex, dates, strings, masked arrays, NaN, infinities and non-integers are not
+    ids or counts; with ``below``, every value lies in [0, below)."""
+    if isinstance(values, np.ma.MaskedArray):
+        raise InputError(parameter, "is a masked array; give plain integers")
+    if values is None or isinstance(values, (str, bytes)):
+        raise InputError(parameter, f"must be an array of integers; got {type(values).__name__}")
+    try:
+        arr = np.asarray(values)
+    except (TypeError, ValueError):
+        raise InputError(parameter, "must be a rectangular array of integers") from None
+    if arr.size == 0:
+        return np.zeros((0,) * ndim if ndim == 1 else (0, 2), dtype=np.int64)
+    if arr.dtype.kind == "O":
+        if any(isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, float, np.integer, np.floating))
+               for x in arr.ravel()):
+            raise InputError(parameter, "must contain integers only")
+        arr = arr.astype(np.float64)
+    if arr.dtype.kind not in "iuf":
+        raise InputError(parameter, f"must contain integers; got dtype {arr.dtype}")
+    if arr.ndim != ndim:
+        raise InputError(parameter, f"must be {ndim}-D; got shape {arr.shape}")
+    if arr.dtype.kind == "f":
+        if not np.all(np.isfinite(arr)) or np.any(arr != np.floor(arr)) or np.any(np.abs(arr) > 2.0**62):
+            raise InputError(parameter, "must contain integers (no NaN, infinity or fractions)")
+    if arr.dtype.kind == "u" and arr.size and int(arr.max()) > 2**62:
+        raise InputError(parameter, "holds integers beyond 2**62")
+    out = arr.astype(np.int64)
+    if below is not None and out.size and (out.min() < 0 or out.max() >= below):
+        raise InputError(parameter, f"holds node ids outside 0 .. {below - 1}")
+    if below is None and out.size and out.min() < 0:
+        raise InputError(parameter, "must contain non-negative integers")
+    return out
 
 
 def _node_mixing(n, edges, communities, *, weights=None) -> np.ndarray:
@@ -482,8 +542,9 @@ def _show_progress(progress: Any, n: int) -> bool:
 def _iv(n, tau1, tau2, mu, average_degree, max_degree, min_community, max_community, mu_weights, beta,
         overlapping_nodes, overlapping_memberships):
     n = check_int("n", n, minimum=4)
-    tau1 = check_float("tau1", tau1, minimum=0.0, inclusive=False)
-    tau2 = check_float("tau2", tau2, minimum=0.0, inclusive=False)
+    # exponents beyond 100 make k**-tau underflow to 0 for every k > 1 (the power law is degenerate)
+    tau1 = check_float("tau1", tau1, minimum=0.0, maximum=100.0, inclusive=False)
+    tau2 = check_float("tau2", tau2, minimum=0.0, maximum=100.0, inclusive=False)
     mu = check_float("mu", mu, minimum=0.0, maximum=1.0)
     max_degree = check_int("max_degree", max_degree, minimum=2, maximum=n - 1)
     average_degree = check_float("average_degree", average_degree, minimum=1.0, maximum=float(max_degree))

@@ -67,6 +67,10 @@ def read_rankings(path, *, weights_column: str | None = "auto", parameter: str =
     >>> data.labels, data.weights.tolist(), data.X[1].tolist()
     (('a', 'b', 'c'), [2.0, 1.0], [2.0, 1.0, nan])
     """
+    if weights_column is not None and not isinstance(weights_column, str):
+        raise InputError("weights_column", f"must be a column name, 'auto' or None; got {type(weights_column).__name__}")
+    if not isinstance(ordinal, (bool, np.bool_)):
+        raise InputError("ordinal", f"must be True or False; got {ordinal!r}")
     table = read_csv_rows(path, parameter=parameter, what="item")  # ragged rows, empty/duplicate names
     src, header = table.source, table.header
     seen = {name: j + 1 for j, name in enumerate(header)}

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, fields, replace
 import numpy as np
 
 from agreekit._api import ResultBase, check_rng, deprecated_attribute, renamed_parameters
+from agreekit._memory import check_memory, format_bytes
 from agreekit._validation import InputError, check_choice, check_float, check_int
 from agreekit.consensus import _exact, _heuristics
 from agreekit.consensus._matrices import (_cim_and_transpose, _in_user_scale, _penalty_of, as_rankings,
@@ -35,6 +36,11 @@ AUTO_FAST_MAX_ITEMS = 2000
 #: the HiGHS MIP above.
 BB_MAX_BLOCK = 20
 DEFAULT_STARTS = 100
+#: bounds of the counts (beyond them a count is a typo, and numba's int64 overflows)
+MAX_STARTS = 2**62
+MAX_SOLUTIONS = 10**7
+#: FAST work (starts x items**2 pair visits) above which a call without ``time_limit`` warns before it starts
+LONG_FAST_WORK = 2e11
 
 
 class TimeLimitWarning(UserWarning):
@@ -296,7 +302,9 @@ def kemeny(rankings, *, weights=None, method: str = "auto", n_starts: int | None
         smaller), else FAST; larger blocks FAST (up to ``AUTO_FAST_MAX_ITEMS`` items) or
         QUICK, so that no size allocates more than O(m²); ``message`` says which.
     n_starts : int, optional
-        FAST starts (default 100).  Also used to seed the exact solver for large blocks.
+        FAST starts (default 100, at most ``2**62``).  Also used to seed the exact solver for
+        large blocks.  Without ``time_limit``, a FAST run of more than ``LONG_FAST_WORK`` pair
+        visits (``n_starts * m**2``) warns before it starts.
     rng : None, int, numpy.random.SeedSequence or numpy.random.Generator, optional
         Randomness of FAST's random starts (scipy's SPEC 7: ``None`` draws fresh OS entropy,
         an int or ``SeedSequence`` seeds a new generator, a ``Generator`` is used as it is).
@@ -316,7 +324,7 @@ def kemeny(rankings, *, weights=None, method: str = "auto", n_starts: int | None
         Exact solver per block: Emond–Mason branch and bound, HiGHS MIP, or ``auto``
         (bb up to ``BB_MAX_BLOCK`` items, mip above).
     max_solutions : int
-        Cap on the number of optimal rankings returned (``exhaustive`` False if hit);
+        Cap (at most ``10**7``) on the number of optimal rankings returned (``exhaustive`` False if hit);
         also caps the distinct best rankings FAST keeps, so that its memory does not
         grow with ``n_starts``.
     progress : bool, optional
@@ -364,6 +372,11 @@ def kemeny(rankings, *, weights=None, method: str = "auto", n_starts: int | None
         method, message, res = _dispatch(prob, opt)
         if res is not None:  # method="auto" whose exact attempt proved optimality
             return res
+        if method == "fast" and opt.time_limit is None and opt.n_starts * prob.m ** 2 > LONG_FAST_WORK:
+            warnings.warn(f"kemeny: n_starts={opt.n_starts} FAST starts on {prob.m} items without time_limit: "
+                          f"about {opt.n_starts * prob.m ** 2:.2g} pair visits, which can take from minutes to "
+                          "years; set time_limit (the best ranking found by then is returned) or fewer n_starts",
+                          UserWarning, stacklevel=3)
         if method in ("quick", "fast"):
             res, timed_out = _solve_heuristic(prob, opt, method, message)
         else:
@@ -396,8 +409,9 @@ class _Options:
 def _kemeny_iv(method, solver, n_starts, max_solutions, time_limit, progress, allow_ties, rng) -> _Options:
     method = check_choice("method", method, ("auto", "quick", "fast", "exact"))
     solver = check_choice("solver", solver, ("auto", "bb", "mip"))
-    n_starts = check_int("n_starts", DEFAULT_STARTS if n_starts is None else n_starts, minimum=1)
-    max_solutions = check_int("max_solutions", max_solutions, minimum=1)
+    n_starts = check_int("n_starts", DEFAULT_STARTS if n_starts is None else n_starts, minimum=1,
+                         maximum=MAX_STARTS)
+    max_solutions = check_int("max_solutions", max_solutions, minimum=1, maximum=MAX_SOLUTIONS)
     if time_limit is not None:
         time_limit = check_float("time_limit", time_limit, minimum=0.0, inclusive=False)
     if progress is not None and not isinstance(progress, (bool, np.bool_)):
@@ -430,7 +444,15 @@ class _Problem:
     @classmethod
     def build(cls, data, opt: _Options, t0: float) -> "_Problem":
         w, e = data._scaled_weights()
-        C, CT = _cim_and_transpose(data.X, w)
+        m = int(data.X.shape[1])
+        need = 3 * 8 * m * m   # C, its transpose, and the solvers' O(m^2) work arrays
+        hint = "a consensus of this many items needs an m x m matrix; reduce the items (e.g. the top ones)"
+        check_memory("rankings", need, f"{m} x {m} float64 pairwise matrices of {m} items", hint=hint)
+        try:
+            C, CT = _cim_and_transpose(data.X, w)
+        except MemoryError:
+            raise InputError("rankings", f"ran out of memory building the {m} x {m} pairwise matrices of {m} items "
+                                         f"(about {format_bytes(need)}); {hint}") from None
         V, cmax = _heuristics.abs_sum(C)
         W = float(w.sum())
         return cls(data, C, CT, V, 1e-9 * max(V, 1.0), bool(cmax <= 1e-12 * W), opt.full, t0,

@@ -119,9 +119,40 @@ def _in_user_scale(what: str, value, e: int):
     return float(out) if np.ndim(out) == 0 else out
 
 
+def _not_numbers(arr: np.ndarray) -> str | None:
+    """What makes ``arr`` not an array of real numbers (booleans, complex, dates, text), or None."""
+    kinds = {"b": "booleans", "c": "complex numbers", "M": "datetimes", "m": "timedeltas", "U": "strings",
+             "S": "bytes", "V": "structured values"}
+    if arr.dtype.kind in kinds:
+        return kinds[arr.dtype.kind]
+    if arr.dtype.kind == "O":
+        for v in arr.ravel():
+            if isinstance(v, (bool, np.bool_)):
+                return "booleans"
+            if not isinstance(v, (int, float, np.integer, np.floating)):
+                return f"a {type(v).__name__} ({v!r})"
+    return None
+
+
+def _check_labels(labels, parameter: str = "labels") -> None:
+    """Labels are a sequence (list, tuple, array, Index) of scalars, not a string or a scalar."""
+    if isinstance(labels, (str, bytes)) or isinstance(labels, np.ma.MaskedArray) or not hasattr(labels, "__len__") \
+            or np.ndim(labels) != 1:
+        raise InputError(parameter, f"must be a 1-D sequence of labels (one per item); got {type(labels).__name__}"
+                                    + (f" of shape {np.shape(labels)}" if hasattr(labels, "shape") else ""))
+
+
 def _as_float_matrix(parameter: str, values, *, ndim: int, ranks: bool = True) -> np.ndarray:
-    arr = np.asarray(values)
-    if arr.dtype.kind not in "iufb":
+    if isinstance(values, np.ma.MaskedArray):
+        raise InputError(parameter, "is a masked array; give NaN for unranked items (np.ma.filled(x, np.nan))")
+    try:
+        arr = np.asarray(values)
+    except (TypeError, ValueError):
+        raise InputError(parameter, "must be a rectangular array of numeric ranks (NaN for unranked items)") from None
+    bad_kind = _not_numbers(arr)
+    if bad_kind is not None:
+        raise InputError(parameter, f"must contain numeric ranks (NaN for unranked items); got {bad_kind}")
+    if arr.dtype.kind not in "iuf":
         try:
             arr = arr.astype(np.float64)
         except (TypeError, ValueError):
@@ -191,6 +222,8 @@ def as_rankings(rankings, *, weights=None, labels=None, parameter: str = "rankin
     cols = getattr(rankings, "columns", None)
     if cols is not None and labels is None:
         labels = [str(c) for c in cols]
+    if not isinstance(ordinal, (bool, np.bool_)):
+        raise InputError("ordinal", f"must be True or False; got {ordinal!r}")
     X = _as_float_matrix(parameter, rankings, ndim=2, ranks=not ordinal)
     n, m = X.shape
     if m < 2:
@@ -219,6 +252,7 @@ def as_rankings(rankings, *, weights=None, labels=None, parameter: str = "rankin
             raise InputError("weights", "must not all be zero")
     if labels is None:
         labels = [str(i) for i in range(m)]
+    _check_labels(labels)
     labels = tuple(str(x) for x in labels)
     if len(labels) != m:
         raise InputError("labels", f"must have one label per item ({m}); got {len(labels)}")
@@ -230,7 +264,7 @@ def as_rankings(rankings, *, weights=None, labels=None, parameter: str = "rankin
 def _as_candidate(parameter: str, candidate, m: int | None = None) -> np.ndarray:
     arr = _as_float_matrix(parameter, candidate, ndim=1)
     if m is not None and arr.size != m:
-        raise InputError(parameter, f"must have {m} entries (one per item); got {arr.size}")
+        raise InputError(parameter, f"must have {m} entries (one per item of `rankings`); got {arr.size}")
     if np.isnan(arr).any():
         raise InputError(parameter, "must rank every item (no NaN in a candidate consensus)")
     return arr
@@ -297,7 +331,11 @@ def score_matrix(ranking) -> np.ndarray:
     >>> score_matrix([1, 2, 2]).astype(int).tolist()
     [[0, 1, 1], [-1, 0, 1], [-1, 1, 0]]
     """
-    x = _as_float_matrix("ranking", ranking, ndim=1)
+    return _score_matrix(ranking, "ranking")
+
+
+def _score_matrix(ranking, parameter: str) -> np.ndarray:
+    x = _as_float_matrix(parameter, ranking, ndim=1)
     return _cim_kernel(x[None, :], np.ones(1))
 
 
@@ -347,8 +385,8 @@ def tau_x(r, s) -> float:
     >>> tau_x([1, 1, 1], [1, 2, 3])
     0.0
     """
-    a = score_matrix(r)
-    b = score_matrix(s)
+    a = _score_matrix(r, "r")
+    b = _score_matrix(s, "s")
     if a.shape != b.shape:
         raise InputError("s", f"must rank the same number of items as `r` ({a.shape[0]}); got {b.shape[0]}")
     m = a.shape[0]
@@ -376,8 +414,9 @@ def kemeny_distance(r, s) -> float:
     >>> kemeny_distance([1, 2, 3], [3, 2, 1]), kemeny_distance([1, 2, 3], [1, 1, 3])
     (6.0, 1.0)
     """
+    t = tau_x(r, s)   # validates r and s first
     m = np.asarray(r).shape[-1]
-    return float(m * (m - 1) / 2 * (1.0 - tau_x(r, s)))
+    return float(m * (m - 1) / 2 * (1.0 - t))
 
 
 def _coerce_cim(rankings, weights):
@@ -445,7 +484,7 @@ def penalty(candidate, rankings, weights=None, *, cim=None) -> float:
     """
     e = 0
     if cim is not None:
-        C = np.asarray(cim, dtype=np.float64)
+        C = _as_float_matrix("cim", cim, ndim=2, ranks=False)
         if C.ndim != 2 or C.shape[0] != C.shape[1]:
             raise InputError("cim", f"must be a square matrix; got shape {C.shape}")
     else:
@@ -481,7 +520,8 @@ def ordering_string(ranks, labels) -> str:
     Parameters
     ----------
     ranks : array_like, shape (m,)
-        Rank positions of the items (1 = best, equal values = ties).
+        Rank positions of the items (1 = best, equal values = ties, NaN = unranked: listed at
+        the end as ``[unranked: ...]``).
     labels : sequence of str, shape (m,)
         The items' labels.
 
@@ -496,11 +536,17 @@ def ordering_string(ranks, labels) -> str:
     >>> ordering_string([2, 1, 2], ["a", "b", "c"])
     'b (a c)'
     """
-    ranks = np.asarray(ranks)
+    ranks = _as_float_matrix("ranks", ranks, ndim=1)
+    _check_labels(labels)
+    if len(labels) != ranks.shape[0]:
+        raise InputError("labels", f"must have one label per item ({ranks.shape[0]}); got {len(labels)}")
     parts = []
-    for level in np.unique(ranks):
-        members = [labels[i] for i in np.flatnonzero(ranks == level)]
+    for level in np.unique(ranks[~np.isnan(ranks)]):
+        members = [str(labels[i]) for i in np.flatnonzero(ranks == level)]
         parts.append(members[0] if len(members) == 1 else "(" + " ".join(members) + ")")
+    unranked = [str(labels[i]) for i in np.flatnonzero(np.isnan(ranks))]
+    if unranked:  # NaN = unranked: listed after the ranked items, never as an empty group
+        parts.append("[unranked: " + " ".join(unranked) + "]")
     return " ".join(parts)
 
 

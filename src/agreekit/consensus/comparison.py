@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from agreekit._api import check_rng, renamed_parameters
 from agreekit.consensus._kemeny import kemeny, warmup
-from agreekit.consensus._matrices import RankingData
+from agreekit._validation import check_float
+from agreekit.consensus._matrices import RankingData, as_rankings
 
 __all__ = ["compare_methods", "methods_table"]
 
@@ -41,6 +42,10 @@ def compare_methods(data: RankingData, *, n_starts: int = 100, rng=None,
     >>> {k: (d["n_optima"], round(d["average_tau_x"], 4), d["proven"]) for k, d in out["methods"].items()}
     {'quick': (1, 0.5556, True), 'fast': (1, 0.5556, True), 'exact': (1, 0.5556, True)}
     """
+    if not isinstance(data, RankingData):   # arrays and frames are validated (a wrong type names `data`)
+        data = as_rankings(data, parameter="data")
+    if exact_time_limit is not None:
+        check_float("exact_time_limit", exact_time_limit, minimum=0.0, inclusive=False)
     warmup()  # JIT compilation is not part of the timings
     gen = check_rng(rng)
     out = {"n_items": data.n_items, "n_rankings": int(data.X.shape[0]),

@@ -19,7 +19,12 @@ import pandas as pd
 
 from agreekit._optional import import_optional
 from agreekit._api import check_rng, renamed_parameters
-from agreekit._validation import check_choice, check_float, check_int
+from agreekit._memory import check_memory
+from agreekit._validation import InputError, check_choice, check_float, check_int
+from agreekit.consensus._matrices import _as_float_matrix
+
+#: largest count of items / judges / rankings a simulation takes (beyond it a count is a typo)
+MAX_SIZE = 10**9
 from agreekit.consensus._kemeny import kemeny, warmup
 
 __all__ = ["mallows_rankings", "merge_ties", "mask_missing", "simulate_profile",
@@ -47,10 +52,13 @@ def mallows_rankings(center, theta: float, n: int, rng=None) -> np.ndarray:
     np.True_
     """
     rng = check_rng(rng)
-    center = np.asarray(center)
+    center = _as_float_matrix("center", center, ndim=1)
+    if np.isnan(center).any():
+        raise InputError("center", "must rank every item (no NaN)")
     theta = check_float("theta", theta, minimum=0.0)
-    n = check_int("n", n, minimum=1)
+    n = check_int("n", n, minimum=1, maximum=MAX_SIZE)
     m = center.size
+    check_memory("n", 8.0 * n * m, f"{n} x {m} simulated rankings")
     items_by_rank = np.argsort(center, kind="stable")
     out = np.empty((n, m), dtype=np.int64)
     for k in range(n):
@@ -75,7 +83,8 @@ def merge_ties(X: np.ndarray, prob: float, rng=None) -> np.ndarray:
     [[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]]
     """
     rng = check_rng(rng)
-    X = np.asarray(X, dtype=float)
+    X = _as_float_matrix("X", X, ndim=2)
+    prob = check_float("prob", prob, minimum=0.0, maximum=1.0)
     out = np.empty_like(X)
     for k, row in enumerate(X):
         order = np.argsort(row, kind="stable")
@@ -100,7 +109,10 @@ def mask_missing(X: np.ndarray, prob: float, rng=None) -> np.ndarray:
     2
     """
     rng = check_rng(rng)
-    X = np.asarray(X, dtype=float).copy()
+    X = _as_float_matrix("X", X, ndim=2).copy()
+    prob = check_float("prob", prob, minimum=0.0, maximum=1.0)
+    if X.shape[1] < 2:
+        raise InputError("X", f"needs at least 2 items per ranking (2 stay ranked); got {X.shape[1]}")
     for row in X:
         mask = rng.random(row.size) < prob
         if (~mask).sum() < 2:
@@ -126,6 +138,11 @@ def simulate_profile(m: int, theta: float, n_judges: int, variant: str, rng=None
     (4, 5)
     """
     variant = check_choice("variant", variant, VARIANTS)
+    m = check_int("m", m, minimum=2, maximum=MAX_SIZE)
+    n_judges = check_int("n_judges", n_judges, minimum=1, maximum=MAX_SIZE)
+    tie_prob = check_float("tie_prob", tie_prob, minimum=0.0, maximum=1.0)
+    missing_prob = check_float("missing_prob", missing_prob, minimum=0.0, maximum=1.0)
+    check_memory("m", 8.0 * m * n_judges, f"{n_judges} x {m} simulated rankings")
     rng = check_rng(rng)
     center = rng.permutation(m) + 1
     X = mallows_rankings(center, theta, n_judges, rng).astype(float)
@@ -194,6 +211,12 @@ def run_cell(*, m: int, theta: float, variant: str, n_profiles: int, n_judges: i
     ([True, True], True)
     """
     from tqdm.auto import tqdm
+
+    n_profiles = check_int("n_profiles", n_profiles, minimum=1, maximum=MAX_SIZE)
+    if exact_time_limit is not None:
+        check_float("exact_time_limit", exact_time_limit, minimum=0.0, inclusive=False)
+    if not isinstance(progress, (bool, np.bool_)):
+        raise InputError("progress", f"must be True or False; got {progress!r}"[:200])
 
     streams = _profile_streams(rng, n_profiles)
     warmup()  # JIT compilation is not part of the timings

@@ -753,9 +753,14 @@ def _first_column_is_topics(df: pd.DataFrame, topic_column: str, parameter: str,
     if topic_column == "none":
         return False
     first = str(df.columns[0]).strip()
-    if first == "" or _TOPIC_HEADER_RE.fullmatch(first):
-        return True
     cells = df.iloc[:, 0].tolist()
+    if first == "" or _TOPIC_HEADER_RE.fullmatch(first):
+        frac = next((c for c in cells if parse_ascii_float(c) is not None and not is_ascii_int(c)), None)
+        if frac is not None and all(parse_ascii_float(c) is not None for c in cells):  # a topic-looking header (Q, no, nr) over scores
+            raise InputError(parameter, f"{shown}: the first column {first!r} is named like topic ids but holds "
+                                        f"scores ({frac!r}); pass topic_column='none' (--topic-column none) if it "
+                                        "is a system, or give the topic ids")
+        return True
     if not cells:
         return False
     if all(c != "" and parse_ascii_float(c) is None for c in cells):

@@ -8,12 +8,16 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from agreekit._api import ResultBase, fieldwise_eq, renamed_parameters
+from agreekit._api import ResultBase, check_rng, fieldwise_eq, renamed_parameters
+from agreekit._memory import check_memory
 from agreekit._resampling import bootstrap_indices
-from agreekit._validation import check_choice, check_int
+from agreekit._validation import check_choice, check_float, check_int
 from agreekit.ireval.metrics import GM_OFFSET
 from agreekit.metaeval._inputs import check_metric_scores, ranks_from_summaries
 from agreekit.consensus import combined_input_matrix, dense_ranks, kemeny, tau_x
+
+#: the bounds of kemeny's counts (agreekit.consensus.kemeny refuses larger ones too)
+MAX_STARTS, MAX_SOLUTIONS = 2**62, 10**7
 
 __all__ = ["consensus_ranking", "ConsensusRanking"]
 
@@ -264,6 +268,13 @@ def consensus_ranking(scores, *, method: str = "auto", summary="mean", time_limi
     """
     method = check_choice("method", method, ("auto", "exact", "fast", "quick"))
     n_resamples = check_int("n_resamples", n_resamples, minimum=0)
+    # every option is checked, also when the bound proves the answer without calling kemeny
+    if time_limit is not None:
+        check_float("time_limit", time_limit, minimum=0.0, inclusive=False)
+    check_rng(rng)
+    if n_starts is not None:
+        check_int("n_starts", n_starts, minimum=1, maximum=MAX_STARTS)
+    check_int("max_solutions", max_solutions, minimum=1, maximum=MAX_SOLUTIONS)
     # check_metric_scores (metaeval/_inputs.py) still spells the summary `statistic`
     data = check_metric_scores(scores, statistic=summary, offset=offset)
     avg = ranks_from_summaries(data.summaries())          # (M, s) average ranks, 1 = best
@@ -272,6 +283,7 @@ def consensus_ranking(scores, *, method: str = "auto", summary="mean", time_limi
     t0 = time.perf_counter()
     m = len(systems)
     M = R.shape[0]
+    check_memory("scores", 3 * 8.0 * m * m, f"{m} x {m} float64 pairwise matrices of {m} systems")
     C = combined_input_matrix(R)
     V = float(np.abs(C).sum())
     denom = M * m * (m - 1)

@@ -61,7 +61,7 @@ def check_metric_scores(scores: Any, *, summary: Any = "mean", parameter: str = 
     """
     if statistic is not None:
         summary = statistic
-        summary_parameter = "statistic" if summary_parameter == "summary" else summary_parameter
+        # the former spelling, used by internal callers whose own parameter is `summary`
     statistic = summary
     if not isinstance(scores, Mapping):
         raise InputError(parameter, "must be a mapping metric name -> topics x systems DataFrame; "

@@ -1,0 +1,309 @@
+"""Bad input, round 4 (issue 36): a walk of every public callable with wrong types per parameter.
+
+Every public function of every area (``__all__`` of the area packages; result and data classes are
+containers and skipped, ``Weigher`` is walked) is called from a small valid baseline call with ONE
+parameter replaced by a wrong value: None, a bool, a str, a complex, a datetime64, a masked array, NaN,
+inf, a 2-D array, a negative int and a huge int.  A call may
+
+* raise :class:`agreekit.InputError` naming that parameter (or ``TypeError`` raised by agreekit's own
+  validation naming it) — clean;
+* succeed — accepted (None, a bool or a str can be valid values; such cases are listed, not failed);
+* raise anything else (a raw ``ValueError``/``IndexError``/numba error, an ``InputError`` naming another
+  parameter, a call that does not return within the time limit) — a failure, listed with the value.
+
+Functions whose remaining failures are in modules being refactored elsewhere today (``ranking/**``,
+``ireval/**``) are marked xfail with the list; every other function must walk clean.
+"""
+from __future__ import annotations
+
+import importlib
+import inspect
+import math
+import signal
+import traceback
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from agreekit._validation import InputError
+
+AREA_MODULES = ("agreekit", "agreekit.ranking", "agreekit.consensus", "agreekit.clustering", "agreekit.ireval",
+                "agreekit.metaeval", "agreekit.consensus.simulation")
+CALL_SECONDS = 10
+
+BAD = {
+    "None": None, "bool": True, "str": "abc", "complex": 1 + 2j, "datetime64": np.datetime64("2020-01-01"),
+    "masked": np.ma.masked_array([1.0, 2.0, 3.0], mask=[0, 1, 0]), "nan": math.nan, "inf": math.inf,
+    "2-D": np.ones((2, 3)), "negative": -3, "huge": 10**30,
+}
+
+SC = pd.DataFrame({"A": [0.1, 0.4, 0.3, 0.5, 0.2], "B": [0.2, 0.5, 0.3, 0.1, 0.4], "C": [0.3, 0.1, 0.2, 0.4, 0.6]},
+                  index=pd.Index(["1", "2", "3", "4", "5"], name="topic"))
+SC2 = SC.iloc[:, ::-1].set_axis(SC.columns, axis=1)
+R3 = np.array([[1, 2, 3, 4], [2, 1, 3, 4], [1, 3, 2, 4]])
+X5, Y5 = [1, 2, 3, 4, 5], [2, 1, 3, 5, 4]
+U6, V6 = [0, 0, 1, 1, 2, 2], [0, 0, 0, 1, 1, 1]
+EDGES6 = [(0, 1), (1, 2), (2, 3), (3, 4), (4, 5), (0, 5)]
+
+
+def _files(tmp: Path) -> dict:
+    (tmp / "qrels.txt").write_text("1 0 d1 1\n1 0 d2 0\n2 0 d3 1\n")
+    (tmp / "run.txt").write_text("1 Q0 d1 1 2.0 A\n1 Q0 d2 2 1.0 A\n2 Q0 d3 1 1.0 A\n")
+    (tmp / "labels.txt").write_text("0\n0\n1\n1\n")
+    (tmp / "graph.txt").write_text("0 1\n1 2\n")
+    (tmp / "rankings.csv").write_text("a,b,c\n1,2,3\n2,1,3\n")
+    (tmp / "scores.csv").write_text("topic,A,B\n1,0.1,0.2\n2,0.3,0.1\n")
+    return {k: tmp / v for k, v in {"qrels": "qrels.txt", "run": "run.txt", "labels": "labels.txt",
+                                    "graph": "graph.txt", "rankings": "rankings.csv", "scores": "scores.csv"}.items()}
+
+
+def _baselines(f: dict) -> dict:
+    """name -> (positional args, keyword args): a small valid call of each public function."""
+    small = {"n_resamples": 20}
+    return {
+        "Weigher": ((), {"family": "harmonic"}),
+        "parse_weigher": (("harmonic",), {}),
+        "weighted_spearman": ((X5, Y5), {}), "weighted_kendall": ((X5, Y5), {}),
+        "weighted_correlation": ((X5, Y5), {}),
+        "exact_moments": ((), {"n": 6}),
+        "standardize": ((0.3,), {"n": 6}),
+        "load_table": (("kendall_additive_harmonic",), {}),
+        "weighted_correlation_test": ((X5, Y5), {"method": "exact"}),
+        "scheme_id": (("kendall", "additive", "harmonic"), {}),
+        "standardization_function": ((), {"n": 6}),
+        "find_table": (("kendall", "additive", "harmonic"), {}),
+        "null_moments": ((), {"n": 6}),
+        "exact_null_distribution": ((), {"n": 5}),
+        "kemeny": ((R3,), {"method": "quick"}),
+        "as_rankings": ((R3,), {}),
+        "read_rankings": ((f["rankings"],), {}),
+        "score_matrix": (([1, 2, 3],), {}),
+        "combined_input_matrix": ((R3,), {}),
+        "tau_x": (([1, 2, 3, 4], [2, 1, 3, 4]), {}), "kemeny_distance": (([1, 2, 3, 4], [2, 1, 3, 4]), {}),
+        "average_tau_x": (([1, 2, 3, 4], R3), {}), "penalty": (([1, 2, 3, 4], R3), {}),
+        "ordering_string": (([2, 1, 2], ["a", "b", "c"]), {}),
+        "compare_methods": ((RankingDataOf(R3),), {"n_starts": 5, "rng": 1, "exact_time_limit": 5.0}),
+        "as_clustering": ((U6,), {}),
+        "as_graph": ((EDGES6, ClusteringOf(U6)), {}),
+        "read_clustering": ((f["labels"],), {}), "read_graph": ((f["graph"],), {}),
+        "contingency_table": ((U6, V6), {}),
+        "generalized_distance": ((U6, V6), {"phi": "x(x-1)/2"}),
+        "agreement_with_graph": ((U6, EDGES6), {}),
+        "comembership_stats": ((U6, V6), {}),
+        "get_measure": (("ari",), {}),
+        "list_measures": ((), {}),
+        "lfr_benchmark": ((60,), {"average_degree": 6, "max_degree": 12, "min_community": 10, "max_community": 30,
+                                  "mu": 0.2, "rng": 1}),
+        "realized_mixing": ((4, [[0, 1], [1, 2], [2, 3]], [[0, 1], [2, 3]]), {}),
+        "powerlaw_exponent_mle": (([2, 2, 3, 4, 5],), {}),
+        "evaluate": ((f["qrels"], [f["run"]]), {"metrics": ["AP"]}),
+        "read_qrels": ((f["qrels"],), {}), "read_run": ((f["run"],), {}),
+        "load_scores": ((f["scores"],), {}),
+        "parse_metric": (("AP",), {}),
+        "align_scores": ((SC, SC2), {}),
+        "arithmetic_mean": ((SC,), {}), "geometric_mean": ((SC,), {}), "round_significant": (([0.12345],), {}),
+        "bootstrap_indices": ((5,), {"n_resamples": 3, "rng": 1}),
+        "paired_test": ((SC["A"].to_numpy(), SC["B"].to_numpy()), {**small, "rng": 1}),
+        "unpaired_test": ((SC["A"].to_numpy(), SC["B"].to_numpy()), {**small, "rng": 1}),
+        "discriminative_power": ((SC,), {**small, "rng": 1}),
+        "stability": ((SC,), {**small, "rng": 1}),
+        "swap_rates": ((SC,), {**small, "rng": 1}),
+        "rank_correlation_se": ((SC, SC2), {**small, "rng": 1}),
+        "difference_se": ((SC["A"].to_numpy(), SC["B"].to_numpy()), {**small, "rng": 1}),
+        "meta_evaluate": ((SC,), {**small, "rng": 1}),
+        "critical_rank": ((100, 0.05), {}),
+        "difference_bin": (([0.01, 0.05],), {}),
+        "format_difference": ((0.0123,), {}),
+        "kendall_normal_test": ((0.5, 10), {}), "kendall_critical_value": ((10,), {}),
+        "spearman_t_test": ((0.5, 10), {}),
+        "metric_agreement": (({"AP": SC, "P": SC2},), {**small, "rng": 1, "pvalue": False}),
+        "consensus_ranking": (({"AP": SC, "P": SC2},), {}),
+        "mallows_rankings": (([1, 2, 3, 4], 0.5, 3), {"rng": 1}),
+        "merge_ties": ((R3, 0.2), {"rng": 1}), "mask_missing": ((R3, 0.2), {"rng": 1}),
+        "simulate_profile": ((5, 0.5, 4, "complete"), {"rng": 1}),
+        "run_cell": ((), {"m": 5, "theta": 0.5, "variant": "complete", "n_profiles": 2, "n_judges": 4, "n_starts": 5,
+                          "rng": 1, "exact_time_limit": 5.0, "progress": False}),
+        "available_tables": ((), {}),
+        "topic_metrics": (([1.0, 0.0, 1.0], [1.0, 1.0, 0.0], [ParsedMetric("AP")]), {}),
+        **{name: ((U6, V6), {}) for name in PAIR_MEASURES},
+    }
+
+
+PAIR_MEASURES = ("rand_index", "adjusted_rand_index", "adjusted_rand_index_approx", "variation_of_information",
+                 "normalized_mutual_info", "jaccard_index", "f_measure", "mirkin_index", "mutual_info",
+                 "expected_mutual_info", "adjusted_mutual_info", "fowlkes_mallows", "homogeneity", "completeness",
+                 "v_measure", "overlapping_nmi", "ri_delta", "ari_delta", "i_norm", "i_sqrt_tr", "omega",
+                 "omega_unadjusted")
+
+
+def ParsedMetric(name):
+    from agreekit.ireval import parse_metric
+
+    return parse_metric(name)
+
+
+def RankingDataOf(X):
+    from agreekit.consensus import as_rankings
+
+    return as_rankings(X)
+
+
+def ClusteringOf(labels):
+    from agreekit.clustering import as_clustering
+
+    return as_clustering(labels)
+
+
+def _public():
+    seen, out = set(), []
+    for modname in AREA_MODULES:
+        mod = importlib.import_module(modname)
+        for name in getattr(mod, "__all__", ()):
+            obj = getattr(mod, name)
+            if inspect.ismodule(obj) or not callable(obj) or id(obj) in seen:
+                continue
+            if inspect.isclass(obj) and name != "Weigher":   # result / data containers
+                continue
+            seen.add(id(obj))
+            out.append((modname, name))
+    return out
+
+
+PUBLIC = _public()
+NO_BASELINE = {"summarize_recovery", "summarize_times", "plot_times", "methods_table", "table_checksum",
+               "load_table"}
+
+#: functions whose remaining failures are in code other engineers are refactoring today
+#: (ranking/**, ireval/**): xfail with the reason; filled from the walk (see the report)
+KNOWN: dict[str, str] = {
+    "parse_weigher": "1 wrong-type calls end in a raw exception or name another parameter; ranking/** is being refactored today",
+    "exact_moments": "2 wrong-type calls end in a raw exception or name another parameter; ranking/** is being refactored today",
+    "standardize": "2 wrong-type calls end in a raw exception or name another parameter; ranking/** is being refactored today",
+    "weighted_correlation_test": "4 wrong-type calls end in a raw exception or name another parameter; ranking/** is being refactored today",
+    "standardization_function": "2 wrong-type calls end in a raw exception or name another parameter; ranking/** is being refactored today",
+    "evaluate": "10 wrong-type calls end in a raw exception or name another parameter; ireval/** is being refactored today",
+    "topic_metrics": "39 wrong-type calls end in a raw exception or name another parameter; ireval/** is being refactored today",
+    "align_scores": "22 wrong-type calls end in a raw exception or name another parameter; ireval/** is being refactored today",
+    "arithmetic_mean": "19 wrong-type calls end in a raw exception or name another parameter; ireval/** is being refactored today",
+    "geometric_mean": "22 wrong-type calls end in a raw exception or name another parameter; ireval/** is being refactored today",
+    "round_significant": "5 wrong-type calls end in a raw exception or name another parameter; ireval/** is being refactored today",
+    "discriminative_power": "2 wrong-type calls end in a raw exception or name another parameter; ireval/** is being refactored today",
+    "stability": "2 wrong-type calls end in a raw exception or name another parameter; ireval/** is being refactored today",
+    "swap_rates": "3 wrong-type calls end in a raw exception or name another parameter; ireval/** is being refactored today",
+    "meta_evaluate": "34 wrong-type calls end in a raw exception or name another parameter; ireval/** is being refactored today",
+    "difference_bin": "14 wrong-type calls end in a raw exception or name another parameter; ireval/** is being refactored today",
+    "format_difference": "24 wrong-type calls end in a raw exception or name another parameter; ireval/** is being refactored today",
+    "kendall_normal_test": "6 wrong-type calls end in a raw exception or name another parameter; ireval/** is being refactored today",
+    "spearman_t_test": "7 wrong-type calls end in a raw exception or name another parameter; ireval/** is being refactored today",
+}
+
+
+class _Timeout(Exception):
+    pass
+
+
+def _alarm(signum, frame):
+    raise _Timeout()
+
+
+def _names(exc: BaseException, param: str, alias: str | None = None) -> bool:
+    """The message names ``param`` (or the display name ``alias`` a reader was given for it)."""
+    import re
+
+    text = str(exc)
+    names = {param} | ({alias} if alias else set())
+    if isinstance(exc, InputError) and exc.parameter in names:
+        return True
+    return any(re.search(rf"(?<![A-Za-z0-9_]){re.escape(n)}(?![A-Za-z0-9_])", text) for n in names)
+
+
+#: functions whose first argument is named in errors as what the user typed (a CLI option, a file role)
+DISPLAY_NAMES = {"get_measure": "measure", "read_qrels": "qrels", "read_run": "run", "parse_metric": "metrics"}
+
+
+def _alias(sig: inspect.Signature, name: str = "") -> str | None:
+    """Readers take the name their errors use (``parameter="FILE"``, ``name="U"``) for their first argument."""
+    if name in DISPLAY_NAMES:
+        return DISPLAY_NAMES[name]
+    for key in ("parameter", "name"):
+        p = sig.parameters.get(key)
+        if p is not None and isinstance(p.default, str):
+            return p.default
+    return None
+
+
+def _from_agreekit(exc: BaseException) -> bool:
+    frames = traceback.extract_tb(exc.__traceback__)
+    return bool(frames) and "agreekit" in frames[-1].filename
+
+
+#: (function, parameter, wrong value) whose error rightly names another parameter: a 2-D U is a valid
+#: membership matrix (of 2 nodes), and the graph's edges then name nodes it does not have
+ANOTHER_PARAMETER_OK = {("agreement_with_graph", "U", "2-D")}
+
+
+def walk(func, args, kwargs) -> tuple[list[str], list[str]]:
+    """(failures, accepted) of ``func`` with each parameter replaced by each wrong value."""
+    sig = inspect.signature(func)
+    bound = sig.bind_partial(*args, **kwargs)
+    first = next(iter(sig.parameters), None)
+    alias = _alias(sig, getattr(func, "__name__", ""))
+    failures, accepted = [], []
+    for p in sig.parameters.values():
+        if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) or p.name.startswith("_"):
+            continue
+        for label, bad in BAD.items():
+            call = dict(bound.arguments)
+            call[p.name] = bad
+            pos = [call.pop(q.name) for q in sig.parameters.values()
+                   if q.kind == q.POSITIONAL_ONLY and q.name in call]
+            old = signal.signal(signal.SIGALRM, _alarm)
+            signal.alarm(CALL_SECONDS)
+            try:
+                func(*pos, **call)
+            except _Timeout:
+                failures.append(f"{p.name}={label}: no answer within {CALL_SECONDS} s")
+            except InputError as exc:
+                if (getattr(func, "__name__", ""), p.name, label) in ANOTHER_PARAMETER_OK:
+                    continue
+                if not _names(exc, p.name, alias if p.name == first else None):
+                    failures.append(f"{p.name}={label}: InputError naming another parameter: {str(exc)[:120]}")
+            except TypeError as exc:
+                if not (_from_agreekit(exc) and _names(exc, p.name, alias if p.name == first else None)):
+                    failures.append(f"{p.name}={label}: raw TypeError: {str(exc)[:120]}")
+            except Exception as exc:  # noqa: BLE001 - the point of the walk
+                failures.append(f"{p.name}={label}: raw {type(exc).__name__}: {str(exc)[:120]}")
+            else:
+                accepted.append(f"{p.name}={label}")
+            finally:
+                signal.alarm(0)
+                signal.signal(signal.SIGALRM, old)
+    return failures, accepted
+
+
+def test_every_public_callable_has_a_baseline_or_a_reason(tmp_path):
+    base = _baselines(_files(tmp_path))
+    missing = [name for _, name in PUBLIC if name not in base and name not in NO_BASELINE]
+    assert not missing, missing
+
+
+@pytest.mark.parametrize("modname,name", PUBLIC, ids=[f"{m}.{n}" for m, n in PUBLIC])
+def test_public_callable_walk(tmp_path, monkeypatch, request, modname, name):
+    if name in NO_BASELINE:
+        pytest.skip("takes a results frame or a stored table (no wrong-type walk)")
+    if name in KNOWN:
+        request.applymarker(pytest.mark.xfail(reason=KNOWN[name], strict=False))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("AGREEKIT_MAX_MEMORY", "512M")
+    func = getattr(importlib.import_module(modname), name)
+    args, kwargs = _baselines(_files(tmp_path))[name]
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        func(*args, **kwargs)   # the baseline itself is valid
+        failures, accepted = walk(func, args, kwargs)
+    print(f"{modname}.{name}: {len(failures)} failures, {len(accepted)} accepted: {accepted}")
+    assert not failures, "\n".join(failures)
