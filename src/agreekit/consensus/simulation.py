@@ -23,9 +23,10 @@ from agreekit._memory import check_memory
 from agreekit._validation import InputError, check_choice, check_float, check_int
 from agreekit.consensus._matrices import _as_float_matrix
 
+from agreekit.consensus._kemeny import kemeny, warmup
+
 #: largest count of items / judges / rankings a simulation takes (beyond it a count is a typo)
 MAX_SIZE = 10**9
-from agreekit.consensus._kemeny import kemeny, warmup
 
 __all__ = ["mallows_rankings", "merge_ties", "mask_missing", "simulate_profile",
            "run_cell", "summarize_recovery", "summarize_times", "plot_times", "VARIANTS"]
