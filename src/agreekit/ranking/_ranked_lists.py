@@ -44,7 +44,7 @@ from numba import njit
 
 from agreekit._api import ResultBase
 from agreekit._validation import InputError, check_choice, check_float, check_same_length
-from agreekit.ranking.correlation import as_ranks
+from agreekit.ranking.correlation import _as_ranks
 
 __all__ = ["RBOResult", "rank_biased_overlap", "ap_correlation"]
 
@@ -632,8 +632,8 @@ def _tau_ap_a(vx, vy):
 
 def _ap_inputs(x, y, kind):
     kind = check_choice("kind", kind, AP_KINDS)
-    rx, tx = as_ranks("x", x, kind=kind)
-    ry, ty = as_ranks("y", y, kind=kind)
+    rx, tx = _as_ranks("x", x, kind=kind)
+    ry, ty = _as_ranks("y", y, kind=kind)
     check_same_length(("x", "y"), rx, ry)
     return np.asarray(rx, dtype=np.float64), np.asarray(ry, dtype=np.float64), bool(tx), bool(ty)
 
