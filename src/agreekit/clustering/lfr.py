@@ -78,10 +78,10 @@ class LFRWarning(UserWarning):
 
 
 #: realized mixing further than this from the request gives an :class:`LFRWarning`
-MIXING_TOLERANCE = 0.01
+_MIXING_TOLERANCE = 0.01
 #: ... and so does a community whose mean node mixing is further than this from ``mu``
 #: (checked when external pairs had to be swapped with internal edges or made internal)
-COMMUNITY_MIXING_TOLERANCE = 0.05
+_COMMUNITY_MIXING_TOLERANCE = 0.05
 
 
 def _warn_if_missed(g: "LFRBenchmark") -> None:
@@ -89,12 +89,12 @@ def _warn_if_missed(g: "LFRBenchmark") -> None:
 
     p, r = g.parameters, g.repairs
     msgs = []
-    if abs(g.realized_mu - p["mu"]) > MIXING_TOLERANCE:
+    if abs(g.realized_mu - p["mu"]) > _MIXING_TOLERANCE:
         msgs.append(f"realized mu_t {g.realized_mu:.4f} for mu = {p['mu']}")
-    if g.realized_mu_weights is not None and abs(g.realized_mu_weights - p["mu_weights"]) > MIXING_TOLERANCE:
+    if g.realized_mu_weights is not None and abs(g.realized_mu_weights - p["mu_weights"]) > _MIXING_TOLERANCE:
         msgs.append(f"realized mu_w {g.realized_mu_weights:.4f} for mu_weights = {p['mu_weights']}")
     spread = r.get("community_mu_range")
-    if spread and max(abs(spread[0] - p["mu"]), abs(spread[1] - p["mu"])) > COMMUNITY_MIXING_TOLERANCE:
+    if spread and max(abs(spread[0] - p["mu"]), abs(spread[1] - p["mu"])) > _COMMUNITY_MIXING_TOLERANCE:
         msgs.append(f"per-community mean mixing ranges {spread[0]:.3f}-{spread[1]:.3f} (the communities' "
                     "external stubs cannot be matched with each other)")
     if r.get("strength_nodes_off_5pct", 0) > 0.01 * g.n:
@@ -431,7 +431,7 @@ def _seed_sequence(rng: Any) -> np.random.SeedSequence:
 
 
 #: ``progress=None`` shows a bar (when stderr is a terminal) from this many nodes on
-PROGRESS_FROM_N = 1000
+_PROGRESS_FROM_N = 1000
 _STAGES = ("degrees", "memberships", "communities", "internal edges", "external edges", "weights")
 
 
@@ -472,7 +472,7 @@ def _shown_rng(rng: Any):
 def _show_progress(progress: Any, n: int) -> bool:
     if progress is None:
         isatty = getattr(sys.stderr, "isatty", None)
-        return bool(n >= PROGRESS_FROM_N and callable(isatty) and isatty())
+        return bool(n >= _PROGRESS_FROM_N and callable(isatty) and isatty())
     if not isinstance(progress, (bool, np.bool_)):
         raise InputError("progress", f"must be None (auto), True or False; got {progress!r}")
     return bool(progress)
