@@ -579,8 +579,35 @@ def repair_external(xa, xb, ea, eb, ia, ib, table, membership, n, deg, seed, tri
     A[ea.size:] = xa
     B[ea.size:] = xb
     bad = np.arange(ea.size, ne)
-    n_bad = nb_
     # (1) swaps with any external pair
+    n_bad = _swap_external_pairs(table, membership, n, A, B, ok, bad, nb_, tries)
+    # (2) internal-edge swaps and conversions, balancing the mixing
+    mi = ia.size
+    IA = np.empty(mi + n_bad, dtype=np.int64)
+    IB = np.empty(mi + n_bad, dtype=np.int64)
+    alive = np.zeros(mi + n_bad, dtype=np.bool_)
+    IA[:mi] = ia
+    IB[:mi] = ib
+    alive[:mi] = True
+    XA = np.empty(n_bad, dtype=np.int64)  # external edges made by internal swaps (two per swap)
+    XB = np.empty(n_bad, dtype=np.int64)
+    n_bad, n_int, n_x, n_swaps, n_conv = _internal_moves(table, membership, n, deg, A, B, ok, bad, n_bad,
+                                                         IA, IB, alive, mi, XA, XB, tries)
+    ext_a, ext_b = _ordered_pairs(A, B, ok, ne)
+    made_a, made_b = _ordered_pairs(XA, XB, np.ones(n_x, dtype=np.bool_), n_x)
+    int_a, int_b = _ordered_pairs(IA, IB, alive, n_int)
+    left = bad[:n_bad]
+    return (np.concatenate((ext_a, made_a)), np.concatenate((ext_b, made_b)), int_a, int_b, A[left], B[left],
+            n_swaps, n_conv)
+
+
+@nb.njit(cache=True)
+def _swap_external_pairs(table, membership, n, A, B, ok, bad, n_bad, tries):
+    """Step (1) of :func:`repair_external`: rounds of double-edge swaps of each invalid pair
+    ``bad[t]`` with a random external pair (half of the draws among the invalid ones), until a
+    round fixes nothing.  ``ok`` marks the valid pairs (in ``table``).  Returns the number of
+    pairs left invalid, kept in ``bad[:n_bad]``."""
+    ne = A.size
     for _round in range(100):
         if n_bad == 0:
             break
@@ -610,21 +637,21 @@ def repair_external(xa, xb, ea, eb, ia, ib, table, membership, n, deg, seed, tri
         n_bad = still
         if not progress:
             break
-    # (2) internal-edge swaps and conversions, balancing the mixing
-    mi = ia.size
-    IA = np.empty(mi + n_bad, dtype=np.int64)
-    IB = np.empty(mi + n_bad, dtype=np.int64)
-    alive = np.zeros(mi + n_bad, dtype=np.bool_)
-    IA[:mi] = ia
-    IB[:mi] = ib
-    alive[:mi] = True
+    return n_bad
+
+
+@nb.njit(cache=True)
+def _internal_moves(table, membership, n, deg, A, B, ok, bad, n_bad, IA, IB, alive, mi, XA, XB, tries):
+    """Step (2) of :func:`repair_external`: each pair ``bad[t]`` left is swapped with an internal
+    edge (:func:`_swap_with_internal`; the new edges go to ``A, B`` and ``XA, XB``) or becomes an
+    internal edge (appended to ``IA, IB``), the move that brings the running mixing shift back
+    towards zero first.  Returns ``(n_bad, n_int, n_x, n_swaps, n_converted)``: the pairs left in
+    ``bad[:n_bad]``, the internal edges and the external edges made by swaps."""
     n_int = mi
     kin = np.zeros(n, dtype=np.int64)  # internal degree left: never take a node's last internal edge
     for f in range(mi):
         kin[IA[f]] += 1
         kin[IB[f]] += 1
-    XA = np.empty(n_bad, dtype=np.int64)  # external edges made by internal swaps (two per swap)
-    XB = np.empty(n_bad, dtype=np.int64)
     n_x = 0
     n_swaps = 0
     n_conv = 0
@@ -639,23 +666,8 @@ def repair_external(xa, xb, ea, eb, ia, ib, table, membership, n, deg, seed, tri
             if use_swap:
                 if mi == 0:
                     continue
-                for _try in range(tries):
-                    f = np.random.randint(0, mi)
-                    if not alive[f]:
-                        continue
-                    c, d = IA[f], IB[f]
-                    if kin[c] < 2 or kin[d] < 2:
-                        continue
-                    if np.random.random() < 0.5:
-                        c, d = d, c
-                    if not _swap_ok(table, membership, True, n, x, y, c, d):
-                        continue
-                    _delete(table, _key(IA[f], IB[f], n))
-                    _insert(table, _key(x, c, n))
-                    _insert(table, _key(y, d, n))
-                    alive[f] = False
-                    kin[c] -= 1
-                    kin[d] -= 1
+                c, d = _swap_with_internal(table, membership, n, x, y, IA, IB, alive, kin, mi, tries)
+                if c >= 0:
                     A[e], B[e] = x, c
                     ok[e] = True
                     XA[n_x], XB[n_x] = y, d
@@ -663,54 +675,66 @@ def repair_external(xa, xb, ea, eb, ia, ib, table, membership, n, deg, seed, tri
                     shift += 1.0 / deg[c] + 1.0 / deg[d]
                     n_swaps += 1
                     done = True
-                    break
-            else:
-                if x != y and _share(membership, x, y) and not _contains(table, _key(x, y, n)):
-                    _insert(table, _key(x, y, n))
-                    IA[n_int], IB[n_int] = x, y
-                    alive[n_int] = True
-                    n_int += 1
-                    kin[x] += 1
-                    kin[y] += 1
-                    shift -= 1.0 / deg[x] + 1.0 / deg[y]
-                    n_conv += 1
-                    done = True
+            elif x != y and _share(membership, x, y) and not _contains(table, _key(x, y, n)):
+                _insert(table, _key(x, y, n))
+                IA[n_int], IB[n_int] = x, y
+                alive[n_int] = True
+                n_int += 1
+                kin[x] += 1
+                kin[y] += 1
+                shift -= 1.0 / deg[x] + 1.0 / deg[y]
+                n_conv += 1
+                done = True
             if done:
                 break
         if not done:
             bad[still] = e
             still += 1
-    n_bad = still
-    n_ok = 0
-    for e in range(ne):
-        if ok[e]:
-            n_ok += 1
-    ext_a = np.empty(n_ok + n_x, dtype=np.int64)
-    ext_b = np.empty(n_ok + n_x, dtype=np.int64)
+    return still, n_int, n_x, n_swaps, n_conv
+
+
+@nb.njit(cache=True)
+def _swap_with_internal(table, membership, n, x, y, IA, IB, alive, kin, mi, tries):
+    """Up to ``tries`` random internal edges ``f = (c, d)`` (``c, d`` with another internal edge
+    left, random orientation) for the swap ``(x, y) + (c, d) -> (x, c) + (y, d)`` into two valid
+    external edges; the first that fits is applied to ``table``, ``alive`` and ``kin``.  Returns
+    its ``(c, d)``, or ``(-1, -1)``."""
+    for _try in range(tries):
+        f = np.random.randint(0, mi)
+        if not alive[f]:
+            continue
+        c, d = IA[f], IB[f]
+        if kin[c] < 2 or kin[d] < 2:
+            continue
+        if np.random.random() < 0.5:
+            c, d = d, c
+        if not _swap_ok(table, membership, True, n, x, y, c, d):
+            continue
+        _delete(table, _key(IA[f], IB[f], n))
+        _insert(table, _key(x, c, n))
+        _insert(table, _key(y, d, n))
+        alive[f] = False
+        kin[c] -= 1
+        kin[d] -= 1
+        return c, d
+    return np.int64(-1), np.int64(-1)
+
+
+@nb.njit(cache=True)
+def _ordered_pairs(A, B, keep, count):
+    """``(min, max)`` of the pairs ``(A[i], B[i])``, ``i < count``, with ``keep[i]``, in order."""
+    k = 0
+    for i in range(count):
+        if keep[i]:
+            k += 1
+    out_a = np.empty(k, dtype=np.int64)
+    out_b = np.empty(k, dtype=np.int64)
     j = 0
-    for e in range(ne):
-        if ok[e]:
-            ext_a[j], ext_b[j] = min(A[e], B[e]), max(A[e], B[e])
+    for i in range(count):
+        if keep[i]:
+            out_a[j], out_b[j] = min(A[i], B[i]), max(A[i], B[i])
             j += 1
-    for t in range(n_x):
-        ext_a[j], ext_b[j] = min(XA[t], XB[t]), max(XA[t], XB[t])
-        j += 1
-    n_alive = 0
-    for f in range(n_int):
-        if alive[f]:
-            n_alive += 1
-    int_a = np.empty(n_alive, dtype=np.int64)
-    int_b = np.empty(n_alive, dtype=np.int64)
-    j = 0
-    for f in range(n_int):
-        if alive[f]:
-            int_a[j], int_b[j] = min(IA[f], IB[f]), max(IA[f], IB[f])
-            j += 1
-    bad_a = np.empty(n_bad, dtype=np.int64)
-    bad_b = np.empty(n_bad, dtype=np.int64)
-    for t in range(n_bad):
-        bad_a[t], bad_b[t] = A[bad[t]], B[bad[t]]
-    return ext_a, ext_b, int_a, int_b, bad_a, bad_b, n_swaps, n_conv
+    return out_a, out_b
 
 
 # ----------------------------------------------------------------------------- graphical assignment

@@ -78,10 +78,10 @@ class LFRWarning(UserWarning):
 
 
 #: realized mixing further than this from the request gives an :class:`LFRWarning`
-MIXING_TOLERANCE = 0.01
+_MIXING_TOLERANCE = 0.01
 #: ... and so does a community whose mean node mixing is further than this from ``mu``
 #: (checked when external pairs had to be swapped with internal edges or made internal)
-COMMUNITY_MIXING_TOLERANCE = 0.05
+_COMMUNITY_MIXING_TOLERANCE = 0.05
 
 
 def _warn_if_missed(g: "LFRBenchmark") -> None:
@@ -89,12 +89,12 @@ def _warn_if_missed(g: "LFRBenchmark") -> None:
 
     p, r = g.parameters, g.repairs
     msgs = []
-    if abs(g.realized_mu - p["mu"]) > MIXING_TOLERANCE:
+    if abs(g.realized_mu - p["mu"]) > _MIXING_TOLERANCE:
         msgs.append(f"realized mu_t {g.realized_mu:.4f} for mu = {p['mu']}")
-    if g.realized_mu_weights is not None and abs(g.realized_mu_weights - p["mu_weights"]) > MIXING_TOLERANCE:
+    if g.realized_mu_weights is not None and abs(g.realized_mu_weights - p["mu_weights"]) > _MIXING_TOLERANCE:
         msgs.append(f"realized mu_w {g.realized_mu_weights:.4f} for mu_weights = {p['mu_weights']}")
     spread = r.get("community_mu_range")
-    if spread and max(abs(spread[0] - p["mu"]), abs(spread[1] - p["mu"])) > COMMUNITY_MIXING_TOLERANCE:
+    if spread and max(abs(spread[0] - p["mu"]), abs(spread[1] - p["mu"])) > _COMMUNITY_MIXING_TOLERANCE:
         msgs.append(f"per-community mean mixing ranges {spread[0]:.3f}-{spread[1]:.3f} (the communities' "
                     "external stubs cannot be matched with each other)")
     if r.get("strength_nodes_off_5pct", 0) > 0.01 * g.n:
@@ -491,7 +491,7 @@ def _seed_sequence(rng: Any) -> np.random.SeedSequence:
 
 
 #: ``progress=None`` shows a bar (when stderr is a terminal) from this many nodes on
-PROGRESS_FROM_N = 1000
+_PROGRESS_FROM_N = 1000
 _STAGES = ("degrees", "memberships", "communities", "internal edges", "external edges", "weights")
 
 
@@ -532,7 +532,7 @@ def _shown_rng(rng: Any):
 def _show_progress(progress: Any, n: int) -> bool:
     if progress is None:
         isatty = getattr(sys.stderr, "isatty", None)
-        return bool(n >= PROGRESS_FROM_N and callable(isatty) and isatty())
+        return bool(n >= _PROGRESS_FROM_N and callable(isatty) and isatty())
     if not isinstance(progress, (bool, np.bool_)):
         raise InputError("progress", f"must be None (auto), True or False; got {progress!r}")
     return bool(progress)
@@ -684,12 +684,75 @@ def _generate(n, tau1, tau2, mu, average_degree, max_degree, min_community, max_
     # the first six children are those of the former ``ss.spawn(6)`` (unchanged graphs where no
     # repair is needed); the last two seed the exact-realization steps
     s_deg, s_comm, s_assign, s_parity, s_int, s_ext, s_graphical, s_fix = ss.spawn(8)
-    kernel_seed = lambda s: int(s.generate_state(1, dtype=np.uint32)[0])  # noqa: E731
-    notes: dict[str, int] = {}
+    notes: dict[str, int] = {}  # LFRBenchmark.repairs, in the order the steps fill it
 
-    # 1. degrees
+    # 1. degrees; 2. memberships per node and their internal degrees (one generator for both)
     k_lo = _solve_lower_end(average_degree, max_degree, tau1, "average_degree")
     rng = np.random.default_rng(s_deg)
+    deg, k_out, k_in = _degrees(rng, n, mu, k_lo, max_degree, tau1)
+    stage("memberships")
+    slot_node, slot_demand = _membership_slots(rng, n, mu, mu_weights, o_n, o_m, deg, k_out, k_in, max_community)
+
+    # 3. community sizes and the community of every membership slot
+    stage("communities")
+    sizes, slot_comm = _assign_communities(np.random.default_rng(s_comm), _kernel_seed(s_assign), slot_node,
+                                           slot_demand, n, o_m, min_community, max_community, tau2)
+    # 4. even internal stub count per community; 4b. graphical internal degree sequences
+    slots = _Slots.by_community(slot_node, slot_comm, slot_demand, sizes.size)
+    _fix_parity(np.random.default_rng(s_parity), slots, sizes, deg, k_out, mu, mu_weights, max_degree)
+    slots = _make_graphical(slots, sizes, n, _kernel_seed(s_graphical), notes)
+
+    # 5. wiring: internal edges, then external ones (both in one edge set)
+    membership = _membership_table(slots, n, o_m)
+    table = K.new_edge_set(int(deg.sum()) // 2)
+    stage("internal edges")
+    fix_seeds = s_fix.generate_state(sizes.size + 1, dtype=np.uint32)
+    a1, b1, int_left_a, int_left_b = _wire_internal(slots, membership, table, n, _kernel_seed(s_int), fix_seeds,
+                                                    notes)
+    stage("external edges")
+    a1, b1, a2, b2 = _wire_external(k_out, int_left_a, int_left_b, a1, b1, membership, table, n, deg,
+                                    _kernel_seed(s_ext), int(fix_seeds[-1]), notes)
+    dropped = notes["dropped_internal"] + notes["dropped_external"]
+    a = np.concatenate([a1, a2])
+    b = np.concatenate([b1, b2])
+    internal = np.concatenate([np.ones(a1.size, bool), np.zeros(a2.size, bool)])
+    communities = slots.communities()
+    # 5b. connected communities
+    a, b, n_merged, n_disc = _connect_communities(n, a, b, communities, membership, table,
+                                                  np.random.default_rng(int(fix_seeds[0]) + 1))
+    notes["communities_reconnected"], notes["disconnected_communities"] = n_merged, n_disc
+    order = np.lexsort((b, a))
+    a, b, internal = a[order], b[order], internal[order]
+    edges = np.column_stack([a, b]).astype(np.int64)
+
+    # 6. weights
+    weights = None
+    if mu_weights is not None:
+        stage("weights")
+        weights = _edge_weights(a, b, edges, internal, n, mu_weights, beta, notes)
+
+    params = dict(n=n, tau1=tau1, tau2=tau2, mu=mu, average_degree=average_degree, max_degree=max_degree,
+                  min_community=min_community, max_community=max_community, mu_weights=mu_weights, beta=beta,
+                  overlapping_nodes=o_n, overlapping_memberships=o_m, min_degree=k_lo,
+                  rng=_shown_rng(root))
+    mu_t = realized_mixing(n, edges, communities)
+    if notes["external_internal_swaps"] or notes["external_converted"]:
+        notes["community_mu_range"] = _community_mu_range(n, edges, communities)
+    mu_w = None if weights is None else realized_mixing(n, edges, communities, weights=weights)
+    g = LFRBenchmark(n=n, edges=edges, weights=weights, communities=communities, parameters=params,
+                     dropped_edges=int(dropped), realized_mu=mu_t, realized_mu_weights=mu_w, repairs=notes)
+    _warn_if_missed(g)  # called from here: its stacklevel points at the caller of lfr_benchmark
+    return g
+
+
+def _kernel_seed(s: np.random.SeedSequence) -> int:
+    """The ``np.random.seed`` value of a numba kernel, from its own SeedSequence child."""
+    return int(s.generate_state(1, dtype=np.uint32)[0])
+
+
+def _degrees(rng, n, mu, k_lo, max_degree, tau1):
+    """Step 1: degrees from the power law on ``[k_lo, max_degree]`` (even sum), split into
+    ``k_out`` external stubs (``mu k`` randomly rounded) and ``k_in`` internal ones."""
     x, p = _powerlaw_table(k_lo, max_degree, tau1)
     deg = _sample(rng, x, p, n)
     if deg.sum() % 2:
@@ -698,9 +761,14 @@ def _generate(n, tau1, tau2, mu, average_degree, max_degree, min_community, max_
     k_out = np.floor(mu * deg).astype(np.int64)
     k_out += rng.random(n) < (mu * deg - k_out)
     k_in = deg - k_out
+    return deg, k_out, k_in
 
-    # 2. memberships per node and their internal degrees
-    stage("memberships")
+
+def _membership_slots(rng, n, mu, mu_weights, o_n, o_m, deg, k_out, k_in, max_community):
+    """Step 2: the memberships of every node (``o_m`` for ``o_n`` random nodes, else 1) as slots,
+    each with its share of the node's internal degree.  ``k_out`` and ``k_in`` are adjusted in
+    place so that weighted nodes keep an external edge and every membership an internal one.
+    Returns ``(slot_node, slot_demand)`` (slots of a node consecutive, nodes in order)."""
     members = np.ones(n, dtype=np.int64)
     if o_n:
         members[rng.choice(n, size=o_n, replace=False)] = o_m
@@ -721,73 +789,110 @@ def _generate(n, tau1, tau2, mu, average_degree, max_degree, min_community, max_
     if need >= max_community:
         raise InputError("max_community", f"must exceed the largest internal degree {need} "
                                           f"(about (1 - mu) * max_degree / overlapping_memberships); got {max_community}")
+    return slot_node, slot_demand
 
-    # 3. community sizes (sorted decreasingly: the kernel's eligible communities form a prefix)
-    stage("communities")
-    rng_c = np.random.default_rng(s_comm)
+
+def _assign_communities(rng_c, assign_seed, slot_node, slot_demand, n, o_m, min_community, max_community, tau2):
+    """Step 3: community sizes (sorted decreasingly: the kernel's eligible communities form a
+    prefix) and the community of every slot (:func:`K.assign_memberships`).  Returns
+    ``(sizes, slot_comm)``."""
+    need = int(slot_demand.max())
     sizes = np.sort(_community_sizes(rng_c, int(slot_node.size), min_community, max_community, tau2))[::-1].copy()
     if o_m > sizes.size:
         raise InputError("overlapping_memberships", f"is {o_m} but there are only {sizes.size} communities")
-    slot_comm, ok = K.assign_memberships(slot_node, slot_demand, sizes, n, o_m, kernel_seed(s_assign))
+    slot_comm, ok = K.assign_memberships(slot_node, slot_demand, sizes, n, o_m, assign_seed)
     if not ok:
         raise InputError("max_community", f"communities of {min_community}-{max_community} nodes cannot hold the "
                                           f"internal degrees (largest {need}); raise max_community or mu, or lower "
                                           "max_degree")
-    # 4. parity of each community's internal stubs: move one stub between internal and external
-    #    (mu = 0: no external stubs may appear, so one node's degree moves by one instead)
-    order = np.lexsort((slot_node, slot_comm))
-    slot_node_s, slot_comm_s, demand_s = slot_node[order], slot_comm[order], slot_demand[order].copy()
-    ptr = np.searchsorted(slot_comm_s, np.arange(sizes.size + 1))
+    return sizes, slot_comm
+
+
+@dataclass
+class _Slots:
+    """Membership slots sorted by (community, node): slot j puts node ``node[j]`` in community
+    ``comm[j]`` with internal degree ``demand[j]``; community c holds slots ``ptr[c]:ptr[c + 1]``."""
+
+    node: np.ndarray
+    comm: np.ndarray
+    demand: np.ndarray
+    ptr: np.ndarray
+
+    @classmethod
+    def by_community(cls, node, comm, demand, k) -> "_Slots":
+        order = np.lexsort((node, comm))
+        comm_s = comm[order]
+        return cls(node[order], comm_s, demand[order], np.searchsorted(comm_s, np.arange(k + 1)))
+
+    def communities(self) -> list[np.ndarray]:
+        """The member nodes of each community (sorted)."""
+        return [self.node[self.ptr[c]:self.ptr[c + 1]].copy() for c in range(self.ptr.size - 1)]
+
+
+def _fix_parity(rng_p, slots, sizes, deg, k_out, mu, mu_weights, max_degree) -> None:
+    """Step 4: every community's internal stub count made even.  In a community with an odd sum,
+    a member (in random order) moves one stub between internal and external; with ``mu = 0`` no
+    external stub may appear, so its degree moves by one instead.  Changes ``slots.demand``,
+    ``k_out`` and ``deg`` in place."""
+    node_s, demand_s, ptr = slots.node, slots.demand, slots.ptr
     sums = np.add.reduceat(demand_s, ptr[:-1]) if demand_s.size else np.zeros(0, np.int64)
-    rng_p = np.random.default_rng(s_parity)
     keep_out = 1 if (mu_weights is not None and mu_weights > 0) else 0
     for c in np.flatnonzero(sums % 2):
         lo, hi = ptr[c], ptr[c + 1]
         for j in lo + rng_p.permutation(hi - lo):
-            v = slot_node_s[j]
+            v = node_s[j]
             can_add = (k_out[v] > keep_out if mu > 0 else deg[v] < max_degree) and demand_s[j] + 1 < sizes[c]
             can_sub = demand_s[j] > 1
             if can_add and (not can_sub or rng_p.random() < 0.5):
-                demand_s[j] += 1
-                if mu > 0:
-                    k_out[v] -= 1
-                else:
-                    deg[v] += 1
-                break
-            if can_sub:
-                demand_s[j] -= 1
-                if mu > 0:
-                    k_out[v] += 1
-                else:
-                    deg[v] -= 1
-                break
+                step = 1
+            elif can_sub:
+                step = -1
+            else:
+                continue
+            demand_s[j] += step
+            if mu > 0:
+                k_out[v] -= step
+            else:
+                deg[v] += step
+            break
     if k_out.sum() % 2:  # cannot happen (total degree even, every community even)
         raise RuntimeError("internal error: odd number of external stubs")
-    # 4b. graphical internal degree sequences (Erdős-Gallai): move slots between communities
-    ex = np.array([K.eg_excess(demand_s[ptr[c]:ptr[c + 1]]) for c in range(sizes.size)])
+
+
+def _make_graphical(slots, sizes, n, seed, notes) -> "_Slots":
+    """Step 4b: communities whose internal degree sequence fails Erdős-Gallai exchange slots with
+    others (:func:`K.make_graphical`); records ``non_graphical_communities`` / ``_left``."""
+    k = sizes.size
+    ex = np.array([K.eg_excess(slots.demand[slots.ptr[c]:slots.ptr[c + 1]]) for c in range(k)])
     notes["non_graphical_communities"] = int((ex > 0).sum())
     if ex.any():
-        K.make_graphical(slot_node_s, slot_comm_s, demand_s, sizes, n, kernel_seed(s_graphical), 200)
-        order = np.lexsort((slot_node_s, slot_comm_s))
-        slot_node_s, slot_comm_s, demand_s = slot_node_s[order], slot_comm_s[order], demand_s[order]
-        ptr = np.searchsorted(slot_comm_s, np.arange(sizes.size + 1))
-        ex = np.array([K.eg_excess(demand_s[ptr[c]:ptr[c + 1]]) for c in range(sizes.size)])
+        K.make_graphical(slots.node, slots.comm, slots.demand, sizes, n, seed, 200)
+        slots = _Slots.by_community(slots.node, slots.comm, slots.demand, k)
+        ex = np.array([K.eg_excess(slots.demand[slots.ptr[c]:slots.ptr[c + 1]]) for c in range(k)])
     notes["non_graphical_left"] = int((ex > 0).sum())
+    return slots
 
-    # 5. wiring
+
+def _membership_table(slots, n, o_m) -> np.ndarray:
+    """``membership[v, j]``: the j-th community of node v (by index), -1 after its last."""
     membership = np.full((n, o_m), -1, dtype=np.int64)
     filled = np.zeros(n, dtype=np.int64)
-    for v, c in zip(slot_node_s.tolist(), slot_comm_s.tolist()):
+    for v, c in zip(slots.node.tolist(), slots.comm.tolist()):
         membership[v, filled[v]] = c
         filled[v] += 1
-    table = K.new_edge_set(int(deg.sum()) // 2)
-    int_stubs = np.repeat(slot_node_s, demand_s)
+    return membership
+
+
+def _wire_internal(slots, membership, table, n, seed, fix_seeds, notes):
+    """Step 5, internal edges: a configuration model per community (:func:`K.wire_groups`); a
+    community whose invalid pairs it cannot repair is rebuilt exactly (:func:`_rebuild_community`).
+    Returns ``(a, b, left_a, left_b)``: the internal edges and the pairs to wire externally
+    instead; records ``internal_rebuilt``, ``internal_moved_outside``, ``dropped_internal``."""
+    node_s, demand_s, ptr = slots.node, slots.demand, slots.ptr
+    int_stubs = np.repeat(node_s, demand_s)
     int_ptr = np.concatenate([[0], np.cumsum(np.add.reduceat(demand_s, ptr[:-1]))]).astype(np.int64) \
         if demand_s.size else np.zeros(1, np.int64)
-    stage("internal edges")
-    fix_seeds = s_fix.generate_state(sizes.size + 1, dtype=np.uint32)
-    a1, b1, g1, bad_a, _, bad_g = K.wire_groups(int_stubs, int_ptr, membership, False, table, n,
-                                                kernel_seed(s_int), 100)
+    a1, b1, g1, bad_a, _, bad_g = K.wire_groups(int_stubs, int_ptr, membership, False, table, n, seed, 100)
     notes["internal_rebuilt"] = 0
     dropped = 0
     int_left_a = int_left_b = np.zeros(0, np.int64)
@@ -798,78 +903,79 @@ def _generate(n, tau1, tau2, mu, average_degree, max_degree, min_community, max_
         parts_a, parts_b = [a1[keep]], [b1[keep]]
         left_a, left_b = [], []
         for c in redo.tolist():
-            lo, hi = ptr[c], ptr[c + 1]
-            for attempt in range(4):  # a clash with another community's edges: another randomization
-                ra, rb, xa, xb = K.rebuild_group(slot_node_s[lo:hi], demand_s[lo:hi], table, membership, n,
-                                                 (int(fix_seeds[c]) + attempt) % 2**32, 10)
-                if xa.size == 0 or attempt == 3:
-                    break
-                K.delete_edges(table, ra, rb, n)
+            ra, rb, la, lb, n_dropped = _rebuild_community(slots, c, membership, table, n, int(fix_seeds[c]))
             parts_a.append(ra)
             parts_b.append(rb)
-            # a pair that clashes with an edge the two nodes already have in another community
-            # they share (a node linked to every member of both): wired externally below instead
-            left_a.append(xa[xa != xb])
-            left_b.append(xb[xa != xb])
-            dropped += int((xa == xb).sum()) // 2
+            left_a.append(la)
+            left_b.append(lb)
+            dropped += n_dropped
         a1, b1 = np.concatenate(parts_a), np.concatenate(parts_b)
         int_left_a, int_left_b = np.concatenate(left_a), np.concatenate(left_b)
         notes["internal_moved_outside"] = int(int_left_a.size)
         notes["internal_rebuilt"] = int(redo.size)
     notes["dropped_internal"] = dropped
-    stage("external edges")
+    return a1, b1, int_left_a, int_left_b
+
+
+def _rebuild_community(slots, c, membership, table, n, seed):
+    """Community ``c`` wired exactly (:func:`K.rebuild_group`), randomized again (up to four
+    tries) while a pair clashes with another community's edges.  Returns ``(a, b, left_a,
+    left_b, dropped)``: its edges, the pairs of two distinct nodes still clashing (an edge they
+    already have in another community they share, a node linked to every member of both: to be
+    wired externally) and the number of stub pairs dropped (a node paired with itself)."""
+    lo, hi = slots.ptr[c], slots.ptr[c + 1]
+    for attempt in range(4):  # a clash with another community's edges: another randomization
+        ra, rb, xa, xb = K.rebuild_group(slots.node[lo:hi], slots.demand[lo:hi], table, membership, n,
+                                         (seed + attempt) % 2**32, 10)
+        if xa.size == 0 or attempt == 3:
+            break
+        K.delete_edges(table, ra, rb, n)
+    return ra, rb, xa[xa != xb], xb[xa != xb], int((xa == xb).sum()) // 2
+
+
+def _wire_external(k_out, int_left_a, int_left_b, a1, b1, membership, table, n, deg, seed, repair_seed, notes):
+    """Step 5, external edges: a configuration model over all external stubs; its invalid pairs
+    and the internal pairs moved outside go to :func:`K.repair_external`, which may also swap
+    them with internal edges ``(a1, b1)`` or make them internal.  Returns ``(a1, b1, a2, b2)``
+    (internal and external edges); records ``external_repaired``, ``external_internal_swaps``,
+    ``external_converted``, ``dropped_external``."""
     ext_stubs = np.repeat(np.arange(n, dtype=np.int64), k_out)
     a2, b2, _, xa, xb, _ = K.wire_groups(ext_stubs, np.array([0, ext_stubs.size], dtype=np.int64), membership, True,
-                                         table, n, kernel_seed(s_ext), 100)
+                                         table, n, seed, 100)
     notes["external_repaired"] = int(xa.size)
     xa, xb = np.concatenate([xa, int_left_a]), np.concatenate([xb, int_left_b])
     notes["external_internal_swaps"] = notes["external_converted"] = 0
+    dropped = 0
     if xa.size:
         a2, b2, a1, b1, xa, xb, n_sw, n_cv = K.repair_external(xa, xb, a2, b2, a1, b1, table, membership, n,
-                                                                deg.astype(np.float64), int(fix_seeds[-1]), 200)
+                                                                deg.astype(np.float64), repair_seed, 200)
         notes["external_internal_swaps"], notes["external_converted"] = int(n_sw), int(n_cv)
-        dropped += int(xa.size)
-    notes["dropped_external"] = dropped - notes["dropped_internal"]
-    a = np.concatenate([a1, a2])
-    b = np.concatenate([b1, b2])
-    internal = np.concatenate([np.ones(a1.size, bool), np.zeros(a2.size, bool)])
-    communities = [slot_node_s[ptr[c]:ptr[c + 1]].copy() for c in range(sizes.size)]
-    # 5b. connected communities
-    a, b, n_merged, n_disc = _connect_communities(n, a, b, communities, membership, table,
-                                                  np.random.default_rng(int(fix_seeds[0]) + 1))
-    notes["communities_reconnected"], notes["disconnected_communities"] = n_merged, n_disc
-    order = np.lexsort((b, a))
-    a, b, internal = a[order], b[order], internal[order]
-    edges = np.column_stack([a, b]).astype(np.int64)
+        dropped = int(xa.size)
+    notes["dropped_external"] = dropped
+    return a1, b1, a2, b2
 
-    weights = None
-    if mu_weights is not None:
-        stage("weights")
-        d = np.bincount(edges.ravel(), minlength=n).astype(np.float64)
-        strength = d ** beta
-        t_in, t_out = (1.0 - mu_weights) * strength, mu_weights * strength
-        weights = K.fit_weights(a, b, internal, t_in, t_out, n, 500, 1e-6, 0.01)
-        s_in = np.bincount(a[internal], weights[internal], n) + np.bincount(b[internal], weights[internal], n)
-        s_out = np.bincount(a[~internal], weights[~internal], n) + np.bincount(b[~internal], weights[~internal], n)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            rel = np.nan_to_num(np.maximum(np.abs(s_in - t_in) / t_in, np.abs(s_out - t_out) / t_out), nan=0.0)
-        notes["strength_max_rel_error"] = round(float(rel.max()), 6) if n else 0.0
-        notes["strength_nodes_off_5pct"] = int((rel > 0.05).sum())
 
-    params = dict(n=n, tau1=tau1, tau2=tau2, mu=mu, average_degree=average_degree, max_degree=max_degree,
-                  min_community=min_community, max_community=max_community, mu_weights=mu_weights, beta=beta,
-                  overlapping_nodes=o_n, overlapping_memberships=o_m, min_degree=k_lo,
-                  rng=_shown_rng(root))
-    mu_t = realized_mixing(n, edges, communities)
-    if notes["external_internal_swaps"] or notes["external_converted"]:
-        per_node = _node_mixing(n, edges, communities)
-        cm = [float(per_node[c].mean()) for c in communities]
-        notes["community_mu_range"] = [round(min(cm), 6), round(max(cm), 6)]
-    mu_w = None if weights is None else realized_mixing(n, edges, communities, weights=weights)
-    g = LFRBenchmark(n=n, edges=edges, weights=weights, communities=communities, parameters=params,
-                     dropped_edges=int(dropped), realized_mu=mu_t, realized_mu_weights=mu_w, repairs=notes)
-    _warn_if_missed(g)
-    return g
+def _edge_weights(a, b, edges, internal, n, mu_weights, beta, notes) -> np.ndarray:
+    """Step 6: edge weights fitting the strengths ``k^beta`` split ``1 - mu_w`` inside and ``mu_w``
+    outside (:func:`K.fit_weights`); records ``strength_max_rel_error`` / ``_nodes_off_5pct``."""
+    d = np.bincount(edges.ravel(), minlength=n).astype(np.float64)
+    strength = d ** beta
+    t_in, t_out = (1.0 - mu_weights) * strength, mu_weights * strength
+    weights = K.fit_weights(a, b, internal, t_in, t_out, n, 500, 1e-6, 0.01)
+    s_in = np.bincount(a[internal], weights[internal], n) + np.bincount(b[internal], weights[internal], n)
+    s_out = np.bincount(a[~internal], weights[~internal], n) + np.bincount(b[~internal], weights[~internal], n)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rel = np.nan_to_num(np.maximum(np.abs(s_in - t_in) / t_in, np.abs(s_out - t_out) / t_out), nan=0.0)
+    notes["strength_max_rel_error"] = round(float(rel.max()), 6) if n else 0.0
+    notes["strength_nodes_off_5pct"] = int((rel > 0.05).sum())
+    return weights
+
+
+def _community_mu_range(n, edges, communities) -> list[float]:
+    """``[min, max]`` over communities of their members' mean mixing (rounded to 6 decimals)."""
+    per_node = _node_mixing(n, edges, communities)
+    cm = [float(per_node[c].mean()) for c in communities]
+    return [round(min(cm), 6), round(max(cm), 6)]
 
 
 def _connect_communities(n, a, b, communities, membership, table, rng, max_tries=10):

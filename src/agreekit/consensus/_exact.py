@@ -463,161 +463,205 @@ def mip_all_optima(C: np.ndarray, initial: np.ndarray | None = None, *, full: bo
     Returns (solutions as dense ranks, objective, optimal, complete, stopped) where
     ``stopped`` is None, ``"max_solutions"`` or ``"time_limit"`` (or HiGHS' status).
     """
-    import highspy
-
     m = C.shape[0]
     t0 = time.perf_counter()
-    ahead = C - C.T
-    tie = np.zeros_like(C) if full else C + C.T
-    A_idx, B_idx = np.nonzero(~np.eye(m, dtype=bool))  # ordered pairs, row-major
-    nv = A_idx.size
-    idx = -np.ones((m, m), dtype=np.int64)
-    idx[A_idx, B_idx] = np.arange(nv)
-    cost = ahead[A_idx, B_idx] - tie[A_idx, B_idx]
-    const = float(np.triu(tie, 1).sum())
-    integral = bool(np.allclose(C, np.round(C)))
-    tol = 0.5 if integral else 1e-7 * max(1.0, float(np.abs(C).sum()))
-
-    # transitivity rows p_ki - p_ji - p_kj <= 0 for ordered triples (k, i, j), numbered
-    # (k m + i) m + j; never materialised (that would be Θ(m³) memory): violated rows are
-    # found by a compiled scan and only the rows added are stored
-    n_tri = m * (m - 1) * (m - 2)
-    added = np.empty(0, dtype=np.int64)  # sorted ids of the rows in the model
     if not lazy:
+        n_tri = m * (m - 1) * (m - 2)
         check_memory("lazy", 48.0 * n_tri, f"all {n_tri} transitivity rows of the MIP on {m} items",
                      hint="use lazy=True")
+    mip = _KemenyMip(C, full, threads, time_limit, t0)
+    if not lazy:
+        mip.add_triangles(np.arange(m * m * m, dtype=np.int64)[_all_triangles_mask(m)])
+    # LP relaxation (cutting planes on the transitivity rows when lazy); its reduced costs
+    # later fix the variables that cannot change in any optimum
+    lp_info = mip.solve_relaxation()
+    mip.make_integral()
+    solutions, best, optimal, complete, stopped = _enumerate_optima(mip, C, lp_info, max_solutions, floor_row)
+    if best is None and initial is not None:
+        solutions, best = [dense_ranks(np.asarray(initial))], objective(np.asarray(initial), C)
+    sols = np.array(solutions, dtype=np.int64).reshape(-1, m)
+    return sols, (best if best is not None else np.nan), optimal, complete, stopped
 
-    h = _new_highs()
-    if threads is not None:
-        h.setOptionValue("threads", int(threads))
-    h.setOptionValue("mip_rel_gap", 0.0)
-    h.setOptionValue("mip_abs_gap", tol if integral else 1e-9)
-    lp = highspy.HighsLp()
-    lp.num_col_ = nv
-    lp.col_cost_ = cost
-    lp.col_lower_ = np.zeros(nv)
-    lp.col_upper_ = np.ones(nv)
-    lp.sense_ = highspy.ObjSense.kMaximize
-    lp.offset_ = const
-    h.passModel(lp)
-    iu, ju = np.triu_indices(m, 1)
-    npairs = iu.size
-    h.addRows(npairs, np.full(npairs, 1.0 if full else 0.0), np.ones(npairs), 2 * npairs,
-              np.arange(0, 2 * npairs, 2, dtype=np.int32),
-              np.stack([idx[iu, ju], idx[ju, iu]], axis=1).ravel().astype(np.int32), np.ones(2 * npairs))
 
-    def add_triangles(sel):
-        nonlocal added
+class _KemenyMip:
+    """The HiGHS model of :func:`mip_all_optima`: one variable ``p_ab`` per ordered pair, the
+    pair rows, and the transitivity rows added so far.
+
+    Transitivity rows ``p_ki - p_ji - p_kj <= 0`` for ordered triples (k, i, j) are numbered
+    ``(k m + i) m + j``; they are never materialised (that would be Θ(m³) memory): violated rows
+    are found by a compiled scan and only the ids of the rows added are stored (``added``).
+    """
+
+    def __init__(self, C, full, threads, time_limit, t0):
+        import highspy
+
+        self.highspy = highspy
+        m = self.m = C.shape[0]
+        self.time_limit, self.t0 = time_limit, t0
+        ahead = C - C.T
+        tie = np.zeros_like(C) if full else C + C.T
+        self.A_idx, self.B_idx = np.nonzero(~np.eye(m, dtype=bool))  # ordered pairs, row-major
+        nv = self.nv = self.A_idx.size
+        self.idx = -np.ones((m, m), dtype=np.int64)
+        self.idx[self.A_idx, self.B_idx] = np.arange(nv)
+        self.cost = ahead[self.A_idx, self.B_idx] - tie[self.A_idx, self.B_idx]
+        self.const = float(np.triu(tie, 1).sum())
+        self.integral = bool(np.allclose(C, np.round(C)))
+        self.tol = 0.5 if self.integral else 1e-7 * max(1.0, float(np.abs(C).sum()))
+        self.added = np.empty(0, dtype=np.int64)  # sorted ids of the transitivity rows in the model
+
+        h = self.h = _new_highs()
+        if threads is not None:
+            h.setOptionValue("threads", int(threads))
+        h.setOptionValue("mip_rel_gap", 0.0)
+        h.setOptionValue("mip_abs_gap", self.tol if self.integral else 1e-9)
+        lp = highspy.HighsLp()
+        lp.num_col_ = nv
+        lp.col_cost_ = self.cost
+        lp.col_lower_ = np.zeros(nv)
+        lp.col_upper_ = np.ones(nv)
+        lp.sense_ = highspy.ObjSense.kMaximize
+        lp.offset_ = self.const
+        h.passModel(lp)
+        iu, ju = np.triu_indices(m, 1)
+        npairs = iu.size
+        h.addRows(npairs, np.full(npairs, 1.0 if full else 0.0), np.ones(npairs), 2 * npairs,
+                  np.arange(0, 2 * npairs, 2, dtype=np.int32),
+                  np.stack([self.idx[iu, ju], self.idx[ju, iu]], axis=1).ravel().astype(np.int32),
+                  np.ones(2 * npairs))
+
+    def add_triangles(self, sel):
+        """Add the transitivity rows of ids ``sel``."""
         k = sel.size
         if k == 0:
             return
+        m, idx = self.m, self.idx
         kk, rest = np.divmod(sel, m * m)
         ii, jj = np.divmod(rest, m)
         cols = np.stack([idx[kk, ii], idx[jj, ii], idx[kk, jj]], axis=1).astype(np.int32)
-        h.addRows(k, np.full(k, -highspy.kHighsInf), np.zeros(k), 3 * k,
-                  np.arange(0, 3 * k, 3, dtype=np.int32), cols.ravel(),
-                  np.tile([1.0, -1.0, -1.0], k))
-        added = np.union1d(added, sel)
+        self.h.addRows(k, np.full(k, -self.highspy.kHighsInf), np.zeros(k), 3 * k,
+                       np.arange(0, 3 * k, 3, dtype=np.int32), cols.ravel(),
+                       np.tile([1.0, -1.0, -1.0], k))
+        self.added = np.union1d(self.added, sel)
 
-    def violated(x, eps=1e-6):
-        return _violated_triangles(np.ascontiguousarray(x, dtype=np.float64), idx, added, eps)
+    def violated(self, x, eps=1e-6):
+        """Ids of the transitivity rows not in the model that ``x`` violates."""
+        return _violated_triangles(np.ascontiguousarray(x, dtype=np.float64), self.idx, self.added, eps)
 
-    def set_time():
-        if time_limit is None:
+    def set_time(self):
+        """Give HiGHS the time left; False when none is."""
+        if self.time_limit is None:
             return True
-        remaining = time_limit - (time.perf_counter() - t0)
+        remaining = self.time_limit - (time.perf_counter() - self.t0)
         if remaining <= 0:
             return False
-        h.setOptionValue("time_limit", float(remaining))
+        self.h.setOptionValue("time_limit", float(remaining))
         return True
 
-    n_solves = 0
-    if not lazy:
-        add_triangles(np.arange(m * m * m, dtype=np.int64)[_all_triangles_mask(m)])
-    # LP relaxation (cutting planes on the transitivity rows when lazy); its reduced costs
-    # later fix the variables that cannot change in any optimum
-    lp_info = None
-    while set_time():
-        h.run()
-        n_solves += 1
-        if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
-            break
-        sol = h.getSolution()
-        x_lp = np.asarray(sol.col_value)
-        v = violated(x_lp)
-        if v.size == 0:
-            lp_info = (h.getInfo().objective_function_value, x_lp, np.asarray(sol.col_dual))
-            break
-        add_triangles(v)
-    h.changeColsIntegrality(nv, np.arange(nv, dtype=np.int32),
-                            np.array([highspy.HighsVarType.kInteger] * nv))
+    def solve_relaxation(self):
+        """Cutting planes on the LP relaxation: ``(z_lp, x_lp, reduced costs)`` once no
+        transitivity row is violated, or None (time limit, or not solved to optimality)."""
+        h, highspy = self.h, self.highspy
+        while self.set_time():
+            h.run()
+            if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
+                break
+            sol = h.getSolution()
+            x_lp = np.asarray(sol.col_value)
+            v = self.violated(x_lp)
+            if v.size == 0:
+                return h.getInfo().objective_function_value, x_lp, np.asarray(sol.col_dual)
+            self.add_triangles(v)
+        return None
 
-    def from_p(x):
-        P = np.zeros((m, m))
-        P[A_idx, B_idx] = x
-        return 1 + np.rint(P.sum(axis=0)).astype(np.int64)  # 1 + number strictly ahead
+    def make_integral(self):
+        nv = self.nv
+        self.h.changeColsIntegrality(nv, np.arange(nv, dtype=np.int32),
+                                     np.array([self.highspy.HighsVarType.kInteger] * nv))
 
+    def ranks(self, x):
+        """Rank vector (1 + number strictly ahead) of the 0/1 solution ``x``."""
+        P = np.zeros((self.m, self.m))
+        P[self.A_idx, self.B_idx] = x
+        return 1 + np.rint(P.sum(axis=0)).astype(np.int64)
+
+    def fix_by_reduced_costs(self, lp_info, x, best):
+        """Reduced-cost fixing after the first optimum ``x`` of value ``best``: for every x'
+        feasible for the LP relaxation, obj(x') <= z_lp - Σ_j |d_j| |x'_j - x_lp_j|, so a
+        variable whose |d_j| exceeds the gap z_lp - z* keeps its LP value in every optimum.
+        Returns the mask of the variables left free."""
+        z_lp, x_lp, d_lp = lp_info
+        at_bound = (np.abs(x_lp) < 1e-9) | (np.abs(x_lp - 1) < 1e-9)
+        fix = at_bound & (np.abs(d_lp) > (z_lp - best) + 1e-6 * max(1.0, abs(best)))
+        fix &= np.rint(x_lp) == x  # consistent with the optimum found
+        if not fix.any():
+            return np.ones(self.nv, dtype=bool)
+        cols = np.flatnonzero(fix).astype(np.int32)
+        self.h.changeColsBounds(cols.size, cols, x[fix], x[fix])
+        return ~fix
+
+    def add_no_good(self, x, free):
+        """Cut ``x`` off over the free variables: Σ_{x=1} (1 − p) + Σ_{x=0} p ≥ 1.  False if
+        no variable is free (nothing to cut)."""
+        cols = np.flatnonzero(free).astype(np.int32)
+        ones = x[free] > 0.5
+        if cols.size == 0:
+            return False
+        self.h.addRow(1.0 - ones.sum(), self.highspy.kHighsInf, cols.size, cols, np.where(ones, -1.0, 1.0))
+        return True
+
+
+def _enumerate_optima(mip: _KemenyMip, C, lp_info, max_solutions, floor_row):
+    """Solve the MIP, then cut off each optimum and solve again until the optimum gets worse.
+
+    Returns ``(solutions, best, optimal, complete, stopped)`` as :func:`mip_all_optima` (before
+    its fallback to ``initial``).
+    """
     # NB: the heuristic solution is *not* passed to HiGHS with setSolution: in stress tests
     # HiGHS 1.16 then occasionally returned the injected vector together with the objective
     # of another solution.  It is used as a fallback only; every returned vector is checked.
+    h, status_of = mip.h, mip.highspy.HighsModelStatus
     solutions, best = [], None
     optimal, complete = True, True
     stopped = None
-    free = np.ones(nv, dtype=bool)
+    free = np.ones(mip.nv, dtype=bool)
     while True:
-        if not set_time():
+        if not mip.set_time():
             complete, optimal, stopped = False, best is not None, "time_limit"
             break
         h.run()
-        n_solves += 1
         status = h.getModelStatus()
-        if status == highspy.HighsModelStatus.kInfeasible:
+        if status == status_of.kInfeasible:
             break
-        if status != highspy.HighsModelStatus.kOptimal:  # time limit or other
+        if status != status_of.kOptimal:  # time limit or other
             complete, optimal = False, best is not None
-            stopped = "time_limit" if status == highspy.HighsModelStatus.kTimeLimit else str(status)
+            stopped = "time_limit" if status == status_of.kTimeLimit else str(status)
             break
         x = np.rint(np.asarray(h.getSolution().col_value))
         reported = h.getInfo().objective_function_value
-        if abs(float(cost @ x) + const - reported) > max(tol, 1e-6 * max(1.0, abs(reported))):
+        if abs(float(mip.cost @ x) + mip.const - reported) > max(mip.tol, 1e-6 * max(1.0, abs(reported))):
             complete, optimal, stopped = False, False, "inconsistent HiGHS solution"
             break
-        v = violated(x)
+        v = mip.violated(x)
         if v.size:  # not transitive: tighten the relaxation and solve again
-            add_triangles(v)
+            mip.add_triangles(v)
             continue
-        r_ = dense_ranks(from_p(x))
+        r_ = dense_ranks(mip.ranks(x))
         val = objective(r_, C)
         if best is None:
             best = val
             if lp_info is not None:
-                # reduced-cost fixing: for every x feasible for the LP relaxation,
-                # obj(x) <= z_lp - Σ_j |d_j| |x_j - x_lp_j|, so a variable whose |d_j|
-                # exceeds the gap z_lp - z* keeps its LP value in every optimum
-                z_lp, x_lp, d_lp = lp_info
-                at_bound = (np.abs(x_lp) < 1e-9) | (np.abs(x_lp - 1) < 1e-9)
-                fix = at_bound & (np.abs(d_lp) > (z_lp - best) + 1e-6 * max(1.0, abs(best)))
-                fix &= np.rint(x_lp) == x  # consistent with the optimum found
-                if fix.any():
-                    cols = np.flatnonzero(fix).astype(np.int32)
-                    h.changeColsBounds(cols.size, cols, x[fix], x[fix])
-                    free = ~fix
+                free = mip.fix_by_reduced_costs(lp_info, x, best)
             if floor_row:
-                h.addRow(best - const - tol, highspy.kHighsInf, nv, np.arange(nv, dtype=np.int32), cost)
-        elif val < best - tol:
+                h.addRow(best - mip.const - mip.tol, mip.highspy.kHighsInf, mip.nv,
+                         np.arange(mip.nv, dtype=np.int32), mip.cost)
+        elif val < best - mip.tol:
             break
         solutions.append(r_)
         if len(solutions) >= max_solutions:
             complete = False
             stopped = "max_solutions"
             break
-        # no-good cut over the free variables: Σ_{x=1} (1 − p) + Σ_{x=0} p ≥ 1
-        cols = np.flatnonzero(free).astype(np.int32)
-        ones = x[free] > 0.5
-        if cols.size == 0:
+        if not mip.add_no_good(x, free):
             break
-        h.addRow(1.0 - ones.sum(), highspy.kHighsInf, cols.size, cols, np.where(ones, -1.0, 1.0))
-    if best is None and initial is not None:
-        solutions, best = [dense_ranks(np.asarray(initial))], objective(np.asarray(initial), C)
-    sols = np.array(solutions, dtype=np.int64).reshape(-1, m)
-    return sols, (best if best is not None else np.nan), optimal, complete, stopped
+    return solutions, best, optimal, complete, stopped
