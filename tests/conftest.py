@@ -89,6 +89,7 @@ SLOW = (
     "tests/test_ranking_significance_table.py::test_table_method_through_the_public_function[kendall-additive-harmonic]",
     "tests/test_ranking_significance_table.py::test_clustered_null_uses_fixed_gamma_interpolation_in_the_upper_tail",
     "tests/test_ranking_standardization.py::test_zero_mean_both_rules_all_permutations_n3_to_10",
+    "tests/test_ranking_table_pvalues_independent.py::test_every_shipped_table_pvalue_against_an_independent_monte_carlo",
     "tests/test_ranking_tables.py::test_moments_exact_fit_and_range",
     "tests/test_ranking_workflow.py::test_quick_workflow_end_to_end_deterministic_resumable",
     "tests/test_ranking_workflow.py::test_default_run_takes_shipped_quantiles_make_tables_samples_them",

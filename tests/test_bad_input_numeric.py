@@ -16,6 +16,7 @@ import sys
 import textwrap
 
 import mpmath
+import numba
 import numpy as np
 import pytest
 
@@ -134,11 +135,53 @@ def test_issue_pvalue_with_a_span_float64_cannot_carry(files):
     assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
     out = json.loads(r.stdout)
     assert out["value"] == -1.0
+    # the reference: all 10! permutations from the definition, each pair weight w_i w_j (w_i = f(i) f(π(i)),
+    # f(i) = i^-300) in log space scaled by its largest pair (exp underflows only below e^-745 of it), so
+    # 1 + Γ = 2 (concordant weight) / (total weight) to ~1e-16 relative; Γ counts as -1 within the library's
+    # documented tie tolerance max(1e-12 |γ|, 1e-14) = 1e-12
+    at_min = _count_at_minus_one(_all_permutations(10), 300.0, 1e-12)
+    assert at_min == 3_117_360                      # the reversal and 3 117 359 permutations within 1e-12 of it
+    p_le = at_min / math.factorial(10)
+    assert out["pvalue"] == min(1.0, 2 * p_le) == 1.0   # two-sided: 2 P(Γ <= -1) > 1
     x = np.arange(1, 11)
-    res = weighted_correlation_test(x, x[::-1], coefficient="kendall", scheme="multiplicative",
-                                    weigher="power:p=300", method="exact")
-    assert out["pvalue"] == res.pvalue
-    assert 0 < out["pvalue"] <= 1.0
+    less = weighted_correlation_test(x, x[::-1], coefficient="kendall", scheme="multiplicative",
+                                     weigher="power:p=300", method="exact", alternative="less")
+    assert less.pvalue == pytest.approx(p_le, abs=1e-12)
+
+
+def _all_permutations(n):
+    from test_ranking_moments import all_permutations  # Heap's algorithm, checked there
+
+    return all_permutations(n)
+
+
+@numba.njit(cache=False)
+def _count_at_minus_one(P, p, tol):  # pragma: no cover - compiled
+    """#{π : Γ_kendall,mult(identity, π) <= -1 + tol} for f(i) = i^-p, from the definition in log space."""
+    m, n = P.shape
+    lf = np.empty(n)
+    for i in range(n):
+        lf[i] = -p * np.log(i + 1.0)
+    lw = np.empty(n)
+    count = 0
+    for r in range(m):
+        top = -np.inf
+        for i in range(n):
+            lw[i] = lf[i] + lf[P[r, i] - 1]
+        for i in range(n):
+            for j in range(i + 1, n):
+                top = max(top, lw[i] + lw[j])
+        conc = 0.0
+        total = 0.0
+        for i in range(n):
+            for j in range(i + 1, n):
+                e = np.exp(lw[i] + lw[j] - top)
+                total += e
+                if P[r, j] > P[r, i]:
+                    conc += e
+        if -1.0 + 2.0 * conc / total <= -1.0 + tol:
+            count += 1
+    return count
 
 
 def test_issue_pvalue_of_a_rescaled_weigher(files):
@@ -196,7 +239,7 @@ def test_extreme_weighers_match_the_definition_in_60_digits(weigher, n, coeffici
         got = _coef(coefficient)(x, y, weigher=weigher, scheme=scheme)
         ref = _mp_coefficient(x.tolist(), y.tolist(), lambda i: _mp_f(weigher, i), coefficient, scheme)
         assert np.isfinite(got)
-        assert got == pytest.approx(ref, rel=1e-9, abs=1e-12), (y, got, ref)
+        assert got == pytest.approx(ref, rel=1e-12, abs=1e-12), (y, got, ref)
 
 
 @pytest.mark.parametrize("coefficient", ["kendall", "spearman"])
@@ -222,7 +265,7 @@ def test_extreme_weighers_with_ties_match_the_definition(coefficient, scheme):
             dx += p * abs(int(sx))
             dy += p * abs(int(sy))
         ref = float(num / mpmath.sqrt(dx * dy))
-    assert got == pytest.approx(ref, rel=1e-9, abs=1e-12)
+    assert got == pytest.approx(ref, rel=1e-12, abs=1e-12)
 
 
 @pytest.mark.parametrize("k", [-300, -150, -20, 20, 150, 300])

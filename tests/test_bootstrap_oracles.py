@@ -62,7 +62,7 @@ def test_degenerate_pairs():
     r = paired_test(x + 0.1, x, rng=0)          # constant non-zero difference
     assert r.asl == 0.0 and np.isinf(r.statistic)
     assert unpaired_test(x, x, rng=0).asl == 1.0
-    assert unpaired_test(x, x, statistic="gmean", rng=0).asl == 1.0
+    assert unpaired_test(x, x, summary="gmean", rng=0).asl == 1.0
 
 
 def test_paired_t_matches_scipy_ttest_rel():
@@ -78,7 +78,7 @@ def test_ag_variant_is_the_test_on_logs():
     x, y = rng.uniform(size=15), rng.uniform(size=15)
     x[0] = 0.0
     idx = bootstrap_indices(15, n_resamples=200, rng=2)
-    ag = paired_test(x, y, statistic="gmean", resamples=idx)
+    ag = paired_test(x, y, summary="gmean", resamples=idx)
     lg = paired_test(np.log(x + 1e-5), np.log(y + 1e-5), resamples=idx)
     assert ag.statistic == pytest.approx(lg.statistic)
     assert ag.asl == lg.asl
@@ -89,11 +89,11 @@ def test_unpaired_callable_matches_builtin_and_median():
     x, y = rng.uniform(size=12), rng.uniform(size=9) + 0.2
     idx = bootstrap_indices(21, n_resamples=300, rng=9)
     a = unpaired_test(x, y, resamples=idx)
-    b = unpaired_test(x, y, statistic=np.mean, resamples=idx)
-    c = unpaired_test(x, y, statistic=lambda s: float(np.mean(s)), resamples=idx)   # no axis keyword
+    b = unpaired_test(x, y, summary=np.mean, resamples=idx)
+    c = unpaired_test(x, y, summary=lambda s: float(np.mean(s)), resamples=idx)   # no axis keyword
     assert a.asl == b.asl == c.asl
     np.testing.assert_allclose(a.null_distribution, c.null_distribution)
-    med = unpaired_test(x, y, statistic=np.median, resamples=idx)
+    med = unpaired_test(x, y, summary=np.median, resamples=idx)
     v = np.concatenate([x, y])[idx]
     ref = np.median(v[:, :12], axis=1) - np.median(v[:, 12:], axis=1)
     np.testing.assert_allclose(med.null_distribution, ref)
@@ -200,13 +200,13 @@ def test_rank_correlation_against_scipy_per_replicate():
     np.testing.assert_allclose(res.bootstrap_distribution, ref, rtol=1e-12)
     assert res.standard_error == pytest.approx(np.std(ref, ddof=1))
     assert res.correlation == pytest.approx(stats.kendalltau(A.mean(), Bm.mean()).statistic)
-    sp = rank_correlation_se(A, Bm, method="spearman", resamples=idx)
+    sp = rank_correlation_se(A, Bm, coefficient="spearman", resamples=idx)
     ref = [stats.spearmanr(A.to_numpy()[r].mean(0), Bm.to_numpy()[r].mean(0)).statistic for r in idx]
     np.testing.assert_allclose(sp.bootstrap_distribution, ref, rtol=1e-12)
     # columns in another order are aligned by label, not position
     shuffled = Bm[list(reversed(Bm.columns))]
     assert rank_correlation_se(A, shuffled, resamples=idx).standard_error == res.standard_error
-    ga = rank_correlation_se(A, A, statistic_b="gmean", resamples=idx)
+    ga = rank_correlation_se(A, A, summary_b="gmean", resamples=idx)
     ref = [stats.kendalltau(A.to_numpy()[r].mean(0),
                             np.exp(np.log(A.to_numpy()[r] + 1e-5).mean(0))).statistic for r in idx]
     np.testing.assert_allclose(ga.bootstrap_distribution, ref, rtol=1e-12)
@@ -316,3 +316,16 @@ def test_bad_arguments():
         paired_test(x, x, rng="seed")
     with pytest.raises(InputError, match="x"):
         paired_test([0.1, np.nan, 0.3], [0.1, 0.2, 0.3])
+
+
+def test_rank_correlation_se_method_is_a_deprecated_alias_of_coefficient():
+    """The one test of the old spelling (the oracles above use ``coefficient=``)."""
+    rng = np.random.default_rng(3)
+    A = pd.DataFrame(rng.uniform(size=(12, 6)), columns=list("abcdef"))
+    Bm = A + rng.normal(0, 0.15, A.shape)
+    idx = bootstrap_indices(12, n_resamples=30, rng=4)
+    new = rank_correlation_se(A, Bm, coefficient="spearman", resamples=idx)
+    with pytest.warns(DeprecationWarning, match="coefficient="):
+        old = rank_correlation_se(A, Bm, method="spearman", resamples=idx)
+    np.testing.assert_array_equal(old.bootstrap_distribution, new.bootstrap_distribution)
+    assert old.standard_error == new.standard_error

@@ -24,7 +24,7 @@ def _metrics(k=10):
 
 
 def test_analyze_collection_tables_and_figures(tmp_path):
-    an = rep.analyze_collection("web2013", _metrics(), seed=1, n_resamples=200)
+    an = rep.analyze_collection("web2013", _metrics(), rng=1, n_resamples=200)
     paths = rep.write_collection(an, tmp_path / "web2013")
     summary = json.loads(paths["summary"].read_text())
     assert summary["n_systems"] == 10 and set(summary["metrics"]) == {"nDCG@20", "ERR@20", "G_nDCG@20"}
@@ -51,7 +51,7 @@ def test_misaligned_metrics_rejected():
     m = _metrics()
     bad = rep.MetricInput("ERR@20", m[1].scores.iloc[:-1])
     with pytest.raises(ValueError, match="different topics"):
-        rep.analyze_collection("x", [m[0], bad], seed=1, n_resamples=100)
+        rep.analyze_collection("x", [m[0], bad], rng=1, n_resamples=100)
 
 
 _SCRIPT = """
@@ -60,7 +60,7 @@ from pathlib import Path
 sys.path.insert(0, {tests!r})
 from test_bootstrap_report import _metrics
 from agreekit.ireval import report as rep
-an = rep.analyze_collection("web2013", _metrics(14), seed=5, n_resamples=200)
+an = rep.analyze_collection("web2013", _metrics(14), rng=5, n_resamples=200)
 paths = rep.write_collection(an, Path({out!r}))
 print(";".join(hashlib.sha256(p.read_bytes()).hexdigest() for p in paths.values()))
 """
@@ -73,7 +73,7 @@ def test_byte_identical_whatever_the_thread_count(tmp_path):
     env = dict(os.environ, NUMBA_NUM_THREADS=other)
     code = _SCRIPT.format(tests=str(Path(__file__).parent), out=str(tmp_path / "one"))
     proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
-    an = rep.analyze_collection("web2013", _metrics(14), seed=5, n_resamples=200)
+    an = rep.analyze_collection("web2013", _metrics(14), rng=5, n_resamples=200)
     paths = rep.write_collection(an, tmp_path / "default")
     here = ";".join(hashlib.sha256(p.read_bytes()).hexdigest() for p in paths.values())
     assert proc.stdout.strip() == here

@@ -184,9 +184,10 @@ def test_node_clustering_is_accepted_by_every_measure():
     p = NodeClustering(covers["louvain"], G, "louvain")
     assert C.adjusted_rand_index(x, p) == C.adjusted_rand_index(a, covers["louvain"])
     assert C.as_clustering(x).n == 34
-    # the graph gives the node universe: a node in no community is uncovered, not dropped
+    # as in cdlib, the node set is the union of the communities (tests/test_clustering_cdlib_objects.py);
+    # nodes= gives the graph's universe, where a node in no community is uncovered
     part = NodeClustering([c for c in a if 0 not in c] + [[v for v in a[0] if v != 0]], G, "partial")
-    assert C.as_clustering(part).n == 34
+    assert C.as_clustering(part).n == 33 and C.as_clustering(part, nodes=list(G)).n == 34
 
 
 def test_lfr_benchmark_reads_as_its_ground_truth_cover():

@@ -19,8 +19,6 @@ import pytest
 from agreekit._validation import InputError
 from agreekit.clustering.lfr import LFRWarning, lfr_benchmark
 
-nx = pytest.importorskip("networkx")
-
 
 def _quiet(n, **kw):
     """The graph and the LFRWarnings it raised."""
@@ -134,6 +132,8 @@ def test_dominant_but_feasible_split_meets_mu_on_average_and_says_how_per_commun
     dict(n=3000, mu=0.3, overlapping_nodes=600, overlapping_memberships=2, rng=1),           # overlapping
 ], ids=["lf2009", "overlapping"])
 def test_small_communities_are_graphical_connected_and_complete(kw):
+    import networkx as nx  # the [test] extra; only this test uses it (Erdős-Gallai and connectivity)
+
     kw = dict(kw)
     n = kw.pop("n")
     g, warned = _quiet(n, average_degree=20, max_degree=50, min_community=10, max_community=50, **kw)

@@ -225,3 +225,98 @@ def test_large_cover_is_fast_and_matches_a_sampled_brute_force():
     for v in ("lfk", "mgh"):
         assert overlapping_nmi([sorted(c) for c in X], [sorted(c) for c in Y], variant=v) == pytest.approx(
             brute_force(X, Y, n, v), abs=1e-12)
+
+
+# --- exact ties of the strict admissibility test ---------------------------------------------
+# The definition evaluated without rounding: admissibility h(P11) + h(P00) > h(P01) + h(P10) as a
+# comparison of integers (multiply by n and exponentiate: n^(c11+c00) c01^c01 c10^c10 >
+# n^(c01+c10) c11^c11 c00^c00), the entropies with mpmath at 50 digits.
+def exact_definition(X, Y, n, variant):
+    import mpmath
+    with mpmath.workdps(50):
+        def h(c):
+            return mpmath.mpf(0) if c == 0 else -(mpmath.mpf(c) / n) * mpmath.log(mpmath.mpf(c) / n)
+
+        def H(s):
+            return h(len(s)) + h(n - len(s))
+
+        def cond(x, cover):
+            best = H(x)
+            for y in cover:
+                o = len(x & y)
+                c11, c10, c01, c00 = o, len(x) - o, len(y) - o, n - len(x) - len(y) + o
+                if n ** (c11 + c00) * c01 ** c01 * c10 ** c10 > n ** (c01 + c10) * c11 ** c11 * c00 ** c00:
+                    best = min(best, h(c11) + h(c10) + h(c01) + h(c00) - H(y))
+            return best
+
+        if variant == "lfk":
+            def side(A, B):
+                return sum((cond(x, B) / H(x)) if H(x) > 0 else 1 for x in A) / len(A)
+            value = 1 - (side(X, Y) + side(Y, X)) / 2
+        else:
+            hx, hy = sum(H(x) for x in X), sum(H(y) for y in Y)
+            value = (hx - sum(cond(x, Y) for x in X) + hy - sum(cond(y, X) for y in Y)) / 2 / max(hx, hy)
+        return min(max(float(value), 0.0), 1.0)
+
+
+def exact_ties(X, Y, n):
+    """Number of cluster pairs whose two sides of the admissibility test are equal as real numbers."""
+    count = 0
+    for x in X:
+        for y in Y:
+            o = len(x & y)
+            c11, c10, c01, c00 = o, len(x) - o, len(y) - o, n - len(x) - len(y) + o
+            count += n ** (c11 + c00) * c01 ** c01 * c10 ** c10 == n ** (c01 + c10) * c11 ** c11 * c00 ** c00
+    return count
+
+
+TIE_U = [[0, 1, 2, 3], list(range(4, 16))]
+TIE_V = [[0, 1, 4, 5, 6, 7], [2, 3] + list(range(8, 16))]
+
+
+def tie_pairs(count=300, seed=20261204):
+    """Random covers of 16 nodes (half with even cluster sizes: many exact ties) and the tie case."""
+    rng = np.random.default_rng(seed)
+    out = [([set(c) for c in TIE_U], [set(c) for c in TIE_V])]
+    for i in range(count):
+        def cover():
+            sizes = (2 * rng.integers(1, 8, size=rng.integers(1, 5)) if i % 2 else
+                     rng.integers(1, 16, size=rng.integers(1, 5)))
+            return [set(rng.choice(16, size=int(s), replace=False).tolist()) for s in sizes]
+        out.append((cover(), cover()))
+    return out
+
+
+def test_exact_tie_case_is_not_admissible():
+    # the two sides are equal in exact arithmetic for (U_1, V_1): 16^8 4^4 = 16^8 2^2 2^2 ... (integers)
+    X, Y = [set(c) for c in TIE_U], [set(c) for c in TIE_V]
+    assert exact_ties(X, Y, 16) >= 1
+    for variant in ("lfk", "mgh"):
+        assert exact_definition(X, Y, 16, variant) == 0.0
+        assert overlapping_nmi(TIE_U, TIE_V, variant=variant) == 0.0
+    # every count scaled by m keeps the tie (both sides gain the factor m^(m n)); up to n = 10^5
+    for m in (3, 7, 1000, 6250):
+        U = [list(range(4 * m)), list(range(4 * m, 16 * m))]
+        V = [list(range(2 * m)) + list(range(4 * m, 8 * m)), list(range(2 * m, 4 * m)) + list(range(8 * m, 16 * m))]
+        for variant in ("lfk", "mgh"):
+            assert overlapping_nmi(U, V, variant=variant) == 0.0, (m, variant)
+
+
+def test_exact_ties_against_the_definition_and_cdlib():
+    pytest.importorskip("cdlib")  # test extra
+    from cdlib import NodeClustering
+    from cdlib.evaluation import (overlapping_normalized_mutual_information_LFK,
+                                  overlapping_normalized_mutual_information_MGH)
+    peers = {"lfk": overlapping_normalized_mutual_information_LFK, "mgh": overlapping_normalized_mutual_information_MGH}
+    pairs = tie_pairs()
+    with_ties = 0
+    for X, Y in pairs:
+        n = universe(X, Y)
+        with_ties += exact_ties(X, Y, n) > 0
+        Xl, Yl = [sorted(c) for c in X], [sorted(c) for c in Y]
+        for variant, peer in peers.items():
+            ref = exact_definition(X, Y, n, variant)
+            got = overlapping_nmi(Xl, Yl, variant=variant)
+            assert got == pytest.approx(ref, abs=1e-12), (X, Y, variant)
+            assert got == pytest.approx(peer(NodeClustering(Xl, None), NodeClustering(Yl, None)).score, abs=1e-12)
+    assert len(pairs) == 301 and with_ties >= 60  # the pairs do exercise exact ties

@@ -232,10 +232,25 @@ def test_every_method_honours_time_limit(kw):
 
 
 def test_exact_bb_honours_time_limit():
-    X = np.array([np.random.default_rng(300 + i).permutation(30) + 1 for i in range(7)])  # > 5 s to prove
+    """Counted work, not a slow machine: the proof needs more than 10^6 branch-and-bound nodes (a node
+    budget with no clock stops it unproven, from the QUICK solution as the incumbent), and the time limit
+    is a quarter of the time this machine takes for those 10^6 nodes (measured here), so the limit falls
+    before the proof on any machine, fast or slow."""
+    import time
+
+    from agreekit.consensus._matrices import _cim_and_transpose
+
+    X = np.array([np.random.default_rng(300 + i).permutation(30) + 1 for i in range(7)])
     warmup()
+    C, _ = _cim_and_transpose(X.astype(float), np.ones(len(X)))
+    init = kemeny(X, method="quick").solutions[0]
+    budget = 10**6
+    t0 = time.perf_counter()
+    _, _, proven, _, nodes = _exact.branch_and_bound(C, init, max_nodes=budget)
+    per_budget = time.perf_counter() - t0
+    assert not proven and nodes == budget + 1     # the node budget, not a clock, stopped it
     with pytest.warns(TimeLimitWarning):
-        res = kemeny(X, method="exact", solver="bb", time_limit=0.2)
+        res = kemeny(X, method="exact", solver="bb", time_limit=per_budget / 4)
     assert not res.proven and "not proven optimal" in res.message   # elapsed: benchmarks/bench_limits.py
 
 

@@ -176,15 +176,27 @@ def test_gmean_statistic_per_metric():
     rng = np.random.default_rng(1)
     X = rng.uniform(0.2, 0.6, size=(20, 10))
     X[rng.uniform(size=X.shape) < 0.15] = 0.0            # zero topics hurt the GM, not the AM
-    res = metric_agreement({"A": _frame(X), "G_A": _frame(X)}, statistic={"G_A": "gmean"}, rng=1,
+    res = metric_agreement({"A": _frame(X), "G_A": _frame(X)}, summary={"G_A": "gmean"}, rng=1,
                            n_resamples=50, pvalue=False)
-    assert res.statistic == ("mean", "gmean")
+    assert res.summary_names == ("mean", "gmean")
     np.testing.assert_allclose(res.summaries["G_A"].to_numpy(), geometric_mean(X), rtol=1e-12)
     np.testing.assert_allclose(res.summaries["A"].to_numpy(), X.mean(axis=0), rtol=1e-12)
     ra = stats.rankdata(-X.mean(axis=0))
     rg = stats.rankdata(-geometric_mean(X))
     assert res.to_frame().tau_b.iloc[0] == pytest.approx(stats.kendalltau(ra, rg).statistic, abs=1e-12)
     assert res.to_frame().tau_b.iloc[0] < 1.0
+
+
+def test_deprecated_statistic_spelling_is_an_alias_of_summary():
+    rng = np.random.default_rng(1)
+    X = rng.uniform(0.2, 0.6, size=(20, 10))
+    scores = {"A": _frame(X), "G_A": _frame(X)}
+    new = metric_agreement(scores, summary={"G_A": "gmean"}, rng=1, n_resamples=50, pvalue=False)
+    with pytest.warns(DeprecationWarning, match="summary"):
+        old = metric_agreement(scores, statistic={"G_A": "gmean"}, rng=1, n_resamples=50, pvalue=False)
+    with pytest.warns(DeprecationWarning, match="summary_names"):
+        assert old.statistic == new.summary_names == ("mean", "gmean")
+    pd.testing.assert_frame_equal(old.to_frame(), new.to_frame())
 
 
 def test_bad_input_is_rejected_with_the_parameter_named():
@@ -295,8 +307,9 @@ def test_pvalue_untied_is_weighted_correlation_test():
 
 @pytest.mark.parametrize("scheme", ["additive", "multiplicative"])
 def test_pvalue_with_ties_matches_the_exact_permutation_distribution(scheme):
-    """n = 7 with ties: the Monte Carlo permutation p-value is within 4 SE of the exact one
-    over all 7! relabellings (each τ_w from scipy.stats.weightedtau)."""
+    """n = 7 with ties: the p-value is exact ("exact (ties)": every one of the 7! relabellings), so it
+    equals the exact permutation p-value over all 7! relabellings (each τ_w from
+    scipy.stats.weightedtau) to rounding, whatever the Monte Carlo budget."""
     a = np.array([.9, .8, .8, .5, .4, .3, .3])
     b = np.array([.7, .9, .6, .6, .2, .4, .1])
     scores = {"A": _frame(np.tile(a, (2, 1))), "B": _frame(np.tile(b, (2, 1)))}
@@ -316,8 +329,7 @@ def test_pvalue_with_ties_matches_the_exact_permutation_distribution(scheme):
     null = np.array([tw(ra, rb[list(p)]) for p in itertools.permutations(range(7))])
     tol = 1e-12
     exact = min(1.0, 2 * min(np.mean(null >= obs - tol), np.mean(null <= obs + tol)))
-    se = np.sqrt(exact * (1 - exact) / K) * 2
-    assert abs(row.pvalue - exact) <= 4 * se + 3 / K
+    assert row.pvalue == pytest.approx(exact, abs=1e-12)
     again = metric_agreement(scores, scheme=scheme, n_resamples=5, rng=1, pvalue_resamples=K)
     assert again.to_frame().pvalue.iloc[0] == row.pvalue      # seeded: reproducible
 

@@ -29,9 +29,9 @@ MAX_FUNCTION_LEVEL_IMPORTS = 20
 PENDING_PRIVATE: set = set()
 
 
-def _modules():
-    for path in sorted(SRC.rglob("*.py")):
-        parts = list(path.relative_to(SRC.parent).with_suffix("").parts)
+def _modules(src: Path = SRC):
+    for path in sorted(src.rglob("*.py")):
+        parts = list(path.relative_to(src.parent).with_suffix("").parts)
         is_pkg = parts[-1] == "__init__"
         if is_pkg:
             parts = parts[:-1]
@@ -46,9 +46,9 @@ def _absolute(module: str, is_pkg: bool, node: ast.ImportFrom) -> str:
     return ".".join(base + ([node.module] if node.module else []))
 
 
-def _agreekit_imports():
+def _agreekit_imports(src: Path = SRC):
     """(module, path, node, target module, inside a function?) for every import of agreekit code."""
-    for module, is_pkg, path in _modules():
+    for module, is_pkg, path in _modules(src):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         stack = [(tree, False)]
         while stack:
@@ -151,17 +151,35 @@ def test_few_function_level_imports_each_with_its_reason():
 
 
 def test_the_counter_sees_function_level_imports(tmp_path):
-    """The counter is not blind: it finds the imports of a function (and not those of a module)."""
-    code = ("from agreekit import _io\n"
-            "def f():\n    from agreekit.ranking import tables  # lazy: a reason\n"
-            "    import agreekit.ireval\n")
-    tree = ast.parse(code)
-    inner = [n for fn in tree.body if isinstance(fn, ast.FunctionDef) for n in ast.walk(fn)
-             if isinstance(n, (ast.Import, ast.ImportFrom))]
-    assert len(inner) == 2
-    path = tmp_path / "m.py"
-    path.write_text(code)
-    assert _has_reason(path, inner[0]) and not _has_reason(path, inner[1])
+    """The counter (_agreekit_imports, the one the test above uses) is not blind: run on a small package
+    it finds the imports inside functions, methods, nested functions and lambdas' enclosing functions,
+    resolves relative ones, and does not count module-level or non-agreekit imports as function-level."""
+    pkg = tmp_path / "agreekit"
+    (pkg / "area").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "area" / "__init__.py").write_text("from agreekit import _io\n")
+    (pkg / "area" / "m.py").write_text(
+        "import numpy\n"
+        "from agreekit import _validation\n"
+        "from . import sibling\n"
+        "def f():\n"
+        "    from agreekit.ranking import tables  # lazy: a reason\n"
+        "    import agreekit.ireval\n"
+        "    import json\n"
+        "    def g():\n"
+        "        from .. import clustering\n"
+        "    return g\n"
+        "class K:\n"
+        "    def method(self):\n"
+        "        # the comment above is the reason\n"
+        "        from .sibling import x\n")
+    found = sorted((target, in_function, node.lineno) for _, _, node, target, in_function
+                   in _agreekit_imports(pkg))
+    assert found == [("agreekit", False, 1), ("agreekit", False, 2), ("agreekit", True, 9),
+                     ("agreekit.area", False, 3), ("agreekit.area.sibling", True, 14),
+                     ("agreekit.ireval", True, 6), ("agreekit.ranking", True, 5)]
+    reasons = {node.lineno: _has_reason(path, node) for _, path, node, _, inner in _agreekit_imports(pkg) if inner}
+    assert reasons == {5: True, 6: False, 9: False, 14: True}
 
 
 # ----------------------------------------------------------------------------- private names

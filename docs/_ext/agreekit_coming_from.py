@@ -10,11 +10,15 @@ The directive body is YAML::
         reference: 0.165561                           # a published value (with `source:`)
         source: ConsRank 3.0 on emond_mason.csv (notes/consensus.md §3)
         same: 1e-12                                   # |ours - theirs| <= tol, or
-        differs: "why the two numbers differ"         # they must differ by more than 1e-9
+        differs: "why the two numbers differ"         # they differ by more than 1e-9 AND
+        relation: "abs(ours / np.log(2) - theirs) <= 1e-12"   # the claimed relation holds
 
-Both sides are evaluated, the table shows both values and the verdict, and a row whose verdict is false
-(``same`` but different, ``differs`` but equal, or an exception) is a build warning, i.e. an error with
-``-W``.  ``tests/test_docs_coming_from.py`` runs the same rows with :func:`run_block` without Sphinx.
+A ``differs`` row must state the relation it claims as a Python expression in ``ours`` and ``theirs``
+(the two values) and the setup's names, e.g. a unit conversion, an independent computation of each side,
+or two Monte Carlo estimates within k standard errors of the exact value; the row holds only if the
+expression is true.  Both sides are evaluated, the table shows both values and the verdict, and a row
+whose verdict is false (``same`` but different, ``differs`` but equal or with a false or missing
+``relation``, or an exception) is a build warning, i.e. an error with ``-W``.  ``tests/test_docs_coming_from.py`` runs the same rows with :func:`run_block` without Sphinx.
 """
 from __future__ import annotations
 
@@ -108,7 +112,8 @@ def run_block(spec: dict, cwd: Path | None = None) -> list[dict]:
         out = []
         for row in spec["rows"]:
             rec = {"ours": row["ours"], "theirs": row.get("theirs"), "source": row.get("source"),
-                   "same": row.get("same"), "differs": row.get("differs"), "ok": False, "why": ""}
+                   "same": row.get("same"), "differs": row.get("differs"), "relation": row.get("relation"),
+                   "ok": False, "why": ""}
             try:
                 rec["ours_value"] = eval(row["ours"], ns)
                 if "theirs" in row:
@@ -126,8 +131,16 @@ def run_block(spec: dict, cwd: Path | None = None) -> list[dict]:
                     rec["ok"] = d <= tol
                     rec["why"] = "" if rec["ok"] else f"differ by {d:.3g} > {tol:g}"
                 elif "differs" in row:
-                    rec["ok"] = d > 1e-9
-                    rec["why"] = "" if rec["ok"] else "the row says they differ, but they are equal"
+                    if not row.get("relation"):
+                        raise ValueError("a `differs:` row needs `relation:` (the claimed relation of "
+                                         "`ours` and `theirs`, a Python expression)")
+                    if d <= 1e-9:
+                        rec["why"] = "the row says they differ, but they are equal"
+                    elif not bool(eval(row["relation"], {**ns, "ours": rec["ours_value"],
+                                                         "theirs": rec["theirs_value"]})):
+                        rec["why"] = f"the claimed relation `{row['relation']}` does not hold"
+                    else:
+                        rec["ok"] = True
                 else:
                     raise ValueError("a row needs `same: TOL` or `differs: REASON`")
             except Exception as exc:  # noqa: BLE001 - reported as the row's failure
@@ -192,7 +205,7 @@ class Equivalents(Directive):
                 if rec["theirs"] and rec["source"]:
                     verdict += f"; {rec['source']}"
             else:
-                verdict = f"differs: {rec['differs']}"
+                verdict = f"differs: {rec['differs']} (checked: {rec['relation']})"
             row += _cell(nodes.Text(verdict if rec["ok"] else f"FAILED: {rec['why']}"))
             body += row
             if not rec["ok"]:

@@ -12,7 +12,8 @@ path of all contingency measures).  Accepted forms:
 * **membership matrix** — 2-D numpy array or ``scipy.sparse`` matrix, ``n x k``, crisp
   (0/1) or soft (non-negative reals); node i = row i;
 * **a peer's clustering object** — anything with a ``.communities`` list of node collections,
-  such as cdlib's ``NodeClustering`` (its ``.graph``, when set, gives the node universe) or an
+  such as cdlib's ``NodeClustering`` (over the union of its communities, as cdlib's scores are;
+  its ``.graph`` is not read: pass ``nodes=`` for a larger universe) or an
   :class:`~agreekit.clustering.LFRBenchmark` (nodes ``0..n-1``); read as a cover.  cdlib is
   never imported.
 
@@ -317,7 +318,8 @@ def as_clustering(clustering: Any, *, nodes: Iterable | None = None, uncovered: 
     ----------
     clustering : array-like, mapping, list of collections, 2-D array, sparse matrix, Clustering, or an object with ``.communities``
         See the module documentation for the accepted forms (a cdlib ``NodeClustering`` is
-        read as the cover ``.communities`` over the nodes of its ``.graph``).
+        read as the cover ``.communities`` over the union of its communities, as in cdlib;
+        ``nodes=list(nc.graph)`` takes the graph's nodes instead).
     nodes : iterable, optional
         Node ids of a cover (the node universe; nodes in no cluster are *uncovered*), or the
         ids of the rows of a membership matrix / positions of a label vector.
@@ -399,11 +401,11 @@ def _peer_communities(obj: Any, nodes: tuple | None):
         return None
     clusters = [list(c.tolist()) if isinstance(c, np.ndarray) else list(c) for c in communities]
     if nodes is None:
-        graph = getattr(obj, "graph", None)
+        # cdlib's NodeClustering: the node set is the union of its communities, as in every cdlib
+        # score (its ``.graph`` is not read: a graph node in no community would otherwise change
+        # the numbers); an LFRBenchmark covers its nodes 0..n-1.
         n = getattr(obj, "n", None)
-        if graph is not None and hasattr(graph, "nodes"):
-            nodes = tuple(graph.nodes)
-        elif isinstance(n, (int, np.integer)) and not isinstance(n, bool):
+        if isinstance(n, (int, np.integer)) and not isinstance(n, bool):
             nodes = tuple(range(int(n)))
     return clusters, nodes
 

@@ -204,6 +204,68 @@ def _hcount(c, n, logn):  # pragma: no cover - compiled
     return (c / n) * (logn - np.log(c))
 
 
+@njit(cache=True)
+def _xlogx(c):  # pragma: no cover - compiled
+    return 0.0 if c <= 1 else c * np.log(c)
+
+
+@njit(cache=True)
+def _valuation(x, p):  # pragma: no cover - compiled
+    v = 0
+    while x % p == 0:
+        x //= p
+        v += 1
+    return v
+
+
+@njit(cache=True)
+def _log_form_is_zero(x, m):  # pragma: no cover - compiled
+    """Whether Σ m_i log x_i = 0 exactly (integers x_i ≥ 0, m_i; terms with x_i ≤ 1 vanish).
+
+    Logs of distinct primes are linearly independent over the rationals, so the sum is 0 iff
+    Σ m_i v_p(x_i) = 0 for every prime p dividing some x_i (trial division; x_i ≤ n).
+    """
+    for i in range(x.size):
+        r = x[i]
+        p = 2
+        while r > 1:
+            if p * p > r:
+                p = r  # r is prime
+            if r % p == 0:
+                e = 0
+                for j in range(x.size):
+                    if x[j] > 1:
+                        e += m[j] * _valuation(x[j], p)
+                if e != 0:
+                    return False
+                while r % p == 0:
+                    r //= p
+            p += 1
+    return True
+
+
+@njit(cache=True)
+def _admissible(c11, c10, c01, c00, n, logn):  # pragma: no cover - compiled
+    """The LFK constraint h(P11) + h(P00) > h(P01) + h(P10) for counts c (p = c / n), strict.
+
+    In counts, n·(left − right) = d = Σ± c log c + (c11 + c00 − c01 − c10) log n.  Its sign is
+    taken from floating point when |d| exceeds a bound of the rounding error; inside the bound
+    an exact tie (d = 0 as a real number: equal prime exponents) is not admissible, so that
+    rounding never turns equal sides into a strict inequality.
+    """
+    d = (_xlogx(c01) + _xlogx(c10) - _xlogx(c11) - _xlogx(c00)) + (c11 + c00 - c01 - c10) * logn
+    tol = 64.0 * 2.220446049250313e-16 * (n * logn + 1.0)
+    if d > tol:
+        return True
+    if d < -tol:
+        return False
+    x = np.array([c11, c00, c01, c10, n], np.int64)
+    m = np.array([-c11, -c00, c01, c10, c11 + c00 - c01 - c10], np.int64)
+    if _log_form_is_zero(x, m):
+        return False
+    return d > 0.0
+
+
 @njit(cache=True, nogil=True)
 def best_conditional_entropies(indptr, indices, overlap, a, b, size_values, size_count, size_class,
                                n):  # pragma: no cover - compiled
@@ -214,7 +276,8 @@ def best_conditional_entropies(indptr, indices, overlap, a, b, size_values, size
     distinct sizes of the Y clusters and how many have each size, ``size_class[l]`` the index of
     Y_l's size.  A pair is admissible when h(P11) + h(P00) > h(P01) + h(P10); Y clusters disjoint
     from X_k are taken into account through their sizes (all disjoint ones of one size give the
-    same value).  Without an admissible Y_l, H(X_k|Y) = H(X_k).
+    same value).  Without an admissible Y_l, H(X_k|Y) = H(X_k).  Exact ties of the two sides
+    are not admissible (:func:`_admissible`).
     """
     kx = a.size
     logn = np.log(n)
@@ -233,7 +296,7 @@ def best_conditional_entropies(indptr, indices, overlap, a, b, size_values, size
             h10 = _hcount(ak - o, n, logn)
             h01 = _hcount(bl - o, n, logn)
             h00 = _hcount(n - ak - bl + o, n, logn)
-            if h11 + h00 > h01 + h10:
+            if _admissible(o, ak - o, bl - o, n - ak - bl + o, n, logn):
                 c = h11 + h10 + h01 + h00 - (_hcount(bl, n, logn) + _hcount(n - bl, n, logn))
                 if c < bk:
                     bk = c
@@ -243,7 +306,7 @@ def best_conditional_entropies(indptr, indices, overlap, a, b, size_values, size
                 h10 = _hcount(ak, n, logn)
                 h01 = _hcount(bl, n, logn)
                 h00 = _hcount(n - ak - bl, n, logn)
-                if h00 > h01 + h10:
+                if _admissible(0, ak, bl, n - ak - bl, n, logn):
                     c = h10 + h01 + h00 - (h01 + _hcount(n - bl, n, logn))
                     if c < bk:
                         bk = c

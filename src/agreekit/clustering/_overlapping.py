@@ -94,7 +94,9 @@ def overlapping_nmi(U: Any, V: Any, *, variant: str = "lfk", nodes: Any = None) 
     1.0; MGH with :math:`\max(H(X), H(Y)) = 0` gives 1.0.  Disjoint pairs :math:`X_k \cap Y_l = \emptyset`
     take part in the minimum as the paper defines it (they can be admissible when one cluster
     holds most of the nodes); McDaid's C++ ``onmi`` only visits overlapping pairs, so it may
-    differ there, while cdlib follows the definition.  The log base cancels.  Cost
+    differ there, while cdlib follows the definition.  The strict inequality is decided without
+    rounding error: a pair whose two sides are equal as real numbers (e.g. counts 2, 2, 4, 8 of
+    n = 16) is not admissible, as in the definition and in cdlib.  The log base cancels.  Cost
     O(nnz(UᵀV) + k_U·s_V + k_V·s_U) for s the number of distinct cluster sizes.
 
     Parameters
