@@ -1,4 +1,4 @@
-"""IR evaluation (seed 002): metrics from qrels and runs, and the bootstrap.
+"""IR evaluation (Sakai 2006): metrics from qrels and runs, and the bootstrap.
 
 * :mod:`~agreekit.ireval.metrics` — AP, P@k, R@k, RR, Rprec, nDCG@k (trec_eval's form),
   nDCG_jk@k (Sakai's), Q-measure, nCG@k from TREC qrels and runs (ir_measures names,
@@ -36,7 +36,11 @@ from agreekit.ireval.bootstrap import (
     unpaired_test,
 )
 from agreekit.ireval.metrics import (
+    METRICS,
+    MetricDefinition,
+    MetricSpec,
     align_scores,
+    check_scores,
     arithmetic_mean,
     evaluate,
     geometric_mean,
@@ -50,6 +54,7 @@ from agreekit.ireval.metrics import (
 
 __all__ = [
     "evaluate", "read_qrels", "read_run", "load_scores", "parse_metric", "topic_metrics", "align_scores",
+    "check_scores", "METRICS", "MetricDefinition", "MetricSpec",
     "arithmetic_mean", "geometric_mean", "round_significant",
     "bootstrap_indices", "paired_test", "unpaired_test", "discriminative_power",
     "stability", "swap_rates", "rank_correlation_se", "difference_se", "meta_evaluate",

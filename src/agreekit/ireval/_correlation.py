@@ -16,7 +16,8 @@ from agreekit._resampling import bootstrap_summaries, summary_name, system_summa
 from agreekit._validation import InputError, check_choice, check_float, check_int
 from agreekit.ireval import _kernels as _k
 from agreekit.ireval._tests import _check_alternative
-from agreekit.ireval.metrics import GM_OFFSET, align_scores, check_scores
+from agreekit.ireval._scores import align_scores, check_scores
+from agreekit.ireval._summaries import GM_OFFSET
 
 __all__ = ["kendall_normal_test", "kendall_critical_value", "spearman_t_test", "RankCorrelationResult",
     "rank_correlation_se", "DifferenceSEResult", "difference_se"]

@@ -18,7 +18,7 @@ from agreekit._memory import check_memory
 from agreekit._resampling import STREAM_POOLED, log_values, resample_batches, summary_name, topic_resamples
 from agreekit._validation import InputError, as_float_array, check_choice, check_float, check_int
 from agreekit.ireval import _kernels as _k
-from agreekit.ireval.metrics import GM_OFFSET
+from agreekit.ireval._summaries import GM_OFFSET
 
 __all__ = ["ALTERNATIVES", "critical_rank", "PairedTestResult", "paired_test", "UnpairedTestResult", "unpaired_test"]
 

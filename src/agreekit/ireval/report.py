@@ -23,7 +23,7 @@ from agreekit._io import atomic_write, write_json
 from agreekit._validation import InputError, check_int
 from agreekit.ireval.bootstrap import (DEFAULT_FUZZINESS, MetaEvaluation, format_difference,
     kendall_critical_value, meta_evaluate, rank_correlation_se)
-from agreekit.ireval.metrics import align_scores, check_scores
+from agreekit.ireval._scores import align_scores, check_scores
 
 __all__ = ["MetricInput", "CollectionAnalysis", "collection_seed", "analyze_collection",
            "table2", "table3", "correlation_table", "to_markdown", "plot_asl_curves", "plot_mr_pt",
