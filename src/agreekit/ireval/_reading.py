@@ -34,6 +34,8 @@ _RUN_LAYOUT = "topic Q0 docno rank score tag"
 #: whitespace that ``str.split`` separates on but the C parser does not (in ASCII text)
 _OTHER_SPACE = ("\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x1f")
 _COMMENT = re.compile(r"^[ \t]*#", re.MULTILINE)
+#: larger files (or gzip contents) are read line by line, in bounded memory
+_BULK_MAX_BYTES = 256 * 2**20
 _GRADES = re.compile(r"(?:[+-]?[0-9]{1,18}\n)*[+-]?[0-9]{1,18}")
 
 
@@ -144,6 +146,8 @@ def _bulk_text(parameter: str, source) -> str | None:
             return None
     except OSError:  # pragma: no cover - check_input_path has just read it
         return None
+    if path.stat().st_size > _BULK_MAX_BYTES:
+        return None
     stream, raw, gz = _open_binary(path, parameter)
     chunks, total = [], 0
     try:
@@ -153,6 +157,8 @@ def _bulk_text(parameter: str, source) -> str | None:
             if not b:
                 break
             total += len(b)
+            if b"\x00" in b or total > _BULK_MAX_BYTES:
+                return None
             if gz and (total > MAX_DECOMPRESSED_BYTES
                        or total > MAX_GZIP_RATIO * max(counter.count if counter is not None else 0, 1 << 16)):
                 return None
@@ -179,11 +185,13 @@ def _bulk_text(parameter: str, source) -> str | None:
 
 def _bulk_frame(text: str, n: int, usecols: list[int], dtypes: dict) -> pd.DataFrame | None:
     """The columns ``usecols`` of a text of ``n``-field lines, or None if a line has another count."""
+    if not text.strip():
+        return None
     try:
         df = pd.read_csv(io.StringIO(text), sep=r"\s+", header=None, names=list(range(n + 1)),
                          usecols=usecols + [n - 1, n], dtype=dtypes, na_filter=False, quoting=csv.QUOTE_NONE,
                          engine="c", skip_blank_lines=True, keep_default_na=False)
-    except (ValueError, OverflowError, pd.errors.ParserError):
+    except (ValueError, OverflowError, IndexError, pd.errors.ParserError):
         return None
     if not isinstance(df.index, pd.RangeIndex) or list(df.columns) != sorted(usecols + [n - 1, n]):
         return None  # a first line with too many fields became an index

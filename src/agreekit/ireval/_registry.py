@@ -36,7 +36,7 @@ class MetricSpec(ResultBase):
 
 
 @dataclass(frozen=True)
-class MetricDefinition:
+class MetricDefinition(ResultBase):
     """One IR metric of the registry.
 
     ``compute(lists, spec)`` returns the per-topic values (a float array over the topics of
@@ -225,8 +225,8 @@ def parse_metric(name: Any) -> MetricSpec:
         for item in filter(None, (p.strip() for p in m.group(2).split(","))):
             pm = _PARAM_RE.match(item)
             if pm is None or pm.group(1) not in allowed:
-                raise InputError("metrics", f"{name!r}: unsupported parameter {item!r} of {kind} "
-                                            f"(supported: {', '.join(allowed) or 'none'})")
+                raise InputError("metrics", f"unsupported metric {name!r}: parameter {item!r} of {kind} is not "
+                                            f"computed here (supported parameters: {', '.join(allowed) or 'none'})")
             key, value = pm.group(1), int(pm.group(2))
             if key in seen:
                 raise InputError("metrics", f"{name!r}: parameter {key!r} given twice")

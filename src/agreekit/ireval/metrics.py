@@ -97,7 +97,7 @@ from agreekit._api import _warn
 from agreekit.ireval._evaluate import evaluate, topic_metrics
 from agreekit.ireval._reading import read_qrels, read_run
 from agreekit.ireval._registry import METRICS, MetricDefinition, MetricSpec, parse_metric
-from agreekit.ireval._scores import align_scores, check_scores, load_scores
+from agreekit.ireval._scores import align_scores, _check_scores, load_scores
 from agreekit.ireval._summaries import GM_OFFSET, arithmetic_mean, geometric_mean, round_significant
 
 __all__ = [
@@ -111,7 +111,6 @@ __all__ = [
     "parse_metric",
     "load_scores",
     "align_scores",
-    "check_scores",
     "geometric_mean",
     "arithmetic_mean",
     "round_significant",
@@ -120,6 +119,7 @@ __all__ = [
 
 #: helpers that had no underscore before the split: old name -> (module, new name)
 _RENAMED = {
+    "check_scores": ("agreekit.ireval._scores", "_check_scores"),
     "NDCG_FORMS": ("agreekit.ireval._evaluate", "_NDCG_FORMS"),
     "TOPIC_COLUMN_CHOICES": ("agreekit.ireval._scores", "_TOPIC_COLUMN_CHOICES"),
 }
