@@ -300,6 +300,14 @@ def _ranked(qr: _Qrels, run: pd.DataFrame, depth: int | None, *, beta: float, lo
     if judgements:
         lists.grade = np.where(hit, qr.grade[at], np.iinfo(np.int64).min)
         lists.judged = hit
+        s_f = score[order]
+        same = (seg[1:] == seg[:-1]) & (s_f[1:] == s_f[:-1])
+        if same.any():  # ir_measures' Judged@k takes equal scores in docno-ascending order: mirror each block
+            head = np.concatenate(([True], ~same))
+            bid = np.cumsum(head) - 1
+            bstart = np.flatnonzero(head)
+            bend = np.append(bstart[1:], seg.size)
+            lists.judged_asc = hit[bstart[bid] + bend[bid] - 1 - np.arange(seg.size)]
         lists.qseg, lists.qgrade, lists.qgain = qr.qseg, qr.qgrade, qr.qgain
     return lists
 

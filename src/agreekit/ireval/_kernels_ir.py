@@ -20,7 +20,8 @@ class RankedLists:
     """The ranked lists of one run over ``n_topics`` topics, as flat arrays.
 
     ``seg`` (topic index), ``pos`` (1-based rank), ``gain``, and, when known, ``grade`` and
-    ``judged`` of every retrieved document, topic by topic in rank order (already cut at the
+    ``judged`` of every retrieved document (``judged_asc``: ``judged`` with equal scores in
+    docno-ascending order, ir_measures' order for Judged@k), topic by topic in rank order (already cut at the
     evaluation depth); ``start`` / ``n_ret`` the offset and length of each topic's list.
     ``ideal`` holds the positive gains of each topic's judged documents in decreasing order
     (``istart``, ``R`` = their number); ``qseg`` / ``qgrade`` / ``qgain`` the topic index, grade
@@ -38,6 +39,7 @@ class RankedLists:
     R: np.ndarray
     grade: np.ndarray | None = None
     judged: np.ndarray | None = None
+    judged_asc: np.ndarray | None = None
     qseg: np.ndarray | None = None
     qgrade: np.ndarray | None = None
     qgain: np.ndarray | None = None
@@ -221,8 +223,9 @@ def bpref(L: RankedLists, spec) -> np.ndarray:
 
 
 def judged(L: RankedLists, spec) -> np.ndarray:
-    """ir_measures' Judged@k: judged documents in the top k / min(k, retrieved)."""
+    """ir_measures' Judged@k: judged documents in the top k / min(k, retrieved); as in ir_measures,
+    documents of equal score are taken in docno-ascending order for the top k."""
     _needs(L, spec)
     k = _cut(L, spec, default_depth=False)
-    top = L.pos <= k
-    return _ratio(_sum(L, L.judged & top), np.minimum(L.n_ret, k).astype(np.float64))
+    flags = L.judged if L.judged_asc is None else L.judged_asc
+    return _ratio(_sum(L, flags & (L.pos <= k)), np.minimum(L.n_ret, k).astype(np.float64))

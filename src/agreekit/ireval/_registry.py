@@ -133,14 +133,24 @@ def _all_spellings() -> list[str]:
 
 
 def _did_you_mean(text: str) -> str:
-    """``; did you mean 'nDCG@10'?`` for a misspelt name (difflib), else ``""``."""
+    """``; did you mean 'nDCG@10'?`` for a misspelt name (difflib), else ``""``.  Only suggestions
+    that parse with the rest of what was typed (``@10``, ``(rel=2)``) are offered."""
     head = re.split(r"[@(]", text, maxsplit=1)[0]
     tail = text[len(head):]
-    names = _all_spellings()
-    close = difflib.get_close_matches(head, names, n=3, cutoff=0.6)
+    names = [n for n in _all_spellings() if not n.endswith("_k")]
+
+    def parses(candidate: str) -> bool:
+        try:
+            _parse(candidate, candidate, suggest=False)
+        except InputError:
+            return False
+        return True
+
+    close = [c for c in difflib.get_close_matches(head, names, n=6, cutoff=0.6) if parses(c + tail)]
     if not close:  # a case slip: 'ndcg@10', 'ap'
-        lower = {s.lower(): s for s in reversed(names)}
-        close = [lower[c] for c in difflib.get_close_matches(head.lower(), list(lower), n=1, cutoff=0.6)]
+        lower = difflib.get_close_matches(head.lower(), sorted({n.lower() for n in names}), n=3, cutoff=0.6)
+        close = [n for low in lower for n in names if n.lower() == low and parses(n + tail)]
+    close = list(dict.fromkeys(close))[:3]
     if not close:
         return ""
     return f"; did you mean {' or '.join(repr(c + tail) for c in close)}?"
@@ -206,14 +216,19 @@ def parse_metric(name: Any) -> MetricSpec:
         if not _is_measure_object(name):
             raise InputError("metrics", f"entries must be metric names or ir_measures measures; got {name!r}")
         name = str(name)
-    text = name.strip()
+    return _parse(name, name.strip())
+
+
+def _parse(name: str, text: str, *, suggest: bool = True) -> MetricSpec:
+    """:func:`parse_metric` of the stripped ``text`` (``suggest``: a "did you mean" on failure)."""
     for pattern, kind, with_cutoff in _TREC:
         m = pattern.match(text)
         if m is not None:
             return _spec(name, kind, int(m.group(1)) if with_cutoff else None, None)
     m = _METRIC_RE.match(text)
     if m is None:
-        raise InputError("metrics", f"unsupported metric {name!r}{_did_you_mean(text)} (supported: "
+        hint = _did_you_mean(text) if suggest else ""
+        raise InputError("metrics", f"unsupported metric {name!r}{hint} (supported: "
                                     f"{supported_text()}; ir_measures parameters such as P(rel=2)@10 and "
                                     "trec_eval names such as map, P_10, ndcg_cut_10 are accepted)")
     kind = _SPELLINGS[m.group(1)]
