@@ -215,7 +215,9 @@ def _check_topic_ids(qrels_topics: Sequence[str], qrels_shown: str,
     if not by_value:
         return
     for name, df, source in runs:
-        for t in pd.unique(df["topic"]):
+        col = df["topic"].to_numpy(dtype=object)
+        heads = col[np.concatenate(([True], col[1:] != col[:-1]))] if col.size else col
+        for t in pd.unique(heads):
             if t in known:
                 continue
             v = _numeric_id(t)
@@ -226,24 +228,36 @@ def _check_topic_ids(qrels_topics: Sequence[str], qrels_shown: str,
 
 
 
-class _Qrels:
-    """The judgements of the evaluated topics, indexed for lookups by (topic index, docno)."""
+def _grouped_indexer(index: pd.Index, values: np.ndarray) -> np.ndarray:
+    """``index.get_indexer(values)`` hashing only the first value of each run of equal values
+    (qrels and runs are written topic by topic)."""
+    if values.size == 0:
+        return np.zeros(0, dtype=np.int64)
+    head = np.flatnonzero(np.concatenate(([True], values[1:] != values[:-1])))
+    if head.size > values.size // 4:
+        return index.get_indexer(values)
+    return np.repeat(index.get_indexer(values[head]), np.diff(np.append(head, values.size)))
 
-    def __init__(self, q: pd.DataFrame, topics: list[str]):
+
+class _Qrels:
+    """The judgements of the evaluated topics, indexed for lookups by (topic index, docno).
+
+    ``qcodes`` / ``qtopics``: the qrels' topics factorized (``pd.factorize``), reused here."""
+
+    def __init__(self, q: pd.DataFrame, topics: list[str], qcodes: np.ndarray, qtopics: list[str]):
         self.topics = topics
-        self.topic_index = pd.Index(topics)
-        tidx = self.topic_index.get_indexer(q["topic"].to_numpy(dtype=object))
+        self.topic_index = pd.Index(topics, dtype=object)
+        tidx = self.topic_index.get_indexer(pd.Index(qtopics, dtype=object))[qcodes]
         keep = tidx >= 0
         tidx = tidx[keep].astype(np.int64)
         docno = q["docno"].to_numpy(dtype=object)[keep]
         gain = q["gain"].to_numpy(dtype=np.float64)[keep]
         grade = q["relevance"].to_numpy(dtype=np.int64)[keep]
         codes, uniques = pd.factorize(docno)
-        self.doc_index = pd.Index(uniques)
+        self.doc_uniques = np.asarray(uniques, dtype=object)
         self.n_docs = max(len(uniques), 1)
-        key = tidx * self.n_docs + codes
-        order = np.argsort(key, kind="stable")
-        self.key, self.gain, self.grade = key[order], gain[order], grade[order]
+        self.key_index = pd.Index(tidx * self.n_docs + codes)   # unique: each document judged once per topic
+        self.gain, self.grade = gain, grade
         self.qseg, self.qgrade, self.qgain = tidx, grade, gain
         pos = gain > 0
         iorder = np.lexsort((-gain[pos], tidx[pos]))
@@ -258,13 +272,21 @@ def _ranked(qr: _Qrels, run: pd.DataFrame, depth: int | None, *, beta: float, lo
     descending, ties by docno descending (byte order); a docno repeated within a topic is kept at
     its first (best) position only; each list cut at ``depth`` (None: every document)."""
     T = len(qr.topics)
-    tidx = qr.topic_index.get_indexer(run["topic"].to_numpy(dtype=object))
+    tidx = _grouped_indexer(qr.topic_index, run["topic"].to_numpy(dtype=object))
     keep = tidx >= 0
-    tidx = tidx[keep].astype(np.int64)
-    score = run["score"].to_numpy(dtype=np.float64)[keep]
-    docno = run["docno"].to_numpy(dtype=object)[keep]
-    order = np.lexsort((-score, tidx))
+    if not keep.all():
+        tidx = tidx[keep]
+    tidx = tidx.astype(np.int16 if T < 2 ** 15 else np.int64)   # int16: numpy's stable sort is a radix sort
+    score = run["score"].to_numpy(dtype=np.float64)
+    docno = run["docno"].to_numpy(dtype=object)
+    if not keep.all():
+        score, docno = score[keep], docno[keep]
+    order = np.argsort(tidx, kind="stable")            # runs are usually written topic by topic, in rank order
     t_s, s_s = tidx[order], score[order]
+    if not np.all((t_s[1:] != t_s[:-1]) | (s_s[1:] <= s_s[:-1])):
+        by_score = np.argsort(-score, kind="stable")     # else: by topic, then score descending
+        order = by_score[np.argsort(tidx[by_score], kind="stable")]
+        t_s, s_s = tidx[order], score[order]
     if t_s.size > 1:
         tie = (t_s[1:] == t_s[:-1]) & (s_s[1:] == s_s[:-1])
         if tie.any():  # equal scores: docno descending within each block of ties
@@ -278,11 +300,14 @@ def _ranked(qr: _Qrels, run: pd.DataFrame, depth: int | None, *, beta: float, lo
                          key=lambda r: r[1], reverse=True)
             sub.sort(key=lambda r: r[0])  # stable: docno descending within each block
             order[rows] = [r[2] for r in sub]
-    codes, uniques = pd.factorize(docno)
-    key = tidx * max(len(uniques), 1) + codes
-    ko = key[order]
-    first = ~pd.Series(ko).duplicated(keep="first").to_numpy()
-    order = order[first]
+    tidx = tidx.astype(np.int64)
+    n_judged = len(qr.doc_uniques)
+    codes, uniques = pd.factorize(np.concatenate([qr.doc_uniques, docno]))  # judged docnos keep their codes
+    codes = codes[n_judged:]
+    if np.bincount(codes, minlength=len(uniques)).max(initial=0) > 1:  # a docno twice: keep its best rank
+        ko = (tidx * max(len(uniques), 1) + codes)[order]
+        first = ~pd.Series(ko).duplicated(keep="first").to_numpy()
+        order = order[first]
     seg = tidx[order]
     start, n_ret = _kir.segments(seg, T)
     pos = np.arange(seg.size, dtype=np.int64) - np.repeat(start, n_ret) + 1
@@ -290,15 +315,21 @@ def _ranked(qr: _Qrels, run: pd.DataFrame, depth: int | None, *, beta: float, lo
         cut = pos <= depth
         order, seg, pos = order[cut], seg[cut], pos[cut]
         start, n_ret = _kir.segments(seg, T)
-    qdoc = qr.doc_index.get_indexer(uniques)[codes[order]]
-    qkey = seg * qr.n_docs + qdoc
-    at = np.minimum(np.searchsorted(qr.key, qkey), max(qr.key.size - 1, 0))
-    hit = (qdoc >= 0) & (qr.key.size > 0) & (qr.key[at] == qkey)
-    gain = np.where(hit, qr.gain[at], 0.0)
+    qdoc = codes[order]
+    cand = np.flatnonzero(qdoc < n_judged)                # docnos judged in some topic
+    hit = np.zeros(seg.size, dtype=bool)
+    gain = np.zeros(seg.size)
+    grade = np.full(seg.size, np.iinfo(np.int64).min)
+    if cand.size and len(qr.key_index):
+        at = qr.key_index.get_indexer(seg[cand] * qr.n_docs + qdoc[cand])
+        ok = at >= 0
+        hit[cand[ok]] = True
+        gain[cand[ok]] = qr.gain[at[ok]]
+        grade[cand[ok]] = qr.grade[at[ok]]
     lists = _kir.RankedLists(n_topics=T, seg=seg, pos=pos.astype(np.float64), gain=gain, start=start, n_ret=n_ret,
                              ideal=qr.ideal, istart=qr.istart, R=qr.R, depth=depth, beta=beta, log_base=log_base)
     if judgements:
-        lists.grade = np.where(hit, qr.grade[at], np.iinfo(np.int64).min)
+        lists.grade = grade
         lists.judged = hit
         s_f = score[order]
         same = (seg[1:] == seg[:-1]) & (s_f[1:] == s_f[:-1])
@@ -403,9 +434,10 @@ def evaluate(qrels: Any, run: Any, metrics: Any = ("AveP",), *,
     else:
         q = q.assign(gain=q["relevance"].map(gmap).fillna(pd.Series(default, index=q.index))
                      .astype(np.float64))
-    all_topics = pd.unique(q["topic"].to_numpy(dtype=object))
-    n_rel = pd.Series(q["gain"].to_numpy() > 0).groupby(q["topic"].to_numpy(dtype=object)).sum()
-    empty = sorted(t for t in all_topics if n_rel.get(t, 0) == 0)
+    qcodes, all_topics = pd.factorize(q["topic"].to_numpy(dtype=object))
+    n_rel = np.bincount(qcodes, weights=(q["gain"].to_numpy() > 0), minlength=len(all_topics))
+    all_topics = [str(t) for t in all_topics]
+    empty = sorted(t for t, n in zip(all_topics, n_rel) if n == 0)
     if empty:
         if empty_topics == "error":
             raise InputError("qrels", f"{len(empty)} topic(s) have no relevant document (gain > 0), so "
@@ -415,17 +447,17 @@ def evaluate(qrels: Any, run: Any, metrics: Any = ("AveP",), *,
         warnings.warn(f"dropping {len(empty)} topic(s) without relevant documents: {empty[:5]}",
                       stacklevel=2)
     empty_set = set(empty)
-    topics = sorted(t for t in all_topics if t not in empty_set)
+    topics = sorted(t for t in all_topics if t not in empty_set) if empty_set else sorted(all_topics)
     if all(re.fullmatch(r"-?[0-9]{1,18}", t) for t in topics):  # ASCII digits ('\u00b2'.isdigit() is True)
         topics.sort(key=int)
 
     runs = _as_runs(run)
-    _check_topic_ids(list(all_topics), _source_name(qrels, "qrels"), runs)
+    _check_topic_ids(all_topics, _source_name(qrels, "qrels"), runs)
     sys_names = [nm for nm, _, _ in runs]
     if len(set(sys_names)) != len(sys_names):
         dup = sorted({n for n in sys_names if sys_names.count(n) > 1})
         raise InputError("run", f"duplicate system names {dup}; pass a dict name -> run")
-    qr = _Qrels(q, topics)
+    qr = _Qrels(q, topics, qcodes, all_topics)
     values = np.zeros((len(specs), len(topics), len(runs)))
     for j, (_, df, _) in _progress(enumerate(runs), progress, total=len(runs), desc="evaluate: runs"):
         lists = _ranked(qr, df, depth, beta=beta, log_base=log_base, judgements=judgements)

@@ -36,7 +36,8 @@ _OTHER_SPACE = ("\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x1f")
 _COMMENT = re.compile(r"^[ \t]*#", re.MULTILINE)
 #: larger files (or gzip contents) are read line by line, in bounded memory
 _BULK_MAX_BYTES = 256 * 2**20
-_GRADES = re.compile(r"(?:[+-]?[0-9]{1,18}\n)*[+-]?[0-9]{1,18}")
+#: str.translate table deleting what an ASCII integer may hold
+_INT_CHARS = {ord(c): None for c in "0123456789+-"}
 
 
 # --------------------------------------------------------------------------- frames
@@ -59,8 +60,9 @@ def _topic_doc_frame(parameter: str, source: pd.DataFrame, value: str) -> pd.Dat
                  "relevance": "relevance (or label)", "score": "score"}
         raise InputError(parameter, f"DataFrame lacks columns {[names[c] for c in sorted(missing)]}")
     df = source[["topic", "docno", value]].copy()
-    df["topic"] = df["topic"].astype(str)
-    df["docno"] = df["docno"].astype(str)
+    for col in ("topic", "docno"):
+        if pd.api.types.infer_dtype(df[col], skipna=False) != "string":  # already text: no copy
+            df[col] = df[col].astype(str)
     return df
 
 
@@ -184,44 +186,56 @@ def _bulk_text(parameter: str, source) -> str | None:
 
 
 def _bulk_frame(text: str, n: int, usecols: list[int], dtypes: dict) -> pd.DataFrame | None:
-    """The columns ``usecols`` of a text of ``n``-field lines, or None if a line has another count."""
-    if not text.strip():
+    """The columns ``usecols`` (the last field among them) of a text of ``n``-field lines, or None
+    if a line has another number of fields (or the C parser refuses a value)."""
+    first = next((ln for ln in text.split("\n", 64)[:64] if ln.strip()), None)
+    if first is None or len(first.split()) != n:  # a longer first line would become an index
         return None
     try:
-        df = pd.read_csv(io.StringIO(text), sep=r"\s+", header=None, names=list(range(n + 1)),
-                         usecols=usecols + [n - 1, n], dtype=dtypes, na_filter=False, quoting=csv.QUOTE_NONE,
-                         engine="c", skip_blank_lines=True, keep_default_na=False)
+        df = pd.read_csv(io.StringIO(text), sep=r"\s+", header=None, names=list(range(n)),  # all: extra fields raise
+                         dtype=dtypes, na_filter=False, quoting=csv.QUOTE_NONE, engine="c",
+                         skip_blank_lines=True, keep_default_na=False)
     except (ValueError, OverflowError, IndexError, pd.errors.ParserError):
+        return None  # e.g. "Expected 6 fields in line 3, saw 7"
+    if not isinstance(df.index, pd.RangeIndex) or list(df.columns) != list(range(n)) or len(df) == 0:
         return None
-    if not isinstance(df.index, pd.RangeIndex) or list(df.columns) != sorted(usecols + [n - 1, n]):
-        return None  # a first line with too many fields became an index
-    extra, last = df[n], df[n - 1]
-    if len(df) == 0 or (extra.astype(str) != "").any() or (last.astype(str) == "").any():
+    last = df[n - 1]
+    if last.dtype.kind == "f":
+        if not np.all(np.isfinite(last.to_numpy())):
+            return None
+    elif (last.to_numpy(dtype=object) == "").any():  # a short line: its missing fields are empty
         return None
     return df
 
 
 def _qrels_bulk(text: str) -> pd.DataFrame | None:
-    df = _bulk_frame(text, 4, [0, 2], {0: str, 2: str, 3: str, 4: str})
+    df = _bulk_frame(text, 4, [0, 2, 3], {0: object, 1: object, 2: object, 3: object})
     if df is None:
         return None
     grades = df[3].to_numpy(dtype=object)
-    if _GRADES.fullmatch("\n".join(grades)) is None:
+    if "".join(grades).translate(_INT_CHARS):
+        return None  # not ASCII digits with a sign (int() would take '1_0'), or too long
+    try:
+        rel = grades.astype(np.int64)
+    except (ValueError, OverflowError):  # '1-2', '+-1'
         return None
-    rel = grades.astype(np.int64)
     if np.any(np.abs(rel) >= 2 ** 62):
         return None
-    out = pd.DataFrame({"topic": df[0], "docno": df[2], "relevance": rel})
-    dup = out.duplicated(["topic", "docno"], keep="first")
+    topic, docno = df[0].to_numpy(dtype=object), df[2].to_numpy(dtype=object)
+    tc, tu = pd.factorize(topic)
+    dc, du = pd.factorize(docno)
+    key = pd.Series(tc.astype(np.int64) * max(len(du), 1) + dc)
+    dup = key.duplicated(keep="first").to_numpy()
     if dup.any():
-        if out.duplicated(["topic", "docno", "relevance"], keep="first").sum() != dup.sum():
+        first = pd.Series(rel[~dup], index=key[~dup].to_numpy())
+        if np.any(first.loc[key[dup].to_numpy()].to_numpy() != rel[dup]):
             return None  # conflicting judgements: the line reader names them
-        out = out[~dup.to_numpy()].reset_index(drop=True)
-    return out
+        topic, docno, rel = topic[~dup], docno[~dup], rel[~dup]
+    return pd.DataFrame({"topic": topic, "docno": docno, "relevance": rel})
 
 
 def _run_bulk(text: str) -> tuple[str, pd.DataFrame] | None:
-    df = _bulk_frame(text, 6, [0, 2, 4], {0: str, 2: str, 4: np.float64, 5: str, 6: str})
+    df = _bulk_frame(text, 6, [0, 2, 4, 5], {0: object, 1: object, 2: object, 3: object, 4: np.float64, 5: object})
     if df is None:
         return None
     score = df[4].to_numpy(dtype=np.float64)
@@ -230,7 +244,8 @@ def _run_bulk(text: str) -> tuple[str, pd.DataFrame] | None:
     tags = df[5].to_numpy(dtype=object)
     if not (tags == tags[0]).all():
         return None
-    return str(tags[0]), pd.DataFrame({"topic": df[0], "docno": df[2], "score": score})
+    return str(tags[0]), pd.DataFrame({"topic": df[0].to_numpy(dtype=object), "docno": df[2].to_numpy(dtype=object),
+                                       "score": score})
 
 
 # --------------------------------------------------------------------------- public readers
@@ -283,9 +298,18 @@ def read_qrels(source: Any) -> pd.DataFrame:
     else:
         text = _bulk_text("qrels", source)
         df = None if text is None else _qrels_bulk(text)
-        if df is None:
-            df = _qrels_lines(source)
-    return df.drop_duplicates(["topic", "docno"], keep="last").reset_index(drop=True)
+        return df if df is not None else _qrels_lines(source)   # each judged once already
+    return _last_judgement(df)
+
+
+def _last_judgement(df: pd.DataFrame) -> pd.DataFrame:
+    """``df`` with one row per (topic, docno), the last one (as a dict would keep), in order."""
+    tc, _ = pd.factorize(df["topic"].to_numpy(dtype=object))
+    dc, du = pd.factorize(df["docno"].to_numpy(dtype=object))
+    dup = pd.Series(tc.astype(np.int64) * max(len(du), 1) + dc).duplicated(keep="last").to_numpy()
+    if dup.any():
+        df = df[~dup]
+    return df.reset_index(drop=True)
 
 
 def read_run(source: Any, *, name: str | None = None) -> tuple[str, pd.DataFrame]:
