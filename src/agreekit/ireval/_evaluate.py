@@ -20,7 +20,7 @@ import pandas as pd
 from agreekit._api import _warn
 from agreekit._validation import InputError, check_choice, check_float, check_int, parse_ascii_int
 from agreekit.ireval import _kernels_ir as _kir
-from agreekit.ireval._reading import read_run, read_qrels
+from agreekit.ireval._reading import _factorize_grouped, _read_qrels_coded, read_run
 from agreekit.ireval._registry import METRICS, MetricSpec, _is_measure_object, parse_metric
 from agreekit.ireval._scores import _numeric_id
 
@@ -244,18 +244,19 @@ class _Qrels:
 
     ``qcodes`` / ``qtopics``: the qrels' topics factorized (``pd.factorize``), reused here."""
 
-    def __init__(self, q: pd.DataFrame, topics: list[str], qcodes: np.ndarray, qtopics: list[str]):
+    def __init__(self, q: pd.DataFrame, topics: list[str], qcodes: np.ndarray, qtopics: list[str],
+                 dcodes: np.ndarray, duniq: np.ndarray):
         self.topics = topics
         self.topic_index = pd.Index(topics, dtype=object)
         tidx = self.topic_index.get_indexer(pd.Index(qtopics, dtype=object))[qcodes]
         keep = tidx >= 0
         tidx = tidx[keep].astype(np.int64)
-        docno = q["docno"].to_numpy(dtype=object)[keep]
         gain = q["gain"].to_numpy(dtype=np.float64)[keep]
         grade = q["relevance"].to_numpy(dtype=np.int64)[keep]
-        codes, uniques = pd.factorize(docno)
-        self.doc_uniques = np.asarray(uniques, dtype=object)
-        self.n_docs = max(len(uniques), 1)
+        codes = dcodes[keep].astype(np.int64)
+        self.doc_uniques = duniq
+        self.doc_index = pd.Index(duniq, dtype=object)   # its hash table is built once, reused by every run
+        self.n_docs = max(len(duniq), 1)
         self.key_index = pd.Index(tidx * self.n_docs + codes)   # unique: each document judged once per topic
         self.gain, self.grade = gain, grade
         self.qseg, self.qgrade, self.qgain = tidx, grade, gain
@@ -302,10 +303,16 @@ def _ranked(qr: _Qrels, run: pd.DataFrame, depth: int | None, *, beta: float, lo
             order[rows] = [r[2] for r in sub]
     tidx = tidx.astype(np.int64)
     n_judged = len(qr.doc_uniques)
-    codes, uniques = pd.factorize(np.concatenate([qr.doc_uniques, docno]))  # judged docnos keep their codes
-    codes = codes[n_judged:]
-    if np.bincount(codes, minlength=len(uniques)).max(initial=0) > 1:  # a docno twice: keep its best rank
-        ko = (tidx * max(len(uniques), 1) + codes)[order]
+    codes = qr.doc_index.get_indexer(docno)               # judged docnos: their qrels code (a lookup)
+    unjudged = codes < 0
+    if unjudged.any():                                    # the others: codes after the judged ones
+        uc, uu = pd.factorize(docno[unjudged])
+        codes[unjudged] = n_judged + uc
+        n_codes = n_judged + len(uu)
+    else:
+        n_codes = n_judged
+    if np.bincount(codes, minlength=n_codes).max(initial=0) > 1:  # a docno twice: keep its best rank
+        ko = (tidx * max(n_codes, 1) + codes)[order]
         first = ~pd.Series(ko).duplicated(keep="first").to_numpy()
         order = order[first]
     seg = tidx[order]
@@ -427,14 +434,14 @@ def evaluate(qrels: Any, run: Any, metrics: Any = ("AveP",), *,
     gmap = _gain_map(gains)
     judgements = any(sp.rel is not None or METRICS[sp.kind].needs_judgements for sp in specs)
 
-    q = read_qrels(qrels)
+    q, dcodes, duniq = _read_qrels_coded(qrels)
     default = np.where(q["relevance"] > 0, q["relevance"], 0).astype(np.float64)
     if gmap is None:
         q = q.assign(gain=default)
     else:
         q = q.assign(gain=q["relevance"].map(gmap).fillna(pd.Series(default, index=q.index))
                      .astype(np.float64))
-    qcodes, all_topics = pd.factorize(q["topic"].to_numpy(dtype=object))
+    qcodes, all_topics = _factorize_grouped(q["topic"].to_numpy(dtype=object))
     n_rel = np.bincount(qcodes, weights=(q["gain"].to_numpy() > 0), minlength=len(all_topics))
     all_topics = [str(t) for t in all_topics]
     empty = sorted(t for t, n in zip(all_topics, n_rel) if n == 0)
@@ -457,7 +464,7 @@ def evaluate(qrels: Any, run: Any, metrics: Any = ("AveP",), *,
     if len(set(sys_names)) != len(sys_names):
         dup = sorted({n for n in sys_names if sys_names.count(n) > 1})
         raise InputError("run", f"duplicate system names {dup}; pass a dict name -> run")
-    qr = _Qrels(q, topics, qcodes, all_topics)
+    qr = _Qrels(q, topics, qcodes, all_topics, dcodes, duniq)
     values = np.zeros((len(specs), len(topics), len(runs)))
     for j, (_, df, _) in _progress(enumerate(runs), progress, total=len(runs), desc="evaluate: runs"):
         lists = _ranked(qr, df, depth, beta=beta, log_base=log_base, judgements=judgements)

@@ -50,9 +50,10 @@ class RankedLists:
 
 def segments(seg: np.ndarray, n_topics: int) -> tuple[np.ndarray, np.ndarray]:
     """(start, length) of each topic's run in a topic-sorted ``seg``."""
-    start = np.searchsorted(seg, np.arange(n_topics), side="left")
-    end = np.searchsorted(seg, np.arange(n_topics), side="right")
-    return start.astype(np.int64), (end - start).astype(np.int64)
+    length = np.bincount(seg, minlength=n_topics).astype(np.int64)
+    start = np.zeros(n_topics, dtype=np.int64)
+    np.cumsum(length[:-1], out=start[1:])
+    return start, length
 
 
 # --------------------------------------------------------------------------- segment helpers

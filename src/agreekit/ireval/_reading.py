@@ -208,7 +208,7 @@ def _bulk_frame(text: str, n: int, usecols: list[int], dtypes: dict) -> pd.DataF
     return df
 
 
-def _qrels_bulk(text: str) -> pd.DataFrame | None:
+def _qrels_bulk(text: str) -> tuple[pd.DataFrame, np.ndarray, np.ndarray] | None:
     df = _bulk_frame(text, 4, [0, 2, 3], {0: object, 1: object, 2: object, 3: object})
     if df is None:
         return None
@@ -222,7 +222,7 @@ def _qrels_bulk(text: str) -> pd.DataFrame | None:
     if np.any(np.abs(rel) >= 2 ** 62):
         return None
     topic, docno = df[0].to_numpy(dtype=object), df[2].to_numpy(dtype=object)
-    tc, tu = pd.factorize(topic)
+    tc, _ = _factorize_grouped(topic)
     dc, du = pd.factorize(docno)
     key = pd.Series(tc.astype(np.int64) * max(len(du), 1) + dc)
     dup = key.duplicated(keep="first").to_numpy()
@@ -230,8 +230,8 @@ def _qrels_bulk(text: str) -> pd.DataFrame | None:
         first = pd.Series(rel[~dup], index=key[~dup].to_numpy())
         if np.any(first.loc[key[dup].to_numpy()].to_numpy() != rel[dup]):
             return None  # conflicting judgements: the line reader names them
-        topic, docno, rel = topic[~dup], docno[~dup], rel[~dup]
-    return pd.DataFrame({"topic": topic, "docno": docno, "relevance": rel})
+        topic, docno, rel, dc = topic[~dup], docno[~dup], rel[~dup], dc[~dup]
+    return pd.DataFrame({"topic": topic, "docno": docno, "relevance": rel}), dc, np.asarray(du, dtype=object)
 
 
 def _run_bulk(text: str) -> tuple[str, pd.DataFrame] | None:
@@ -283,6 +283,11 @@ def read_qrels(source: Any) -> pd.DataFrame:
     1   301    d2          0
     2   302    d7          2
     """
+    return _read_qrels_coded(source)[0]
+
+
+def _read_qrels_coded(source: Any) -> tuple[pd.DataFrame, np.ndarray, np.ndarray]:
+    """:func:`read_qrels` and the docnos factorized (codes, uniques), which :func:`evaluate` reuses."""
     if isinstance(source, pd.DataFrame):
         df = _topic_doc_frame("qrels", source, "relevance")
         try:
@@ -294,22 +299,40 @@ def read_qrels(source: Any) -> pd.DataFrame:
         df["relevance"] = rel.astype(np.int64)
     elif isinstance(source, Mapping):
         rows = [(str(t), str(d), g) for t, docs in source.items() for d, g in docs.items()]
-        return read_qrels(pd.DataFrame(rows, columns=["topic", "docno", "relevance"]))
+        return _read_qrels_coded(pd.DataFrame(rows, columns=["topic", "docno", "relevance"]))
     else:
         text = _bulk_text("qrels", source)
-        df = None if text is None else _qrels_bulk(text)
-        return df if df is not None else _qrels_lines(source)   # each judged once already
+        got = None if text is None else _qrels_bulk(text)
+        if got is not None:
+            return got
+        df = _qrels_lines(source)   # each document judged once already
+        dc, du = pd.factorize(df["docno"].to_numpy(dtype=object))
+        return df, dc, np.asarray(du, dtype=object)
     return _last_judgement(df)
 
 
-def _last_judgement(df: pd.DataFrame) -> pd.DataFrame:
-    """``df`` with one row per (topic, docno), the last one (as a dict would keep), in order."""
-    tc, _ = pd.factorize(df["topic"].to_numpy(dtype=object))
+def _factorize_grouped(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``pd.factorize(values)`` hashing only the first value of each run of equal values (qrels
+    and runs are written topic by topic)."""
+    if values.size == 0:
+        return np.zeros(0, dtype=np.int64), np.array([], dtype=object)
+    head = np.flatnonzero(np.concatenate(([True], values[1:] != values[:-1])))
+    if head.size > values.size // 4:
+        codes, uniq = pd.factorize(values)
+        return codes, np.asarray(uniq, dtype=object)
+    hc, uniq = pd.factorize(values[head])
+    return np.repeat(hc, np.diff(np.append(head, values.size))), np.asarray(uniq, dtype=object)
+
+
+def _last_judgement(df: pd.DataFrame) -> tuple[pd.DataFrame, np.ndarray, np.ndarray]:
+    """``df`` with one row per (topic, docno), the last one (as a dict would keep), in order; and
+    its docnos factorized."""
+    tc, _ = _factorize_grouped(df["topic"].to_numpy(dtype=object))
     dc, du = pd.factorize(df["docno"].to_numpy(dtype=object))
     dup = pd.Series(tc.astype(np.int64) * max(len(du), 1) + dc).duplicated(keep="last").to_numpy()
     if dup.any():
-        df = df[~dup]
-    return df.reset_index(drop=True)
+        df, dc = df[~dup], dc[~dup]
+    return df.reset_index(drop=True), dc, np.asarray(du, dtype=object)
 
 
 def read_run(source: Any, *, name: str | None = None) -> tuple[str, pd.DataFrame]:
