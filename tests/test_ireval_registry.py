@@ -347,3 +347,29 @@ def test_gains_accept_integer_spellings_alike():
         with warnings.catch_warnings():
             warnings.simplefilter("error")
             assert abs(evaluate(q, {"s": run}, "nDCG@2", gains=g)["nDCG@2"].loc["1", "s"] - want) <= 1e-15
+
+
+# ----------------------------------------------------------------------------- the CLI
+def _cli(*args):
+    return subprocess.run([sys.executable, "-m", "agreekit", *args], capture_output=True, text=True)
+
+
+def test_cli_did_you_mean_is_one_stderr_line(tmp_path):
+    q = _write(tmp_path / "q.txt", "1 0 a 1\n1 0 b 0\n")
+    r = _write(tmp_path / "r.txt", "1 Q0 a 1 2.0 s\n1 Q0 b 2 1.0 s\n")
+    res = _cli("evaluate", str(q), str(r), "--metrics", "nDGC@10")
+    assert res.returncode == 2 and res.stdout == ""
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and "did you mean 'nDCG@10'" in lines[0] and "Traceback" not in res.stderr
+
+
+def test_cli_parameters_with_commas_and_trec_names(tmp_path):
+    q = _write(tmp_path / "q.txt", "1 0 a 2\n1 0 b 1\n1 0 c 0\n")
+    r = _write(tmp_path / "r.txt", "1 Q0 b 1 3.0 s\n1 Q0 a 2 2.0 s\n1 Q0 c 3 1.0 s\n")
+    res = _cli("evaluate", str(q), str(r), "--metrics", "P(rel=2,cutoff=2),map", "--format", "json")
+    assert res.returncode == 0, res.stderr
+    import json
+
+    got = json.loads(res.stdout)["metrics"]
+    assert got["P(rel=2,cutoff=2)"]["s"]["1"] == 0.5                    # only 'a' has grade >= 2
+    assert abs(got["map"]["s"]["1"] - (1 / 1 + 2 / 2) / 2) <= 1e-12     # b at 1, a at 2: both relevant
