@@ -16,7 +16,7 @@ from agreekit._resampling import bootstrap_summaries, summary_name, system_summa
 from agreekit._validation import InputError, check_choice, check_float, check_int
 from agreekit.ireval import _kernels as _k
 from agreekit.ireval._tests import _align_paired, _check_alternative
-from agreekit.ireval._scores import align_scores, _check_scores
+from agreekit.ireval._scores import align_scores, check_scores
 from agreekit.ireval._summaries import GM_OFFSET
 
 __all__ = ["kendall_normal_test", "kendall_critical_value", "spearman_t_test", "RankCorrelationResult",
@@ -289,8 +289,8 @@ def rank_correlation_se(scores_a: Any, scores_b: Any, *, coefficient: str = "ken
     >>> res.correlation > 0.5, 0 < res.standard_error < 0.3
     (True, True)
     """
-    da = _check_scores(scores_a, parameter="scores_a")
-    db = _check_scores(scores_b, parameter="scores_b")
+    da = check_scores(scores_a, parameter="scores_a")
+    db = check_scores(scores_b, parameter="scores_b")
     if isinstance(scores_a, pd.DataFrame) and isinstance(scores_b, pd.DataFrame):
         db = align_scores(da, db)
     elif db.shape != da.shape:
@@ -394,7 +394,7 @@ def difference_se(x: Any, y: Any, *, summary: str = "mean", n_resamples: int = 1
     (0.2, 0.0707)
     """
     x, y = _align_paired(x, y)
-    X = _check_scores(np.column_stack([np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)])
+    X = check_scores(np.column_stack([np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)])
                      if np.ndim(x) == 1 and np.ndim(y) == 1 and np.size(x) == np.size(y) else
                      _raise_len(x, y), parameter="x").to_numpy()
     stat = summary_name(summary, allow_callable=False)

@@ -23,7 +23,7 @@ from agreekit._validation import InputError, check_choice, check_int
 from agreekit.ireval import _kernels as _k
 from agreekit.ireval._tests import _REL_TOL, _ZERO_VAR_TOL, _apply_statistic, _asl, _kth_largest, critical_rank
 from agreekit.ireval._evaluate import _progress
-from agreekit.ireval._scores import _check_scores
+from agreekit.ireval._scores import check_scores
 from agreekit.ireval._summaries import GM_OFFSET
 
 __all__ = ["format_difference", "DiscriminativePowerResult", "discriminative_power"]
@@ -399,7 +399,7 @@ def discriminative_power(scores: Any, *, alpha: float = 0.05, test: str = "paire
     >>> f"{res.n_significant}/{res.n_pairs}", format_difference(res.estimated_difference)
     ('15/15', '0.07')
     """
-    df = _check_scores(scores)
+    df = check_scores(scores)
     X = df.to_numpy()
     n, s = X.shape
     test = check_choice("test", test, ("paired", "unpaired"))

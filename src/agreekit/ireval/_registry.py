@@ -23,11 +23,26 @@ from agreekit.ireval import _kernels_ir as _kir
 
 @dataclass(frozen=True)
 class MetricSpec(ResultBase):
-    """A parsed metric name.
+    """A parsed metric name, what :func:`parse_metric` returns.
 
-    ``kind`` is a key of :data:`METRICS` (``AveP``, ``P``, ``nDCG``, ...), ``cutoff`` the
-    ``@k`` (None without one) and ``rel`` ir_measures' / trec_eval's relevance level (None:
-    a document is relevant iff its gain is > 0; ``rel=k``: iff its grade is >= k)."""
+    Parameters
+    ----------
+    name : str
+        The name as given (the key of :func:`~agreekit.ireval.evaluate`'s result).
+    kind : str
+        A key of :data:`~agreekit.ireval.metrics.METRICS` (``"AveP"``, ``"P"``, ``"nDCG"``, ...).
+    cutoff : int or None
+        The ``@k`` (None without one).
+    rel : int or None, optional
+        ir_measures' / trec_eval's relevance level: None (default) counts a document as relevant
+        iff its gain is > 0, ``rel=k`` iff its grade is >= k.
+
+    Examples
+    --------
+    >>> from agreekit.ireval import MetricSpec, parse_metric
+    >>> parse_metric("AP(rel=2)") == MetricSpec("AP(rel=2)", "AveP", None, 2)
+    True
+    """
 
     name: str
     kind: str
@@ -37,13 +52,36 @@ class MetricSpec(ResultBase):
 
 @dataclass(frozen=True)
 class MetricDefinition(ResultBase):
-    """One IR metric of the registry.
+    """One IR metric of the registry :data:`~agreekit.ireval.metrics.METRICS`.
 
-    ``compute(lists, spec)`` returns the per-topic values (a float array over the topics of
-    ``lists``); ``aliases`` are other spellings of ``kind``; ``cutoff`` is ``"optional"`` or
-    ``"forbidden"``; ``params`` the ir_measures parameters accepted besides ``cutoff``;
-    ``trec_eval`` the trec_eval names (``{k}`` = the cut-off); ``needs_judgements`` marks
-    metrics that need the grade of every retrieved document (not only its gain)."""
+    Parameters
+    ----------
+    kind : str
+        The canonical name (``"AveP"``, ``"nDCG"``, ...).
+    compute : callable
+        ``compute(lists, spec)``: the per-topic values (a float array over the topics of the
+        ranked lists ``lists``) of the metric ``spec`` (a :class:`MetricSpec`).
+    doc : str
+        The definition in one line.
+    aliases : tuple of str, optional
+        Other spellings of ``kind`` (``("AP",)`` for ``"AveP"``).
+    cutoff : {"optional", "forbidden"}, optional
+        Whether ``@k`` is allowed (default ``"optional"``).
+    params : tuple of str, optional
+        The ir_measures parameters accepted besides ``cutoff`` (``("rel",)``).
+    trec_eval : tuple of str, optional
+        The trec_eval names (``"{k}"`` stands for the cut-off: ``"P_{k}"``).
+    needs_judgements : bool, optional
+        Whether the metric needs the grade of every retrieved document, not only its gain.
+
+    Examples
+    --------
+    >>> from agreekit.ireval import METRICS
+    >>> METRICS["AveP"].aliases, METRICS["AveP"].trec_eval
+    (('AP',), ('map', 'map_cut_{k}'))
+    >>> sorted(METRICS["P"].spellings)
+    ['P', 'PDoc']
+    """
 
     kind: str
     compute: Callable[..., Any] = field(repr=False)

@@ -71,7 +71,7 @@ def _first_column_is_topics(df: pd.DataFrame, topic_column: str, parameter: str,
 _SCORE_LIMIT = 1e150
 
 
-def _check_scores(scores: Any, *, parameter: str = "scores", min_topics: int = 2,
+def check_scores(scores: Any, *, parameter: str = "scores", min_topics: int = 2,
                  min_systems: int = 2) -> pd.DataFrame:
     """Validate a topics x systems score matrix and return it as a float DataFrame.
 
@@ -236,4 +236,4 @@ def load_scores(path: str | os.PathLike, *, parameter: str = "scores", topic_col
         what = "missing value" if df.iat[r, c] == "" else f"NaN or infinite value {df.iat[r, c]!r}"
         raise InputError(parameter, f"{shown} line {table.lines[r]}: {what} at topic {df.index[r]!r}, "
                                     f"system {df.columns[c]!r}")
-    return _check_scores(num, parameter=parameter)
+    return check_scores(num, parameter=parameter)

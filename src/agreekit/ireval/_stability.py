@@ -16,7 +16,7 @@ from agreekit._resampling import STREAM_SWAP, bootstrap_summaries, summary_name,
 from agreekit._validation import InputError, check_float, check_int
 from agreekit.ireval import _kernels as _k
 from agreekit.ireval._power import _pairs
-from agreekit.ireval._scores import _check_scores
+from agreekit.ireval._scores import check_scores
 from agreekit.ireval._summaries import GM_OFFSET
 
 __all__ = ["DEFAULT_FUZZINESS", "difference_bin", "StabilityResult", "stability", "SwapResult", "swap_rates"]
@@ -176,7 +176,7 @@ def stability(scores: Any, *, fuzziness: Sequence[float] = DEFAULT_FUZZINESS, su
     >>> res.minority_rate.tolist(), res.proportion_of_ties.tolist()
     ([0.0, 0.0], [0.0, 0.3333333333333333])
     """
-    df = _check_scores(scores)
+    df = check_scores(scores)
     X = df.to_numpy()
     n, s = X.shape
     stat = summary_name(summary, allow_callable=False)
@@ -323,7 +323,7 @@ def swap_rates(scores: Any, *, summary: str = "mean", bin_width: float = 0.01, n
     >>> int(res.bins["comparisons"].sum()), res.abs_difference, round(res.sensitivity, 3)
     (10000, 0.03, 0.957)
     """
-    df = _check_scores(scores)
+    df = check_scores(scores)
     X = df.to_numpy()
     n, s = X.shape
     stat = summary_name(summary, allow_callable=False)

@@ -87,7 +87,7 @@ from agreekit.ireval._stability import (DEFAULT_FUZZINESS, StabilityResult, Swap
                                         stability, swap_rates)
 from agreekit.ireval._tests import (ALTERNATIVES, PairedTestResult, UnpairedTestResult, critical_rank,  # noqa: F401
                                     paired_test, unpaired_test)
-from agreekit.ireval._scores import _check_scores
+from agreekit.ireval._scores import check_scores
 from agreekit.ireval._summaries import GM_OFFSET
 
 __all__ = [
@@ -226,7 +226,7 @@ def meta_evaluate(scores: Any, *, alpha: float = 0.05, n_resamples: int = 1000, 
     >>> ev.paired.n_significant, ev.unpaired.n_significant
     (9, 2)
     """
-    df = _check_scores(scores)
+    df = check_scores(scores)
     n = df.shape[0]
     bad = set(analyses) - {"paired", "unpaired", "stability", "swap"}
     if bad:

@@ -97,7 +97,7 @@ from agreekit._api import _warn
 from agreekit.ireval._evaluate import evaluate, topic_metrics
 from agreekit.ireval._reading import read_qrels, read_run
 from agreekit.ireval._registry import METRICS, MetricDefinition, MetricSpec, parse_metric
-from agreekit.ireval._scores import align_scores, _check_scores, load_scores
+from agreekit.ireval._scores import align_scores, check_scores, load_scores
 from agreekit.ireval._summaries import GM_OFFSET, arithmetic_mean, geometric_mean, round_significant
 
 __all__ = [
@@ -119,7 +119,6 @@ __all__ = [
 
 #: helpers that had no underscore before the split: old name -> (module, new name)
 _RENAMED = {
-    "check_scores": ("agreekit.ireval._scores", "_check_scores"),
     "NDCG_FORMS": ("agreekit.ireval._evaluate", "_NDCG_FORMS"),
     "TOPIC_COLUMN_CHOICES": ("agreekit.ireval._scores", "_TOPIC_COLUMN_CHOICES"),
 }
@@ -131,8 +130,8 @@ def __getattr__(name: str):
         import importlib
 
         module, new = _RENAMED[name]
-        _warn(f"agreekit.ireval.metrics.{name} is private now ({new}); it is not part of the public API "
-              "and will be removed in the next release", stacklevel=2)
+        _warn(f"agreekit.ireval.metrics.{name} is private now ({new}); it is not part of the public API",
+              stacklevel=2)
         return getattr(importlib.import_module(module), new)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 

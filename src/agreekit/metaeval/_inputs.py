@@ -10,7 +10,7 @@ import pandas as pd
 
 from agreekit._validation import InputError
 from agreekit._resampling import bootstrap_summaries, summary_name, system_summaries
-from agreekit.ireval.metrics import GM_OFFSET, align_scores, _check_scores
+from agreekit.ireval.metrics import GM_OFFSET, align_scores, check_scores
 from agreekit._jit import pick
 from agreekit.metaeval import _kernels as _k
 
@@ -76,7 +76,7 @@ def check_metric_scores(scores: Any, *, summary: Any = "mean", parameter: str = 
     frames = []
     ref = None
     for name in names:
-        df = _check_scores(scores[name], parameter=f"{parameter}[{name!r}]")
+        df = check_scores(scores[name], parameter=f"{parameter}[{name!r}]")
         if ref is None:
             ref = df
         elif not isinstance(scores[name], pd.DataFrame) or not isinstance(scores[names[0]], pd.DataFrame):
