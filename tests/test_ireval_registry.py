@@ -270,6 +270,8 @@ def test_files_with_ties_repeats_tabs_and_comments_equal_pytrec_eval(tmp_path):
 @pytest.mark.parametrize("content,match", [
     ("1 0 d1 1.0\n", "grade '1.0' is not an integer"),
     ("1 0 d1 1e3\n", "grade '1e3' is not an integer"),
+    ("1 0 d1 1_0\n", "grade '1_0' is not an integer"),         # int() would read 10
+    ("1 0 d1 +-1\n", "grade '+-1' is not an integer"),
     ("1 0 d1 1\n1 0 d1 2\n", "line 2: document 'd1' of topic '1' is judged 2, but line 1 judged it 1"),
     ("1 0 d1 1 x\n", "line 1: expected 4 fields"),
     ("1 0 d1 1\n1 0 d2\n", "line 2: expected 4 fields"),
