@@ -110,7 +110,7 @@ def test_rr_at_k_is_rr_truncated_at_k(robust03):
 
 
 @needs_ir_measures
-@pytest.mark.parametrize("measure", ["nDCG(dcg='exp-log2')@10", "ERR@10", "AP(rel=2)", "Judged@10"])
+@pytest.mark.parametrize("measure", ["nDCG(dcg='exp-log2')@10", "ERR@10", "P(judged_only=True)@10", "SetP"])
 def test_unsupported_ir_measures_objects_are_an_input_error_naming_them(measure):
     obj = ir_measures.parse_measure(measure)
     with pytest.raises(InputError, match=r"`metrics` unsupported metric " + __import__("re").escape(repr(str(obj)))):
@@ -314,7 +314,7 @@ def test_timings_and_results_protocol():
     assert d["pvalue"] == res.pvalue and d["asl"] == res.asl and d["alternative"] == "two-sided"
     dp = discriminative_power(X, n_resamples=100, rng=1)
     pd.testing.assert_frame_equal(dp.to_frame(), dp.table)
-    assert parse_metric("nDCG@10").to_dict() == {"name": "nDCG@10", "kind": "nDCG", "cutoff": 10}
+    assert parse_metric("nDCG@10").to_dict() == {"name": "nDCG@10", "kind": "nDCG", "cutoff": 10, "rel": None}
 
 
 # ----------------------------------------------------------------------------- metaeval renames

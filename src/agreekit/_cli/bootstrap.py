@@ -5,7 +5,7 @@
 pair of systems of a topics x systems score matrix (discriminative power, per-pair ASLs,
 estimated required difference).  ``SCORES.csv`` may be ``-`` (stdin).
 
-``agreekit evaluate QRELS RUN... --metrics AP,nDCG@10 [--depth 1000] [--output-dir DIR]`` builds
+``agreekit evaluate QRELS RUN... --metrics AP,nDCG@10 [--depth N] [--output-dir DIR]`` builds
 such matrices from TREC qrels and runs (ir_measures names: ``nDCG@k`` is trec_eval's form,
 ``nDCG_jk@k`` the Jarvelin-Kekalainen form of Sakai 2006).
 
@@ -26,14 +26,33 @@ from agreekit._io import check_output_path, dumps_json, write_files
 from agreekit._validation import InputError, parse_ascii_float
 from agreekit._cli import resolve_seed
 from agreekit.ireval.bootstrap import discriminative_power, rank_correlation_se
-from agreekit.ireval.metrics import align_scores, evaluate, load_scores
+from agreekit.ireval.metrics import METRICS, align_scores, evaluate, load_scores
 
 
 def _metric_list(values: list[str]) -> list[str]:
+    """Metric names from repeated or comma-separated values (commas inside ``(...)`` belong to
+    ir_measures' parameters: ``P(rel=2,cutoff=10)``)."""
     out = []
     for v in values:
-        out.extend(p.strip() for p in v.split(",") if p.strip())
+        out.extend(p.strip() for p in re.split(r",(?![^()]*\))", v) if p.strip())
     return out
+
+
+def supported_metric_names() -> str:
+    """Every IR metric spelling of the registry, as the CLI lists them (``@k`` where a cut-off is
+    allowed, aliases in parentheses)."""
+    parts = []
+    for d in METRICS.values():
+        k = "" if d.cutoff == "forbidden" else "[@k]"
+        parts.append(d.kind + k + (f" ({', '.join(d.aliases)})" if d.aliases else ""))
+    return ", ".join(parts)
+
+
+def _metrics_help() -> str:
+    """The --metrics help, built from the registry (every name and alias)."""
+    return ("metric (repeatable or comma-separated): " + supported_metric_names()
+            + "; ir_measures parameters (P(rel=2)@10, AP(rel=2), nDCG(cutoff=10)) and trec_eval names "
+              "(map, P_10, ndcg_cut_10, recip_rank) are accepted")
 
 
 def _gains(values: list[str] | None):
@@ -168,7 +187,7 @@ def register(subparsers) -> None:
     p.set_defaults(func=_run_bootstrap, api=(discriminative_power, rank_correlation_se))
 
     e = subparsers.add_parser(
-        "evaluate", help="per-topic IR metrics (AP, P@k, R@k, RR, Rprec, nDCG@k, Q-measure, ...) from TREC "
+        "evaluate", help="per-topic IR metrics (AP, P@k, R@k, RR, Rprec, nDCG@k, bpref, ...) from TREC "
                          "qrels and runs",
         description="Build topics x systems score matrices from TREC qrels and runs. Metric names follow "
                     "ir_measures: nDCG@k is trec_eval's ndcg_cut (gain / log2(rank + 1)); nDCG_jk@k is the "
@@ -176,9 +195,9 @@ def register(subparsers) -> None:
     e.add_argument("qrels", metavar="QRELS", help="TREC qrels file (topic iter docno grade; .gz ok; - = stdin)")
     e.add_argument("run", metavar="RUN", nargs="+", help="TREC run files (one system each; .gz ok)")
     e.add_argument("--metrics", "--metric", dest="metrics", action="append", required=True, metavar="METRIC",
-                   help="metric (repeatable or comma-separated): AP, P@10, R@100, RR, Rprec, nDCG@10, "
-                        "nDCG_jk@100, Q-measure, nCG@100")
-    e.add_argument("--depth", type=int, default=1000, help="cut each ranked list at this depth (default 1000)")
+                   help=_metrics_help())
+    e.add_argument("--depth", type=int, default=None,
+                   help="cut each ranked list at this depth (default: every retrieved document, as trec_eval)")
     e.add_argument("--gains", "--gain", dest="gains", action="append", metavar="GRADE=GAIN",
                    help="gain of a relevance grade (repeatable; default gain = grade)")
     e.add_argument("--beta", type=float, default=1.0, help="Q-measure beta (default 1)")

@@ -3,6 +3,7 @@
 * :mod:`~agreekit.ireval.metrics` — AP, P@k, R@k, RR, Rprec, nDCG@k (trec_eval's form),
   nDCG_jk@k (Sakai's), Q-measure, nCG@k from TREC qrels and runs (ir_measures names,
   measure objects and frames accepted); reading and aligning topics × systems score matrices.
+  :data:`METRICS` is the registry of every IR metric name (definitions, parameters, aliases).
 * :mod:`~agreekit.ireval.bootstrap` — paired/unpaired bootstrap tests,
   discriminative power, required difference, stability, swap rates and the
   bootstrap standard errors of rank correlations and differences.
@@ -36,6 +37,9 @@ from agreekit.ireval.bootstrap import (
     unpaired_test,
 )
 from agreekit.ireval.metrics import (
+    METRICS,
+    MetricDefinition,
+    MetricSpec,
     align_scores,
     arithmetic_mean,
     evaluate,
@@ -50,6 +54,7 @@ from agreekit.ireval.metrics import (
 
 __all__ = [
     "evaluate", "read_qrels", "read_run", "load_scores", "parse_metric", "topic_metrics", "align_scores",
+    "METRICS", "MetricDefinition", "MetricSpec",
     "arithmetic_mean", "geometric_mean", "round_significant",
     "bootstrap_indices", "paired_test", "unpaired_test", "discriminative_power",
     "stability", "swap_rates", "rank_correlation_se", "difference_se", "meta_evaluate",

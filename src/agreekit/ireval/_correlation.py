@@ -15,8 +15,9 @@ from agreekit._api import ResultBase, TestResultBase, deprecated_attribute, rena
 from agreekit._resampling import bootstrap_summaries, summary_name, system_summaries, topic_resamples
 from agreekit._validation import InputError, check_choice, check_float, check_int
 from agreekit.ireval import _kernels as _k
-from agreekit.ireval._tests import _check_alternative
-from agreekit.ireval.metrics import GM_OFFSET, align_scores, check_scores
+from agreekit.ireval._tests import _align_paired, _check_alternative
+from agreekit.ireval._scores import align_scores, check_scores
+from agreekit.ireval._summaries import GM_OFFSET
 
 __all__ = ["kendall_normal_test", "kendall_critical_value", "spearman_t_test", "RankCorrelationResult",
     "rank_correlation_se", "DifferenceSEResult", "difference_se"]
@@ -359,7 +360,8 @@ def difference_se(x: Any, y: Any, *, summary: str = "mean", n_resamples: int = 1
     Parameters
     ----------
     x, y : array_like, shape (n,)
-        Per-topic values of systems X and Y on the same topics, in the same order.
+        Per-topic values of systems X and Y on the same topics, in the same order; two
+        :class:`pandas.Series` are paired by their labels (different label sets are an error).
     summary : {"mean", "gmean"}
         M, how a system is summarised over a topic sample (formerly ``statistic``).
     n_resamples : int, default 1000
@@ -391,6 +393,7 @@ def difference_se(x: Any, y: Any, *, summary: str = "mean", n_resamples: int = 1
     >>> round(res.difference, 4), round(res.standard_error, 4)
     (0.2, 0.0707)
     """
+    x, y = _align_paired(x, y)
     X = check_scores(np.column_stack([np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)])
                      if np.ndim(x) == 1 and np.ndim(y) == 1 and np.size(x) == np.size(y) else
                      _raise_len(x, y), parameter="x").to_numpy()

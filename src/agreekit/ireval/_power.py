@@ -22,7 +22,9 @@ from agreekit._resampling import (STREAM_BATCH_ELEMENTS, STREAM_POOLED, log_valu
 from agreekit._validation import InputError, check_choice, check_int
 from agreekit.ireval import _kernels as _k
 from agreekit.ireval._tests import _REL_TOL, _ZERO_VAR_TOL, _apply_statistic, _asl, _kth_largest, critical_rank
-from agreekit.ireval.metrics import GM_OFFSET, _progress, check_scores
+from agreekit.ireval._evaluate import _progress
+from agreekit.ireval._scores import check_scores
+from agreekit.ireval._summaries import GM_OFFSET
 
 __all__ = ["format_difference", "DiscriminativePowerResult", "discriminative_power"]
 

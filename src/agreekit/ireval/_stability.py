@@ -16,7 +16,8 @@ from agreekit._resampling import STREAM_SWAP, bootstrap_summaries, summary_name,
 from agreekit._validation import InputError, check_float, check_int
 from agreekit.ireval import _kernels as _k
 from agreekit.ireval._power import _pairs
-from agreekit.ireval.metrics import GM_OFFSET, check_scores
+from agreekit.ireval._scores import check_scores
+from agreekit.ireval._summaries import GM_OFFSET
 
 __all__ = ["DEFAULT_FUZZINESS", "difference_bin", "StabilityResult", "stability", "SwapResult", "swap_rates"]
 

@@ -19,7 +19,7 @@ from agreekit._resampling import (STREAM_POOLED, log_values, resample_batches, s
                                   unit_mean_interval)
 from agreekit._validation import InputError, as_float_array, check_choice, check_float, check_int
 from agreekit.ireval import _kernels as _k
-from agreekit.ireval.metrics import GM_OFFSET
+from agreekit.ireval._summaries import GM_OFFSET
 
 __all__ = ["ALTERNATIVES", "critical_rank", "PairedTestResult", "paired_test", "UnpairedTestResult", "unpaired_test"]
 
@@ -104,6 +104,27 @@ def _kth_largest(A: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 # --------------------------------------------------------------------------- paired test core
+
+
+def _align_paired(x, y):
+    """Two labelled :class:`pandas.Series` paired by label, as ``metric_agreement`` and
+    ``rank_correlation_se`` pair topics: ``y`` is reordered to ``x``'s labels; different label
+    sets or duplicate labels (unless both indexes are equal) are an :class:`InputError`.  Anything
+    else is paired by position."""
+    import pandas as pd
+
+    if not (isinstance(x, pd.Series) and isinstance(y, pd.Series)) or x.index.equals(y.index):
+        return x, y
+    if x.index.has_duplicates or y.index.has_duplicates:
+        raise InputError("y", "x and y are Series with duplicate topic labels in a different order: they "
+                              "cannot be paired by label (give unique labels or arrays)")
+    a, b = set(map(str, x.index)), set(map(str, y.index))
+    if a != b or len(x) != len(y) or len(set(x.index)) != len(a):
+        raise InputError("y", f"x and y are Series with different topic labels (only in x: "
+                              f"{sorted(a - b)[:5]}; only in y: {sorted(b - a)[:5]}): a paired test pairs "
+                              "topics by label")
+    by_text = pd.Series(y.to_numpy(), index=[str(t) for t in y.index])
+    return x, pd.Series(by_text.loc[[str(t) for t in x.index]].to_numpy(), index=x.index, name=y.name)
 
 
 def _two_samples(x, y, *, min_size: int) -> tuple[np.ndarray, np.ndarray]:
@@ -258,7 +279,8 @@ def paired_test(x: Any, y: Any, *, alternative: str = "two-sided", n_resamples: 
     Parameters
     ----------
     x, y : array_like, shape (n,)
-        Per-topic values of systems X and Y on the same topics, in the same order.
+        Per-topic values of systems X and Y on the same topics, in the same order; two
+        :class:`pandas.Series` are paired by their labels (different label sets are an error).
     alternative : {"two-sided", "greater", "less"}, default "two-sided"
         H1: mu_X != mu_Y (b counts |t*b| >= |t|), mu_X > mu_Y (t*b >= t) or
         mu_X < mu_Y (t*b <= t).
@@ -302,7 +324,7 @@ def paired_test(x: Any, y: Any, *, alternative: str = "two-sided", n_resamples: 
     stat = summary_name(summary, allow_callable=False)
     alternative = _check_alternative(alternative)
 
-    x, y = _two_samples(x, y, min_size=2)
+    x, y = _two_samples(*_align_paired(x, y), min_size=2)
     if x.size != y.size:
         raise InputError("y", f"must have the same length as `x` ({x.size}) for a paired test; got {y.size}")
     if stat == "gmean":

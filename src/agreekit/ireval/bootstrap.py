@@ -87,7 +87,8 @@ from agreekit.ireval._stability import (DEFAULT_FUZZINESS, StabilityResult, Swap
                                         stability, swap_rates)
 from agreekit.ireval._tests import (ALTERNATIVES, PairedTestResult, UnpairedTestResult, critical_rank,  # noqa: F401
                                     paired_test, unpaired_test)
-from agreekit.ireval.metrics import GM_OFFSET, check_scores
+from agreekit.ireval._scores import check_scores
+from agreekit.ireval._summaries import GM_OFFSET
 
 __all__ = [
     "DEFAULT_FUZZINESS",

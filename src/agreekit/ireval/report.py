@@ -4,7 +4,9 @@ Runs :func:`agreekit.ireval.bootstrap.meta_evaluate` for every metric of one tes
 collection on *shared* bootstrap samples, plus Kendall's tau between every
 pair of metrics with its bootstrap SE, and turns the results into tables
 (CSV + Markdown) and figures (PNG + PDF).  The Snakemake stage
-``workflow/rules/bootstrap.smk`` calls these functions through thin scripts.
+``workflow/rules/bootstrap.smk`` calls these functions through thin scripts
+(:func:`write_collection` for one collection's files, :func:`write_table` with
+:data:`MARKDOWN_COLUMNS` for the paper's tables).
 """
 from __future__ import annotations
 
@@ -23,9 +25,10 @@ from agreekit._io import atomic_write, write_json
 from agreekit._validation import InputError, check_int
 from agreekit.ireval.bootstrap import (DEFAULT_FUZZINESS, MetaEvaluation, format_difference,
     kendall_critical_value, meta_evaluate, rank_correlation_se)
-from agreekit.ireval.metrics import align_scores, check_scores
+from agreekit.ireval._scores import align_scores, check_scores
 
-__all__ = ["MetricInput", "CollectionAnalysis", "collection_seed", "analyze_collection",
+__all__ = ["MetricInput", "CollectionAnalysis", "collection_seed", "analyze_collection", "write_collection",
+           "write_table", "MARKDOWN_COLUMNS",
            "table2", "table3", "correlation_table", "to_markdown", "plot_asl_curves", "plot_mr_pt",
            "plot_swap_rates", "plot_rank_correlations"]
 

@@ -1,0 +1,477 @@
+"""Per-topic IR metrics of runs against qrels: :func:`evaluate` and :func:`topic_metrics`.
+
+Every metric is dispatched through the registry (:data:`agreekit.ireval._registry.METRICS`);
+the ranked lists of a run are built once as sorted arrays (:class:`_kernels_ir.RankedLists`)
+and every metric is computed for all topics at once.
+"""
+from __future__ import annotations
+
+import math
+import os
+import re
+import warnings
+from collections.abc import Mapping, Sequence
+from decimal import Decimal
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from agreekit._api import _warn
+from agreekit._validation import InputError, check_choice, check_float, check_int, parse_ascii_int
+from agreekit.ireval import _kernels_ir as _kir
+from agreekit.ireval._reading import _factorize_grouped, _read_qrels_coded, read_run
+from agreekit.ireval._registry import METRICS, MetricSpec, _is_measure_object, parse_metric
+from agreekit.ireval._scores import _numeric_id
+
+_NDCG_FORMS = ("jk", "trec")
+
+
+def _compute(lists: _kir.RankedLists, spec: MetricSpec) -> np.ndarray:
+    """The registry's kernel for ``spec``; an unknown kind raises (no fall-through)."""
+    definition = METRICS.get(spec.kind)
+    if definition is None:
+        raise InputError("metrics", f"unknown metric kind {spec.kind!r} (known: {', '.join(METRICS)})")
+    return definition.compute(lists, spec)
+
+
+def topic_metrics(ranked_gains: Sequence[float], ideal_gains: Sequence[float],
+                  specs: Sequence[MetricSpec], *, depth: int | None = None, beta: float = 1.0,
+                  log_base: float = 2.0, ndcg: str | None = None) -> list[float]:
+    """Metric values of one ranked list for one topic.
+
+    ``ranked_gains`` are the gains of the retrieved documents in rank order (0
+    for non-relevant), already cut at ``depth``; ``ideal_gains`` the gains of
+    all R relevant documents (any order).  Used by :func:`evaluate`; public so
+    that the definitions can be checked by hand.  ``ndcg`` is deprecated, as in
+    :func:`evaluate`.  Metrics that need the grade of every document (``bpref``,
+    ``Judged@k``, ``rel=``) are computed by :func:`evaluate` only.
+
+    Parameters
+    ----------
+    ranked_gains : sequence of float
+        Gains of the retrieved documents in rank order, cut at ``depth``.
+    ideal_gains : sequence of float
+        Gains of all relevant documents of the topic.
+    specs : sequence of MetricSpec
+        The metrics (:func:`parse_metric`).
+    depth : int, optional
+        The evaluation depth (default: every document given): ``P``, ``nCG``, ``nDCG``
+        without ``@k`` use k = depth.
+    beta : float, optional
+        The Q-measure's β (default 1).
+    log_base : float, optional
+        The base a of nDCG_jk's discount (default 2).
+    ndcg : str, optional
+        Deprecated (as in :func:`evaluate`).
+
+    Returns
+    -------
+    list of float
+        One value per metric of ``specs``.
+
+    Examples
+    --------
+    >>> from agreekit.ireval.metrics import topic_metrics, parse_metric
+    >>> topic_metrics([1, 0, 1], [1, 1], [parse_metric("AveP")])  # (1/1 + 2/3) / 2
+    [0.8333333333333333]
+    >>> topic_metrics([0, 1], [1], [parse_metric("nDCG@2")])  # 1/log2(3)
+    [0.6309297535714575]
+    >>> topic_metrics([0, 1], [1], [parse_metric("nDCG_jk@2")])  # rank 2 undiscounted
+    [1.0]
+    """
+    if ndcg is not None:
+        _warn("topic_metrics(): `ndcg=` is deprecated; name the form in the metric: 'nDCG@k' "
+              "(trec_eval) or 'nDCG_jk@k' (Jarvelin-Kekalainen)")
+        specs = _ndcg_specs(specs, _check_ndcg(ndcg))
+    depth = None if depth is None else check_int("depth", depth, minimum=1)
+    g = np.asarray(ranked_gains, dtype=np.float64).ravel()
+    gi = np.sort(np.asarray(ideal_gains, dtype=np.float64).ravel())[::-1]
+    gi = gi[gi > 0]
+    if gi.size == 0:
+        raise InputError("qrels", "topic has no relevant document; every metric is undefined")
+    n = g.size
+    lists = _kir.RankedLists(n_topics=1, seg=np.zeros(n, dtype=np.int64), pos=np.arange(1.0, n + 1.0), gain=g,
+                             start=np.zeros(1, dtype=np.int64), n_ret=np.array([n], dtype=np.int64),
+                             ideal=gi, istart=np.zeros(1, dtype=np.int64), R=np.array([gi.size], dtype=np.int64),
+                             depth=depth, beta=beta, log_base=log_base)
+    return [float(_compute(lists, spec)[0]) for spec in specs]
+
+
+def _progress(iterable, progress, *, total: int, desc: str):
+    """``iterable`` with a tqdm bar on stderr when ``progress`` (None: only if stderr is a terminal)."""
+    import sys
+
+    if progress is None:
+        progress = bool(getattr(sys.stderr, "isatty", lambda: False)())
+    if not progress or total <= 1:
+        return iterable
+    from tqdm import tqdm
+
+    return tqdm(iterable, total=total, desc=desc, leave=False, file=sys.stderr)
+
+
+def _check_ndcg(ndcg) -> str:
+    if ndcg not in _NDCG_FORMS:
+        raise InputError("ndcg", f"must be one of {{'jk', 'trec'}}; got {ndcg!r}")
+    return ndcg
+
+
+def _ndcg_specs(specs, ndcg: str) -> list[MetricSpec]:
+    """The deprecated ``ndcg="jk"``: a bare ``nDCG@k`` means the JK form (under its given name)."""
+    if ndcg == "trec":
+        return list(specs)
+    return [MetricSpec(sp.name, "nDCG_jk", sp.cutoff) if sp.kind == "nDCG" else sp for sp in specs]
+
+
+class _MetricScores(dict):
+    """``{metric name: topics x systems DataFrame}``, what :func:`evaluate` returns."""
+
+    def __missing__(self, key):
+        raise KeyError(f"{key!r} is not a metric of this result (metrics: {list(self)}); evaluate() returns "
+                       "a dict metric name -> topics x systems DataFrame whatever `metrics` is, e.g. "
+                       "res['AP']['system']")
+
+
+def _grade_key(k) -> int:
+    """A gains key as an integer grade: an int (not a bool) or ASCII digits; else an InputError."""
+    if isinstance(k, (bool, np.bool_)):
+        raise InputError("gains", f"grade {k!r} is a bool, not an integer grade")
+    if isinstance(k, (int, np.integer)):
+        return int(k)
+    if isinstance(k, (float, np.floating)) and math.isfinite(k) and float(k).is_integer():
+        return int(k)
+    if isinstance(k, str) and len(k) <= 40 and (g := parse_ascii_int(k)) is not None:
+        return g
+    raise InputError("gains", f"grade {k!r} must be an integer (e.g. {{1: 1, 2: 3}}); grades are not "
+                              "rounded or truncated")
+
+
+def _gain_map(gains) -> Any:
+    """``gains`` as ``{int grade: float gain}``; non-integer grades (1.5, True) and a grade spelt
+    twice with different gains (``{1: 2, "01": 3}``) are refused."""
+    if gains is None:
+        return None
+    if not isinstance(gains, Mapping):
+        raise InputError("gains", "must be a mapping grade -> gain (e.g. {1: 1, 2: 2})")
+    out: dict[int, float] = {}
+    spelt: dict[int, Any] = {}
+    for k, v in gains.items():
+        grade = _grade_key(k)
+        if isinstance(v, (bool, np.bool_)):
+            raise InputError("gains", f"gain of grade {k!r} is a bool ({v!r}); give a number")
+        try:
+            gain = float(v)
+        except (TypeError, ValueError):
+            raise InputError("gains", f"entry {k!r}: {v!r} must map an integer grade to a number") from None
+        if not math.isfinite(gain) or gain < 0:
+            raise InputError("gains", f"gain of grade {k!r} must be finite and >= 0")
+        if grade in out and out[grade] != gain:
+            raise InputError("gains", f"grade {grade} is given twice with different gains ({spelt[grade]!r}: "
+                                      f"{out[grade]:g}, {k!r}: {gain:g})")
+        out[grade], spelt[grade] = gain, k
+    return out
+
+
+def _as_runs(run) -> list[tuple[str, pd.DataFrame, Any]]:
+    """(system name, frame, source) of every run given."""
+    if isinstance(run, (str, os.PathLike, pd.DataFrame)):
+        return [(*read_run(run), run)]
+    if isinstance(run, Mapping):
+        return [(*read_run(src, name=str(nm)), src) for nm, src in run.items()]
+    if isinstance(run, Sequence):
+        if len(run) == 0:
+            raise InputError("run", "no run given")
+        return [(*read_run(src), src) for src in run]
+    raise InputError("run", f"must be a path, a DataFrame, or a list/dict of them; got {type(run).__name__}")
+
+
+def _source_name(source: Any, what: str, name: str | None = None) -> str:
+    """How an error names an input: its path (``<stdin>`` for ``-``), else e.g. ``run 'bm25'``."""
+    if isinstance(source, (str, os.PathLike)):
+        return "<stdin>" if os.fspath(source) == "-" else os.fspath(source)
+    return f"{what} {name!r}" if name is not None else f"the {what} ({type(source).__name__})"
+
+
+def _check_topic_ids(qrels_topics: Sequence[str], qrels_shown: str,
+                     runs: Sequence[tuple[str, pd.DataFrame, Any]]) -> None:
+    """Issue 23's one rule for numeric labels, for topic ids: they are compared as text (as trec_eval
+    and pytrec_eval do), so a run topic ``01`` is not the qrels topic ``1``.  Since that silently
+    scores the run 0 on every such topic, a run topic that is absent from the qrels but equal to a
+    qrels topic as a number is an :class:`InputError` naming both inputs and the first such id.
+    A qrels file holding two topics equal only as numbers (``1`` and ``01``) is evaluated as two
+    topics, as trec_eval would, with a warning."""
+    known = set(qrels_topics)
+    by_value: dict[Decimal, str] = {}
+    for t in qrels_topics:
+        v = _numeric_id(t)
+        if v is None:
+            continue
+        first = by_value.setdefault(v, t)
+        if first != t:
+            warnings.warn(f"{qrels_shown}: topics {first!r} and {t!r} are equal as numbers but differ as "
+                          "text; they are evaluated as two topics (ids are compared as text, as trec_eval "
+                          "does)", UserWarning, stacklevel=3)
+    if not by_value:
+        return
+    for name, df, source in runs:
+        col = df["topic"].to_numpy(dtype=object)
+        heads = col[np.concatenate(([True], col[1:] != col[:-1]))] if col.size else col
+        for t in pd.unique(heads):
+            if t in known:
+                continue
+            v = _numeric_id(t)
+            if v is not None and v in by_value:
+                raise InputError("run", f"topic {t!r} of {_source_name(source, 'run', name)} matches topic "
+                                        f"{by_value[v]!r} of {qrels_shown} only as a number: ids are compared "
+                                        "as text (as trec_eval does); write the topic ids alike in both")
+
+
+
+def _grouped_indexer(index: pd.Index, values: np.ndarray) -> np.ndarray:
+    """``index.get_indexer(values)`` hashing only the first value of each run of equal values
+    (qrels and runs are written topic by topic)."""
+    if values.size == 0:
+        return np.zeros(0, dtype=np.int64)
+    head = np.flatnonzero(np.concatenate(([True], values[1:] != values[:-1])))
+    if head.size > values.size // 4:
+        return index.get_indexer(values)
+    return np.repeat(index.get_indexer(values[head]), np.diff(np.append(head, values.size)))
+
+
+class _Qrels:
+    """The judgements of the evaluated topics, indexed for lookups by (topic index, docno).
+
+    ``qcodes`` / ``qtopics``: the qrels' topics factorized (``pd.factorize``), reused here."""
+
+    def __init__(self, q: pd.DataFrame, topics: list[str], qcodes: np.ndarray, qtopics: list[str],
+                 dcodes: np.ndarray, duniq: np.ndarray):
+        self.topics = topics
+        self.topic_index = pd.Index(topics, dtype=object)
+        tidx = self.topic_index.get_indexer(pd.Index(qtopics, dtype=object))[qcodes]
+        keep = tidx >= 0
+        tidx = tidx[keep].astype(np.int64)
+        gain = q["gain"].to_numpy(dtype=np.float64)[keep]
+        grade = q["relevance"].to_numpy(dtype=np.int64)[keep]
+        codes = dcodes[keep].astype(np.int64)
+        self.doc_uniques = duniq
+        self.doc_index = pd.Index(duniq, dtype=object)   # its hash table is built once, reused by every run
+        self.n_docs = max(len(duniq), 1)
+        self.key_index = pd.Index(tidx * self.n_docs + codes)   # unique: each document judged once per topic
+        self.gain, self.grade = gain, grade
+        self.qseg, self.qgrade, self.qgain = tidx, grade, gain
+        pos = gain > 0
+        iorder = np.lexsort((-gain[pos], tidx[pos]))
+        self.ideal = gain[pos][iorder]
+        self.R = np.bincount(tidx[pos], minlength=len(topics)).astype(np.int64)
+        self.istart = np.concatenate(([0], np.cumsum(self.R)[:-1])).astype(np.int64)
+
+
+def _ranked(qr: _Qrels, run: pd.DataFrame, depth: int | None, *, beta: float, log_base: float,
+            judgements: bool) -> _kir.RankedLists:
+    """trec_eval's ranking of one run over the qrels topics, as flat sorted arrays: score
+    descending, ties by docno descending (byte order); a docno repeated within a topic is kept at
+    its first (best) position only; each list cut at ``depth`` (None: every document)."""
+    T = len(qr.topics)
+    tidx = _grouped_indexer(qr.topic_index, run["topic"].to_numpy(dtype=object))
+    keep = tidx >= 0
+    if not keep.all():
+        tidx = tidx[keep]
+    tidx = tidx.astype(np.int16 if T < 2 ** 15 else np.int64)   # int16: numpy's stable sort is a radix sort
+    score = run["score"].to_numpy(dtype=np.float64)
+    docno = run["docno"].to_numpy(dtype=object)
+    if not keep.all():
+        score, docno = score[keep], docno[keep]
+    order = np.argsort(tidx, kind="stable")            # runs are usually written topic by topic, in rank order
+    t_s, s_s = tidx[order], score[order]
+    if not np.all((t_s[1:] != t_s[:-1]) | (s_s[1:] <= s_s[:-1])):
+        by_score = np.argsort(-score, kind="stable")     # else: by topic, then score descending
+        order = by_score[np.argsort(tidx[by_score], kind="stable")]
+        t_s, s_s = tidx[order], score[order]
+    if t_s.size > 1:
+        tie = (t_s[1:] == t_s[:-1]) & (s_s[1:] == s_s[:-1])
+        if tie.any():  # equal scores: docno descending within each block of ties
+            head = np.concatenate(([True], ~tie))
+            block = np.cumsum(head) - 1
+            in_tie = np.zeros(t_s.size, dtype=bool)
+            in_tie[1:] |= tie
+            in_tie[:-1] |= tie
+            rows = np.flatnonzero(in_tie)
+            sub = sorted(zip(block[rows].tolist(), docno[order[rows]].tolist(), order[rows].tolist()),
+                         key=lambda r: r[1], reverse=True)
+            sub.sort(key=lambda r: r[0])  # stable: docno descending within each block
+            order[rows] = [r[2] for r in sub]
+    tidx = tidx.astype(np.int64)
+    n_judged = len(qr.doc_uniques)
+    codes = qr.doc_index.get_indexer(docno)               # judged docnos: their qrels code (a lookup)
+    unjudged = codes < 0
+    if unjudged.any():                                    # the others: codes after the judged ones
+        uc, uu = pd.factorize(docno[unjudged])
+        codes[unjudged] = n_judged + uc
+        n_codes = n_judged + len(uu)
+    else:
+        n_codes = n_judged
+    if np.bincount(codes, minlength=n_codes).max(initial=0) > 1:  # a docno twice: keep its best rank
+        ko = (tidx * max(n_codes, 1) + codes)[order]
+        first = ~pd.Series(ko).duplicated(keep="first").to_numpy()
+        order = order[first]
+    seg = tidx[order]
+    start, n_ret = _kir.segments(seg, T)
+    pos = np.arange(seg.size, dtype=np.int64) - np.repeat(start, n_ret) + 1
+    if depth is not None:
+        cut = pos <= depth
+        order, seg, pos = order[cut], seg[cut], pos[cut]
+        start, n_ret = _kir.segments(seg, T)
+    qdoc = codes[order]
+    cand = np.flatnonzero(qdoc < n_judged)                # docnos judged in some topic
+    hit = np.zeros(seg.size, dtype=bool)
+    gain = np.zeros(seg.size)
+    grade = np.full(seg.size, np.iinfo(np.int64).min)
+    if cand.size and len(qr.key_index):
+        at = qr.key_index.get_indexer(seg[cand] * qr.n_docs + qdoc[cand])
+        ok = at >= 0
+        hit[cand[ok]] = True
+        gain[cand[ok]] = qr.gain[at[ok]]
+        grade[cand[ok]] = qr.grade[at[ok]]
+    lists = _kir.RankedLists(n_topics=T, seg=seg, pos=pos.astype(np.float64), gain=gain, start=start, n_ret=n_ret,
+                             ideal=qr.ideal, istart=qr.istart, R=qr.R, depth=depth, beta=beta, log_base=log_base)
+    if judgements:
+        lists.grade = grade
+        lists.judged = hit
+        s_f = score[order]
+        same = (seg[1:] == seg[:-1]) & (s_f[1:] == s_f[:-1])
+        if same.any():  # ir_measures' Judged@k takes equal scores in docno-ascending order: mirror each block
+            head = np.concatenate(([True], ~same))
+            bid = np.cumsum(head) - 1
+            bstart = np.flatnonzero(head)
+            bend = np.append(bstart[1:], seg.size)
+            lists.judged_asc = hit[bstart[bid] + bend[bid] - 1 - np.arange(seg.size)]
+        lists.qseg, lists.qgrade, lists.qgain = qr.qseg, qr.qgrade, qr.qgain
+    return lists
+
+
+def evaluate(qrels: Any, run: Any, metrics: Any = ("AveP",), *,
+             depth: int | None = None, gains: Mapping | None = None, beta: float = 1.0,
+             log_base: float = 2.0, ndcg: str | None = None, empty_topics: str = "error",
+             progress: bool | None = None) -> dict:
+    """Per-topic IR metrics of one or more runs: a dict metric -> topics x systems matrix.
+
+    Parameters
+    ----------
+    qrels : path, DataFrame or mapping
+        TREC qrels (see :func:`read_qrels`; ir_measures / PyTerrier frames too).  The
+        evaluated topics are the qrels topics (sorted as strings, numerically when all
+        are integers).
+    run : path, DataFrame, or a list / dict (name -> run) of them
+        TREC runs; one system per run.  Topic ids are compared with the qrels' as text (as
+        trec_eval does); a run topic equal to a qrels topic only as a number (``01`` vs
+        ``1``) is an :class:`~agreekit.InputError`.
+    metrics : str, ir_measures measure, or a sequence of them
+        Metric names (see :func:`parse_metric` and the module docstring): ``"AP"``,
+        ``"P@10"``, ``"R@100"``, ``"RR"``, ``"Rprec"``, ``"nDCG@10"`` (trec_eval's form),
+        ``"nDCG_jk@10"`` (Sakai's), ``"Q-measure"``, ``"nCG@1000"``, ``"bpref"``,
+        ``"Judged@10"``, ``"Success@10"``; ir_measures' parameters (``"P(rel=2)@10"``) and
+        trec_eval's names (``"map"``, ``"P_10"``, ``"ndcg_cut_10"``); ir_measures measure
+        objects (``ir_measures.nDCG@10``) are keyed by their ``str``.
+    depth : int, optional
+        Cut each ranked list at this many documents (the paper's L).  Default: every
+        retrieved document, as trec_eval, pytrec_eval and ir_measures do.  ``P``, ``nCG``
+        and ``nDCG`` without ``@l`` use l = depth (without a depth: ``P`` is relevant
+        retrieved / retrieved, ``nCG`` / ``nDCG`` use the whole list and every relevant
+        document).
+    gains : mapping, optional
+        Grade -> gain, overriding the default gain = grade (grades <= 0 and
+        grades mapped to 0 are non-relevant), e.g. ``{2: 3}`` or ``{1: 0}``.  Grades are
+        integers (``int`` or ASCII digits); a grade given twice (``1`` and ``"01"``) with
+        different gains is an error.
+    beta : float, default 1
+        Q-measure's beta (1 = Sakai 2006; 0 gives AveP).
+    log_base : float, default 2
+        The a of ``nDCG_jk`` (ranks 1..a undiscounted, rank i > a divided by log_a(i)).
+    ndcg : {"jk", "trec"}, optional
+        Deprecated (name the form instead: ``nDCG@k`` = trec_eval's ``ndcg_cut.k``,
+        ``nDCG_jk@k`` = Jarvelin-Kekalainen).  If given, it still decides what a bare
+        ``nDCG@k`` means, with a :class:`DeprecationWarning`.
+    empty_topics : {"error", "drop"}
+        What to do with qrels topics without relevant documents.
+    progress : bool, optional
+        A progress bar over the runs on stderr (default: only when stderr is a terminal).
+
+    Returns
+    -------
+    dict of DataFrame
+        Always a dict metric name -> DataFrame (index ``topic``, columns = system
+        names), also for a single metric.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from agreekit.ireval.metrics import evaluate
+    >>> qrels = {"1": {"a": 1, "b": 2}, "2": {"c": 1}}
+    >>> run = pd.DataFrame({"topic": ["1", "1", "2"], "docno": ["a", "x", "y"],
+    ...                     "score": [2.0, 1.0, 1.0]})
+    >>> evaluate(qrels, {"sys": run}, "AP")["AP"]["sys"].tolist()
+    [0.5, 0.0]
+    >>> evaluate(qrels, {"sys": run}, ["P(rel=2)@2", "map"])["map"]["sys"].tolist()
+    [0.5, 0.0]
+    """
+    single = isinstance(metrics, str) or _is_measure_object(metrics)
+    entries = [metrics] if single else list(metrics)
+    if not entries:
+        raise InputError("metrics", "at least one metric is required")
+    specs = [parse_metric(m) for m in entries]
+    names = [sp.name for sp in specs]
+    if len(set(names)) != len(names):
+        raise InputError("metrics", "contains duplicates")
+    depth = None if depth is None else check_int("depth", depth, minimum=1)
+    beta = check_float("beta", beta, minimum=0.0)
+    log_base = check_float("log_base", log_base, minimum=1.0, inclusive=False)
+    check_choice("empty_topics", empty_topics, ("error", "drop"))
+    if ndcg is not None:
+        _warn("evaluate(): `ndcg=` is deprecated; name the form in the metric: 'nDCG@k' (trec_eval, "
+              "the default meaning) or 'nDCG_jk@k' (Jarvelin-Kekalainen, Sakai 2006)")
+        specs = _ndcg_specs(specs, check_choice("ndcg", ndcg, _NDCG_FORMS))
+    gmap = _gain_map(gains)
+    judgements = any(sp.rel is not None or METRICS[sp.kind].needs_judgements for sp in specs)
+
+    q, dcodes, duniq = _read_qrels_coded(qrels)
+    default = np.where(q["relevance"] > 0, q["relevance"], 0).astype(np.float64)
+    if gmap is None:
+        q = q.assign(gain=default)
+    else:
+        q = q.assign(gain=q["relevance"].map(gmap).fillna(pd.Series(default, index=q.index))
+                     .astype(np.float64))
+    qcodes, all_topics = _factorize_grouped(q["topic"].to_numpy(dtype=object))
+    n_rel = np.bincount(qcodes, weights=(q["gain"].to_numpy() > 0), minlength=len(all_topics))
+    all_topics = [str(t) for t in all_topics]
+    empty = sorted(t for t, n in zip(all_topics, n_rel) if n == 0)
+    if empty:
+        if empty_topics == "error":
+            raise InputError("qrels", f"{len(empty)} topic(s) have no relevant document (gain > 0), so "
+                                      f"every metric is undefined for them: {empty[:5]}"
+                                      f"{' ...' if len(empty) > 5 else ''}; pass empty_topics='drop' "
+                                      "to drop them")
+        warnings.warn(f"dropping {len(empty)} topic(s) without relevant documents: {empty[:5]}",
+                      stacklevel=2)
+    empty_set = set(empty)
+    topics = sorted(t for t in all_topics if t not in empty_set) if empty_set else sorted(all_topics)
+    if all(re.fullmatch(r"-?[0-9]{1,18}", t) for t in topics):  # ASCII digits ('\u00b2'.isdigit() is True)
+        topics.sort(key=int)
+
+    runs = _as_runs(run)
+    _check_topic_ids(all_topics, _source_name(qrels, "qrels"), runs)
+    sys_names = [nm for nm, _, _ in runs]
+    if len(set(sys_names)) != len(sys_names):
+        dup = sorted({n for n in sys_names if sys_names.count(n) > 1})
+        raise InputError("run", f"duplicate system names {dup}; pass a dict name -> run")
+    qr = _Qrels(q, topics, qcodes, all_topics, dcodes, duniq)
+    values = np.zeros((len(specs), len(topics), len(runs)))
+    for j, (_, df, _) in _progress(enumerate(runs), progress, total=len(runs), desc="evaluate: runs"):
+        lists = _ranked(qr, df, depth, beta=beta, log_base=log_base, judgements=judgements)
+        for k, spec in enumerate(specs):
+            values[k, :, j] = _compute(lists, spec)
+        # topics the run did not answer keep the value 0 (trec_eval -c)
+    index = pd.Index(topics, name="topic")
+    return _MetricScores(
+        (spec.name, pd.DataFrame(values[k], index=index, columns=pd.Index(sys_names, name="system")))
+        for k, spec in enumerate(specs))

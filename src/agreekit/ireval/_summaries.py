@@ -1,0 +1,95 @@
+"""Summaries of per-topic scores: arithmetic and geometric (Sakai 2006, Eq. 7) means, rounding."""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from agreekit._validation import InputError
+
+#: offset of the geometric mean, Sakai (2006) Eq. 7
+GM_OFFSET = 1e-5
+
+
+def round_significant(x: Any, digits: int = 4) -> np.ndarray:
+    """Round to ``digits`` significant figures (Sakai's per-topic values before a GM).
+
+    Parameters
+    ----------
+    x : array_like
+        Values to round.
+    digits : int, optional
+        Significant figures kept (default 4).
+
+    Returns
+    -------
+    numpy.ndarray
+        The rounded values (float64).
+
+    Examples
+    --------
+    >>> from agreekit.ireval.metrics import round_significant
+    >>> round_significant([0.123456, 12.34567]).tolist()
+    [0.1235, 12.35]
+    """
+    x = np.asarray(x, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        mag = np.where(x == 0, 0, np.floor(np.log10(np.abs(np.where(x == 0, 1, x)))))
+    factor = 10.0 ** (digits - 1 - mag)
+    return np.round(x * factor) / factor
+
+
+def arithmetic_mean(x: Any, axis: int = 0) -> np.ndarray:
+    """Arithmetic mean (the default summary statistic).
+
+    Parameters
+    ----------
+    x : array_like
+        Scores (e.g. topics × systems).
+    axis : int, optional
+        The axis averaged over (default 0: over topics).
+
+    Returns
+    -------
+    numpy.ndarray
+        The means.
+
+    Examples
+    --------
+    >>> from agreekit.ireval.metrics import arithmetic_mean
+    >>> arithmetic_mean([[0.1, 0.2], [0.3, 0.4]]).round(6).tolist()
+    [0.2, 0.3]
+    """
+    return np.mean(np.asarray(x, dtype=np.float64), axis=axis)
+
+
+def geometric_mean(x: Any, axis: int = 0, *, offset: float = GM_OFFSET) -> np.ndarray:
+    """Sakai's geometric mean, Eq. 7: ``exp(mean(ln(x + offset))) - offset``.
+
+    Natural log; the offset lets zero values in.  This is *not* trec_eval's
+    ``gm_map`` (which floors at 1e-5 and does not subtract the offset).
+
+    Parameters
+    ----------
+    x : array_like
+        Non-negative scores (e.g. topics × systems).
+    axis : int, optional
+        The axis averaged over (default 0: over topics).
+    offset : float, optional
+        Added before the log and subtracted after (default 1e-5).
+
+    Returns
+    -------
+    numpy.ndarray
+        The geometric means.
+
+    Examples
+    --------
+    >>> from agreekit.ireval.metrics import geometric_mean
+    >>> round(float(geometric_mean([0.25, 1.0])), 6)
+    0.500002
+    """
+    x = np.asarray(x, dtype=np.float64)
+    if np.any(x + offset <= 0):
+        raise InputError("x", f"geometric mean needs values > -offset ({-offset})")
+    return np.exp(np.mean(np.log(x + offset), axis=axis)) - offset
