@@ -10,6 +10,7 @@ CLI cases run in a real process with the subprocess contract of ``tests/test_bad
 from __future__ import annotations
 
 import itertools
+import math
 import pickle
 import subprocess
 import sys

@@ -97,7 +97,7 @@ from agreekit._api import _warn
 from agreekit.ireval._evaluate import evaluate, topic_metrics
 from agreekit.ireval._reading import read_qrels, read_run
 from agreekit.ireval._registry import METRICS, MetricDefinition, MetricSpec, parse_metric
-from agreekit.ireval._scores import align_scores, check_scores, load_scores
+from agreekit.ireval._scores import align_scores, check_scores, load_scores  # noqa: F401 (metaeval validates with it)
 from agreekit.ireval._summaries import GM_OFFSET, arithmetic_mean, geometric_mean, round_significant
 
 __all__ = [
