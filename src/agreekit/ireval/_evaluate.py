@@ -195,7 +195,7 @@ def _source_name(source: Any, what: str, name: str | None = None) -> str:
 
 def _check_topic_ids(qrels_topics: Sequence[str], qrels_shown: str,
                      runs: Sequence[tuple[str, pd.DataFrame, Any]]) -> None:
-    """Issue 23's one rule for numeric labels, for topic ids: they are compared as text (as trec_eval
+    """The one rule for numeric labels, for topic ids: they are compared as text (as trec_eval
     and pytrec_eval do), so a run topic ``01`` is not the qrels topic ``1``.  Since that silently
     scores the run 0 on every such topic, a run topic that is absent from the qrels but equal to a
     qrels topic as a number is an :class:`InputError` naming both inputs and the first such id.

@@ -49,7 +49,7 @@ from agreekit._resampling import (ConfidenceInterval, bca_bounds, check_confiden
                                   percentile_bounds)
 from agreekit._validation import InputError, check_choice, check_int
 from agreekit.ranking.correlation import configured_correlation
-from agreekit.ranking.weighting import weigher_table
+from agreekit.ranking._rescaling import weigher_table
 
 __all__ = ["METHODS", "correlation_interval", "result_interval", "fisher_z_interval", "kendall_u_variance",
            "kendall_jackknife",

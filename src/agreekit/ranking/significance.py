@@ -218,7 +218,7 @@ class WeightedCorrelationResult(TestResultBase):
         >>> ci.method, ci.low < res.statistic < ci.high
         ('analytic', True)
         """
-        from agreekit.ranking._intervals import result_interval
+        from agreekit.ranking._intervals import result_interval  # its numba kernels load only when an interval is asked for
         return result_interval(self, confidence_level, method, n_resamples, rng)
 
 
