@@ -126,6 +126,7 @@ html_theme_options = {
 }
 html_sidebars = {"**": ["sidebar-nav-bs"], "index": [], "search": [], "genindex": []}
 html_css_files = ["agreekit.css"]  # docs/_static/agreekit.css: page and article width, wrapping code and tables
+html_js_files = ["agreekit.js"]  # docs/_static/agreekit.js: break points in long code inside table cells
 html_show_sourcelink = False
 
 # --- copy buttons on code blocks (sphinx-copybutton): copy the code, not the prompts or the output ----------

@@ -60,7 +60,8 @@ def test_index(tmp_path):
     dom = _open(tmp_path, "index.html", "index.png")
     text = _text(dom)
     for words in ("Agreement measures between rankings, partitions and evaluation metrics", "Quickstart",
-                  "Coming from", "API reference", "Kemeny consensus"):
+                  "Coming from", "User guide", "Examples", "API", "Validation & notes", "Development",
+                  "Kemeny consensus"):
         assert words in text, f"index: {words!r} not on the page"
     assert 'class="bd-sidebar' in dom or "bd-sidebar" in dom, "the theme's navigation is missing"
 
