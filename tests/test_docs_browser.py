@@ -53,7 +53,9 @@ def _open(tmp_path: Path, page: str, shot: str) -> str:
 
 def _text(dom: str) -> str:
     dom = re.sub(r"<(script|style)\b.*?</\1>", " ", dom, flags=re.S)
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", dom))
+    import html
+
+    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", dom)))
 
 
 def test_index(tmp_path):
@@ -273,3 +275,18 @@ def test_search_no_timing_pages(page_1920):
     results = _search(page_1920, "execution")
     assert results is not None
     assert not any("sg_execution_times" in r for r in results), f"timing pages in the search index: {results}"
+
+
+def test_reference_labels(page_1920):
+    """numpydoc References: each label stands left of its text; no author initial turned into a list marker."""
+    page_1920.open("api/generated/agreekit.ranking.weighted_correlation_test.html")
+    refs = page_1920.js(r"""[...document.querySelectorAll('.bd-article div.citation')].map(c => {
+        const label = c.querySelector('span.label').getBoundingClientRect();
+        const body = c.querySelector(':scope > :not(span.label)');
+        return {text: c.textContent.trim().slice(0, 50), lists: c.querySelectorAll('ol, ul').length,
+                overlap: label.right > body.getBoundingClientRect().left + 0.5};
+    })""")
+    assert len(refs) >= 2, f"the API page lists {len(refs)} references"
+    for ref in refs:
+        assert ref["lists"] == 0, f"reference rendered as a list (its marker overlaps the label): {ref['text']!r}"
+        assert not ref["overlap"], f"reference label overlaps its text: {ref['text']!r}"

@@ -1,8 +1,10 @@
-// agreekit: let long code in table cells (dotted names, calls with arguments, paths) wrap at its natural
-// break points (after . _ / , ( = and before "|") instead of widening the table or breaking mid-word.
+// agreekit: let long code in table cells (dotted names, calls with arguments, paths) and long API names in
+// page titles and the navigation wrap at their natural break points (after . _ / , ( =) instead of widening
+// the table or breaking mid-word.
 document.addEventListener("DOMContentLoaded", () => {
   const breakAfter = /([._/,(=])(?=[^\s])/g;
-  for (const code of document.querySelectorAll(".bd-article table code, .bd-article table span.pre")) {
+  for (const code of document.querySelectorAll(
+      ".bd-article table code, .bd-article table span.pre, .bd-article h1, .bd-docs-nav a, .bd-breadcrumbs li")) {
     const walker = document.createTreeWalker(code, NodeFilter.SHOW_TEXT);
     const texts = [];
     for (let n = walker.nextNode(); n; n = walker.nextNode()) texts.push(n);
