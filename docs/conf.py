@@ -25,11 +25,13 @@ extensions = [
     "numpydoc",
     "myst_parser",
     "sphinx_gallery.gen_gallery",
+    "sphinx_copybutton",
     "agreekit_quotes",
     "agreekit_apigen",
     "agreekit_coming_from",
     "agreekit_schema",
     "agreekit_docstrings",
+    "agreekit_search",
 ]
 
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
@@ -109,15 +111,36 @@ sphinx_gallery_conf = {
 # --- HTML ---------------------------------------------------------------------------------------------
 html_theme = "pydata_sphinx_theme"
 html_title = f"agreekit {release}"
+# five parts (docs/index.md): User guide / Examples / API / Validation & notes / Development; the header
+# links to them, the left sidebar shows the current part's pages (grouped by the parts' toctree captions)
 html_theme_options = {
     "navigation_with_keys": False,
     "show_toc_level": 2,
+    "show_nav_level": 1,
+    "navigation_depth": 3,
     "navbar_align": "left",
-    "header_links_before_dropdown": 4,
+    "header_links_before_dropdown": 6,
     "footer_start": ["copyright"],
     "footer_end": [],
     "secondary_sidebar_items": ["page-toc"],
 }
-html_sidebars = {"**": ["sidebar-nav-bs"]}
+html_sidebars = {"**": ["sidebar-nav-bs"], "index": [], "search": [], "genindex": []}
+html_css_files = ["agreekit.css"]  # docs/_static/agreekit.css: page and article width, wrapping code and tables
+html_js_files = ["agreekit.js"]  # docs/_static/agreekit.js: break points in long code inside table cells
 html_show_sourcelink = False
+
+# --- copy buttons on code blocks (sphinx-copybutton): copy the code, not the prompts or the output ----------
+copybutton_prompt_text = r">>> |\.\.\. |\$ "
+copybutton_prompt_is_regexp = True
+copybutton_only_copy_prompt_lines = True
+
+# --- search (docs/_ext/agreekit_search.py) ------------------------------------------------------------------
+# pages that a query equal to one of these terms must find first (main entries of the general index)
+_PVALUE = ["p-value", "pvalue", "p-values", "pvalues"]
+agreekit_index_terms = {
+    "guide/significance": _PVALUE + ["significance"],
+    "api/generated/agreekit.ranking.weighted_correlation_test": _PVALUE,
+}
+# sphinx-gallery's computation-time pages stay in the site but out of the search index
+agreekit_nosearch = [r"(^|/)sg_execution_times$", r"(^|/)sg_api_usage$"]
 html_copy_source = False

@@ -12,7 +12,7 @@ from agreekit.consensus import kemeny, read_rankings, tau_x
 
 data = read_rankings("../resources/consensus/sports.csv")
 res = kemeny(data, method="exact")
-print(res.orderings, round(res.average_tau_x, 6), res.proven)
+print(f"consensus {res.orderings}, average τ_x = {res.average_tau_x:.4g}, proven optimal: {res.proven}")
 
 consensus = res.solutions[0]
 taus = np.array([tau_x(row, consensus) for row in data.X])
@@ -21,6 +21,6 @@ ax.hist(taus, bins=20, color="C2")
 ax.axvline(res.average_tau_x, color="k", ls="--", label=f"average τ_x = {res.average_tau_x:.3f}")
 ax.set_xlabel("τ_x of a judge with the consensus")
 ax.set_ylabel("judges")
-ax.set_title(res.orderings[0], fontsize=8)
-ax.legend()
+ax.set_title(f"Consensus: {res.orderings[0]}", fontsize=8)
+ax.legend(loc="upper left", fontsize=8)
 fig.tight_layout()

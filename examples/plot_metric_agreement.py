@@ -25,6 +25,8 @@ ax.errorbar([i - 0.1 for i in x], table["tau_b"], yerr=table["tau_b_se"], fmt="o
 ax.errorbar([i + 0.1 for i in x], table["tau_w_standardized"], yerr=table["tau_w_standardized_se"], fmt="s",
             label="g(τ_w) ± SE (top-weighted)")
 ax.set_xticks(list(x), labels)
+ax.set_xlabel("pair of metrics")
 ax.set_ylabel("agreement of the run rankings")
-ax.legend()
+ax.set_title("Do AP, P@10 and RR rank the 129 TREC-8 runs alike?", fontsize=10)
+ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.22), ncol=2, fontsize=8, frameon=False)  # below the axes
 fig.tight_layout()

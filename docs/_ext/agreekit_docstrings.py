@@ -1,11 +1,14 @@
 """Docstrings are written for ``help()`` (plain text): ``|d|``, ``t*b`` and ``η_`` read naturally there but
 are reST markup (substitutions, emphasis, targets).  Before numpydoc parses a docstring, escape those
-characters in prose lines; literal blocks, doctest lines, tables and math are left alone."""
+characters in prose lines; literal blocks, doctest lines, tables and math are left alone.  A reference that
+starts with an author's initial (``.. [1] B. Phipson and ...``) would open an enumerated list ("B.") whose
+marker overlaps the citation's label: the initial's period is escaped."""
 from __future__ import annotations
 
 import re
 
 _EMPH = re.compile(r"(?<![\w*`\\])(\*\*?)(?=\S)(.+?)(?<=\S)\1(?![\w*])")
+_CITATION_INITIAL = re.compile(r"^(\s*\.\. \[[^\]]+\]\s+)([A-Za-z]{1,2}|[IVXLCDM]+)\.(\s)")
 _ROLE = re.compile(r"(:\w+:`[^`]*`|``[^`]*``|`[^`]*`_?)")
 
 
@@ -46,7 +49,7 @@ def escape_lines(lines: list[str]) -> list[str]:
         if (not stripped or stripped.startswith((">>>", "...", ".. ", "+-", "+=", "=====", "-----"))
                 or (grid and stripped.startswith("|"))
                 or ":math:" in line):
-            out.append(line)
+            out.append(_CITATION_INITIAL.sub(r"\1\2\\.\3", line))
             if stripped.startswith(".. "):
                 literal_indent = indent
             continue
