@@ -22,7 +22,7 @@ _CHUNK_ELEMENTS = 1 << 22
 class ConsensusBootstrap(ResultBase):
     """Result of :func:`bootstrap_consensus`.
 
-    Attributes
+    Parameters
     ----------
     support : float
         Fraction of the resamples in which an optimum of the full data is optimal (a consensus
@@ -52,6 +52,13 @@ class ConsensusBootstrap(ResultBase):
         The full-data solver's message.
     seconds : float
         Wall-clock seconds (not part of ``==``).
+
+    Examples
+    --------
+    >>> from agreekit.consensus import bootstrap_consensus
+    >>> res = bootstrap_consensus([[1, 2, 3], [1, 2, 3], [1, 2, 3]], n_resamples=20, rng=0)
+    >>> res.support, float(res.precedence[0, 1])      # unanimous judges: the consensus in every resample
+    (1.0, 1.0)
     """
 
     support: float

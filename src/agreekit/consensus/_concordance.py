@@ -47,7 +47,7 @@ _ALTERNATIVES = ("greater", "less", "two-sided")
 class KendallWResult(TestResultBase):
     """Result of :func:`kendall_w`; unpacks as ``statistic, pvalue = res``.
 
-    Attributes
+    Parameters
     ----------
     statistic : float
         Kendall's W (tie-corrected), in [0, 1].
@@ -72,6 +72,13 @@ class KendallWResult(TestResultBase):
         Monte Carlo resamples (0 for the other methods).
     message : str
         What ``method="auto"`` decided.
+
+    Examples
+    --------
+    >>> from agreekit.consensus import kendall_w
+    >>> w, p = kendall_w([[1, 2, 3], [1, 3, 2], [1, 2, 3]], method="chi2")
+    >>> round(w, 4), round(p, 4)
+    (0.7778, 0.097)
     """
 
     statistic: float
@@ -92,7 +99,7 @@ class KendallWResult(TestResultBase):
 class TopDownConcordanceResult(TestResultBase):
     """Result of :func:`top_down_concordance`; unpacks as ``statistic, pvalue = res``.
 
-    Attributes
+    Parameters
     ----------
     statistic : float
         The top-down concordance C_T (Savage scores, tie-corrected), in [0, 1].
@@ -112,6 +119,13 @@ class TopDownConcordanceResult(TestResultBase):
         Monte Carlo resamples (0 for the other methods).
     message : str
         What ``method="auto"`` decided.
+
+    Examples
+    --------
+    >>> from agreekit.consensus import top_down_concordance
+    >>> res = top_down_concordance([[1, 2, 3, 4], [1, 2, 4, 3], [1, 2, 3, 4]], method="chi2")
+    >>> res.df, res.n_rankers, 0 < res.statistic <= 1
+    (3, 3, True)
     """
 
     statistic: float
