@@ -31,6 +31,7 @@ SUBCOMMAND_MODULES = (
     "agreekit._cli.clustering",
     "agreekit._cli.bootstrap",
     "agreekit._cli.metaeval",
+    "agreekit._cli.datasets",
 )
 
 
@@ -48,6 +49,7 @@ COMMANDS = {
     "bootstrap": "agreekit._cli.bootstrap",
     "evaluate": "agreekit._cli.bootstrap",
     "metaeval": "agreekit._cli.metaeval",
+    "datasets": "agreekit._cli.datasets",
 }
 
 
@@ -102,6 +104,11 @@ EXAMPLES = {
         "P@10=resources/bootstrap/trec_topic_by_run_scores/adhoc8_p10.csv "
         "RR=resources/bootstrap/trec_topic_by_run_scores/adhoc8_rr.csv --n-resamples 200 --rng 1 "
         "--output-dir metaeval_adhoc8",
+    ],
+    "datasets": [
+        "agreekit datasets",
+        "agreekit datasets --format csv -o datasets.csv",
+        "agreekit consensus dataset:sports --method exact",
     ],
     "evaluate": [
         "agreekit evaluate resources/bootstrap/robust03_top100/robust03_qrels.txt.gz "
@@ -216,6 +223,8 @@ def _run(args: argparse.Namespace):
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
+    from agreekit._cli.datasets import expand_dataset_args  # `dataset:NAME` wherever a file is read
+    argv = expand_dataset_args(argv)
     try:
         parser = build_parser(argv[0] if argv else None)
     except ValueError as exc:  # refused while importing an area (the environment: NUMBA_NUM_THREADS)
