@@ -28,7 +28,7 @@ same, and every input file argument accepts ``dataset:NAME`` (e.g. ``agreekit co
 >>> from agreekit.datasets import load_sports
 >>> data = load_sports()
 >>> data.X.shape, data.labels[:3]
-((130, 7), ['Baseball', 'Football', 'Basketball'])
+((130, 7), ('Baseball', 'Football', 'Basketball'))
 """
 from __future__ import annotations
 
@@ -176,7 +176,7 @@ def load_sports():
     >>> from agreekit.datasets import load_sports
     >>> from agreekit.consensus import kemeny
     >>> kemeny(load_sports(), method="exact").orderings
-    ['Baseball Football Basketball Tennis Cycling Swimming Jogging']
+    ['Cycling Swimming Basketball Baseball Tennis Football Jogging']
     """
     from agreekit.consensus import read_rankings
 
