@@ -9,7 +9,9 @@ from __future__ import annotations
 import sys
 
 from agreekit._cli._common import add_format, add_output, add_quiet, write_output
-from agreekit.datasets import available
+from agreekit._io import dumps_json
+from agreekit._validation import InputError
+from agreekit.datasets import available, dataset_path
 
 #: the prefix that names a shipped data set where a file path is expected
 PREFIX = "dataset:"
@@ -18,8 +20,6 @@ _OUTPUT_OPTIONS = ("-o", "--output", "--output-dir")
 
 
 def _resolve(text: str) -> str:
-    from agreekit.datasets import dataset_path
-
     return str(dataset_path(text[len(PREFIX):]))
 
 
@@ -34,8 +34,6 @@ def expand_dataset_args(argv: list[str]) -> list[str]:
     """
     if not any(PREFIX in a for a in argv):
         return list(argv)
-    from agreekit._validation import InputError
-
     out = []
     for i, arg in enumerate(argv):
         option, eq, value = arg.partition("=")
@@ -66,8 +64,6 @@ def datasets_handler(args):
         w.writerows(rows)
         text = buf.getvalue()
     else:
-        from agreekit._io import dumps_json
-
         text = dumps_json({"datasets": rows}) + "\n"
     write_output(args, text)
 

@@ -97,6 +97,20 @@ _CLUSTERING = {"fig1": "clustering_fig1", "fig2a": "clustering_fig2a", "fig2b": 
 _TREC_METRICS = {"ap": "adhoc8_ap", "p10": "adhoc8_p10", "rr": "adhoc8_rr"}
 
 
+def _read_rankings(name: str):
+    # imported on use: `import agreekit.datasets` (the CLI's `dataset:NAME`) stays free of the areas
+    from agreekit.consensus import read_rankings
+
+    return read_rankings(dataset_path(name))
+
+
+def _ireval_metrics():
+    # imported on use: `import agreekit.datasets` (the CLI's `dataset:NAME`) stays free of the areas
+    from agreekit.ireval import metrics
+
+    return metrics
+
+
 def _data_dir() -> Path:
     return Path(str(resources.files("agreekit.datasets").joinpath("data")))
 
@@ -178,9 +192,7 @@ def load_sports():
     >>> kemeny(load_sports(), method="exact").orderings
     ['Cycling Swimming Basketball Baseball Tennis Football Jogging']
     """
-    from agreekit.consensus import read_rankings
-
-    return read_rankings(dataset_path("sports"))
+    return _read_rankings("sports")
 
 
 def load_emond_mason():
@@ -199,9 +211,7 @@ def load_emond_mason():
     >>> data.X.shape, float(data.weights.sum())
     ((21, 15), 112.0)
     """
-    from agreekit.consensus import read_rankings
-
-    return read_rankings(dataset_path("emond_mason"))
+    return _read_rankings("emond_mason")
 
 
 def load_clustering_example(name: str) -> dict[str, Any]:
@@ -266,9 +276,7 @@ def load_trec_scores(metric: str = "ap"):
     """
     if metric not in _TREC_METRICS:
         raise InputError("metric", f"must be one of {', '.join(map(repr, _TREC_METRICS))}; got {metric!r}")
-    from agreekit.ireval.metrics import load_scores
-
-    return load_scores(dataset_path(_TREC_METRICS[metric]))
+    return _ireval_metrics().load_scores(dataset_path(_TREC_METRICS[metric]))
 
 
 def load_robust03_sample():
@@ -295,8 +303,7 @@ def load_robust03_sample():
     >>> evaluate(qrels, runs, ["AP"], depth=100)["AP"].shape
     (10, 2)
     """
-    from agreekit.ireval.metrics import read_qrels, read_run
-
-    qrels = read_qrels(dataset_path("robust03_qrels"))
-    runs = dict(read_run(dataset_path(name)) for name in ("robust03_run_a", "robust03_run_b"))
+    metrics = _ireval_metrics()
+    qrels = metrics.read_qrels(dataset_path("robust03_qrels"))
+    runs = dict(metrics.read_run(dataset_path(name)) for name in ("robust03_run_a", "robust03_run_b"))
     return qrels, runs
