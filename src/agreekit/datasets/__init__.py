@@ -46,7 +46,30 @@ __all__ = ["Dataset", "available", "dataset_path", "load_sports", "load_emond_ma
 
 @dataclass(frozen=True)
 class Dataset:
-    """One shipped data set: its name, file, description, loader and the folder of its licence."""
+    """One shipped data set, as :func:`available` lists it.
+
+    Parameters
+    ----------
+    name : str
+        The name (``dataset_path(name)``, ``dataset:NAME`` on the command line).
+    path : pathlib.Path
+        The installed file.
+    description : str
+        What it holds and where it comes from, in one line.
+    loader : str
+        The call of this module that loads it, e.g. ``load_sports()``.
+    licence : str
+        Its licence, in short (the README says more).
+    source : pathlib.Path
+        The ``README.md`` beside the file: source, licence, format and changes.
+
+    Examples
+    --------
+    >>> from agreekit.datasets import available
+    >>> d = available()[0]
+    >>> d.name, d.loader, d.source.name
+    ('sports', 'load_sports()', 'README.md')
+    """
 
     name: str
     path: Path
@@ -56,7 +79,19 @@ class Dataset:
     source: Path
 
     def to_dict(self) -> dict:
-        """JSON-ready ``{name, path, description, loader, licence, source}`` (paths as text)."""
+        """The fields as a JSON-ready dict (paths as text).
+
+        Returns
+        -------
+        dict
+            ``name``, ``path``, ``description``, ``loader``, ``licence``, ``source``.
+
+        Examples
+        --------
+        >>> from agreekit.datasets import available
+        >>> sorted(available()[0].to_dict())
+        ['description', 'licence', 'loader', 'name', 'path', 'source']
+        """
         return {"name": self.name, "path": str(self.path), "description": self.description,
                 "loader": self.loader, "licence": self.licence, "source": str(self.source)}
 
