@@ -131,9 +131,14 @@ def test_environment_yml_agrees_with_the_lock():
 # ------------------------------------------------------------------------------------------ the wheel
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> Path:
-    dist = tmp_path_factory.mktemp("dist")
+    # from a clean copy: a build/ or *.egg-info left in the tree would carry files the metadata no longer ships
+    tree, dist = tmp_path_factory.mktemp("tree"), tmp_path_factory.mktemp("dist")
+    for name in ("pyproject.toml", "README.md", "LICENSE"):
+        shutil.copy2(ROOT / name, tree / name)
+    shutil.copytree(ROOT / "src", tree / "src", ignore=shutil.ignore_patterns("__pycache__", "*.egg-info", "*.nbi",
+                                                                               "*.nbc"))
     r = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
-                        "-w", str(dist), str(ROOT)], capture_output=True, text=True, timeout=600)
+                        "-w", str(dist), str(tree)], capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, f"building the wheel failed:\n{r.stderr[-3000:]}"
     return next(dist.glob("agreekit-*.whl"))
 
