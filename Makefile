@@ -76,7 +76,7 @@ dist-docs: docs
 	@mkdir -p dist
 	rm -f dist/agreekit-$(VERSION)-docs.zip
 	cd docs/_build && rm -rf agreekit-$(VERSION)-docs && cp -r html agreekit-$(VERSION)-docs && \
-	  $(PY) -m zipfile -c ../../dist/agreekit-$(VERSION)-docs.zip agreekit-$(VERSION)-docs && rm -rf agreekit-$(VERSION)-docs
+	  $(CURDIR)/$(PY) -m zipfile -c $(CURDIR)/dist/agreekit-$(VERSION)-docs.zip agreekit-$(VERSION)-docs && rm -rf agreekit-$(VERSION)-docs
 	@ls -l dist/agreekit-$(VERSION)-docs.zip | awk '{ print $$5 " bytes  " $$9 }'
 
 clean:
