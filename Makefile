@@ -6,7 +6,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 CORES  ?= 2
 
-.PHONY: all results tables test test-slow bench lint clean venv report docs docs-clean
+.PHONY: all results tables test test-slow bench lint clean venv report docs docs-clean dist dist-docs
 
 all: results
 
@@ -62,6 +62,22 @@ docs: $(DOCS_STAMP)
 
 docs-clean:
 	rm -rf docs/_build docs/api docs/gallery
+
+# release artefacts in dist/: the sdist and the wheel (built from the sdist, offline: no build isolation, the
+# pinned setuptools of .venv), each file's size printed. `make dist-docs` adds the built documentation as a zip
+# (it runs `make docs` first, minutes on 2 cores, hence its own target).
+VERSION = $(shell sed -n 's/^__version__ = "\([^"]*\)".*/\1/p' src/agreekit/__init__.py)
+dist: $(STAMP)
+	rm -rf dist/agreekit-$(VERSION).tar.gz dist/agreekit-$(VERSION)-*.whl
+	$(VENV)/bin/uv build --quiet --offline --no-build-isolation --python $(PY) --sdist --wheel --out-dir dist .
+	@ls -l dist/agreekit-$(VERSION).tar.gz dist/agreekit-$(VERSION)-*.whl | awk '{ print $$5 " bytes  " $$9 }'
+
+dist-docs: docs
+	@mkdir -p dist
+	rm -f dist/agreekit-$(VERSION)-docs.zip
+	cd docs/_build && rm -rf agreekit-$(VERSION)-docs && cp -r html agreekit-$(VERSION)-docs && \
+	  $(CURDIR)/$(PY) -m zipfile -c $(CURDIR)/dist/agreekit-$(VERSION)-docs.zip agreekit-$(VERSION)-docs && rm -rf agreekit-$(VERSION)-docs
+	@ls -l dist/agreekit-$(VERSION)-docs.zip | awk '{ print $$5 " bytes  " $$9 }'
 
 clean:
 	rm -rf results/* .snakemake logs

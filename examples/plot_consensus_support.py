@@ -12,9 +12,10 @@ and 95 % percentile interval, with the full-data position as a cross.
 import matplotlib.pyplot as plt
 import numpy as np
 
-from agreekit.consensus import bootstrap_consensus, kendall_w, read_rankings, top_down_concordance
+from agreekit.consensus import bootstrap_consensus, kendall_w, top_down_concordance
+from agreekit.datasets import load_sports
 
-data = read_rankings("../resources/consensus/sports.csv")
+data = load_sports()
 res = bootstrap_consensus(data, n_resamples=200, rng=0)
 w = kendall_w(data)
 ct = top_down_concordance(data)

@@ -8,9 +8,10 @@ Kemeny consensus of the sports data
 import matplotlib.pyplot as plt
 import numpy as np
 
-from agreekit.consensus import kemeny, read_rankings, tau_x
+from agreekit.consensus import kemeny, tau_x
+from agreekit.datasets import load_sports
 
-data = read_rankings("../resources/consensus/sports.csv")
+data = load_sports()
 res = kemeny(data, method="exact")
 print(f"consensus {res.orderings}, average τ_x = {res.average_tau_x:.4g}, proven optimal: {res.proven}")
 

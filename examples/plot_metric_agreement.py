@@ -8,12 +8,10 @@ Bootstrap standard errors come from the same topic samples for every metric.
 """
 import matplotlib.pyplot as plt
 
-from agreekit.ireval.metrics import load_scores
+from agreekit.datasets import load_trec_scores
 from agreekit.metaeval import metric_agreement
 
-D = "../resources/bootstrap/trec_topic_by_run_scores"
-scores = {name: load_scores(f"{D}/adhoc8_{key}.csv") for name, key in
-          (("AP", "ap"), ("P@10", "p10"), ("RR", "rr"))}
+scores = {name: load_trec_scores(key) for name, key in (("AP", "ap"), ("P@10", "p10"), ("RR", "rr"))}
 res = metric_agreement(scores, n_resamples=100, rng=2006)
 table = res.to_frame()
 print(table[["metric_a", "metric_b", "tau_b", "tau_b_se", "tau_w_standardized"]].round(3))

@@ -81,6 +81,8 @@ SLOW = (
     "tests/test_metaeval.py::test_consensus_equals_brute_force_over_all_weak_orders[7-5-3]",
     "tests/test_metaeval_cli_workflow.py::test_metaeval_stage_one_job_per_collection_and_deterministic",
     "tests/test_packaging.py::test_wheel_installs_into_a_fresh_venv_without_extras",
+    "tests/test_release.py::test_wheel_contains_the_datasets_with_their_licences",
+    "tests/test_release.py::test_wheel_in_a_fresh_venv_runs_readme_quickstart_and_gallery",
     "tests/test_ranking_moments.py::test_matches_plain_enumeration_n10",
     "tests/test_ranking_quantile_tables.py::test_cached_references_agree_with_a_plain_numpy_monte_carlo",
     "tests/test_ranking_significance_table.py::test_table_pvalue_se_tracks_the_error_against_a_large_monte_carlo",

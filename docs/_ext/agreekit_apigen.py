@@ -18,6 +18,7 @@ AREAS = {
     "clustering": "Clustering agreement and LFR benchmark graphs",
     "ireval": "IR evaluation: metrics and the bootstrap",
     "metaeval": "Meta-evaluation: do two metrics agree on the top systems?",
+    "datasets": "Example data sets shipped in the package",
 }
 
 #: numpydoc checks run in the build (and by tests/test_docs_numpydoc.py) over every public object.

@@ -8,6 +8,7 @@ Areas (one package each, every one an attribute of ``agreekit``, imported on fir
 * clustering agreement — :mod:`agreekit.clustering`
 * IR evaluation: metrics and the bootstrap — :mod:`agreekit.ireval`
 * meta-evaluation of evaluation metrics — :mod:`agreekit.metaeval`
+* small example data sets with loaders — :mod:`agreekit.datasets`
 
 The main names of the ranking area are re-exported here (``agreekit.weighted_kendall``, …).
 Nothing heavy is imported by ``import agreekit``: areas and names load lazily (PEP 562).
@@ -50,10 +51,10 @@ def _numba_cache_check() -> None:
 
 _numba_cache_check()
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"  # the one source of the version (pyproject reads it; CHANGELOG.md's newest heading agrees)
 
 #: the area packages, imported on first attribute access
-_AREAS = ("ranking", "consensus", "clustering", "ireval", "metaeval")
+_AREAS = ("ranking", "consensus", "clustering", "ireval", "metaeval", "datasets")
 
 #: re-exported names -> the module that defines them
 _NAMES = {

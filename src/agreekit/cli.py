@@ -35,6 +35,7 @@ SUBCOMMAND_MODULES = (
     "agreekit._cli.bootstrap",
     "agreekit._cli.metaeval",
     "agreekit._cli.ranked_lists",
+    "agreekit._cli.datasets",
 )
 
 
@@ -53,6 +54,7 @@ COMMANDS = {
     "evaluate": "agreekit._cli.bootstrap",
     "metaeval": "agreekit._cli.metaeval",
     "rbo": "agreekit._cli.ranked_lists", "ap": "agreekit._cli.ranked_lists",
+    "datasets": "agreekit._cli.datasets",
 }
 
 
@@ -112,6 +114,11 @@ EXAMPLES = {
             "resources/bootstrap/robust03_top100/runs/input.pircRBa1.gz --depth 20 --n-items 1000 --n-resamples 200 --rng 1 --format csv"],
     "ap": ["printf '1\\n2\\n3\\n4\\n5\\n' > x.txt; printf '2\\n1\\n3\\n5\\n4\\n' > y.txt",
            "agreekit ap x.txt y.txt --pvalue --alternative greater"],
+    "datasets": [
+        "agreekit datasets",
+        "agreekit datasets --format csv -o datasets.csv",
+        "agreekit consensus dataset:sports --method exact",
+    ],
     "evaluate": [
         "agreekit evaluate resources/bootstrap/robust03_top100/robust03_qrels.txt.gz "
         "resources/bootstrap/robust03_top100/runs/input.Sel50.gz --metrics AP,nDCG@10,RR --format json "
@@ -281,6 +288,8 @@ def main(argv: list[str] | None = None) -> int:
     _guard_standard_streams()
     argv = sys.argv[1:] if argv is None else list(argv)
     command = argv[0] if argv else None
+    from agreekit._cli.datasets import expand_dataset_args  # `dataset:NAME` wherever a file is read
+    argv = expand_dataset_args(argv)
     try:
         try:
             parser = build_parser(command)
