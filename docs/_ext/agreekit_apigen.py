@@ -34,7 +34,7 @@ PENDING_FIX = ()
 
 #: Data (dicts, tuples): their text is the ``#:`` comment autodoc renders; Parameters/Returns/Examples checks
 #: do not apply to a value.
-DATA = ("agreekit.clustering.MEASURES", "agreekit.clustering.PHI_FUNCTIONS", "agreekit.metaeval.COLUMNS")
+DATA = ("agreekit.clustering.MEASURES", "agreekit.ireval.METRICS", "agreekit.clustering.PHI_FUNCTIONS", "agreekit.metaeval.COLUMNS")
 
 VALIDATION_EXCLUDE = {"^" + re.escape(name) + "$" for name in (*PENDING_SPLIT, *PENDING_FIX, *DATA)}
 

@@ -30,7 +30,7 @@ class MetricSpec(ResultBase):
     name : str
         The name as given (the key of :func:`~agreekit.ireval.evaluate`'s result).
     kind : str
-        A key of :data:`~agreekit.ireval.metrics.METRICS` (``"AveP"``, ``"P"``, ``"nDCG"``, ...).
+        A key of :data:`agreekit.ireval.METRICS` (``"AveP"``, ``"P"``, ``"nDCG"``, ...).
     cutoff : int or None
         The ``@k`` (None without one).
     rel : int or None, optional
@@ -52,7 +52,7 @@ class MetricSpec(ResultBase):
 
 @dataclass(frozen=True)
 class MetricDefinition(ResultBase):
-    """One IR metric of the registry :data:`~agreekit.ireval.metrics.METRICS`.
+    """One IR metric of the registry :data:`agreekit.ireval.METRICS`.
 
     Parameters
     ----------
@@ -215,7 +215,7 @@ def parse_metric(name: Any) -> MetricSpec:
     """Parse a metric name such as ``"AP"``, ``"P@10"``, ``"nDCG@10"``, ``"P(rel=2)@10"`` or ``"map"``.
 
     Three spellings are understood, all listed in the registry
-    :data:`~agreekit.ireval.metrics.METRICS`:
+    :data:`agreekit.ireval.METRICS`:
 
     * this library's and ir_measures' names with an optional cut-off: ``AP``, ``P@10``,
       ``nDCG@10``, ``R@100``, ``RR``, ``Rprec``, ``bpref``, ``Judged@10``, ``Success@10``,

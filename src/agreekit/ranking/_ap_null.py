@@ -66,6 +66,14 @@ class APCorrelationResult(TestResultBase):
         τ_AP_b or not; whether x or y has ties.
     null_moments : {'exact', 'monte-carlo'}
         Where ``null_mean`` and ``null_var`` come from.
+
+    Examples
+    --------
+    >>> from agreekit.ranking import ap_correlation_test
+    >>> res = ap_correlation_test([1, 2, 3, 4], [1, 2, 3, 4], alternative="greater")
+    >>> tau, p = res
+    >>> float(tau), round(float(p), 6), res.method    # the one order of 4! with tau_AP = 1
+    (1.0, 0.041667, 'exact')
     """
 
     statistic: float

@@ -7,7 +7,7 @@ P(ΔX = 2) = a²/m², P(ΔX = 1) = (2ao + o)/m², P(ΔX = 0) = o(o − 1)/m²; f
 P(ΔX = 1) = (s − X)/(N − d + 1).  Each of RBO_ext, RBO_min, RBO_max is Σ_d a_d X_d + g(X_l) (plus an
 extra term in X_s for ext), so the null mean and variance are exact by a dynamic programme over
 (d, X_d) carrying the first two moments (O(s·l)), and the whole null law by the same programme carrying
-the distinct partial scores (exact p-values while their number stays below :data:`MAX_ATOMS`, else
+the distinct partial scores (exact p-values while their number stays below ``MAX_ATOMS``, else
 Monte Carlo on the chain).  With ties, Monte Carlo: the two lists keep their tie patterns, their items
 are drawn from the domain (the number of common items is hypergeometric, their positions uniform).
 """
@@ -61,6 +61,14 @@ class RBOTestResult(TestResultBase):
         Monte Carlo standard error of ``pvalue`` (0 when exact).
     n_resamples_used : int
     null_moments : {'exact', 'monte-carlo'}
+
+    Examples
+    --------
+    >>> from agreekit.ranking import rank_biased_overlap_test
+    >>> res = rank_biased_overlap_test(["a", "b"], ["a", "b"], n_items=3, p=0.5)
+    >>> rbo, pvalue = res
+    >>> float(rbo), round(float(pvalue), 6)   # both tops agree: probability 1/3 * 1/2 under H0
+    (1.0, 0.166667)
     """
 
     statistic: float
