@@ -22,6 +22,7 @@ extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.autosummary",
     "sphinx.ext.mathjax",
+    "sphinx.ext.extlinks",
     "numpydoc",
     "myst_parser",
     "sphinx_gallery.gen_gallery",
@@ -33,6 +34,9 @@ extensions = [
     "agreekit_docstrings",
     "agreekit_search",
 ]
+
+# :doi:`10.1145/...` in docstrings and pages (as scipy writes them)
+extlinks = {"doi": ("https://doi.org/%s", "doi:%s")}
 
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 exclude_patterns = ["_build", "**.ipynb_checkpoints", "gallery/*.py", "gallery/*.md5", "gallery/*.json"]

@@ -272,7 +272,7 @@ def rank_biased_overlap_test(x, y, *, n_items, p=0.9, ties="a", score="ext", alt
         Default ``'greater'``: more overlap than chance.
     method : {'auto', 'exact', 'monte-carlo'}, optional
         ``'exact'`` (untied lists; the programme's distinct partial scores must stay below
-        :data:`MAX_ATOMS`), ``'monte-carlo'``, or ``'auto'`` (default: exact when possible, else a
+        ``MAX_ATOMS`` = 300 000), ``'monte-carlo'``, or ``'auto'`` (default: exact when possible, else a
         sequential Monte Carlo p-value, Besag & Clifford 1991).
     n_resamples : int, optional
         Monte Carlo resamples (the maximum for the sequential rule; default 10000).
