@@ -335,8 +335,10 @@ def test_ir_metric_recipe(monkeypatch):
     np.testing.assert_array_equal(res["hits_1"]["s"], [0.0, 0.0])   # d2 and d6 are not relevant
 
     # the CLI's --metrics help is built from the registry
-    cli_bootstrap = _fresh_copy("agreekit._cli.bootstrap")
+    from agreekit._cli import bootstrap as cli_bootstrap
+
     assert "Hits[@k] (NumRelRet)" in cli_bootstrap.supported_metric_names()
+    assert "Hits[@k] (NumRelRet)" in " ".join(_cli_options("evaluate")["metrics"].help.split())
 
 
 # ------------------------------------------------------------------ recipe: a coefficient
