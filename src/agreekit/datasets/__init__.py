@@ -335,7 +335,7 @@ def load_trec_sample():
     >>> from agreekit.datasets import load_trec_sample
     >>> from agreekit.ireval import evaluate
     >>> qrels, runs = load_trec_sample()
-    >>> sorted(runs), qrels["topic"].nunique(), sorted(qrels["relevance"].unique())
+    >>> sorted(runs), qrels["topic"].nunique(), sorted(qrels["relevance"].unique().tolist())
     (['sysA', 'sysB'], 10, [0, 1, 2])
     >>> evaluate(qrels, runs, ["AP"])["AP"].shape
     (10, 2)
