@@ -1,6 +1,7 @@
 """agreekit.datasets: each loader returns the documented object, equal to reading the repository's resources/
-file (and to a plain parse of it, without the library's readers); the list of data sets; the CLI's
-``agreekit datasets`` and ``dataset:NAME`` in place of an input file."""
+file (and to a plain parse of it, without the library's readers); the synthetic TREC sample: a plain parse, its
+documented shape, its generator rewriting the same bytes and ``evaluate`` equal to pytrec_eval on it; the list of
+data sets; the CLI's ``agreekit datasets`` and ``dataset:NAME`` in place of an input file."""
 from __future__ import annotations
 
 import csv
@@ -16,12 +17,13 @@ import pytest
 
 from agreekit import InputError, datasets
 from agreekit.consensus import RankingData, read_rankings
-from agreekit.ireval.metrics import load_scores, read_qrels, read_run
+from agreekit.ireval.metrics import load_scores
 
 ROOT = Path(__file__).resolve().parents[1]
 RES = ROOT / "resources"
 TREC = RES / "bootstrap" / "trec_topic_by_run_scores"
-ROBUST = RES / "bootstrap" / "robust03_top100"
+GENERATOR = RES / "datasets" / "make_synthetic_trec.py"
+SAMPLE_FILES = ("qrels.txt.gz", "run.sysA.gz", "run.sysB.gz")
 
 
 def _plain_rankings(path: Path):
@@ -71,35 +73,116 @@ def test_trec_scores_equal_the_resources_file(metric):
     np.testing.assert_array_equal(got.to_numpy(), plain.to_numpy(dtype=float))
 
 
-def test_robust03_sample_is_the_resources_collection_on_ten_topics():
-    qrels, runs = datasets.load_robust03_sample()
-    with gzip.open(ROBUST / "robust03_qrels.txt.gz", "rt") as fh:
-        lines = [line.split() for line in fh if line.strip()]
-    topics = list(dict.fromkeys(t for t, *_ in lines))[:10]
-    assert sorted(qrels["topic"].unique()) == sorted(topics)
-    want = {(t, d, int(g)) for t, _, d, g in lines if t in topics}
-    assert set(zip(qrels["topic"], qrels["docno"], qrels["relevance"])) == want
-    assert len(qrels) == len(want)
-    full = read_qrels(ROBUST / "robust03_qrels.txt.gz")
-    pd.testing.assert_frame_equal(qrels.reset_index(drop=True),
-                                  full[full["topic"].isin(topics)].reset_index(drop=True))
-    assert sorted(runs) == ["InexpC2", "uwmtCR0"]
+def _plain_trec(path: Path) -> list[list[str]]:
+    """A TREC file by hand: gunzip, one whitespace-split row per non-empty line."""
+    with gzip.open(path, "rt", encoding="ascii") as fh:
+        return [line.split() for line in fh if line.strip()]
+
+
+def _sample_dir() -> Path:
+    return datasets.dataset_path("trec_sample_qrels").parent
+
+
+def test_trec_sample_loader_equals_a_plain_parse_of_the_shipped_files():
+    qrels, runs = datasets.load_trec_sample()
+    folder = _sample_dir()
+    assert sorted(p.name for p in folder.iterdir()) == sorted([*SAMPLE_FILES, "README.md"])
+    lines = _plain_trec(folder / "qrels.txt.gz")
+    assert {len(r) for r in lines} == {4} and {r[1] for r in lines} == {"0"}
+    assert list(zip(qrels["topic"], qrels["docno"], qrels["relevance"])) == [(t, d, int(g)) for t, _, d, g in lines]
+    assert qrels["relevance"].dtype == np.int64
+    assert sorted(runs) == ["sysA", "sysB"]
     for tag, frame in runs.items():
-        with gzip.open(ROBUST / "runs" / f"input.{tag}.gz", "rt") as fh:
-            rows = [line.split() for line in fh if line.split()[0] in topics]
-        assert list(zip(frame["topic"], frame["docno"], frame["score"])) == \
-            [(t, d, float(s)) for t, _, d, _, s, _ in rows]
-        name, ref = read_run(ROBUST / "runs" / f"input.{tag}.gz")
-        ref = ref[ref["topic"].isin(topics)].reset_index(drop=True)
-        pd.testing.assert_frame_equal(frame.reset_index(drop=True), ref)
-        assert frame.groupby("topic").size().max() == 100
+        rows = _plain_trec(folder / f"run.{tag}.gz")
+        assert {len(r) for r in rows} == {6} and {r[1] for r in rows} == {"Q0"} and {r[5] for r in rows} == {tag}
+        assert list(zip(frame["topic"], frame["docno"], frame["score"])) == [(t, d, float(s))
+                                                                              for t, _, d, _, s, _ in rows]
+
+
+def test_trec_sample_has_the_documented_shape():
+    """10 topics, graded 0/1/2 qrels over 60-150 judged documents a topic, 100 documents a topic per run
+    ranked by distinct descending scores, unjudged documents in both runs, overlapping runs, sysA better
+    on mean AP (AP written here: binary relevance, grade > 0)."""
+    folder = _sample_dir()
+    qrels = _plain_trec(folder / "qrels.txt.gz")
+    judged: dict[str, dict[str, int]] = {}
+    for t, _, d, g in qrels:
+        assert d not in judged.setdefault(t, {})
+        judged[t][d] = int(g)
+    assert len(judged) == 10 and {g for j in judged.values() for g in j.values()} == {0, 1, 2}
+    assert all(60 <= len(j) <= 150 and any(g > 0 for g in j.values()) for j in judged.values())
+    ranked, mean_ap = {}, {}
+    for tag in ("sysA", "sysB"):
+        rows = _plain_trec(folder / f"run.{tag}.gz")
+        ranked[tag] = {}
+        for t, _, d, k, s, _ in rows:
+            ranked[tag].setdefault(t, []).append((int(k), float(s), d))
+        assert set(ranked[tag]) == set(judged)
+        aps = []
+        for t, docs in ranked[tag].items():
+            assert [k for k, _, _ in docs] == list(range(1, 101))
+            scores = [s for _, s, _ in docs]
+            assert all(a > b for a, b in zip(scores, scores[1:]))
+            assert len({d for _, _, d in docs}) == 100
+            hits, ap = 0, 0.0
+            for i, (_, _, d) in enumerate(docs, start=1):
+                if judged[t].get(d, 0) > 0:
+                    hits += 1
+                    ap += hits / i
+            aps.append(ap / sum(g > 0 for g in judged[t].values()))
+        mean_ap[tag] = float(np.mean(aps))
+        unjudged = [sum(d not in judged[t] for _, _, d in docs) for t, docs in ranked[tag].items()]
+        assert all(5 <= u <= 50 for u in unjudged), unjudged
+    overlap = [len({d for *_, d in ranked["sysA"][t]} & {d for *_, d in ranked["sysB"][t]}) for t in judged]
+    assert all(30 <= o <= 90 for o in overlap), overlap
+    assert mean_ap["sysA"] > mean_ap["sysB"] + 0.05
+
+
+def test_trec_sample_generator_rewrites_the_same_bytes(tmp_path):
+    r = subprocess.run([sys.executable, str(GENERATOR), "--out", str(tmp_path / "out")], capture_output=True,
+                       text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == sorted(SAMPLE_FILES)
+    for name in SAMPLE_FILES:
+        new, shipped = (tmp_path / "out" / name).read_bytes(), (_sample_dir() / name).read_bytes()
+        assert gzip.decompress(new) == gzip.decompress(shipped), name
+        assert new == shipped, f"{name}: same text, different gzip bytes"
+
+
+def test_trec_sample_evaluate_equals_pytrec_eval():
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    from agreekit.ireval import evaluate
+
+    qrels, runs = datasets.load_trec_sample()
+    folder = _sample_dir()
+    qrel_dict: dict[str, dict[str, int]] = {}
+    for t, _, d, g in _plain_trec(folder / "qrels.txt.gz"):
+        qrel_dict.setdefault(t, {})[d] = int(g)
+    got = evaluate(qrels, runs, ["AP", "nDCG@10", "P@10"])
+    evaluator = pytrec_eval.RelevanceEvaluator(qrel_dict, {"map", "ndcg_cut_10", "P_10"})
+    for tag in ("sysA", "sysB"):
+        run_dict: dict[str, dict[str, float]] = {}
+        for t, _, d, _, s, _ in _plain_trec(folder / f"run.{tag}.gz"):
+            run_dict.setdefault(t, {})[d] = float(s)
+        ref = evaluator.evaluate(run_dict)
+        assert sorted(ref) == sorted(got["AP"].index)
+        for ours, theirs in (("AP", "map"), ("nDCG@10", "ndcg_cut_10"), ("P@10", "P_10")):
+            want = np.array([ref[t][theirs] for t in got[ours].index])
+            np.testing.assert_allclose(got[ours][tag].to_numpy(), want, rtol=0, atol=1e-12, err_msg=f"{ours} {tag}")
+    assert got["AP"]["sysA"].mean() != got["AP"]["sysB"].mean()
 
 
 def test_available_lists_every_file_with_its_readme():
     items = datasets.available()
     names = [d.name for d in items]
     assert len(names) == len(set(names)) == 11
-    assert {"sports", "emond_mason", "adhoc8_ap", "adhoc8_p10", "robust03_qrels"} <= set(names)
+    assert {"sports", "emond_mason", "adhoc8_ap", "adhoc8_p10"} <= set(names)
+    assert [(d.name, d.path.name, d.loader) for d in items if d.name.startswith("trec_sample")] == [
+        ("trec_sample_qrels", "qrels.txt.gz", "load_trec_sample()"),
+        ("trec_sample_run_a", "run.sysA.gz", "load_trec_sample()"),
+        ("trec_sample_run_b", "run.sysB.gz", "load_trec_sample()")]
+    assert all(d.licence.startswith("BSD-3-Clause") for d in items if d.name.startswith("trec_sample"))
+    assert not [d.name for d in items if "robust03" in d.name or "robust03" in str(d.path)]
     for d in items:
         assert d.path.is_file() and d.source.is_file() and d.source.name == "README.md"
         assert d.description and d.loader and d.licence

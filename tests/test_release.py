@@ -151,12 +151,12 @@ def test_wheel_contains_the_datasets_with_their_licences(wheel):
         missing = expected - names
         assert not missing, f"the wheel lacks {sorted(missing)}"
         folders = {n.split("/")[3] for n in expected}
-        assert folders == {"consensus", "clustering", "trec_scores", "robust03_sample"}
+        assert folders == {"consensus", "clustering", "trec_scores", "trec_sample"}
         for folder in folders:        # every data set's source and licence travel with it
             text = z.read(f"agreekit/datasets/data/{folder}/README.md").decode()
             assert "Licence" in text and "Source" in text, folder
-        # the shipped files are the repository's resources, byte for byte (sample files: a subset, tested in
-        # tests/test_datasets.py)
+        # the shipped files are the repository's resources, byte for byte (the synthetic trec_sample is the
+        # output of resources/datasets/make_synthetic_trec.py, tested in tests/test_datasets.py)
         for name, res in (("consensus/sports.csv", "consensus/sports.csv"),
                           ("trec_scores/adhoc8_ap.csv", "bootstrap/trec_topic_by_run_scores/adhoc8_ap.csv")):
             assert z.read(f"agreekit/datasets/data/{name}") == (ROOT / "resources" / res).read_bytes()
