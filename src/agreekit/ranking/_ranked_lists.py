@@ -165,47 +165,43 @@ def _parse_scores(parameter: str, values):
 
 
 def _encode(parameter_x, items_x, parameter_y, items_y):
-    """Shared integer codes of the items of both lists; duplicates within a list are an error."""
+    """Integer codes of the items of both lists and their common items; duplicates within a list are an error.
+
+    Returns (cx, cy, n_codes, n_union, (jx, jy)): codes in [0, n_codes), the size of the union, and
+    the positions in x and y of the common items.  Integer arrays over a compact range are used as
+    their own codes (no hashing); anything else is factorized (pandas) first.  One pass of a compiled
+    kernel over each list then finds the common items and any duplicate.
+    """
     import pandas as pd
 
-    nx = len(items_x)
+    nx, ny = len(items_x), len(items_y)
     native = (isinstance(items_x, np.ndarray) and isinstance(items_y, np.ndarray) and items_x.dtype != object
               and items_y.dtype != object and items_x.dtype.kind == items_y.dtype.kind and items_x.dtype.kind in "iufUS")
-    if native and items_x.dtype.kind in "iu" and items_y.dtype.kind in "iu" and nx and len(items_y):
-        both = np.concatenate([items_x, items_y]).astype(np.int64)
-        lo, hi = int(both.min()), int(both.max())
-        if hi - lo < 4 * both.size + 16:
-            present = np.zeros(hi - lo + 1, dtype=bool)
-            present[both - lo] = True
-            remap = np.cumsum(present) - 1
-            codes = remap[both - lo]
-            uniques = np.flatnonzero(present) + lo
-            cx, cy = codes[:nx], codes[nx:]
-            _check_duplicates(parameter_x, cx, parameter_y, cy, uniques)
-            return cx, cy, int(uniques.size)
-    if native:
-        both = np.concatenate([items_x, items_y])
-    else:
-        both = np.empty(nx + len(items_y), dtype=object)
-        both[:nx] = list(items_x) if not isinstance(items_x, np.ndarray) else items_x
-        both[nx:] = list(items_y) if not isinstance(items_y, np.ndarray) else items_y
-    try:
-        codes, uniques = pd.factorize(both, use_na_sentinel=False)
-    except TypeError:
-        raise InputError(parameter_x, "holds unhashable items") from None
-    codes = codes.astype(np.int64)
-    cx, cy = codes[:nx], codes[nx:]
-    _check_duplicates(parameter_x, cx, parameter_y, cy, uniques)
-    return cx, cy, int(uniques.size)
-
-
-def _check_duplicates(parameter_x, cx, parameter_y, cy, uniques):
-    for par, c in ((parameter_x, cx), (parameter_y, cy)):
-        counts = np.bincount(c, minlength=len(uniques))
-        if c.size and counts.max() > 1:
-            dup = uniques[int(np.argmax(counts > 1))]
-            raise InputError(par, f"holds the item {_short(dup)} more than once (an item may appear once, "
-                                  "in one tie group)")
+    cx = cy = None
+    if native and items_x.dtype.kind in "iu" and items_y.dtype.kind in "iu" and nx and ny:
+        ax, ay = items_x.astype(np.int64, copy=False), items_y.astype(np.int64, copy=False)
+        lo, hi = min(int(ax.min()), int(ay.min())), max(int(ax.max()), int(ay.max()))
+        if hi - lo < 4 * (nx + ny) + 16:
+            cx, cy, n_codes = ax - lo, ay - lo, hi - lo + 1
+    if cx is None:
+        if native:
+            both = np.concatenate([items_x, items_y])
+        else:
+            both = np.empty(nx + ny, dtype=object)
+            both[:nx] = list(items_x) if not isinstance(items_x, np.ndarray) else items_x
+            both[nx:] = list(items_y) if not isinstance(items_y, np.ndarray) else items_y
+        try:
+            codes, uniques = pd.factorize(both, use_na_sentinel=False)
+        except TypeError:
+            raise InputError(parameter_x, "holds unhashable items") from None
+        codes = codes.astype(np.int64, copy=False)
+        cx, cy, n_codes = codes[:nx], codes[nx:], int(uniques.size)
+    jx, jy, dup_list, dup_pos = _match_codes(cx, cy, 0, n_codes)
+    if dup_list:
+        par, items = (parameter_x, items_x) if dup_list == 1 else (parameter_y, items_y)
+        raise InputError(par, f"holds the item {_short(items[dup_pos])} more than once (an item may appear once, "
+                              "in one tie group)")
+    return cx, cy, n_codes, nx + ny - int(jx.size), (jx, jy)
 
 
 def _flatten(parameter, values, kind):
@@ -216,11 +212,12 @@ def _flatten(parameter, values, kind):
 
 
 def _rbo_inputs(x, y, kind):
-    """Validated flat rankings of x and y (shared codes) and the size of their union."""
+    """Validated flat rankings of x and y (shared codes in [0, n_codes)), the size of their union and
+    the positions (in x, in y) of their common items."""
     kind = check_choice("kind", kind, RBO_KINDS)
     ix, sx = _flatten("x", x, kind)
     iy, sy = _flatten("y", y, kind)
-    cx, cy, n_union = _encode("x", ix, "y", iy)
+    cx, cy, n_codes, n_union, pairs = _encode("x", ix, "y", iy)
     out = []
     for c, sz in ((cx, sx), (cy, sy)):
         if sz is None:
@@ -229,7 +226,7 @@ def _rbo_inputs(x, y, kind):
         else:
             t, b = _groups_from_sizes(sz)
             out.append(_Flat(c, t, b))
-    return out[0], out[1], n_union
+    return out[0], out[1], n_codes, n_union, pairs
 
 
 # ============================================================================ RBO core
@@ -270,115 +267,185 @@ class RBOResult(ResultBase):
     depth_y: int
 
 
-def _counts(n, starts, ends):
-    """Integer count over depths 1..n of intervals [start, end) (difference array)."""
-    starts, ends = np.minimum(starts, n + 1), np.minimum(ends, n + 1)
-    keep = starts < ends
-    diff = np.bincount(starts[keep], minlength=n + 2)[: n + 2] - np.bincount(ends[keep], minlength=n + 2)[: n + 2]
-    return np.cumsum(diff)[: n + 1]
-
-
 def _underflow_depth(p: float) -> int:
     """A depth beyond which p^d is 0.0 in float64 (every term of the sums there is exactly 0)."""
     return int(math.ceil(746.0 / -math.log(p))) + 2
 
 
-def _rbo_sections(S: _Flat, L: _Flat, n_codes: int, p: float, ties: str):
-    """(ext, min, max) of RBO for S the shorter list (Corsi & Urbano's three sections).
+@njit(cache=True)
+def _match_codes(cx, cy, lo, size):  # pragma: no cover - compiled
+    """Common items of two integer-coded lists in one pass over each (codes in [lo, lo + size)).
 
-    Depth-indexed arrays stop at n = min(l, the depth where p^d underflows to 0): deeper terms are 0.
+    Returns (jx, jy, dup_list, dup_pos): the positions in x and in y of the common items (in y
+    order), and, if an item occurs twice, which list (1 = x, 2 = y) and the position of its second
+    occurrence (dup_list = 0 otherwise).  One table of ``size`` slots: a slot holds the item's x
+    position, then nx + its y position once y has been seen.
     """
-    s, l = S.size, L.size
-    w = ties == "w"
-    posS = np.full(n_codes, -1, dtype=np.int64)
-    posS[S.ids] = np.arange(s)
-    inS = posS[L.ids] >= 0
-    jL = np.flatnonzero(inS)            # positions in L of the common items
-    jS = posS[L.ids[jL]]                # their positions in S
-    x_l = float(jL.size)
-    n = min(l, _underflow_depth(p))
-    se = min(s, n)
+    nx, ny = cx.size, cy.size
+    slot = np.full(size, -1, dtype=np.int64)
+    for i in range(nx):
+        v = cx[i] - lo
+        if slot[v] >= 0:
+            return np.empty(0, np.int64), np.empty(0, np.int64), 1, i
+        slot[v] = i
+    jx = np.empty(min(nx, ny), dtype=np.int64)
+    jy = np.empty(min(nx, ny), dtype=np.int64)
+    m = 0
+    for j in range(ny):
+        v = cy[j] - lo
+        q = slot[v]
+        if q >= nx:
+            return jx[:0], jy[:0], 2, j
+        if q >= 0:
+            jx[m] = q
+            jy[m] = j
+            m += 1
+        slot[v] = nx + j
+    return jx[:m], jy[:m], 0, -1
+
+
+@njit(cache=True)
+def _rbo_core(St, Sb, Lt, Lb, jS, jL, p, mode, n, cS, cL):  # pragma: no cover - compiled
+    """The depth sums of RBO for S the shorter list, to depth n = min(l, the underflow depth).
+
+    St, Sb / Lt, Lb: each position's group top and bottom rank (1-based); (jS, jL): the positions
+    of the common items in S and L (any order); cS, cL: the number of positions of S, L whose group
+    starts at depth <= n (the others are not seen by depth n and are skipped unread).
+    mode 0 = variant w, 1 = a, 2 = b.  Returns (sec1, sec2_min, sec2_max, sec2_ext, A_s) as in
+    Corsi & Urbano's three depth sections (see the module notes).
+    """
+    s, l = St.size, Lt.size
     top = n + 1
-    tS, bS, tL, bL = (np.minimum(v, top) for v in (S.t[jS], S.b[jS], L.t[jL], L.b[jL]))
-    if w:  # variant w: an item counts in full from the top of its group
-        bS, bL = tS, tL
-    # resolved in both (c = 1 in both lists)
-    R = np.cumsum(np.bincount(np.maximum(bS, bL), minlength=n + 2))[: n + 1]
-    A = _counts(n, np.maximum(tS, bL), bS)                   # partial in S, resolved in L
-    B = _counts(n, np.maximum(tL, bS), bL)                   # partial in L, resolved in S
-    C = _counts(n, np.maximum(tS, tL), np.minimum(bS, bL))   # partial in both
-    d = np.arange(n + 1, dtype=np.float64)
-    d[0] = 1.0  # index 0 unused
-    # the partial group containing depth d in each list
-    St, Sb = S.t[:se], S.b[:se]
-    Lt, Lb = L.t[:n], L.b[:n]
-    cG = np.zeros(n + 1)
-    gS_t = np.zeros(n + 1)
-    gS_b = np.zeros(n + 1)
-    gS_t[1: se + 1], gS_b[1: se + 1] = St, Sb
-    cG[1: se + 1] = (d[1: se + 1] - St + 1) / (Sb - St + 1)
-    gL_t = np.zeros(n + 1)
-    gL_b = np.zeros(n + 1)
-    gL_t[1:], gL_b[1:] = Lt, Lb
-    cH = np.zeros(n + 1)
-    cH[1:] = (d[1:] - Lt + 1) / (Lb - Lt + 1)
-    X = R + A * cG + B * cH + C * cG * cH                   # X_d (seen items), d = 0..n
-    # normalizers
-    if w:
-        nS = np.zeros(n + 1)
-        nS[1: se + 1] = gS_b[1: se + 1]     # items of S with t <= d
-        nS[se + 1:] = d[se + 1:]            # beyond s: S taken to continue with one item per depth
-        den = nS + gL_b
-        den_scale = 2.0
-    elif ties == "a":
-        den = d
-        den_scale = 1.0
-    else:
-        qS = np.zeros(n + 1)
-        qS[1: se + 1] = (gS_t[1: se + 1] - 1) + (d[1: se + 1] - gS_t[1: se + 1] + 1) ** 2 / (gS_b[1: se + 1] - gS_t[1: se + 1] + 1)
-        qS[se + 1:] = d[se + 1:]
-        qL = np.zeros(n + 1)
-        qL[1:] = (gL_t[1:] - 1) + (d[1:] - gL_t[1:] + 1) ** 2 / (gL_b[1:] - gL_t[1:] + 1)
-        den = np.sqrt(qS) * np.sqrt(qL)
-        den_scale = 1.0
-    den[0] = 1.0
-    Aseen = den_scale * X / den
-    A_s = Aseen[s] if s <= n else 0.0    # past the underflow depth it only multiplies zeros
-    pw = p ** np.arange(n + 1, dtype=np.float64)
-    sec1 = float(np.sum(Aseen[1: se + 1] * pw[1: se + 1]))
+    se = min(s, n)
+    w = mode == 0
+    dR = np.zeros(n + 2, np.int64)
+    dA = np.zeros(n + 2, np.int64)
+    dB = np.zeros(n + 2, np.int64)
+    dC = np.zeros(n + 2, np.int64)
+    for k in range(jS.size):
+        if jS[k] >= cS or jL[k] >= cL:
+            continue
+        tS = min(St[jS[k]], top)
+        tL = min(Lt[jL[k]], top)
+        if tS == top or tL == top:
+            continue
+        if w:
+            bS, bL = tS, tL
+        else:
+            bS = min(Sb[jS[k]], top)
+            bL = min(Lb[jL[k]], top)
+        dR[max(bS, bL)] += 1                       # resolved in both
+        a0, a1 = max(tS, bL), bS                   # partial in S, resolved in L
+        if a0 < a1:
+            dA[a0] += 1
+            dA[a1] -= 1
+        b0, b1 = max(tL, bS), bL                   # partial in L, resolved in S
+        if b0 < b1:
+            dB[b0] += 1
+            dB[b1] -= 1
+        c0, c1 = max(tS, tL), min(bS, bL)          # partial in both
+        if c0 < c1:
+            dC[c0] += 1
+            dC[c1] -= 1
+    # items of L not in S (for the unseen part of S beyond depth s): resolved by d, partial at d
+    dU = np.zeros(n + 2, np.int64)
+    dH = np.zeros(n + 2, np.int64)
     if n > s:
-        k = d[s + 1:] - s
-        # items of L not in S: resolved (c = 1) by depth d, and partially seen at depth d
-        only = ~inS
-        tO = np.minimum(L.t[only], top)
-        bO = tO if w else np.minimum(L.b[only], top)
-        U = np.cumsum(np.bincount(bO, minlength=n + 2))[: n + 1][s + 1:].astype(np.float64)
-        nH = _counts(n, tO, bO)[s + 1:].astype(np.float64)
-        cHs = cH[s + 1:]
-        unseen_max = np.where(k <= U, k, U + np.minimum(k - U, nH) * cHs)
-        mean_seen = (U + nH * cHs) / (U + nH)
-        unseen_ext = k * A_s * mean_seen
-        Xs = X[s + 1:]
-        dd = den[s + 1:]
-        pws = pw[s + 1:]
-        sec2_min = float(np.sum(den_scale * Xs / dd * pws))
-        sec2_max = float(np.sum(den_scale * (Xs + unseen_max) / dd * pws))
-        sec2_ext = float(np.sum(den_scale * (Xs + unseen_ext) / dd * pws))
-    else:
-        sec2_min = sec2_max = sec2_ext = 0.0
-    # beyond depth l
-    sec3_min = x_l * _tail_log(p, l)
-    pl1 = p ** (l + 1)
+        inS = np.zeros(l, np.bool_)
+        for k in range(jL.size):
+            inS[jL[k]] = True
+        for j in range(l):
+            if inS[j]:
+                continue
+            tO = min(Lt[j], top)
+            if tO == top:
+                break
+            bO = tO if w else min(Lb[j], top)
+            dU[bO] += 1
+            if tO < bO:
+                dH[tO] += 1
+                dH[bO] -= 1
+    scale = 2.0 if w else 1.0
+    R = 0
+    A = 0
+    B = 0
+    C = 0
+    U = 0
+    H = 0
+    sec1 = 0.0
+    sec2_min = 0.0
+    sec2_max = 0.0
+    sec2_ext = 0.0
+    A_s = 0.0
+    for d in range(1, n + 1):
+        U += dU[d]
+        H += dH[d]
+        R += dR[d]
+        A += dA[d]
+        B += dB[d]
+        C += dC[d]
+        fd = float(d)
+        lt = Lt[d - 1]
+        lb = Lb[d - 1]
+        cH = (fd - lt + 1) / (lb - lt + 1)
+        if d <= se:
+            st = St[d - 1]
+            sb = Sb[d - 1]
+            cG = (fd - st + 1) / (sb - st + 1)
+        else:
+            st = 0
+            sb = 0
+            cG = 0.0
+        X = R + A * cG + B * cH + C * cG * cH
+        if mode == 0:
+            nS = float(sb) if d <= se else fd
+            den = nS + lb
+        elif mode == 1:
+            den = fd
+        else:
+            if d <= se:
+                qS = (st - 1) + (fd - st + 1) ** 2 / (sb - st + 1)
+            else:
+                qS = fd
+            qL = (lt - 1) + (fd - lt + 1) ** 2 / (lb - lt + 1)
+            den = math.sqrt(qS) * math.sqrt(qL)
+        pw = p ** fd
+        if d <= s:
+            a_d = scale * X / den
+            sec1 += a_d * pw
+            if d == s:
+                A_s = a_d
+        else:
+            kk = fd - s
+            if kk <= U:
+                unseen_max = kk
+            else:
+                unseen_max = U + min(kk - U, float(H)) * cH
+            mean_seen = (U + H * cH) / (U + H)
+            unseen_ext = kk * A_s * mean_seen
+            sec2_min += scale * X / den * pw
+            sec2_max += scale * (X + unseen_max) / den * pw
+            sec2_ext += scale * (X + unseen_ext) / den * pw
+    return sec1, sec2_min, sec2_max, sec2_ext, A_s
+
+
+@njit(cache=True)
+def _rbo_tail(s, l, x_l, A_s, p, tail_log_l):  # pragma: no cover - compiled
+    """(ext, min, max) contributions of the depths beyond l (sec3), times nothing (the caller scales)."""
+    sec3_min = x_l * tail_log_l
+    pl1 = p ** float(l + 1)
     if pl1 > 0.0:
-        f = int(l + s - x_l)
-        dm = np.arange(l + 1, f + 1, dtype=np.float64)
-        sec3_max = float(np.sum((2 * dm - l - s + x_l) / dm * p ** dm)) + p ** (f + 1) / (1 - p)
+        f = l + s - x_l
+        sec3_max = 0.0
+        for dm in range(l + 1, f + 1):
+            fm = float(dm)
+            sec3_max += (2 * fm - l - s + x_l) / fm * p ** fm
+        sec3_max += p ** float(f + 1) / (1 - p)
         sec3_ext = (x_l + (l - s) * A_s) / l * pl1 / (1 - p)
     else:
-        sec3_max = sec3_ext = 0.0
-    c = (1 - p) / p
-    return (c * (sec1 + sec2_ext + sec3_ext), c * (sec1 + sec2_min + sec3_min),
-            c * (sec1 + sec2_max + sec3_max))
+        sec3_max = 0.0
+        sec3_ext = 0.0
+    return sec3_ext, sec3_min, sec3_max
 
 
 def _tail_log(p, l):
@@ -460,17 +527,27 @@ def rank_biased_overlap(x, y, *, p=0.9, ties="a", kind="lists") -> RBOResult:
     """
     p = check_float("p", p, minimum=0.0, maximum=1.0, inclusive=False)
     ties = check_choice("ties", ties, RBO_TIES)
-    X, Y, n_codes = _rbo_inputs(x, y, kind)
-    return _rbo_flat(X, Y, n_codes, p, ties)
+    X, Y, n_codes, _, pairs = _rbo_inputs(x, y, kind)
+    return _rbo_flat(X, Y, n_codes, p, ties, pairs)
 
 
-def _rbo_flat(X: _Flat, Y: _Flat, n_codes: int, p: float, ties: str) -> RBOResult:
-    S, L = (X, Y) if X.size < Y.size else (Y, X)
-    if not (S.tied or L.tied):
-        ties_used = "w"
+def _rbo_flat(X: _Flat, Y: _Flat, n_codes: int, p: float, ties: str, pairs=None) -> RBOResult:
+    """RBO of two flat rankings; ``pairs`` = (positions in X, positions in Y) of the common items if known."""
+    if pairs is None:
+        jx, jy, _, _ = _match_codes(X.ids, Y.ids, 0, n_codes)
     else:
-        ties_used = ties
-    ext, mn, mx = _rbo_sections(S, L, n_codes, p, ties_used)
+        jx, jy = pairs
+    S, L, jS, jL = (X, Y, jx, jy) if X.size < Y.size else (Y, X, jy, jx)
+    ties_used = ties if (S.tied or L.tied) else "w"
+    s, l = S.size, L.size
+    n = min(l, _underflow_depth(p))
+    cS = int(np.searchsorted(S.t, n, side="right"))
+    cL = int(np.searchsorted(L.t, n, side="right"))
+    sec1, sec2_min, sec2_max, sec2_ext, A_s = _rbo_core(S.t, S.b, L.t, L.b, jS, jL, p, RBO_TIES.index(ties_used),
+                                                        n, cS, cL)
+    sec3_ext, sec3_min, sec3_max = _rbo_tail(s, l, int(jx.size), A_s, p, _tail_log(p, l))
+    c = (1 - p) / p
+    ext, mn, mx = c * (sec1 + sec2_ext + sec3_ext), c * (sec1 + sec2_min + sec3_min), c * (sec1 + sec2_max + sec3_max)
     return RBOResult(ext=float(ext), min=float(mn), max=float(mx), res=float(mx - mn), p=p, ties=ties,
                      depth_x=X.size, depth_y=Y.size)
 
