@@ -43,7 +43,7 @@ import numpy as np
 from numba import njit
 
 from agreekit._api import ResultBase
-from agreekit._validation import InputError, check_choice, check_float, check_same_length
+from agreekit._validation import InputError, check_choice, check_float, check_same_length, integral_ranks, numeric_vector
 from agreekit.ranking.correlation import as_ranks
 
 __all__ = ["RBOResult", "rank_biased_overlap", "ap_correlation"]
@@ -615,104 +615,283 @@ def _above_counts(order, group_start, xr, n_x):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def _ap_a_total(c, gs):
-    """Σ_i [C_above(i) (1/t_i) Σ_{k=1}^{t_i} 1/(p_i+k−2) + 1/(2 t_i) Σ_{k=1}^{t_i−1} k/(p_i+k−1)]."""
+def _weighted_dominance(vals, nv, w):  # pragma: no cover - compiled
+    """Σ_k w[k] · #{j < k : vals[j] < vals[k]} for integer vals in [1, nv].
+
+    Two passes with small Fenwick trees that stay in the L1 cache: the first counts, for each
+    position, the earlier values in a lower bucket of the high half of the bits; a stable counting
+    sort by that bucket then lays each bucket's (low bits, weight, count) out contiguously, and the
+    second pass adds the earlier values of the same bucket with smaller low bits (each count is
+    complete, an exact integer, before it is weighted).  O(n log n) steps with
+    sequential memory access only (one scatter into 2^(bits/2) streams).
+    """
+    n = vals.size
+    bits = 1
+    while (1 << bits) < nv:
+        bits += 1
+    lb = min(bits, 12) if bits <= 24 else bits // 2
+    nh = 1 << (bits - lb)
+    nl = 1 << lb
+    mask = nl - 1
     total = 0.0
+    f = np.zeros(max(nh, nl) + 1, np.int32)
+    start = np.zeros(nh + 1, np.int64)
+    c = np.empty(n, np.int64)
+    for k in range(n):
+        h = (vals[k] - 1) >> lb
+        s = 0
+        i = h
+        while i > 0:
+            s += f[i]
+            i -= i & (-i)
+        c[k] = s
+        i = h + 1
+        while i <= nh:
+            f[i] += 1
+            i += i & (-i)
+        start[h + 1] += 1
+    for b in range(nh):
+        start[b + 1] += start[b]
+    lo_b = np.empty(n, np.int32)
+    w_b = np.empty(n, np.float64)
+    c_b = np.empty(n, np.int64)
+    fill = start[:nh].copy()
+    for k in range(n):
+        v = vals[k] - 1
+        h = v >> lb
+        q = fill[h]
+        lo_b[q] = v & mask
+        w_b[q] = w[k]
+        c_b[q] = c[k]
+        fill[h] = q + 1
+    for b in range(nh):
+        a, e = start[b], start[b + 1]
+        if e - a < 2:
+            for q in range(a, e):
+                total += c_b[q] * w_b[q]
+            continue
+        for i in range(nl + 1):
+            f[i] = 0
+        for q in range(a, e):
+            lo = lo_b[q]
+            s = 0
+            i = lo
+            while i > 0:
+                s += f[i]
+                i -= i & (-i)
+            total += (c_b[q] + s) * w_b[q]
+            i = lo + 1
+            while i <= nl:
+                f[i] += 1
+                i += i & (-i)
+    return total
+
+
+@njit(cache=True)
+def _layout(order, group_start, xr):  # pragma: no cover - compiled
+    """x ranks of the items in y order, each y group sorted by x rank descending (so that no pair
+    within a group has an earlier, strictly smaller x rank)."""
+    n = order.size
+    vals = np.empty(n, dtype=np.int64)
+    for g in range(group_start.size - 1):
+        a, b = group_start[g], group_start[g + 1]
+        if b - a == 1:
+            vals[a] = xr[order[a]]
+        else:
+            seg = np.empty(b - a, dtype=np.int64)
+            for k in range(a, b):
+                seg[k - a] = -xr[order[k]]
+            seg.sort()
+            for k in range(a, b):
+                vals[k] = -seg[k - a]
+    return vals
+
+
+@njit(cache=True)
+def _ap_a_weights(gs):  # pragma: no cover - compiled
+    """Per-position weights (1/t_i) Σ_{k=1}^{t_i} 1/(p_i+k−2) of C_above(i) (0 in the top group) and the
+    constant Σ_i 1/(2 t_i) Σ_{k=1}^{t_i−1} k/(p_i+k−1) of τ_AP_a (p_i, t_i: the y group's top rank, size)."""
+    w = np.zeros(gs[-1], np.float64)
+    const = 0.0
     for g in range(gs.size - 1):
         a, b = gs[g], gs[g + 1]
         t = b - a
         pg = a + 1
         if pg > 1:
-            csum = 0.0
-            for k in range(a, b):
-                csum += c[k]
             s1 = 0.0
             for k in range(1, t + 1):
                 s1 += 1.0 / (pg + k - 2)
-            total += csum * s1 / t
+            for k in range(a, b):
+                w[k] = s1 / t
         s2 = 0.0
         for k in range(1, t):
             s2 += k / (pg + k - 1)
-        total += s2 / 2.0
-    return total
+        const += s2 / 2.0
+    return w, const
 
 
-def _permutation(v):
-    """v as int64 if it is a permutation of 1..n, else None (O(n))."""
+@njit(cache=True)
+def _rank_groups(v):  # pragma: no cover - compiled
+    """Counting sort of integer ranks v in 1..n: (order (stable), group starts + [n], dense ranks 1..m, m),
+    or m = -1 if a value lies outside 1..n.  A permutation is inverted in one pass (its dense ranks are v)."""
     n = v.size
-    vi = v.astype(np.int64)
-    if n and vi.min() == 1 and vi.max() == n and np.array_equal(vi, v) and np.bincount(vi).max() == 1:
-        return vi
-    return None
-
-
-def _dense(v):
-    vi = _permutation(v)
-    if vi is not None:
-        return vi, int(v.size)
-    u, inv = np.unique(v, return_inverse=True)
-    return (inv.astype(np.int64) + 1), int(u.size)
-
-
-def _y_groups(vy):
-    vi = _permutation(vy)
-    if vi is not None:
-        order = np.empty(vy.size, dtype=np.int64)
-        order[vi - 1] = np.arange(vy.size)
-        return order, np.arange(vy.size + 1, dtype=np.int64)
-    order = np.argsort(vy, kind="stable")
-    sv = vy[order]
-    new = np.empty(sv.size, dtype=bool)
-    new[0] = True
-    new[1:] = sv[1:] != sv[:-1]
-    starts = np.flatnonzero(new)
-    group_start = np.append(starts, sv.size).astype(np.int64)
-    return order, group_start
+    inv = np.full(n, -1, np.int64)
+    untied = True
+    for i in range(n):
+        r = v[i]
+        if r < 1 or r > n:
+            return np.empty(0, np.int64), np.empty(0, np.int64), np.empty(0, np.int64), -1
+        if inv[r - 1] >= 0:
+            untied = False
+            break
+        inv[r - 1] = i
+    if untied:
+        return inv, np.arange(n + 1), v, n
+    cnt = np.zeros(n + 2, np.int64)
+    for i in range(n):
+        r = v[i]
+        if r < 1 or r > n:
+            return np.empty(0, np.int64), np.empty(0, np.int64), np.empty(0, np.int64), -1
+        cnt[r + 1] += 1
+    m = 0
+    for r in range(1, n + 1):
+        if cnt[r + 1] > 0:
+            m += 1
+    gs = np.empty(m + 1, np.int64)
+    dense_of = np.zeros(n + 1, np.int64)
+    g = 0
+    for r in range(1, n + 1):
+        c = cnt[r + 1]
+        cnt[r + 1] = cnt[r] + c          # now cnt[r] = the number of values < r
+        if c > 0:
+            gs[g] = cnt[r]
+            g += 1
+            dense_of[r] = g
+    gs[m] = n
+    order = np.empty(n, np.int64)
+    dense = np.empty(n, np.int64)
+    for i in range(n):
+        r = v[i]
+        order[cnt[r]] = i
+        cnt[r] += 1
+        dense[i] = dense_of[r]
+    return order, gs, dense, m
 
 
 def _sorted_view(v):
-    """(order, group starts, dense ranks 1..m, m) of a value vector (lower = better), from one sort."""
-    order, gs = _y_groups(v)
+    """(order, group starts + [n], dense ranks 1..m, m) of a value vector (lower = better): O(n) for
+    integer ranks in 1..n (what :func:`_ap_inputs` gives), one stable sort otherwise."""
+    v = np.asarray(v)
+    vi = v.astype(np.int64)
+    if np.array_equal(vi, v):
+        order, gs, dense, m = _rank_groups(vi)
+        if m >= 0:
+            return order, gs, dense, int(m)
+    order = np.argsort(v, kind="stable").astype(np.int64)
+    sv = v[order]
+    new = np.empty(sv.size, dtype=bool)
+    new[0] = True
+    new[1:] = sv[1:] != sv[:-1]
+    gs = np.append(np.flatnonzero(new), sv.size).astype(np.int64)
     dense = np.empty(v.size, dtype=np.int64)
-    sizes = np.diff(gs)
-    dense[order] = np.repeat(np.arange(1, sizes.size + 1, dtype=np.int64), sizes)
-    return order.astype(np.int64), gs, dense, int(sizes.size)
+    dense[order] = np.cumsum(new)
+    return order, gs, dense, int(gs.size - 1)
+
+
+def _dense(v):
+    """(dense ranks 1..m, m) of a value vector (lower = better)."""
+    _, _, dense, m = _sorted_view(v)
+    return dense, m
+
+
+def _y_groups(vy):
+    """(order, group starts + [n]) of a value vector (lower = better), ties grouped."""
+    order, gs, _, _ = _sorted_view(vy)
+    return order, gs
 
 
 def _tau_star(vx, vy, views=None):
     """τ*(x, y): y (possibly tied) against x; 2/|{p_i != 1}| Σ_{p_i != 1} C_above(i)/(p_i − 1) − 1."""
     if views is None:
-        xr, nx = _dense(vx)
-        order, gs = _y_groups(vy)
-        order = order.astype(np.int64)
-    else:
-        (_, _, xr, nx), (order, gs, _, _) = views
-    c = _above_counts(order, gs, xr, nx)
-    sizes = np.diff(gs)
-    pmin = np.repeat(gs[:-1] + 1, sizes).astype(np.float64)   # p_i in y order
-    keep = pmin != 1
-    m = int(np.count_nonzero(keep))
+        views = _sorted_view(vx), _sorted_view(vy)
+    (_, _, xr, nx), (order, gs, _, _) = views
+    top = int(gs[1])
+    m = order.size - top                                  # items outside y's top group
     if m == 0:
         return math.nan
-    return 2.0 / m * float(np.sum(c[keep] / (pmin[keep] - 1))) - 1.0
+    w = np.repeat(1.0 / np.maximum(gs[:-1], 1), np.diff(gs))   # 1/(p_i − 1): p_i − 1 = the group's start
+    w[:top] = 0.0
+    total = _weighted_dominance(_layout(order, gs, xr), nx, w)
+    return 2.0 / m * total - 1.0
 
 
-def _tau_ap_a(vx, vy):
+def _tau_ap_a(vx, vy, views=None):
     """τ_AP_a: y (possibly tied) against the untied reference x (the expectation over y's tie-breakings)."""
     n = vx.size
-    xr, nx = _dense(vx)
-    order, gs = _y_groups(vy)
-    c = _above_counts(order.astype(np.int64), gs, xr, nx)
-    total = _ap_a_total(c, gs)
+    if views is None:
+        views = _sorted_view(vx), _sorted_view(vy)
+    (_, _, xr, nx), (order, gs, _, _) = views
+    w, const = _ap_a_weights(gs)
+    total = _weighted_dominance(_layout(order, gs, xr), nx, w) + const
     return 2.0 / (n - 1) * total - 1.0
 
 
-def _ap_inputs(x, y, kind):
+def _ap_vector(parameter, values, kind):
+    """(ranks as float64 in 1..n, tied, sorted view) of a rank vector or of scores; rank vectors are not
+    sorted (a counting sort groups them; a permutation is inverted).
+
+    Ranks keep their values (a repeated value is a tie; τ_AP sees only the order and the ties);
+    scores become competition ranks (the best score 1; tied scores share their group's smallest
+    rank): one sort.  Bad input is refused by :func:`as_ranks`, with its messages.
+    """
+    if kind == "ranks":
+        try:
+            r = integral_ranks(parameter, values, min_length=2)
+        except InputError:
+            as_ranks(parameter, values, kind=kind)
+            raise
+        order, gs, dense, m = _rank_groups(r)
+        if m < 0:
+            as_ranks(parameter, values, kind=kind)       # raises its out-of-range message
+            raise InputError(parameter, f"must hold ranks in 1..{r.size}")  # pragma: no cover
+        return r.astype(np.float64), bool(m < r.size), (order, gs, dense, int(m))
+    try:
+        arr = numeric_vector(parameter, values, what="score", min_length=2)
+    except InputError:
+        as_ranks(parameter, values, kind=kind)
+        raise
+    arr = arr.astype(np.float64, copy=False)
+    if not np.all(np.isfinite(arr)):
+        as_ranks(parameter, values, kind=kind)           # raises its NaN message
+        raise InputError(parameter, "must not contain NaN or infinite scores")  # pragma: no cover
+    order = np.argsort(-arr)
+    sv = arr[order]
+    new = np.empty(sv.size, dtype=bool)
+    new[0] = True
+    new[1:] = sv[1:] != sv[:-1]
+    starts = np.flatnonzero(new)
+    gs = np.append(starts, sv.size).astype(np.int64)
+    sizes = np.diff(gs)
+    dense = np.empty(arr.size, dtype=np.int64)
+    dense[order] = np.repeat(np.arange(1, starts.size + 1, dtype=np.int64), sizes)
+    ranks = np.empty(arr.size, dtype=np.float64)
+    ranks[order] = np.repeat(starts + 1.0, sizes)
+    return ranks, bool(starts.size < arr.size), (order.astype(np.int64, copy=False), gs, dense, int(starts.size))
+
+
+def _ap_prepared(x, y, kind):
+    """(x ranks, y ranks, x tied, y tied, (x view, y view)): float64 rank values in 1..n (ties repeated)
+    and their sorted views (see :func:`_sorted_view`)."""
     kind = check_choice("kind", kind, AP_KINDS)
-    rx, tx = as_ranks("x", x, kind=kind)
-    ry, ty = as_ranks("y", y, kind=kind)
+    rx, tx, sx = _ap_vector("x", x, kind)
+    ry, ty, sy = _ap_vector("y", y, kind)
     check_same_length(("x", "y"), rx, ry)
-    return np.asarray(rx, dtype=np.float64), np.asarray(ry, dtype=np.float64), bool(tx), bool(ty)
+    return rx, ry, tx, ty, (sx, sy)
+
+
+def _ap_inputs(x, y, kind):
+    """(x ranks, y ranks, x tied, y tied): float64 rank values in 1..n (ties repeated)."""
+    return _ap_prepared(x, y, kind)[:4]
 
 
 def ap_correlation(x, y, *, symmetric=False, kind="ranks") -> float:
@@ -745,8 +924,9 @@ def ap_correlation(x, y, *, symmetric=False, kind="ranks") -> float:
 
     Notes
     -----
-    O(n log n): a Fenwick tree over x's ranks counts, for each item in y's order, the items above it
-    in both rankings.
+    O(n log n): for each item in y's order, the items above it in both rankings are counted with two
+    small Fenwick trees (over the high and the low half of the bits of x's ranks), which stay in the
+    processor's cache; rank vectors are grouped by a counting sort, scores need one sort each.
 
     References
     ----------
@@ -767,15 +947,17 @@ def ap_correlation(x, y, *, symmetric=False, kind="ranks") -> float:
     """
     if not isinstance(symmetric, (bool, np.bool_)):
         raise InputError("symmetric", f"must be True or False; got {symmetric!r}")
-    vx, vy, tx, ty = _ap_inputs(x, y, kind)
-    return _ap_values(vx, vy, tx, symmetric)
+    vx, vy, tx, _, views = _ap_prepared(x, y, kind)
+    return _ap_values(vx, vy, tx, symmetric, views)
 
 
-def _ap_values(vx, vy, tx, symmetric):
+def _ap_values(vx, vy, tx, symmetric, views=None):
+    if views is None:
+        views = _sorted_view(vx), _sorted_view(vy)   # one sort per ranking serves both directions
     if symmetric:
-        sx, sy = _sorted_view(vx), _sorted_view(vy)   # one sort per ranking serves both directions
+        sx, sy = views
         return 0.5 * (_tau_star(vx, vy, (sx, sy)) + _tau_star(vy, vx, (sy, sx)))
     if tx:
         raise InputError("x", "(the reference ranking) has ties; τ_AP needs an untied reference: use "
                               "symmetric=True (τ_AP_b) for ties in both rankings")
-    return _tau_ap_a(vx, vy)
+    return _tau_ap_a(vx, vy, views)
