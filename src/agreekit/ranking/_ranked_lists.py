@@ -58,9 +58,10 @@ AP_KINDS = ("ranks", "scores")
 class _Flat:
     """A flattened ranking: item codes in rank order, and each position's group top/bottom rank (1-based)."""
 
-    ids: np.ndarray   # int64 codes into the shared universe
+    ids: np.ndarray   # int64 ids of the items (codes shared by the two lists)
     t: np.ndarray     # top rank of the position's tie group
     b: np.ndarray     # bottom rank of the position's tie group
+    untied: bool = False   # known to have no ties (then ``tied`` does not look)
 
     @property
     def size(self) -> int:
@@ -68,7 +69,7 @@ class _Flat:
 
     @property
     def tied(self) -> bool:
-        return bool(np.any(self.t != self.b))
+        return False if self.untied else bool(np.any(self.t != self.b))
 
 
 def _groups_from_sizes(sizes: np.ndarray):
@@ -167,8 +168,9 @@ def _parse_scores(parameter: str, values):
 def _encode(parameter_x, items_x, parameter_y, items_y):
     """Integer codes of the items of both lists and their common items; duplicates within a list are an error.
 
-    Returns (cx, cy, n_codes, n_union, (jx, jy)): codes in [0, n_codes), the size of the union, and
-    the positions in x and y of the common items.  Integer arrays over a compact range are used as
+    Returns (cx, cy, n_union, (jx, jy)): integer ids of the items (the values themselves for compact
+    integer arrays, codes otherwise), the size of the union, and the positions in x and y of the
+    common items.  Integer arrays over a compact range are used as
     their own codes (no hashing); anything else is factorized (pandas) first.  One pass of a compiled
     kernel over each list then finds the common items and any duplicate.
     """
@@ -181,8 +183,8 @@ def _encode(parameter_x, items_x, parameter_y, items_y):
     if native and items_x.dtype.kind in "iu" and items_y.dtype.kind in "iu" and nx and ny:
         ax, ay = items_x.astype(np.int64, copy=False), items_y.astype(np.int64, copy=False)
         lo, hi = min(int(ax.min()), int(ay.min())), max(int(ax.max()), int(ay.max()))
-        if hi - lo < 4 * (nx + ny) + 16:
-            cx, cy, n_codes = ax - lo, ay - lo, hi - lo + 1
+        if hi - lo < 4 * (nx + ny) + 16 and nx + ny < 2**31 - 1:
+            cx, cy, lo_code, n_codes = ax, ay, lo, hi - lo + 1
     if cx is None:
         if native:
             both = np.concatenate([items_x, items_y])
@@ -195,13 +197,13 @@ def _encode(parameter_x, items_x, parameter_y, items_y):
         except TypeError:
             raise InputError(parameter_x, "holds unhashable items") from None
         codes = codes.astype(np.int64, copy=False)
-        cx, cy, n_codes = codes[:nx], codes[nx:], int(uniques.size)
-    jx, jy, dup_list, dup_pos = _match_codes(cx, cy, 0, n_codes)
+        cx, cy, lo_code, n_codes = codes[:nx], codes[nx:], 0, int(uniques.size)
+    jx, jy, dup_list, dup_pos = _match_codes(cx, cy, lo_code, n_codes)
     if dup_list:
         par, items = (parameter_x, items_x) if dup_list == 1 else (parameter_y, items_y)
         raise InputError(par, f"holds the item {_short(items[dup_pos])} more than once (an item may appear once, "
                               "in one tie group)")
-    return cx, cy, n_codes, nx + ny - int(jx.size), (jx, jy)
+    return cx, cy, nx + ny - int(jx.size), (jx, jy)
 
 
 def _flatten(parameter, values, kind):
@@ -212,21 +214,21 @@ def _flatten(parameter, values, kind):
 
 
 def _rbo_inputs(x, y, kind):
-    """Validated flat rankings of x and y (shared codes in [0, n_codes)), the size of their union and
-    the positions (in x, in y) of their common items."""
+    """Validated flat rankings of x and y, the size of their union and the positions (in x, in y) of
+    their common items."""
     kind = check_choice("kind", kind, RBO_KINDS)
     ix, sx = _flatten("x", x, kind)
     iy, sy = _flatten("y", y, kind)
-    cx, cy, n_codes, n_union, pairs = _encode("x", ix, "y", iy)
+    cx, cy, n_union, pairs = _encode("x", ix, "y", iy)
     out = []
     for c, sz in ((cx, sx), (cy, sy)):
         if sz is None:
             r = np.arange(1, c.size + 1, dtype=np.int64)
-            out.append(_Flat(c, r, r))
+            out.append(_Flat(c, r, r, untied=True))
         else:
             t, b = _groups_from_sizes(sz)
             out.append(_Flat(c, t, b))
-    return out[0], out[1], n_codes, n_union, pairs
+    return out[0], out[1], n_union, pairs
 
 
 # ============================================================================ RBO core
@@ -282,7 +284,7 @@ def _match_codes(cx, cy, lo, size):  # pragma: no cover - compiled
     position, then nx + its y position once y has been seen.
     """
     nx, ny = cx.size, cy.size
-    slot = np.full(size, -1, dtype=np.int64)
+    slot = np.full(size, -1, dtype=np.int32)        # callers keep nx + ny < 2**31
     for i in range(nx):
         v = cx[i] - lo
         if slot[v] >= 0:
@@ -527,16 +529,13 @@ def rank_biased_overlap(x, y, *, p=0.9, ties="a", kind="lists") -> RBOResult:
     """
     p = check_float("p", p, minimum=0.0, maximum=1.0, inclusive=False)
     ties = check_choice("ties", ties, RBO_TIES)
-    X, Y, n_codes, _, pairs = _rbo_inputs(x, y, kind)
-    return _rbo_flat(X, Y, n_codes, p, ties, pairs)
+    X, Y, _, pairs = _rbo_inputs(x, y, kind)
+    return _rbo_flat(X, Y, p, ties, pairs)
 
 
-def _rbo_flat(X: _Flat, Y: _Flat, n_codes: int, p: float, ties: str, pairs=None) -> RBOResult:
-    """RBO of two flat rankings; ``pairs`` = (positions in X, positions in Y) of the common items if known."""
-    if pairs is None:
-        jx, jy, _, _ = _match_codes(X.ids, Y.ids, 0, n_codes)
-    else:
-        jx, jy = pairs
+def _rbo_flat(X: _Flat, Y: _Flat, p: float, ties: str, pairs) -> RBOResult:
+    """RBO of two flat rankings; ``pairs`` = (positions in X, positions in Y) of their common items."""
+    jx, jy = pairs
     S, L, jS, jL = (X, Y, jx, jy) if X.size < Y.size else (Y, X, jy, jx)
     ties_used = ties if (S.tied or L.tied) else "w"
     s, l = S.size, L.size
@@ -732,15 +731,15 @@ def _ap_a_weights(gs):  # pragma: no cover - compiled
 
 @njit(cache=True)
 def _rank_groups(v):  # pragma: no cover - compiled
-    """Counting sort of integer ranks v in 1..n: (order (stable), group starts + [n], dense ranks 1..m, m),
+    """Counting sort of integer ranks v in 1..n: (order (stable, int32), group starts + [n], dense ranks 1..m, m),
     or m = -1 if a value lies outside 1..n.  A permutation is inverted in one pass (its dense ranks are v)."""
     n = v.size
-    inv = np.full(n, -1, np.int64)
+    inv = np.full(n, -1, np.int32)        # n < 2**31
     untied = True
     for i in range(n):
         r = v[i]
         if r < 1 or r > n:
-            return np.empty(0, np.int64), np.empty(0, np.int64), np.empty(0, np.int64), -1
+            return np.empty(0, np.int32), np.empty(0, np.int64), np.empty(0, np.int64), -1
         if inv[r - 1] >= 0:
             untied = False
             break
@@ -751,7 +750,7 @@ def _rank_groups(v):  # pragma: no cover - compiled
     for i in range(n):
         r = v[i]
         if r < 1 or r > n:
-            return np.empty(0, np.int64), np.empty(0, np.int64), np.empty(0, np.int64), -1
+            return np.empty(0, np.int32), np.empty(0, np.int64), np.empty(0, np.int64), -1
         cnt[r + 1] += 1
     m = 0
     for r in range(1, n + 1):
@@ -768,7 +767,7 @@ def _rank_groups(v):  # pragma: no cover - compiled
             g += 1
             dense_of[r] = g
     gs[m] = n
-    order = np.empty(n, np.int64)
+    order = np.empty(n, np.int32)
     dense = np.empty(n, np.int64)
     for i in range(n):
         r = v[i]
@@ -854,7 +853,7 @@ def _ap_vector(parameter, values, kind):
         if m < 0:
             as_ranks(parameter, values, kind=kind)       # raises its out-of-range message
             raise InputError(parameter, f"must hold ranks in 1..{r.size}")  # pragma: no cover
-        return r.astype(np.float64), bool(m < r.size), (order, gs, dense, int(m))
+        return r, bool(m < r.size), (order, gs, dense, int(m))
     try:
         arr = numeric_vector(parameter, values, what="score", min_length=2)
     except InputError:
@@ -880,8 +879,8 @@ def _ap_vector(parameter, values, kind):
 
 
 def _ap_prepared(x, y, kind):
-    """(x ranks, y ranks, x tied, y tied, (x view, y view)): float64 rank values in 1..n (ties repeated)
-    and their sorted views (see :func:`_sorted_view`)."""
+    """(x ranks, y ranks, x tied, y tied, (x view, y view)): rank values in 1..n (ties repeated; int64
+    for rank vectors, float64 for scores) and their sorted views (see :func:`_sorted_view`)."""
     kind = check_choice("kind", kind, AP_KINDS)
     rx, tx, sx = _ap_vector("x", x, kind)
     ry, ty, sy = _ap_vector("y", y, kind)
@@ -891,7 +890,8 @@ def _ap_prepared(x, y, kind):
 
 def _ap_inputs(x, y, kind):
     """(x ranks, y ranks, x tied, y tied): float64 rank values in 1..n (ties repeated)."""
-    return _ap_prepared(x, y, kind)[:4]
+    rx, ry, tx, ty, _ = _ap_prepared(x, y, kind)
+    return rx.astype(np.float64), ry.astype(np.float64), tx, ty
 
 
 def ap_correlation(x, y, *, symmetric=False, kind="ranks") -> float:

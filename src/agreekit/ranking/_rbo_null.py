@@ -345,12 +345,12 @@ def rank_biased_overlap_test(x, y, *, n_items, p=0.9, ties="a", score="ext", alt
     alternative = check_choice("alternative", alternative, ALTERNATIVES)
     method = check_choice("method", method, METHODS)
     n_resamples = check_int("n_resamples", n_resamples, minimum=1)
-    Fx, Fy, n_codes, n_union, pairs = _rbo_inputs(x, y, "lists")
+    Fx, Fy, n_union, pairs = _rbo_inputs(x, y, "lists")
     n_items = check_int("n_items", n_items, minimum=1)
     if n_items < n_union:
         raise InputError("n_items", f"must be at least the number of distinct items in x and y ({n_union}); "
                                     f"got {n_items}")
-    res = _rbo_flat(Fx, Fy, n_codes, p, ties, pairs)
+    res = _rbo_flat(Fx, Fy, p, ties, pairs)
     stat = float(getattr(res, score))
     s, l = sorted((Fx.size, Fy.size))
     tied = Fx.tied or Fy.tied
