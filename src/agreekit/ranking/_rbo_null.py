@@ -9,7 +9,10 @@ extra term in X_s for ext), so the null mean and variance are exact by a dynamic
 (d, X_d) carrying the first two moments (O(s·l)), and the whole null law by the same programme carrying
 the distinct partial scores (exact p-values while their number stays below :data:`MAX_ATOMS`, else
 Monte Carlo on the chain).  With ties, Monte Carlo: the two lists keep their tie patterns, their items
-are drawn from the domain (the number of common items is hypergeometric, their positions uniform).
+are drawn from the domain (the number of common items is hypergeometric, their positions uniform);
+each batch takes its hypergeometric counts and then two uniforms per common item from ``rng``, and a
+compiled kernel places the items (partial Fisher-Yates shuffles) and scores each resample (about 1 µs
+per resample for lists of about 20 items).
 """
 from __future__ import annotations
 
