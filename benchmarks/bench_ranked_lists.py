@@ -7,7 +7,12 @@
 * RBO_ext at 10⁴ items (untied) against PyPI ``rbo``'s ``RankingSimilarity(...).rbo_ext`` when it imports
   (its metadata asks for numpy < 2; the benchmark uses it when it is present anyway).
 * Scaling 10⁴ → 10⁶ items for both (target ≤ 150× for 100× the size), and 10⁶-item lists with ties
-  (scores rounded to 4 decimals) within a second.
+  (scores rounded to 4 decimals) within a second.  Inputs: RBO, two lists of m distinct integer ids
+  drawn from a domain of 2m (about m/2 in common), untied, p = 0.9 and p = 0.999; τ_AP and τ_AP_b, two
+  independent random permutations of 1..m given as rank vectors.  Each size is timed in this process,
+  after a warm-up call (numba compilation and caches), as the median of several repeats (more for the
+  small size); wall-clock and process CPU time are both recorded, the ratios use the wall-clock medians
+  (``ratio``) and the CPU medians (``ratio_cpu``, less sensitive to other processes on a shared machine).
 
 Run: ``.venv/bin/python benchmarks/bench_ranked_lists.py`` (writes benchmarks/output/bench_ranked_lists.json).
 """
@@ -41,19 +46,48 @@ def tau_ap_pairwise(x, y):
     return 2.0 * num / (n - 1) - 1.0
 
 
-def best(f, repeat=3):
-    times = []
+def timed(f, repeat=5):
+    """(median wall seconds, median CPU seconds, the last result) over ``repeat`` calls of ``f``."""
+    wall, cpu = [], []
     out = None
     for _ in range(repeat):
-        t0 = time.perf_counter()
+        c0, t0 = time.process_time(), time.perf_counter()
         out = f()
-        times.append(time.perf_counter() - t0)
-    return min(times), out
+        wall.append(time.perf_counter() - t0)
+        cpu.append(time.process_time() - c0)
+    return float(np.median(wall)), float(np.median(cpu)), out
+
+
+def best(f, repeat=3):
+    """(median wall seconds, the last result): the peer comparisons."""
+    w, _, out = timed(f, repeat)
+    return w, out
+
+
+REPEATS = {10_000: 21, 1_000_000: 5}
+
+
+def scaling_entry(inputs, make_call):
+    """Time the call at 10⁴ and 10⁶ items (median of REPEATS) and the ratios."""
+    entry = {"inputs": inputs}
+    for m in (10_000, 1_000_000):
+        call = make_call(m)
+        call()                                                    # warm-up
+        wall, cpu, _ = timed(call, REPEATS[m])
+        entry[f"seconds_{'1e4' if m == 10_000 else '1e6'}"] = wall
+        entry[f"cpu_seconds_{'1e4' if m == 10_000 else '1e6'}"] = cpu
+        entry[f"repeats_{'1e4' if m == 10_000 else '1e6'}"] = REPEATS[m]
+    entry["ratio"] = entry["seconds_1e6"] / entry["seconds_1e4"]
+    entry["ratio_cpu"] = entry["cpu_seconds_1e6"] / entry["cpu_seconds_1e4"]
+    return entry
 
 
 def main():
     rng = np.random.default_rng(2026)
-    res = {"machine": {"python": platform.python_version(), "cpus": os.cpu_count()}}
+    res = {"machine": {"python": platform.python_version(), "cpus": os.cpu_count(),
+                       "load_average_1min": os.getloadavg()[0] if hasattr(os, "getloadavg") else None},
+           "note": "timed on the machine named above; on a shared machine under load the 10⁶ cases suffer most "
+                   "(memory bandwidth and caches are shared), so rerun on a quiet machine for the reference figures"}
     # ------------------------------------------------------------------ τ_AP against the reference
     n = 10_000
     x = rng.permutation(n) + 1
@@ -66,8 +100,8 @@ def main():
         reference = "pyircor"
     except Exception as exc:  # ImportError, or its own import failing on this Python
         reference = f"O(n^2) pairwise numba (pyircor does not import: {type(exc).__name__})"
-    t_ours, v_ours = best(lambda: ap_correlation(x, y))
-    t_ref, v_ref = best(lambda: tau_ap_pairwise(x.astype(np.float64), y.astype(np.float64)), repeat=2)
+    t_ours, v_ours = best(lambda: ap_correlation(x, y), repeat=11)
+    t_ref, v_ref = best(lambda: tau_ap_pairwise(x.astype(np.float64), y.astype(np.float64)), repeat=3)
     res["tau_ap_vs_reference"] = {"n": n, "reference": reference, "seconds": t_ours, "reference_seconds": t_ref,
                                   "speedup": t_ref / t_ours, "abs_difference": abs(v_ours - v_ref),
                                   "target_speedup": 100}
@@ -79,8 +113,8 @@ def main():
         import rbo as rbo_pkg
         rank_biased_overlap(xs[:5], ys[:5])
         xl, yl = xs.tolist(), ys.tolist()
-        t_ours, r_ours = best(lambda: rank_biased_overlap(xs, ys, p=0.99))
-        t_ref, v_ref = best(lambda: rbo_pkg.RankingSimilarity(xl, yl).rbo_ext(p=0.99), repeat=1)
+        t_ours, r_ours = best(lambda: rank_biased_overlap(xs, ys, p=0.99), repeat=11)
+        t_ref, v_ref = best(lambda: rbo_pkg.RankingSimilarity(xl, yl).rbo_ext(p=0.99), repeat=3)
         res["rbo_vs_pypi_rbo"] = {"items": int(n), "p": 0.99, "available": True, "seconds": t_ours,
                                   "reference_seconds": t_ref, "speedup": t_ref / t_ours,
                                   "abs_difference": abs(r_ours.ext - v_ref)}
@@ -89,35 +123,42 @@ def main():
     # ------------------------------------------------------------------ scaling 10⁴ → 10⁶
     scale = {}
     for p in (0.9, 0.999):
-        ts = {}
-        for m in (10_000, 1_000_000):
+        def make_rbo(m, p=p):
             a = rng.permutation(2 * m)[:m]
             b = rng.permutation(2 * m)[:m]
-            ts[m] = best(lambda: rank_biased_overlap(a, b, p=p))[0]
-        scale[f"rbo_p{p}"] = {"seconds_1e4": ts[10_000], "seconds_1e6": ts[1_000_000],
-                              "ratio": ts[1_000_000] / ts[10_000]}
+            return lambda: rank_biased_overlap(a, b, p=p)
+        scale[f"rbo_p{p}"] = scaling_entry(f"two untied lists of m distinct integer ids from a domain of 2m, "
+                                           f"numpy int64 arrays, p = {p}", make_rbo)
     for symmetric in (False, True):
-        ts = {}
-        for m in (10_000, 1_000_000):
+        def make_ap(m, symmetric=symmetric):
             a = rng.permutation(m) + 1
             b = rng.permutation(m) + 1
-            ts[m] = best(lambda: ap_correlation(a, b, symmetric=symmetric))[0]
-        scale["tau_ap_b" if symmetric else "tau_ap"] = {"seconds_1e4": ts[10_000], "seconds_1e6": ts[1_000_000],
-                                                        "ratio": ts[1_000_000] / ts[10_000]}
+            return lambda: ap_correlation(a, b, symmetric=symmetric)
+        scale["tau_ap_b" if symmetric else "tau_ap"] = scaling_entry(
+            "two independent random permutations of 1..m as numpy int64 rank vectors"
+            + (", symmetric=True" if symmetric else ""), make_ap)
     scale["target_ratio"] = 150
     res["scaling"] = scale
     # ------------------------------------------------------------------ 10⁶ items with ties
     m = 1_000_000
     sa = pd.Series(np.round(rng.random(m), 4), index=np.arange(m))
     sb = pd.Series(np.round(rng.random(m), 4), index=np.arange(m) + m // 2)
-    t_rbo, r = best(lambda: rank_biased_overlap(sa, sb, p=0.999, kind="scores"))
+    rank_biased_overlap(sa, sb, p=0.999, kind="scores")
+    t_rbo, c_rbo, _ = timed(lambda: rank_biased_overlap(sa, sb, p=0.999, kind="scores"))
     va, vb = np.round(rng.random(m), 4), np.round(rng.random(m), 4)
-    t_ap, _ = best(lambda: ap_correlation(va, vb, symmetric=True, kind="scores"))
-    res["ties_1e6"] = {"items": m, "distinct_scores": 10001, "rbo_seconds": t_rbo, "tau_ap_b_seconds": t_ap,
-                       "target_seconds": 1.0}
+    ap_correlation(va, vb, symmetric=True, kind="scores")
+    t_ap, c_ap, _ = timed(lambda: ap_correlation(va, vb, symmetric=True, kind="scores"))
+    res["ties_1e6"] = {"items": m, "distinct_scores": 10001,
+                       "inputs": "RBO: two pandas Series item -> score (scores uniform, rounded to 4 decimals, "
+                                 "integer item ids, half of them shared), kind='scores', p = 0.999; τ_AP_b: two "
+                                 "numpy score vectors rounded to 4 decimals, kind='scores', symmetric=True",
+                       "rbo_seconds": t_rbo, "rbo_cpu_seconds": c_rbo, "tau_ap_b_seconds": t_ap,
+                       "tau_ap_b_cpu_seconds": c_ap, "repeats": 5, "target_seconds": 1.0}
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(json.dumps(res, indent=2) + "\n")
     print(json.dumps(res, indent=2))
+
+
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ it cannot be installed with this project's pinned stack, so it is not a referenc
 from __future__ import annotations
 
 import itertools
+import math
 
 import numpy as np
 import pytest
@@ -211,6 +212,47 @@ def test_exact_pvalues_equal_enumeration_of_all_orders():
                 res = ap_correlation_test(rx, ry, alternative=alt)
                 assert res.method == "exact"
                 assert res.pvalue == pytest.approx(tails(null, value, alt), abs=1e-12), (n, ry, alt)
+
+
+def digit_convolution_law(n):
+    """(τ_AP values, probabilities) of τ_AP(x, a uniformly random order), untied: the law of
+    2/(n−1) Σ_{i=2}^{n} C(i)/(i−1) − 1 with independent digits C(i) uniform on {0..i−1} (Lehmer code),
+    convolved digit by digit in floating point on the lattice of multiples of 1/lcm(1..n−1)."""
+    ell = math.lcm(*range(1, n))
+    prob = np.ones(1)
+    for i in range(2, n + 1):
+        step = ell // (i - 1)
+        new = np.zeros(prob.size + step * (i - 1))
+        for c in range(i):
+            new[c * step: c * step + prob.size] += prob
+        prob = new / i
+    keep = prob > 0
+    return (2.0 / (n - 1) * np.flatnonzero(keep) / ell - 1.0), prob[keep]
+
+
+@pytest.mark.parametrize("n", [14, 16])
+def test_exact_pvalues_beyond_enumeration_equal_the_digit_convolution(n):
+    """Untied τ_AP exact p-values at n = 14 and 16 (beyond n = 13, the previous exact range) against
+    the convolution of the Lehmer digits' uniform laws written here, and the extreme orders (1/n!)."""
+    values, probs = digit_convolution_law(n)
+    assert float(np.sum(probs * values)) == pytest.approx(0.0, abs=1e-12)
+    assert float(np.sum(probs * values ** 2)) == pytest.approx(
+        ((n - 1) + 2 * sum(1 / k for k in range(1, n))) / (3 * (n - 1) ** 2), abs=1e-12)
+    rng = np.random.default_rng(n)
+    rx = list(range(1, n + 1))
+    for ry in [list(rng.permutation(n) + 1) for _ in range(3)]:
+        value = tau_ap_direct(rx, ry)
+        tol = max(1e-12 * abs(value), 1e-14)
+        ge = float(np.sum(probs[values >= value - tol]))
+        le = float(np.sum(probs[values <= value + tol]))
+        expected = {"greater": ge, "less": le, "two-sided": min(1.0, 2 * min(ge, le))}
+        for alt in ("greater", "less", "two-sided"):
+            res = ap_correlation_test(rx, ry, alternative=alt)
+            assert res.method == "exact"
+            assert res.pvalue == pytest.approx(expected[alt], abs=1e-12), (n, ry, alt)
+    top = ap_correlation_test(rx, rx, alternative="greater")
+    bottom = ap_correlation_test(rx, rx[::-1], alternative="less")
+    assert top.pvalue == bottom.pvalue == 1 / math.factorial(n)
 
 
 def test_symmetric_and_tied_exact_pvalues_equal_enumeration():

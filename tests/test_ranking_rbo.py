@@ -431,6 +431,22 @@ def test_tied_monte_carlo_within_3_se_of_enumeration():
     assert abs(res.null_mean - np.mean(null)) <= 3 * np.std(null) / math.sqrt(4000)
 
 
+@pytest.mark.parametrize("ties, score", [("b", "max"), ("w", "min")])
+def test_tied_monte_carlo_longer_x_within_3_se_of_enumeration(ties, score):
+    """The compiled tied resampler with x the longer list (the roles of S and L swapped) and the other
+    scores and tie variants: its null mean and p-value against the enumerated null."""
+    x = [{"a", "b"}, "c", "d"]
+    y = ["a", {"e", "b"}]
+    null = tied_null_enumeration(x, y, 5, 0.7, ties, score)
+    value = dense_definition(x, y, 0.7, ties)[{"ext": 0, "min": 1, "max": 2}[score]]
+    ref = np.mean(null >= value - 1e-10)
+    res = rank_biased_overlap_test(x, y, n_items=5, p=0.7, ties=ties, score=score, method="monte-carlo",
+                                   n_resamples=4000, rng=7)
+    assert res.statistic == pytest.approx(value, abs=1e-12)
+    assert abs(res.pvalue - ref) <= 3 * res.pvalue_se + 1e-3
+    assert abs(res.null_mean - np.mean(null)) <= 3 * np.std(null) / math.sqrt(4000)
+
+
 def test_untied_monte_carlo_within_3_se_of_exact():
     x, y = [3, 1, 0, 5, 6], [1, 3, 2, 7, 0, 8]
     ex = rank_biased_overlap_test(x, y, n_items=12, p=0.8)

@@ -43,7 +43,7 @@ import numpy as np
 from numba import njit
 
 from agreekit._api import ResultBase
-from agreekit._validation import InputError, check_choice, check_float, check_same_length
+from agreekit._validation import InputError, check_choice, check_float, check_same_length, integral_ranks, numeric_vector
 from agreekit.ranking.correlation import _as_ranks
 
 __all__ = ["RBOResult", "rank_biased_overlap", "ap_correlation"]
@@ -58,9 +58,10 @@ AP_KINDS = ("ranks", "scores")
 class _Flat:
     """A flattened ranking: item codes in rank order, and each position's group top/bottom rank (1-based)."""
 
-    ids: np.ndarray   # int64 codes into the shared universe
+    ids: np.ndarray   # int64 ids of the items (codes shared by the two lists)
     t: np.ndarray     # top rank of the position's tie group
     b: np.ndarray     # bottom rank of the position's tie group
+    untied: bool = False   # known to have no ties (then ``tied`` does not look)
 
     @property
     def size(self) -> int:
@@ -68,7 +69,7 @@ class _Flat:
 
     @property
     def tied(self) -> bool:
-        return bool(np.any(self.t != self.b))
+        return False if self.untied else bool(np.any(self.t != self.b))
 
 
 def _groups_from_sizes(sizes: np.ndarray):
@@ -165,47 +166,44 @@ def _parse_scores(parameter: str, values):
 
 
 def _encode(parameter_x, items_x, parameter_y, items_y):
-    """Shared integer codes of the items of both lists; duplicates within a list are an error."""
+    """Integer codes of the items of both lists and their common items; duplicates within a list are an error.
+
+    Returns (cx, cy, n_union, (jx, jy)): integer ids of the items (the values themselves for compact
+    integer arrays, codes otherwise), the size of the union, and the positions in x and y of the
+    common items.  Integer arrays over a compact range are used as
+    their own codes (no hashing); anything else is factorized (pandas) first.  One pass of a compiled
+    kernel over each list then finds the common items and any duplicate.
+    """
     import pandas as pd
 
-    nx = len(items_x)
+    nx, ny = len(items_x), len(items_y)
     native = (isinstance(items_x, np.ndarray) and isinstance(items_y, np.ndarray) and items_x.dtype != object
               and items_y.dtype != object and items_x.dtype.kind == items_y.dtype.kind and items_x.dtype.kind in "iufUS")
-    if native and items_x.dtype.kind in "iu" and items_y.dtype.kind in "iu" and nx and len(items_y):
-        both = np.concatenate([items_x, items_y]).astype(np.int64)
-        lo, hi = int(both.min()), int(both.max())
-        if hi - lo < 4 * both.size + 16:
-            present = np.zeros(hi - lo + 1, dtype=bool)
-            present[both - lo] = True
-            remap = np.cumsum(present) - 1
-            codes = remap[both - lo]
-            uniques = np.flatnonzero(present) + lo
-            cx, cy = codes[:nx], codes[nx:]
-            _check_duplicates(parameter_x, cx, parameter_y, cy, uniques)
-            return cx, cy, int(uniques.size)
-    if native:
-        both = np.concatenate([items_x, items_y])
-    else:
-        both = np.empty(nx + len(items_y), dtype=object)
-        both[:nx] = list(items_x) if not isinstance(items_x, np.ndarray) else items_x
-        both[nx:] = list(items_y) if not isinstance(items_y, np.ndarray) else items_y
-    try:
-        codes, uniques = pd.factorize(both, use_na_sentinel=False)
-    except TypeError:
-        raise InputError(parameter_x, "holds unhashable items") from None
-    codes = codes.astype(np.int64)
-    cx, cy = codes[:nx], codes[nx:]
-    _check_duplicates(parameter_x, cx, parameter_y, cy, uniques)
-    return cx, cy, int(uniques.size)
-
-
-def _check_duplicates(parameter_x, cx, parameter_y, cy, uniques):
-    for par, c in ((parameter_x, cx), (parameter_y, cy)):
-        counts = np.bincount(c, minlength=len(uniques))
-        if c.size and counts.max() > 1:
-            dup = uniques[int(np.argmax(counts > 1))]
-            raise InputError(par, f"holds the item {_short(dup)} more than once (an item may appear once, "
-                                  "in one tie group)")
+    cx = cy = None
+    if native and items_x.dtype.kind in "iu" and items_y.dtype.kind in "iu" and nx and ny:
+        ax, ay = items_x.astype(np.int64, copy=False), items_y.astype(np.int64, copy=False)
+        lo, hi = min(int(ax.min()), int(ay.min())), max(int(ax.max()), int(ay.max()))
+        if hi - lo < 4 * (nx + ny) + 16 and nx + ny < 2**31 - 1:
+            cx, cy, lo_code, n_codes = ax, ay, lo, hi - lo + 1
+    if cx is None:
+        if native:
+            both = np.concatenate([items_x, items_y])
+        else:
+            both = np.empty(nx + ny, dtype=object)
+            both[:nx] = list(items_x) if not isinstance(items_x, np.ndarray) else items_x
+            both[nx:] = list(items_y) if not isinstance(items_y, np.ndarray) else items_y
+        try:
+            codes, uniques = pd.factorize(both, use_na_sentinel=False)
+        except TypeError:
+            raise InputError(parameter_x, "holds unhashable items") from None
+        codes = codes.astype(np.int64, copy=False)
+        cx, cy, lo_code, n_codes = codes[:nx], codes[nx:], 0, int(uniques.size)
+    jx, jy, dup_list, dup_pos = _match_codes(cx, cy, lo_code, n_codes)
+    if dup_list:
+        par, items = (parameter_x, items_x) if dup_list == 1 else (parameter_y, items_y)
+        raise InputError(par, f"holds the item {_short(items[dup_pos])} more than once (an item may appear once, "
+                              "in one tie group)")
+    return cx, cy, nx + ny - int(jx.size), (jx, jy)
 
 
 def _flatten(parameter, values, kind):
@@ -216,20 +214,21 @@ def _flatten(parameter, values, kind):
 
 
 def _rbo_inputs(x, y, kind):
-    """Validated flat rankings of x and y (shared codes) and the size of their union."""
+    """Validated flat rankings of x and y, the size of their union and the positions (in x, in y) of
+    their common items."""
     kind = check_choice("kind", kind, RBO_KINDS)
     ix, sx = _flatten("x", x, kind)
     iy, sy = _flatten("y", y, kind)
-    cx, cy, n_union = _encode("x", ix, "y", iy)
+    cx, cy, n_union, pairs = _encode("x", ix, "y", iy)
     out = []
     for c, sz in ((cx, sx), (cy, sy)):
         if sz is None:
             r = np.arange(1, c.size + 1, dtype=np.int64)
-            out.append(_Flat(c, r, r))
+            out.append(_Flat(c, r, r, untied=True))
         else:
             t, b = _groups_from_sizes(sz)
             out.append(_Flat(c, t, b))
-    return out[0], out[1], n_union
+    return out[0], out[1], n_union, pairs
 
 
 # ============================================================================ RBO core
@@ -270,115 +269,185 @@ class RBOResult(ResultBase):
     depth_y: int
 
 
-def _counts(n, starts, ends):
-    """Integer count over depths 1..n of intervals [start, end) (difference array)."""
-    starts, ends = np.minimum(starts, n + 1), np.minimum(ends, n + 1)
-    keep = starts < ends
-    diff = np.bincount(starts[keep], minlength=n + 2)[: n + 2] - np.bincount(ends[keep], minlength=n + 2)[: n + 2]
-    return np.cumsum(diff)[: n + 1]
-
-
 def _underflow_depth(p: float) -> int:
     """A depth beyond which p^d is 0.0 in float64 (every term of the sums there is exactly 0)."""
     return int(math.ceil(746.0 / -math.log(p))) + 2
 
 
-def _rbo_sections(S: _Flat, L: _Flat, n_codes: int, p: float, ties: str):
-    """(ext, min, max) of RBO for S the shorter list (Corsi & Urbano's three sections).
+@njit(cache=True)
+def _match_codes(cx, cy, lo, size):  # pragma: no cover - compiled
+    """Common items of two integer-coded lists in one pass over each (codes in [lo, lo + size)).
 
-    Depth-indexed arrays stop at n = min(l, the depth where p^d underflows to 0): deeper terms are 0.
+    Returns (jx, jy, dup_list, dup_pos): the positions in x and in y of the common items (in y
+    order), and, if an item occurs twice, which list (1 = x, 2 = y) and the position of its second
+    occurrence (dup_list = 0 otherwise).  One table of ``size`` slots: a slot holds the item's x
+    position, then nx + its y position once y has been seen.
     """
-    s, l = S.size, L.size
-    w = ties == "w"
-    posS = np.full(n_codes, -1, dtype=np.int64)
-    posS[S.ids] = np.arange(s)
-    inS = posS[L.ids] >= 0
-    jL = np.flatnonzero(inS)            # positions in L of the common items
-    jS = posS[L.ids[jL]]                # their positions in S
-    x_l = float(jL.size)
-    n = min(l, _underflow_depth(p))
-    se = min(s, n)
+    nx, ny = cx.size, cy.size
+    slot = np.full(size, -1, dtype=np.int32)        # callers keep nx + ny < 2**31
+    for i in range(nx):
+        v = cx[i] - lo
+        if slot[v] >= 0:
+            return np.empty(0, np.int64), np.empty(0, np.int64), 1, i
+        slot[v] = i
+    jx = np.empty(min(nx, ny), dtype=np.int64)
+    jy = np.empty(min(nx, ny), dtype=np.int64)
+    m = 0
+    for j in range(ny):
+        v = cy[j] - lo
+        q = slot[v]
+        if q >= nx:
+            return jx[:0], jy[:0], 2, j
+        if q >= 0:
+            jx[m] = q
+            jy[m] = j
+            m += 1
+        slot[v] = nx + j
+    return jx[:m], jy[:m], 0, -1
+
+
+@njit(cache=True)
+def _rbo_core(St, Sb, Lt, Lb, jS, jL, p, mode, n, cS, cL):  # pragma: no cover - compiled
+    """The depth sums of RBO for S the shorter list, to depth n = min(l, the underflow depth).
+
+    St, Sb / Lt, Lb: each position's group top and bottom rank (1-based); (jS, jL): the positions
+    of the common items in S and L (any order); cS, cL: the number of positions of S, L whose group
+    starts at depth <= n (the others are not seen by depth n and are skipped unread).
+    mode 0 = variant w, 1 = a, 2 = b.  Returns (sec1, sec2_min, sec2_max, sec2_ext, A_s) as in
+    Corsi & Urbano's three depth sections (see the module notes).
+    """
+    s, l = St.size, Lt.size
     top = n + 1
-    tS, bS, tL, bL = (np.minimum(v, top) for v in (S.t[jS], S.b[jS], L.t[jL], L.b[jL]))
-    if w:  # variant w: an item counts in full from the top of its group
-        bS, bL = tS, tL
-    # resolved in both (c = 1 in both lists)
-    R = np.cumsum(np.bincount(np.maximum(bS, bL), minlength=n + 2))[: n + 1]
-    A = _counts(n, np.maximum(tS, bL), bS)                   # partial in S, resolved in L
-    B = _counts(n, np.maximum(tL, bS), bL)                   # partial in L, resolved in S
-    C = _counts(n, np.maximum(tS, tL), np.minimum(bS, bL))   # partial in both
-    d = np.arange(n + 1, dtype=np.float64)
-    d[0] = 1.0  # index 0 unused
-    # the partial group containing depth d in each list
-    St, Sb = S.t[:se], S.b[:se]
-    Lt, Lb = L.t[:n], L.b[:n]
-    cG = np.zeros(n + 1)
-    gS_t = np.zeros(n + 1)
-    gS_b = np.zeros(n + 1)
-    gS_t[1: se + 1], gS_b[1: se + 1] = St, Sb
-    cG[1: se + 1] = (d[1: se + 1] - St + 1) / (Sb - St + 1)
-    gL_t = np.zeros(n + 1)
-    gL_b = np.zeros(n + 1)
-    gL_t[1:], gL_b[1:] = Lt, Lb
-    cH = np.zeros(n + 1)
-    cH[1:] = (d[1:] - Lt + 1) / (Lb - Lt + 1)
-    X = R + A * cG + B * cH + C * cG * cH                   # X_d (seen items), d = 0..n
-    # normalizers
-    if w:
-        nS = np.zeros(n + 1)
-        nS[1: se + 1] = gS_b[1: se + 1]     # items of S with t <= d
-        nS[se + 1:] = d[se + 1:]            # beyond s: S taken to continue with one item per depth
-        den = nS + gL_b
-        den_scale = 2.0
-    elif ties == "a":
-        den = d
-        den_scale = 1.0
-    else:
-        qS = np.zeros(n + 1)
-        qS[1: se + 1] = (gS_t[1: se + 1] - 1) + (d[1: se + 1] - gS_t[1: se + 1] + 1) ** 2 / (gS_b[1: se + 1] - gS_t[1: se + 1] + 1)
-        qS[se + 1:] = d[se + 1:]
-        qL = np.zeros(n + 1)
-        qL[1:] = (gL_t[1:] - 1) + (d[1:] - gL_t[1:] + 1) ** 2 / (gL_b[1:] - gL_t[1:] + 1)
-        den = np.sqrt(qS) * np.sqrt(qL)
-        den_scale = 1.0
-    den[0] = 1.0
-    Aseen = den_scale * X / den
-    A_s = Aseen[s] if s <= n else 0.0    # past the underflow depth it only multiplies zeros
-    pw = p ** np.arange(n + 1, dtype=np.float64)
-    sec1 = float(np.sum(Aseen[1: se + 1] * pw[1: se + 1]))
+    se = min(s, n)
+    w = mode == 0
+    dR = np.zeros(n + 2, np.int64)
+    dA = np.zeros(n + 2, np.int64)
+    dB = np.zeros(n + 2, np.int64)
+    dC = np.zeros(n + 2, np.int64)
+    for k in range(jS.size):
+        if jS[k] >= cS or jL[k] >= cL:
+            continue
+        tS = min(St[jS[k]], top)
+        tL = min(Lt[jL[k]], top)
+        if tS == top or tL == top:
+            continue
+        if w:
+            bS, bL = tS, tL
+        else:
+            bS = min(Sb[jS[k]], top)
+            bL = min(Lb[jL[k]], top)
+        dR[max(bS, bL)] += 1                       # resolved in both
+        a0, a1 = max(tS, bL), bS                   # partial in S, resolved in L
+        if a0 < a1:
+            dA[a0] += 1
+            dA[a1] -= 1
+        b0, b1 = max(tL, bS), bL                   # partial in L, resolved in S
+        if b0 < b1:
+            dB[b0] += 1
+            dB[b1] -= 1
+        c0, c1 = max(tS, tL), min(bS, bL)          # partial in both
+        if c0 < c1:
+            dC[c0] += 1
+            dC[c1] -= 1
+    # items of L not in S (for the unseen part of S beyond depth s): resolved by d, partial at d
+    dU = np.zeros(n + 2, np.int64)
+    dH = np.zeros(n + 2, np.int64)
     if n > s:
-        k = d[s + 1:] - s
-        # items of L not in S: resolved (c = 1) by depth d, and partially seen at depth d
-        only = ~inS
-        tO = np.minimum(L.t[only], top)
-        bO = tO if w else np.minimum(L.b[only], top)
-        U = np.cumsum(np.bincount(bO, minlength=n + 2))[: n + 1][s + 1:].astype(np.float64)
-        nH = _counts(n, tO, bO)[s + 1:].astype(np.float64)
-        cHs = cH[s + 1:]
-        unseen_max = np.where(k <= U, k, U + np.minimum(k - U, nH) * cHs)
-        mean_seen = (U + nH * cHs) / (U + nH)
-        unseen_ext = k * A_s * mean_seen
-        Xs = X[s + 1:]
-        dd = den[s + 1:]
-        pws = pw[s + 1:]
-        sec2_min = float(np.sum(den_scale * Xs / dd * pws))
-        sec2_max = float(np.sum(den_scale * (Xs + unseen_max) / dd * pws))
-        sec2_ext = float(np.sum(den_scale * (Xs + unseen_ext) / dd * pws))
-    else:
-        sec2_min = sec2_max = sec2_ext = 0.0
-    # beyond depth l
-    sec3_min = x_l * _tail_log(p, l)
-    pl1 = p ** (l + 1)
+        inS = np.zeros(l, np.bool_)
+        for k in range(jL.size):
+            inS[jL[k]] = True
+        for j in range(l):
+            if inS[j]:
+                continue
+            tO = min(Lt[j], top)
+            if tO == top:
+                break
+            bO = tO if w else min(Lb[j], top)
+            dU[bO] += 1
+            if tO < bO:
+                dH[tO] += 1
+                dH[bO] -= 1
+    scale = 2.0 if w else 1.0
+    R = 0
+    A = 0
+    B = 0
+    C = 0
+    U = 0
+    H = 0
+    sec1 = 0.0
+    sec2_min = 0.0
+    sec2_max = 0.0
+    sec2_ext = 0.0
+    A_s = 0.0
+    for d in range(1, n + 1):
+        U += dU[d]
+        H += dH[d]
+        R += dR[d]
+        A += dA[d]
+        B += dB[d]
+        C += dC[d]
+        fd = float(d)
+        lt = Lt[d - 1]
+        lb = Lb[d - 1]
+        cH = (fd - lt + 1) / (lb - lt + 1)
+        if d <= se:
+            st = St[d - 1]
+            sb = Sb[d - 1]
+            cG = (fd - st + 1) / (sb - st + 1)
+        else:
+            st = 0
+            sb = 0
+            cG = 0.0
+        X = R + A * cG + B * cH + C * cG * cH
+        if mode == 0:
+            nS = float(sb) if d <= se else fd
+            den = nS + lb
+        elif mode == 1:
+            den = fd
+        else:
+            if d <= se:
+                qS = (st - 1) + (fd - st + 1) ** 2 / (sb - st + 1)
+            else:
+                qS = fd
+            qL = (lt - 1) + (fd - lt + 1) ** 2 / (lb - lt + 1)
+            den = math.sqrt(qS) * math.sqrt(qL)
+        pw = p ** fd
+        if d <= s:
+            a_d = scale * X / den
+            sec1 += a_d * pw
+            if d == s:
+                A_s = a_d
+        else:
+            kk = fd - s
+            if kk <= U:
+                unseen_max = kk
+            else:
+                unseen_max = U + min(kk - U, float(H)) * cH
+            mean_seen = (U + H * cH) / (U + H)
+            unseen_ext = kk * A_s * mean_seen
+            sec2_min += scale * X / den * pw
+            sec2_max += scale * (X + unseen_max) / den * pw
+            sec2_ext += scale * (X + unseen_ext) / den * pw
+    return sec1, sec2_min, sec2_max, sec2_ext, A_s
+
+
+@njit(cache=True)
+def _rbo_tail(s, l, x_l, A_s, p, tail_log_l):  # pragma: no cover - compiled
+    """(ext, min, max) contributions of the depths beyond l (sec3), times nothing (the caller scales)."""
+    sec3_min = x_l * tail_log_l
+    pl1 = p ** float(l + 1)
     if pl1 > 0.0:
-        f = int(l + s - x_l)
-        dm = np.arange(l + 1, f + 1, dtype=np.float64)
-        sec3_max = float(np.sum((2 * dm - l - s + x_l) / dm * p ** dm)) + p ** (f + 1) / (1 - p)
+        f = l + s - x_l
+        sec3_max = 0.0
+        for dm in range(l + 1, f + 1):
+            fm = float(dm)
+            sec3_max += (2 * fm - l - s + x_l) / fm * p ** fm
+        sec3_max += p ** float(f + 1) / (1 - p)
         sec3_ext = (x_l + (l - s) * A_s) / l * pl1 / (1 - p)
     else:
-        sec3_max = sec3_ext = 0.0
-    c = (1 - p) / p
-    return (c * (sec1 + sec2_ext + sec3_ext), c * (sec1 + sec2_min + sec3_min),
-            c * (sec1 + sec2_max + sec3_max))
+        sec3_max = 0.0
+        sec3_ext = 0.0
+    return sec3_ext, sec3_min, sec3_max
 
 
 def _tail_log(p, l):
@@ -460,17 +529,24 @@ def rank_biased_overlap(x, y, *, p=0.9, ties="a", kind="lists") -> RBOResult:
     """
     p = check_float("p", p, minimum=0.0, maximum=1.0, inclusive=False)
     ties = check_choice("ties", ties, RBO_TIES)
-    X, Y, n_codes = _rbo_inputs(x, y, kind)
-    return _rbo_flat(X, Y, n_codes, p, ties)
+    X, Y, _, pairs = _rbo_inputs(x, y, kind)
+    return _rbo_flat(X, Y, p, ties, pairs)
 
 
-def _rbo_flat(X: _Flat, Y: _Flat, n_codes: int, p: float, ties: str) -> RBOResult:
-    S, L = (X, Y) if X.size < Y.size else (Y, X)
-    if not (S.tied or L.tied):
-        ties_used = "w"
-    else:
-        ties_used = ties
-    ext, mn, mx = _rbo_sections(S, L, n_codes, p, ties_used)
+def _rbo_flat(X: _Flat, Y: _Flat, p: float, ties: str, pairs) -> RBOResult:
+    """RBO of two flat rankings; ``pairs`` = (positions in X, positions in Y) of their common items."""
+    jx, jy = pairs
+    S, L, jS, jL = (X, Y, jx, jy) if X.size < Y.size else (Y, X, jy, jx)
+    ties_used = ties if (S.tied or L.tied) else "w"
+    s, l = S.size, L.size
+    n = min(l, _underflow_depth(p))
+    cS = int(np.searchsorted(S.t, n, side="right"))
+    cL = int(np.searchsorted(L.t, n, side="right"))
+    sec1, sec2_min, sec2_max, sec2_ext, A_s = _rbo_core(S.t, S.b, L.t, L.b, jS, jL, p, RBO_TIES.index(ties_used),
+                                                        n, cS, cL)
+    sec3_ext, sec3_min, sec3_max = _rbo_tail(s, l, int(jx.size), A_s, p, _tail_log(p, l))
+    c = (1 - p) / p
+    ext, mn, mx = c * (sec1 + sec2_ext + sec3_ext), c * (sec1 + sec2_min + sec3_min), c * (sec1 + sec2_max + sec3_max)
     return RBOResult(ext=float(ext), min=float(mn), max=float(mx), res=float(mx - mn), p=p, ties=ties,
                      depth_x=X.size, depth_y=Y.size)
 
@@ -538,104 +614,319 @@ def _above_counts(order, group_start, xr, n_x):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def _ap_a_total(c, gs):
-    """Σ_i [C_above(i) (1/t_i) Σ_{k=1}^{t_i} 1/(p_i+k−2) + 1/(2 t_i) Σ_{k=1}^{t_i−1} k/(p_i+k−1)]."""
+def _weighted_dominance(vals, nv, w):  # pragma: no cover - compiled
+    """Σ_k w[k] · #{j < k : vals[j] < vals[k]} for integer vals in [1, nv].
+
+    Two passes with small Fenwick trees that stay in the L1 cache: the first counts, for each
+    position, the earlier values in a lower bucket of the high half of the bits; a stable counting
+    sort by that bucket then lays each bucket's (low bits, weight, count) out contiguously, and the
+    second pass adds the earlier values of the same bucket with smaller low bits (each count is
+    complete, an exact integer, before it is weighted).  O(n log n) steps with
+    sequential memory access only (one scatter into 2^(bits/2) streams).
+    """
+    n = vals.size
+    bits = 1
+    while (1 << bits) < nv:
+        bits += 1
+    lb = min(bits, 12) if bits <= 24 else bits // 2
+    nh = 1 << (bits - lb)
+    nl = 1 << lb
+    mask = nl - 1
     total = 0.0
+    f = np.zeros(max(nh, nl) + 1, np.int32)
+    start = np.zeros(nh + 1, np.int64)
+    c = np.empty(n, np.int64)
+    for k in range(n):
+        h = (vals[k] - 1) >> lb
+        s = 0
+        i = h
+        while i > 0:
+            s += f[i]
+            i -= i & (-i)
+        c[k] = s
+        i = h + 1
+        while i <= nh:
+            f[i] += 1
+            i += i & (-i)
+        start[h + 1] += 1
+    for b in range(nh):
+        start[b + 1] += start[b]
+    lo_b = np.empty(n, np.int32)
+    w_b = np.empty(n, np.float64)
+    c_b = np.empty(n, np.int64)
+    fill = start[:nh].copy()
+    for k in range(n):
+        v = vals[k] - 1
+        h = v >> lb
+        q = fill[h]
+        lo_b[q] = v & mask
+        w_b[q] = w[k]
+        c_b[q] = c[k]
+        fill[h] = q + 1
+    for b in range(nh):
+        a, e = start[b], start[b + 1]
+        if e - a < 2:
+            for q in range(a, e):
+                total += c_b[q] * w_b[q]
+            continue
+        for i in range(nl + 1):
+            f[i] = 0
+        for q in range(a, e):
+            lo = lo_b[q]
+            s = 0
+            i = lo
+            while i > 0:
+                s += f[i]
+                i -= i & (-i)
+            total += (c_b[q] + s) * w_b[q]
+            i = lo + 1
+            while i <= nl:
+                f[i] += 1
+                i += i & (-i)
+    return total
+
+
+@njit(cache=True)
+def _layout(order, group_start, xr):  # pragma: no cover - compiled
+    """x ranks of the items in y order, each y group sorted by x rank descending (so that no pair
+    within a group has an earlier, strictly smaller x rank)."""
+    n = order.size
+    vals = np.empty(n, dtype=np.int64)
+    for g in range(group_start.size - 1):
+        a, b = group_start[g], group_start[g + 1]
+        if b - a == 1:
+            vals[a] = xr[order[a]]
+        else:
+            seg = np.empty(b - a, dtype=np.int64)
+            for k in range(a, b):
+                seg[k - a] = -xr[order[k]]
+            seg.sort()
+            for k in range(a, b):
+                vals[k] = -seg[k - a]
+    return vals
+
+
+@njit(cache=True)
+def _ap_a_weights(gs):  # pragma: no cover - compiled
+    """Per-position weights (1/t_i) Σ_{k=1}^{t_i} 1/(p_i+k−2) of C_above(i) (0 in the top group) and the
+    constant Σ_i 1/(2 t_i) Σ_{k=1}^{t_i−1} k/(p_i+k−1) of τ_AP_a (p_i, t_i: the y group's top rank, size)."""
+    w = np.zeros(gs[-1], np.float64)
+    const = 0.0
     for g in range(gs.size - 1):
         a, b = gs[g], gs[g + 1]
         t = b - a
         pg = a + 1
         if pg > 1:
-            csum = 0.0
-            for k in range(a, b):
-                csum += c[k]
             s1 = 0.0
             for k in range(1, t + 1):
                 s1 += 1.0 / (pg + k - 2)
-            total += csum * s1 / t
+            for k in range(a, b):
+                w[k] = s1 / t
         s2 = 0.0
         for k in range(1, t):
             s2 += k / (pg + k - 1)
-        total += s2 / 2.0
-    return total
+        const += s2 / 2.0
+    return w, const
 
 
-def _permutation(v):
-    """v as int64 if it is a permutation of 1..n, else None (O(n))."""
+@njit(cache=True)
+def _rank_groups(v):  # pragma: no cover - compiled
+    """Counting sort of integer ranks v in 1..n: (order (stable, int32), group starts + [n], dense ranks 1..m, m),
+    or m = -1 if a value lies outside 1..n.  A permutation is inverted in one pass (its dense ranks are v)."""
     n = v.size
-    vi = v.astype(np.int64)
-    if n and vi.min() == 1 and vi.max() == n and np.array_equal(vi, v) and np.bincount(vi).max() == 1:
-        return vi
-    return None
-
-
-def _dense(v):
-    vi = _permutation(v)
-    if vi is not None:
-        return vi, int(v.size)
-    u, inv = np.unique(v, return_inverse=True)
-    return (inv.astype(np.int64) + 1), int(u.size)
-
-
-def _y_groups(vy):
-    vi = _permutation(vy)
-    if vi is not None:
-        order = np.empty(vy.size, dtype=np.int64)
-        order[vi - 1] = np.arange(vy.size)
-        return order, np.arange(vy.size + 1, dtype=np.int64)
-    order = np.argsort(vy, kind="stable")
-    sv = vy[order]
-    new = np.empty(sv.size, dtype=bool)
-    new[0] = True
-    new[1:] = sv[1:] != sv[:-1]
-    starts = np.flatnonzero(new)
-    group_start = np.append(starts, sv.size).astype(np.int64)
-    return order, group_start
+    inv = np.full(n, -1, np.int32)        # n < 2**31
+    untied = True
+    for i in range(n):
+        r = v[i]
+        if r < 1 or r > n:
+            return np.empty(0, np.int32), np.empty(0, np.int64), np.empty(0, np.int64), -1
+        if inv[r - 1] >= 0:
+            untied = False
+            break
+        inv[r - 1] = i
+    if untied:
+        return inv, np.arange(n + 1), v, n
+    cnt = np.zeros(n + 2, np.int64)
+    for i in range(n):
+        r = v[i]
+        if r < 1 or r > n:
+            return np.empty(0, np.int32), np.empty(0, np.int64), np.empty(0, np.int64), -1
+        cnt[r + 1] += 1
+    m = 0
+    for r in range(1, n + 1):
+        if cnt[r + 1] > 0:
+            m += 1
+    gs = np.empty(m + 1, np.int64)
+    dense_of = np.zeros(n + 1, np.int64)
+    g = 0
+    for r in range(1, n + 1):
+        c = cnt[r + 1]
+        cnt[r + 1] = cnt[r] + c          # now cnt[r] = the number of values < r
+        if c > 0:
+            gs[g] = cnt[r]
+            g += 1
+            dense_of[r] = g
+    gs[m] = n
+    order = np.empty(n, np.int32)
+    dense = np.empty(n, np.int64)
+    for i in range(n):
+        r = v[i]
+        order[cnt[r]] = i
+        cnt[r] += 1
+        dense[i] = dense_of[r]
+    return order, gs, dense, m
 
 
 def _sorted_view(v):
-    """(order, group starts, dense ranks 1..m, m) of a value vector (lower = better), from one sort."""
-    order, gs = _y_groups(v)
+    """(order, group starts + [n], dense ranks 1..m, m) of a value vector (lower = better): O(n) for
+    integer ranks in 1..n (what :func:`_ap_inputs` gives), one stable sort otherwise."""
+    v = np.asarray(v)
+    vi = v.astype(np.int64)
+    if np.array_equal(vi, v):
+        order, gs, dense, m = _rank_groups(vi)
+        if m >= 0:
+            return order, gs, dense, int(m)
+    order = np.argsort(v, kind="stable").astype(np.int64)
+    sv = v[order]
+    new = np.empty(sv.size, dtype=bool)
+    new[0] = True
+    new[1:] = sv[1:] != sv[:-1]
+    gs = np.append(np.flatnonzero(new), sv.size).astype(np.int64)
     dense = np.empty(v.size, dtype=np.int64)
-    sizes = np.diff(gs)
-    dense[order] = np.repeat(np.arange(1, sizes.size + 1, dtype=np.int64), sizes)
-    return order.astype(np.int64), gs, dense, int(sizes.size)
+    dense[order] = np.cumsum(new)
+    return order, gs, dense, int(gs.size - 1)
+
+
+def _dense(v):
+    """(dense ranks 1..m, m) of a value vector (lower = better)."""
+    _, _, dense, m = _sorted_view(v)
+    return dense, m
+
+
+def _y_groups(vy):
+    """(order, group starts + [n]) of a value vector (lower = better), ties grouped."""
+    order, gs, _, _ = _sorted_view(vy)
+    return order, gs
 
 
 def _tau_star(vx, vy, views=None):
     """τ*(x, y): y (possibly tied) against x; 2/|{p_i != 1}| Σ_{p_i != 1} C_above(i)/(p_i − 1) − 1."""
     if views is None:
-        xr, nx = _dense(vx)
-        order, gs = _y_groups(vy)
-        order = order.astype(np.int64)
-    else:
-        (_, _, xr, nx), (order, gs, _, _) = views
-    c = _above_counts(order, gs, xr, nx)
-    sizes = np.diff(gs)
-    pmin = np.repeat(gs[:-1] + 1, sizes).astype(np.float64)   # p_i in y order
-    keep = pmin != 1
-    m = int(np.count_nonzero(keep))
+        views = _sorted_view(vx), _sorted_view(vy)
+    (_, _, xr, nx), (order, gs, _, _) = views
+    top = int(gs[1])
+    m = order.size - top                                  # items outside y's top group
     if m == 0:
         return math.nan
-    return 2.0 / m * float(np.sum(c[keep] / (pmin[keep] - 1))) - 1.0
+    w = np.repeat(1.0 / np.maximum(gs[:-1], 1), np.diff(gs))   # 1/(p_i − 1): p_i − 1 = the group's start
+    w[:top] = 0.0
+    total = _weighted_dominance(_layout(order, gs, xr), nx, w)
+    return 2.0 / m * total - 1.0
 
 
-def _tau_ap_a(vx, vy):
+def _tau_ap_a(vx, vy, views=None):
     """τ_AP_a: y (possibly tied) against the untied reference x (the expectation over y's tie-breakings)."""
     n = vx.size
-    xr, nx = _dense(vx)
-    order, gs = _y_groups(vy)
-    c = _above_counts(order.astype(np.int64), gs, xr, nx)
-    total = _ap_a_total(c, gs)
+    if views is None:
+        views = _sorted_view(vx), _sorted_view(vy)
+    (_, _, xr, nx), (order, gs, _, _) = views
+    w, const = _ap_a_weights(gs)
+    total = _weighted_dominance(_layout(order, gs, xr), nx, w) + const
     return 2.0 / (n - 1) * total - 1.0
 
 
-def _ap_inputs(x, y, kind):
+def _ap_vector(parameter, values, kind):
+    """(ranks as float64 in 1..n, tied, sorted view) of a rank vector or of scores; rank vectors are not
+    sorted (a counting sort groups them; a permutation is inverted).
+
+    Ranks keep their values (a repeated value is a tie; τ_AP sees only the order and the ties);
+    scores become competition ranks (the best score 1; tied scores share their group's smallest
+    rank): one sort.  Bad input is refused by :func:`_as_ranks`, with its messages.
+    """
+    if kind == "ranks":
+        try:
+            r = integral_ranks(parameter, values, min_length=2)
+        except InputError:
+            _as_ranks(parameter, values, kind=kind)
+            raise
+        order, gs, dense, m = _rank_groups(r)
+        if m < 0:
+            _as_ranks(parameter, values, kind=kind)       # raises its out-of-range message
+            raise InputError(parameter, f"must hold ranks in 1..{r.size}")  # pragma: no cover
+        return r, bool(m < r.size), (order, gs, dense, int(m))
+    try:
+        arr = numeric_vector(parameter, values, what="score", min_length=2)
+    except InputError:
+        _as_ranks(parameter, values, kind=kind)
+        raise
+    arr = arr.astype(np.float64, copy=False)
+    if not np.all(np.isfinite(arr)):
+        _as_ranks(parameter, values, kind=kind)           # raises its NaN message
+        raise InputError(parameter, "must not contain NaN or infinite scores")  # pragma: no cover
+    order = np.argsort(-arr)
+    sv = arr[order]
+    new = np.empty(sv.size, dtype=bool)
+    new[0] = True
+    new[1:] = sv[1:] != sv[:-1]
+    starts = np.flatnonzero(new)
+    gs = np.append(starts, sv.size).astype(np.int64)
+    sizes = np.diff(gs)
+    dense = np.empty(arr.size, dtype=np.int64)
+    dense[order] = np.repeat(np.arange(1, starts.size + 1, dtype=np.int64), sizes)
+    ranks = np.empty(arr.size, dtype=np.float64)
+    ranks[order] = np.repeat(starts + 1.0, sizes)
+    return ranks, bool(starts.size < arr.size), (order.astype(np.int64, copy=False), gs, dense, int(starts.size))
+
+
+@njit(cache=True)
+def _permutation_layout(rx, ry):  # pragma: no cover - compiled
+    """vals[ry[i] − 1] = rx[i]: x's ranks in y's order, if rx and ry are permutations of 1..n, else an
+    empty array.  One scatter per direction checks both permutations and lays the values out."""
+    n = rx.size
+    vals = np.zeros(n, np.int64)
+    seen = np.zeros(n + 1, np.bool_)
+    for i in range(n):
+        a, b = rx[i], ry[i]
+        if a < 1 or a > n or b < 1 or b > n or seen[a] or vals[b - 1] != 0:
+            return vals[:0]
+        seen[a] = True
+        vals[b - 1] = a
+    return vals
+
+
+def _untied_ranks_fast(x, y, symmetric):
+    """τ_AP or τ_AP_b of two untied int64 rank vectors (permutations of 1..n) with no sort and no
+    inverse: None when the input is anything else (the general path then validates and decides)."""
+    if not (isinstance(x, np.ndarray) and isinstance(y, np.ndarray) and x.dtype == np.int64
+            and y.dtype == np.int64 and x.ndim == 1 and x.shape == y.shape and x.size >= 2):
+        return None
+    vals = _permutation_layout(x, y)
+    if vals.size == 0:
+        return None
+    n = x.size
+    w = np.zeros(n)
+    w[1:] = 1.0 / np.arange(1, n, dtype=np.float64)   # 1/(i − 1) at position i (1-based); the top has none
+    t_xy = 2.0 / (n - 1) * _weighted_dominance(vals, n, w) - 1.0
+    if not symmetric:
+        return t_xy
+    t_yx = 2.0 / (n - 1) * _weighted_dominance(_permutation_layout(y, x), n, w) - 1.0
+    return 0.5 * (t_xy + t_yx)
+
+
+def _ap_prepared(x, y, kind):
+    """(x ranks, y ranks, x tied, y tied, (x view, y view)): rank values in 1..n (ties repeated; int64
+    for rank vectors, float64 for scores) and their sorted views (see :func:`_sorted_view`)."""
     kind = check_choice("kind", kind, AP_KINDS)
-    rx, tx = _as_ranks("x", x, kind=kind)
-    ry, ty = _as_ranks("y", y, kind=kind)
+    rx, tx, sx = _ap_vector("x", x, kind)
+    ry, ty, sy = _ap_vector("y", y, kind)
     check_same_length(("x", "y"), rx, ry)
-    return np.asarray(rx, dtype=np.float64), np.asarray(ry, dtype=np.float64), bool(tx), bool(ty)
+    return rx, ry, tx, ty, (sx, sy)
+
+
+def _ap_inputs(x, y, kind):
+    """(x ranks, y ranks, x tied, y tied): float64 rank values in 1..n (ties repeated)."""
+    rx, ry, tx, ty, _ = _ap_prepared(x, y, kind)
+    return rx.astype(np.float64), ry.astype(np.float64), tx, ty
 
 
 def ap_correlation(x, y, *, symmetric=False, kind="ranks") -> float:
@@ -668,8 +959,9 @@ def ap_correlation(x, y, *, symmetric=False, kind="ranks") -> float:
 
     Notes
     -----
-    O(n log n): a Fenwick tree over x's ranks counts, for each item in y's order, the items above it
-    in both rankings.
+    O(n log n): for each item in y's order, the items above it in both rankings are counted with two
+    small Fenwick trees (over the high and the low half of the bits of x's ranks), which stay in the
+    processor's cache; rank vectors are grouped by a counting sort, scores need one sort each.
 
     References
     ----------
@@ -690,15 +982,21 @@ def ap_correlation(x, y, *, symmetric=False, kind="ranks") -> float:
     """
     if not isinstance(symmetric, (bool, np.bool_)):
         raise InputError("symmetric", f"must be True or False; got {symmetric!r}")
-    vx, vy, tx, ty = _ap_inputs(x, y, kind)
-    return _ap_values(vx, vy, tx, symmetric)
+    if kind == "ranks":
+        fast = _untied_ranks_fast(x, y, symmetric)
+        if fast is not None:
+            return fast
+    vx, vy, tx, _, views = _ap_prepared(x, y, kind)
+    return _ap_values(vx, vy, tx, symmetric, views)
 
 
-def _ap_values(vx, vy, tx, symmetric):
+def _ap_values(vx, vy, tx, symmetric, views=None):
+    if views is None:
+        views = _sorted_view(vx), _sorted_view(vy)   # one sort per ranking serves both directions
     if symmetric:
-        sx, sy = _sorted_view(vx), _sorted_view(vy)   # one sort per ranking serves both directions
+        sx, sy = views
         return 0.5 * (_tau_star(vx, vy, (sx, sy)) + _tau_star(vy, vx, (sy, sx)))
     if tx:
         raise InputError("x", "(the reference ranking) has ties; τ_AP needs an untied reference: use "
                               "symmetric=True (τ_AP_b) for ties in both rankings")
-    return _tau_ap_a(vx, vy)
+    return _tau_ap_a(vx, vy, views)
