@@ -17,7 +17,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from agreekit._api import _warn
+from agreekit._api import _warn, check_rng
+from agreekit._resampling import unit_mean_interval
 from agreekit._validation import InputError, check_choice, check_float, check_int, parse_ascii_int
 from agreekit.ireval import _kernels_ir as _kir
 from agreekit.ireval._reading import _factorize_grouped, _read_qrels_coded, read_run
@@ -131,6 +132,50 @@ class _MetricScores(dict):
         raise KeyError(f"{key!r} is not a metric of this result (metrics: {list(self)}); evaluate() returns "
                        "a dict metric name -> topics x systems DataFrame whatever `metrics` is, e.g. "
                        "res['AP']['system']")
+
+    def confidence_interval(self, confidence_level=0.95, *, method=None, n_resamples=9999, rng=None) -> dict:
+        """Interval for each system's mean score over topics, per metric.
+
+        Estimand: a system's mean metric value over the population of topics the evaluated topics are
+        an i.i.d. sample of; the topics are resampled with replacement, one resample of the topics
+        shared by all systems of a metric (:func:`agreekit._resampling.unit_mean_interval`; the
+        resamples are those of :func:`scipy.stats.bootstrap` with the same generator).
+
+        Parameters
+        ----------
+        confidence_level : float, optional
+            Nominal coverage in (0, 1) (default 0.95).
+        method : {None, 'bootstrap', 'percentile', 'jackknife'}, optional
+            ``'bootstrap'`` (BCa; also for None), ``'percentile'``, or ``'jackknife'`` (the t interval).
+        n_resamples : int, optional
+            Bootstrap resamples (default 9999).
+        rng : None, int, numpy.random.SeedSequence or numpy.random.Generator, optional
+            Randomness of the bootstrap (scipy SPEC 7); one generator for the metrics in their order.
+
+        Returns
+        -------
+        dict of ConfidenceInterval
+            Metric name -> interval whose ``low``, ``high`` and ``estimate`` are arrays with one
+            entry per system, in the order of the metric's columns.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from agreekit.ireval.metrics import evaluate
+        >>> qrels = {"1": {"a": 1}, "2": {"b": 1}, "3": {"c": 1}}
+        >>> run = pd.DataFrame({"topic": ["1", "1", "2", "2", "3"], "docno": ["a", "x", "x", "b", "y"],
+        ...                     "score": [2.0, 1.0, 2.0, 1.0, 1.0]})
+        >>> ci = evaluate(qrels, {"sys": run}, "RR").confidence_interval(method="jackknife")["RR"]
+        >>> float(ci.estimate[0])  # (1 + 1/2 + 0) / 3
+        0.5
+        >>> bool(ci.low[0] < 0.5 < ci.high[0])
+        True
+        """
+        gen = None if method == "jackknife" else check_rng(rng)
+        return {name: unit_mean_interval(frame.to_numpy(dtype=np.float64), confidence_level, method=method,
+                                         n_resamples=n_resamples, rng=gen,
+                                         estimand=f"each system's population mean {name} over topics")
+                for name, frame in self.items()}
 
 
 def _grade_key(k) -> int:
