@@ -21,7 +21,7 @@ from agreekit._api import _warn, check_rng
 from agreekit._resampling import unit_mean_interval
 from agreekit._validation import InputError, check_choice, check_float, check_int, parse_ascii_int
 from agreekit.ireval import _kernels_ir as _kir
-from agreekit.ireval._reading import _factorize_grouped, _read_qrels_coded, read_run
+from agreekit.ireval._reading import _factorize_grouped, _factorize_text, _read_qrels_coded, read_run
 from agreekit.ireval._registry import METRICS, MetricSpec, _is_measure_object, parse_metric
 from agreekit.ireval._scores import _numeric_id
 
@@ -300,7 +300,6 @@ class _Qrels:
         grade = q["relevance"].to_numpy(dtype=np.int64)[keep]
         codes = dcodes[keep].astype(np.int64)
         self.doc_uniques = duniq
-        self.doc_index = pd.Index(duniq, dtype=object)   # its hash table is built once, reused by every run
         self.n_docs = max(len(duniq), 1)
         self.key_index = pd.Index(tidx * self.n_docs + codes)   # unique: each document judged once per topic
         self.gain, self.grade = gain, grade
@@ -348,14 +347,10 @@ def _ranked(qr: _Qrels, run: pd.DataFrame, depth: int | None, *, beta: float, lo
             order[rows] = [r[2] for r in sub]
     tidx = tidx.astype(np.int64)
     n_judged = len(qr.doc_uniques)
-    codes = qr.doc_index.get_indexer(docno)               # judged docnos: their qrels code (a lookup)
-    unjudged = codes < 0
-    if unjudged.any():                                    # the others: codes after the judged ones
-        uc, uu = pd.factorize(docno[unjudged])
-        codes[unjudged] = n_judged + uc
-        n_codes = n_judged + len(uu)
-    else:
-        n_codes = n_judged
+    # one factorization of the qrels' docnos (unique, first) and the run's: a judged docno gets its
+    # qrels code, the others codes after the judged ones
+    codes = _factorize_text(np.concatenate((qr.doc_uniques, docno)))[0][n_judged:]
+    n_codes = int(codes.max(initial=n_judged - 1)) + 1
     if np.bincount(codes, minlength=n_codes).max(initial=0) > 1:  # a docno twice: keep its best rank
         ko = (tidx * max(n_codes, 1) + codes)[order]
         first = ~pd.Series(ko).duplicated(keep="first").to_numpy()
