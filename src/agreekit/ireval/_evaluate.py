@@ -238,6 +238,17 @@ def _source_name(source: Any, what: str, name: str | None = None) -> str:
     return f"{what} {name!r}" if name is not None else f"the {what} ({type(source).__name__})"
 
 
+#: integers written the one way (no sign +, no leading zero, not -0): equal as numbers only if equal as text
+_CANONICAL_INT = re.compile(r"0|-?[1-9][0-9]{0,40}")
+
+
+def _run_topics(df: pd.DataFrame) -> np.ndarray:
+    """The distinct topic ids of a run frame (hashing the first id of each run of equal ids only)."""
+    col = df["topic"].to_numpy(dtype=object)
+    heads = col[np.concatenate(([True], col[1:] != col[:-1]))] if col.size else col
+    return pd.unique(heads)
+
+
 def _check_topic_ids(qrels_topics: Sequence[str], qrels_shown: str,
                      runs: Sequence[tuple[str, pd.DataFrame, Any]]) -> None:
     """Issue 23's one rule for numeric labels, for topic ids: they are compared as text (as trec_eval
@@ -247,6 +258,10 @@ def _check_topic_ids(qrels_topics: Sequence[str], qrels_shown: str,
     A qrels file holding two topics equal only as numbers (``1`` and ``01``) is evaluated as two
     topics, as trec_eval would, with a warning."""
     known = set(qrels_topics)
+    if all(map(_CANONICAL_INT.fullmatch, qrels_topics)):  # distinct as text = distinct as numbers: no warning
+        unknown = [t for name, df, _ in runs for t in _run_topics(df) if t not in known]
+        if not unknown:
+            return
     by_value: dict[Decimal, str] = {}
     for t in qrels_topics:
         v = _numeric_id(t)
@@ -260,9 +275,7 @@ def _check_topic_ids(qrels_topics: Sequence[str], qrels_shown: str,
     if not by_value:
         return
     for name, df, source in runs:
-        col = df["topic"].to_numpy(dtype=object)
-        heads = col[np.concatenate(([True], col[1:] != col[:-1]))] if col.size else col
-        for t in pd.unique(heads):
+        for t in _run_topics(df):
             if t in known:
                 continue
             v = _numeric_id(t)

@@ -59,7 +59,7 @@ def _topic_doc_frame(parameter: str, source: pd.DataFrame, value: str) -> pd.Dat
         names = {"topic": "topic (or query_id / qid)", "docno": "docno (or doc_id)",
                  "relevance": "relevance (or label)", "score": "score"}
         raise InputError(parameter, f"DataFrame lacks columns {[names[c] for c in sorted(missing)]}")
-    df = source[["topic", "docno", value]].copy()
+    df = source[["topic", "docno", value]]  # a new frame; copy-on-write keeps ``source`` unchanged
     for col in ("topic", "docno"):
         if pd.api.types.infer_dtype(df[col], skipna=False) != "string":  # already text: no copy
             df[col] = df[col].astype(str)
