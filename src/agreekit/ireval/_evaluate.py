@@ -17,10 +17,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from agreekit._api import _warn
+from agreekit._api import _warn, check_rng
+from agreekit._resampling import unit_mean_interval
 from agreekit._validation import InputError, check_choice, check_float, check_int, parse_ascii_int
 from agreekit.ireval import _kernels_ir as _kir
-from agreekit.ireval._reading import _factorize_grouped, _read_qrels_coded, read_run
+from agreekit.ireval._reading import _factorize_grouped, _factorize_text, _read_qrels_coded, read_run
 from agreekit.ireval._registry import METRICS, MetricSpec, _is_measure_object, parse_metric
 from agreekit.ireval._scores import _numeric_id
 
@@ -132,6 +133,50 @@ class _MetricScores(dict):
                        "a dict metric name -> topics x systems DataFrame whatever `metrics` is, e.g. "
                        "res['AP']['system']")
 
+    def confidence_interval(self, confidence_level=0.95, *, method=None, n_resamples=9999, rng=None) -> dict:
+        """Interval for each system's mean score over topics, per metric.
+
+        Estimand: a system's mean metric value over the population of topics the evaluated topics are
+        an i.i.d. sample of; the topics are resampled with replacement, one resample of the topics
+        shared by all systems of a metric (:func:`agreekit._resampling.unit_mean_interval`; the
+        resamples are those of :func:`scipy.stats.bootstrap` with the same generator).
+
+        Parameters
+        ----------
+        confidence_level : float, optional
+            Nominal coverage in (0, 1) (default 0.95).
+        method : {None, 'bootstrap', 'percentile', 'jackknife'}, optional
+            ``'bootstrap'`` (BCa; also for None), ``'percentile'``, or ``'jackknife'`` (the t interval).
+        n_resamples : int, optional
+            Bootstrap resamples (default 9999).
+        rng : None, int, numpy.random.SeedSequence or numpy.random.Generator, optional
+            Randomness of the bootstrap (scipy SPEC 7); one generator for the metrics in their order.
+
+        Returns
+        -------
+        dict of ConfidenceInterval
+            Metric name -> interval whose ``low``, ``high`` and ``estimate`` are arrays with one
+            entry per system, in the order of the metric's columns.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from agreekit.ireval.metrics import evaluate
+        >>> qrels = {"1": {"a": 1}, "2": {"b": 1}, "3": {"c": 1}}
+        >>> run = pd.DataFrame({"topic": ["1", "1", "2", "2", "3"], "docno": ["a", "x", "x", "b", "y"],
+        ...                     "score": [2.0, 1.0, 2.0, 1.0, 1.0]})
+        >>> ci = evaluate(qrels, {"sys": run}, "RR").confidence_interval(method="jackknife")["RR"]
+        >>> float(ci.estimate[0])  # (1 + 1/2 + 0) / 3
+        0.5
+        >>> bool(ci.low[0] < 0.5 < ci.high[0])
+        True
+        """
+        gen = None if method == "jackknife" else check_rng(rng)
+        return {name: unit_mean_interval(frame.to_numpy(dtype=np.float64), confidence_level, method=method,
+                                         n_resamples=n_resamples, rng=gen,
+                                         estimand=f"each system's population mean {name} over topics")
+                for name, frame in self.items()}
+
 
 def _grade_key(k) -> int:
     """A gains key as an integer grade: an int (not a bool) or ASCII digits; else an InputError."""
@@ -193,6 +238,17 @@ def _source_name(source: Any, what: str, name: str | None = None) -> str:
     return f"{what} {name!r}" if name is not None else f"the {what} ({type(source).__name__})"
 
 
+#: integers written the one way (no sign +, no leading zero, not -0): equal as numbers only if equal as text
+_CANONICAL_INT = re.compile(r"0|-?[1-9][0-9]{0,40}")
+
+
+def _run_topics(df: pd.DataFrame) -> np.ndarray:
+    """The distinct topic ids of a run frame (hashing the first id of each run of equal ids only)."""
+    col = df["topic"].to_numpy(dtype=object)
+    heads = col[np.concatenate(([True], col[1:] != col[:-1]))] if col.size else col
+    return pd.unique(heads)
+
+
 def _check_topic_ids(qrels_topics: Sequence[str], qrels_shown: str,
                      runs: Sequence[tuple[str, pd.DataFrame, Any]]) -> None:
     """The one rule for numeric labels, for topic ids: they are compared as text (as trec_eval
@@ -202,6 +258,10 @@ def _check_topic_ids(qrels_topics: Sequence[str], qrels_shown: str,
     A qrels file holding two topics equal only as numbers (``1`` and ``01``) is evaluated as two
     topics, as trec_eval would, with a warning."""
     known = set(qrels_topics)
+    if all(map(_CANONICAL_INT.fullmatch, qrels_topics)):  # distinct as text = distinct as numbers: no warning
+        unknown = [t for name, df, _ in runs for t in _run_topics(df) if t not in known]
+        if not unknown:
+            return
     by_value: dict[Decimal, str] = {}
     for t in qrels_topics:
         v = _numeric_id(t)
@@ -215,9 +275,7 @@ def _check_topic_ids(qrels_topics: Sequence[str], qrels_shown: str,
     if not by_value:
         return
     for name, df, source in runs:
-        col = df["topic"].to_numpy(dtype=object)
-        heads = col[np.concatenate(([True], col[1:] != col[:-1]))] if col.size else col
-        for t in pd.unique(heads):
+        for t in _run_topics(df):
             if t in known:
                 continue
             v = _numeric_id(t)
@@ -255,7 +313,6 @@ class _Qrels:
         grade = q["relevance"].to_numpy(dtype=np.int64)[keep]
         codes = dcodes[keep].astype(np.int64)
         self.doc_uniques = duniq
-        self.doc_index = pd.Index(duniq, dtype=object)   # its hash table is built once, reused by every run
         self.n_docs = max(len(duniq), 1)
         self.key_index = pd.Index(tidx * self.n_docs + codes)   # unique: each document judged once per topic
         self.gain, self.grade = gain, grade
@@ -303,14 +360,10 @@ def _ranked(qr: _Qrels, run: pd.DataFrame, depth: int | None, *, beta: float, lo
             order[rows] = [r[2] for r in sub]
     tidx = tidx.astype(np.int64)
     n_judged = len(qr.doc_uniques)
-    codes = qr.doc_index.get_indexer(docno)               # judged docnos: their qrels code (a lookup)
-    unjudged = codes < 0
-    if unjudged.any():                                    # the others: codes after the judged ones
-        uc, uu = pd.factorize(docno[unjudged])
-        codes[unjudged] = n_judged + uc
-        n_codes = n_judged + len(uu)
-    else:
-        n_codes = n_judged
+    # one factorization of the qrels' docnos (unique, first) and the run's: a judged docno gets its
+    # qrels code, the others codes after the judged ones
+    codes = _factorize_text(np.concatenate((qr.doc_uniques, docno)))[0][n_judged:]
+    n_codes = int(codes.max(initial=n_judged - 1)) + 1
     if np.bincount(codes, minlength=n_codes).max(initial=0) > 1:  # a docno twice: keep its best rank
         ko = (tidx * max(n_codes, 1) + codes)[order]
         first = ~pd.Series(ko).duplicated(keep="first").to_numpy()

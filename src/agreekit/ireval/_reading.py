@@ -59,7 +59,7 @@ def _topic_doc_frame(parameter: str, source: pd.DataFrame, value: str) -> pd.Dat
         names = {"topic": "topic (or query_id / qid)", "docno": "docno (or doc_id)",
                  "relevance": "relevance (or label)", "score": "score"}
         raise InputError(parameter, f"DataFrame lacks columns {[names[c] for c in sorted(missing)]}")
-    df = source[["topic", "docno", value]].copy()
+    df = source[["topic", "docno", value]]  # a new frame; copy-on-write keeps ``source`` unchanged
     for col in ("topic", "docno"):
         if pd.api.types.infer_dtype(df[col], skipna=False) != "string":  # already text: no copy
             df[col] = df[col].astype(str)
@@ -223,7 +223,7 @@ def _qrels_bulk(text: str) -> tuple[pd.DataFrame, np.ndarray, np.ndarray] | None
         return None
     topic, docno = df[0].to_numpy(dtype=object), df[2].to_numpy(dtype=object)
     tc, _ = _factorize_grouped(topic)
-    dc, du = pd.factorize(docno)
+    dc, du = _factorize_text(docno)
     key = pd.Series(tc.astype(np.int64) * max(len(du), 1) + dc)
     dup = key.duplicated(keep="first").to_numpy()
     if dup.any():
@@ -306,9 +306,48 @@ def _read_qrels_coded(source: Any) -> tuple[pd.DataFrame, np.ndarray, np.ndarray
         if got is not None:
             return got
         df = _qrels_lines(source)   # each document judged once already
-        dc, du = pd.factorize(df["docno"].to_numpy(dtype=object))
-        return df, dc, np.asarray(du, dtype=object)
+        dc, du = _factorize_text(df["docno"].to_numpy(dtype=object))
+        return df, dc, du
     return _last_judgement(df)
+
+
+#: below this many ids, pd.factorize hashes the strings about as fast as the byte route
+_BYTES_MIN = 4096
+
+
+def _factorize_text(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``pd.factorize(values)`` (codes in order of first appearance, and the uniques) of an object
+    array of ids, computed on their bytes without hashing a Python string per row.
+
+    ASCII ids without NUL become a fixed-width byte matrix read as 8-byte words; the words
+    are factorized one column at a time (``codes * n_uniques + next codes``, integers only), which
+    is exact: two ids get the same code if and only if all their bytes are equal.  Anything else
+    (non-ASCII or non-str ids, a NUL, few ids) goes to ``pd.factorize``."""
+    n = values.size
+    if n < _BYTES_MIN:
+        codes, uniq = pd.factorize(values)
+        return codes.astype(np.int64, copy=False), np.asarray(uniq, dtype=object)
+    try:
+        if "\x00" in "".join(values):   # fixed-width bytes would drop a trailing NUL
+            raise ValueError
+        raw = values.astype("S")        # UnicodeEncodeError (a ValueError) for a non-ASCII id
+    except (TypeError, ValueError):
+        codes, uniq = pd.factorize(values)
+        return codes.astype(np.int64, copy=False), np.asarray(uniq, dtype=object)
+    width = raw.dtype.itemsize
+    words = -(-width // 8)
+    grid = np.zeros((n, 8 * words), dtype=np.uint8)
+    grid[:, :width] = raw.view(np.uint8).reshape(n, width)
+    cols = grid.view(np.uint64).T.copy()   # one row per 8-byte word (equality is all that matters)
+    codes, _ = pd.factorize(cols[0])
+    codes = codes.astype(np.int64, copy=False)
+    for j in range(1, words):
+        cj, uj = pd.factorize(cols[j])
+        codes, _ = pd.factorize(codes * len(uj) + cj)  # < n * n: no overflow below 3e9 ids
+        codes = codes.astype(np.int64, copy=False)
+    running = np.maximum.accumulate(codes)  # codes are in order of first appearance
+    first = np.concatenate(([True], running[1:] > running[:-1]))
+    return codes, values[first]
 
 
 def _factorize_grouped(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -328,7 +367,7 @@ def _last_judgement(df: pd.DataFrame) -> tuple[pd.DataFrame, np.ndarray, np.ndar
     """``df`` with one row per (topic, docno), the last one (as a dict would keep), in order; and
     its docnos factorized."""
     tc, _ = _factorize_grouped(df["topic"].to_numpy(dtype=object))
-    dc, du = pd.factorize(df["docno"].to_numpy(dtype=object))
+    dc, du = _factorize_text(df["docno"].to_numpy(dtype=object))
     dup = pd.Series(tc.astype(np.int64) * max(len(du), 1) + dc).duplicated(keep="last").to_numpy()
     if dup.any():
         df, dc = df[~dup], dc[~dup]
