@@ -392,10 +392,11 @@ def test_logged_stderr_keeps_the_traceback_in_the_log(tmp_path):
     for script in ("clustering_figure", "clustering_lfr_trial", "clustering_tables", "consensus_dataset",
                    "consensus_datasets_table", "consensus_sim_cell", "consensus_sim_summary"):
         src = (ROOT / "workflow" / "scripts" / f"{script}.py").read_text()
-        assert "with logged_stderr(sm.log[0])" in src and "sys.stderr = log" not in src, script
+        # every script logs through agreekit.pipeline.script_log, which is logged_stderr plus a logger
+        assert "with script_log(sm" in src and "sys.stderr = log" not in src, script
 
 
 def test_table_of_cases_is_large_enough():
-    # issue 23 acceptance: >= 60 fresh variants beyond the regressions
+    # >= 60 fresh variants beyond the regressions
     assert len(DIGIT_CASES) >= 40
     assert len(DIGIT_CASES) + 7 + 4 + 5 + 5 >= 60
