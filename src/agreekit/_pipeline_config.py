@@ -255,12 +255,28 @@ def _check_bootstrap(cfg: Mapping) -> None:
     """``bootstrap.n_resamples * bootstrap.alpha`` must be an integer (the rank of the decisive value)."""
     bs = cfg.get("bootstrap")
     if isinstance(bs, dict) and {"alpha", "n_resamples"} <= set(bs):
+        B, alpha = bs["n_resamples"], bs["alpha"]
+        exact = B * alpha
+        if abs(round(exact) - exact) > 1e-9 * max(1.0, exact):  # the API rounds down with a warning; a config is refused
+            raise PipelineConfigError(
+                "bootstrap.alpha", "n_resamples * alpha must be an integer",
+                f"bootstrap.n_resamples * bootstrap.alpha = {B} * {alpha} = {exact:g} must be an integer "
+                f"(the rank of the decisive bootstrap value); e.g. bootstrap.alpha = "
+                f"{max(1, round(exact)) / B:g} or bootstrap.n_resamples = {_near_multiple(alpha, B)}")
         try:
-            critical_rank(bs["n_resamples"], bs["alpha"])
+            critical_rank(B, alpha)
         except InputError as exc:
             raise PipelineConfigError("bootstrap.alpha", exc.message,
                                       f"bootstrap.alpha = {bs['alpha']} with bootstrap.n_resamples = "
                                       f"{bs['n_resamples']}: {exc}") from None
+
+
+def _near_multiple(alpha: float, B: int) -> str:
+    """The smallest n_resamples >= B with n_resamples * alpha an integer, or a hint if there is none nearby."""
+    for n in range(B, B + 100_000):
+        if abs(round(n * alpha) - n * alpha) <= 1e-9 * max(1.0, n * alpha):
+            return str(n)
+    return "a multiple of 1 / bootstrap.alpha"
 
 
 def _check_ranking(cfg: Mapping) -> None:
