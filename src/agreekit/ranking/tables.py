@@ -299,17 +299,41 @@ class CoefficientTable(ResultBase):
             where = f"is above the range of table {self.scheme_id!r} (n <= {self.n_max})"
             if not extrapolate:
                 raise InputError("n", f"= {n} {where}; pass extrapolate=True to evaluate the fits beyond it")
+            self._check_extrapolation(n)
             warnings.warn(f"n = {n} {where}: extrapolating the fitted polynomials (less reliable)",
                           RuntimeWarning, stacklevel=2)
 
-        vals, ses = [], []
+        vals = self._fitted(n)
+        ses = []
+        for q in ("mean", "var", "left_var"):
+            f = self.data["fits"][q]
+            cov = f.get("covariance")
+            ses.append(float("nan") if cov is None else _prediction_se(n, f["transform"], cov))
+        return TableMoments(n, vals[0], vals[1], vals[2], "fit", *ses)
+
+    def _check_extrapolation(self, n: int) -> None:
+        """Refuse an n so far above n_max that the fitted polynomials give impossible moments (var < 0 at
+        n = 10**18), naming ``n`` and how far the fits stay possible."""
+        vals = self._fitted(n)
+        if _possible(*vals):
+            return
+        lo, hi = self.n_max, n  # bisection for the last n whose extrapolated moments are still possible
+        while hi - lo > max(1, lo // 1000):
+            mid = (lo + hi) // 2
+            lo, hi = (mid, hi) if _possible(*self._fitted(mid)) else (lo, mid)
+        raise InputError("n", f"= {n} is too far above the range of table {self.scheme_id!r} (n <= "
+                              f"{self.n_max}): its extrapolated fits give impossible moments there (mean "
+                              f"{vals[0]:.4g}, var {vals[1]:.4g}, left_var {vals[2]:.4g}; they stay possible up "
+                              f"to about n = {lo}); use a smaller n or moments computed for this n")
+
+    def _fitted(self, n: int) -> list:
+        """The fitted polynomials' mean, var, left_var at n."""
+        vals = []
         for q in ("mean", "var", "left_var"):
             f = self.data["fits"][q]
             x = _x_of_n(n, f["transform"])  # the schema checked the transform at load
             vals.append(float(np.polynomial.polynomial.polyval(x, np.asarray(f["coefficients"], dtype=float))))
-            cov = f.get("covariance")
-            ses.append(float("nan") if cov is None else _prediction_se(n, f["transform"], cov))
-        return TableMoments(n, vals[0], vals[1], vals[2], "fit", *ses)
+        return vals
 
     def standardization_function(self, n: int, *, form: str = "corrected", g0_rule: str | None = None,
                                  extrapolate: bool = False):
@@ -483,6 +507,11 @@ def _check_consistency(data: dict, bad) -> None:
             i, j = (int(x) for x in np.argwhere(down)[0])
             raise bad(f"null_quantiles/values/{i} (n = {nq['n'][i]}) decreases at prob {probs[j + 1]:.6g}: "
                       "quantiles must be non-decreasing in the probability")
+
+
+def _possible(mean: float, var: float, left_var: float) -> bool:
+    """Moments a coefficient in [-1, 1] can have: |mean| <= 1, 0 < var <= 1 - mean², 0 < left_var < var."""
+    return bool(abs(mean) <= 1 and 0 < var <= 1 - mean * mean and 0 < left_var < var)
 
 
 def _increasing(seq, name, bad) -> None:
