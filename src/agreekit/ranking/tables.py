@@ -28,6 +28,7 @@ Examples
 from __future__ import annotations
 
 import hashlib
+import math
 import json
 import os
 import warnings
@@ -359,6 +360,8 @@ class CoefficientTable(ResultBase):
 #: a table file larger than this is refused before it is parsed (the shipped tables are < 1 MiB)
 MAX_TABLE_BYTES = 16 * 2**20
 _NONFINITE = object()
+#: exact rows n = 3.._RECOMPUTED_N are enumerated again when a table is loaded
+_RECOMPUTED_N = 5
 #: the longest integer literal a table may hold (its sizes and seeds have at most 10 digits)
 _MAX_INT_DIGITS = 30
 
@@ -476,9 +479,27 @@ def _check_consistency(data: dict, bad) -> None:
                      ("left_var", (left > 0) & (left < var))):
         if not ok.all():
             i = int(np.argmin(ok))
-            raise bad(f"exact/{name} at n = {ex['n'][i]} ({[mean, var, left][('mean', 'var', 'left_var').index(name)][i]!r}) "
-                      "is impossible for a coefficient in [-1, 1] (need |mean| <= 1, 0 < var <= 1 - mean², "
+            value = {"mean": mean, "var": var, "left_var": left}[name][i]
+            raise bad(f"exact/{name} at n = {ex['n'][i]} ({value!r}) is impossible for a coefficient in [-1, 1] (need |mean| <= 1, 0 < var <= 1 - mean², "
                       "0 < left_var < var)")
+    # the first rows against the definition: all n! permutations enumerated again (interpreted kernels:
+    # 150 permutations, ~1 ms a table, and no compiled kernel to load)
+    from agreekit._jit import forced
+    from agreekit.ranking.moments import _exact_moments
+
+    try:
+        config = configuration(data["coefficient"], data["scheme"], data["weigher"])
+    except InputError as exc:
+        raise bad(f"its configuration is unusable: {exc}") from None
+    with forced("interpreted"):
+        for n in range(3, min(n_exact, _RECOMPUTED_N) + 1):
+            m = _exact_moments(config, n, progress=False)
+            i = n - 2
+            for name, want, got in (("mean", m.mean, mean[i]), ("var", m.var, var[i]),
+                                    ("left_var", m.left_var, left[i])):
+                if not abs(got - want) <= 1e-9 * max(1.0, abs(want)):
+                    raise bad(f"exact/{name} at n = {n} is {got!r}; enumerating the {math.factorial(n)} "
+                              f"permutations gives {want!r} (the column was changed)")
     sm = data["samples"]
     _increasing(sm["n"], "samples/n", bad)
     lengths = {k: len(v) for k, v in sm.items() if isinstance(v, list)}
