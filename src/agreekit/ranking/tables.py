@@ -289,7 +289,8 @@ class CoefficientTable(ResultBase):
         Raises
         ------
         InputError
-            ``n < 2``, or ``n > n_max`` without ``extrapolate=True``.
+            ``n < 2``, ``n > n_max`` without ``extrapolate=True``, or an n so far above ``n_max`` that the
+            extrapolated fits give impossible moments (the message says up to which n they do not).
         """
         n = check_int("n", n, minimum=2)
         ex = self.data["exact"]
@@ -573,8 +574,11 @@ def load_table(path_or_scheme_id: str | os.PathLike | CoefficientTable) -> Coeff
     Raises
     ------
     InputError
-        Unreadable file, invalid JSON, wrong schema version, schema violation, checksum
-        mismatch, or no shipped table with that id.
+        Unreadable file, invalid JSON (also a key given twice in one object, an integer literal of more
+        than 30 digits), wrong schema version, schema violation, checksum mismatch, columns that
+        disagree (exact rows other than n = 2..n_exact, exact rows n <= 5 other than the moments
+        enumerated again, impossible moments, repeated or unsorted n, decreasing quantiles), or no
+        shipped table with that id.  A path may be a pipe (``/dev/fd/N``) or a FIFO; it is read once.
 
     Examples
     --------
