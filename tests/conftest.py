@@ -103,6 +103,8 @@ SLOW = (
     "tests/test_bad_input_round4_output.py::test_character_device_survives_every_command",
     "tests/test_bad_input_round4_output.py::test_fifo_reader_gets_the_output",
     "tests/test_bad_input_round4_output.py::test_symlink_to_a_file_is_written_through",
+    # two Snakemake dry runs (the in-process cases of the same file are fast)
+    "tests/test_bad_config_round4.py::test_dry_run_refuses_collection_path_and_alpha_before_any_job",
 )
 
 

@@ -11,6 +11,7 @@ schema error reads exactly as Snakemake words it.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable, Mapping, MutableMapping
 
 import numpy as np
@@ -226,6 +227,20 @@ def _check_config_values(cfg: Mapping) -> None:
         except InputError as exc:
             raise InputError(f"bootstrap.robust03.metrics[{i}].measure", str(exc).split(" ", 1)[1]) from None
     if isinstance(bs.get("score_matrices"), dict):
+        sm = bs["score_matrices"]
+        # the schema's patterns again, whole-string: JSON-schema's `$` (Python's re.search) lets a final
+        # newline through, and these names become file names
+        for where, names in (("collections", sm.get("collections") or {}), ("labels", sm.get("labels") or {}),
+                             ("geometric", sm.get("geometric") or [])):
+            for name in names:
+                if not (isinstance(name, str) and re.fullmatch(r"[A-Za-z0-9_]+", name, flags=re.ASCII)):
+                    raise InputError(f"bootstrap.score_matrices.{where}", f"name {name!r} does not match "
+                                     "'^[A-Za-z0-9_]+$' (letters, digits, _: it is part of file names)")
+        for coll, keys in (sm.get("collections") or {}).items():
+            for key in keys or ():
+                if not (isinstance(key, str) and re.fullmatch(r"[A-Za-z0-9]+", key, flags=re.ASCII)):
+                    raise InputError(f"bootstrap.score_matrices.collections.{coll}", f"metric key {key!r} does "
+                                     "not match '^[A-Za-z0-9]+$' (it is part of file names)")
         known = set(bs["score_matrices"].get("collections", {})) | {"robust03"}
         for where, section in (("bootstrap.exclude", bs), ("metaeval.exclude", me)):
             unknown = sorted(set(section.get("exclude") or ()) - known)
@@ -255,12 +270,36 @@ def _check_bootstrap(cfg: Mapping) -> None:
     """``bootstrap.n_resamples * bootstrap.alpha`` must be an integer (the rank of the decisive value)."""
     bs = cfg.get("bootstrap")
     if isinstance(bs, dict) and {"alpha", "n_resamples"} <= set(bs):
+        B, alpha = bs["n_resamples"], bs["alpha"]
+        exact = B * alpha
+        if not _is_integer(exact):  # the API rounds down with a warning; a config is refused
+            fixes = [f"bootstrap.n_resamples = {_near_multiple(alpha, B)}"]
+            a = round(max(1, round(exact)) / B, 6)
+            if _is_integer(B * a):
+                fixes.insert(0, f"bootstrap.alpha = {a:g}")
+            raise PipelineConfigError(
+                "bootstrap.alpha", "n_resamples * alpha must be an integer",
+                f"bootstrap.n_resamples * bootstrap.alpha = {B} * {alpha} = {exact:g} must be an integer "
+                f"(the rank of the decisive bootstrap value); e.g. {' or '.join(fixes)}")
         try:
-            critical_rank(bs["n_resamples"], bs["alpha"])
+            critical_rank(B, alpha)
         except InputError as exc:
             raise PipelineConfigError("bootstrap.alpha", exc.message,
                                       f"bootstrap.alpha = {bs['alpha']} with bootstrap.n_resamples = "
                                       f"{bs['n_resamples']}: {exc}") from None
+
+
+def _is_integer(x: float) -> bool:
+    """``x`` is an integer up to float rounding (the tolerance of :func:`agreekit.ireval.bootstrap.critical_rank`)."""
+    return abs(round(x) - x) <= 1e-9 * max(1.0, abs(x))
+
+
+def _near_multiple(alpha: float, B: int) -> str:
+    """The smallest n_resamples >= B with n_resamples * alpha an integer, or a hint if there is none nearby."""
+    for n in range(B, B + 100_000):
+        if _is_integer(n * alpha):
+            return str(n)
+    return "a multiple of 1 / bootstrap.alpha"
 
 
 def _check_ranking(cfg: Mapping) -> None:

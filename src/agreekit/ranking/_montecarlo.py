@@ -5,6 +5,9 @@ Besag and Clifford (1991) that stops each tail after h exceedances (``method="mo
 from __future__ import annotations
 
 import math
+import os
+import sys
+import time
 
 import numpy as np
 
@@ -18,9 +21,66 @@ from agreekit.ranking._rescaling import scratch_table
 
 #: exceedances per tail after which a sequential Monte Carlo p-value stops (Besag & Clifford's h)
 SEQUENTIAL_H = 20
+#: estimated seconds of remaining work from which one line with the estimate is printed on stderr before
+#: the rest of the work runs (Monte Carlo nulls, exact enumeration at n = 11, 12); the environment
+#: variable ``AGREEKIT_LONG_WORK_SECONDS`` overrides it
+LONG_WORK_SECONDS = 20.0
 
 
-def monte_carlo_null(n, F, coef, mult, n_resamples, rng, progress, batch_elements=4_000_000):
+class TimeEstimate:
+    """One stderr line estimating the remaining time of long work, printed once, early.
+
+    ``step(done)`` is called after each of ``total`` equal units of work (batches, slices).  From the
+    second unit on (the first also loads the compiled kernels) the time per unit gives the remaining
+    time; when it reaches :data:`LONG_WORK_SECONDS` the line is printed (through ``tqdm.write``, so a
+    progress bar stays intact).  ``announce=False`` (``progress=False``, the CLI's ``--quiet`` or a
+    stderr that is not a terminal) prints nothing.
+    """
+
+    def __init__(self, what: str, total: int, announce: bool, hint: str = ""):
+        self.what, self.total, self.hint = what, int(total), hint
+        self.active = bool(announce) and self.total > 1
+        self.t_last = time.perf_counter()
+        self.calls = 0
+
+    def step(self, done: int) -> None:
+        if not self.active:
+            return
+        now = time.perf_counter()
+        per_unit, self.t_last = now - self.t_last, now
+        self.calls += 1
+        if self.calls < min(2, self.total - 1) and done < self.total:
+            return
+        self.active = False  # one estimate per piece of work
+        remaining = per_unit * (self.total - done)
+        if done < self.total and remaining >= _long_work_seconds():
+            from tqdm.auto import tqdm
+
+            tqdm.write(f"agreekit: {self.what}: about {_duration(remaining)} to go (estimated from the first "
+                       f"{done} of {self.total} parts; no time limit{self.hint})", file=sys.stderr)
+
+
+def _long_work_seconds() -> float:
+    env = os.environ.get("AGREEKIT_LONG_WORK_SECONDS")
+    if env:
+        try:
+            return float(env)
+        except ValueError:
+            pass
+    return LONG_WORK_SECONDS
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    if seconds < 3 * 86400:
+        return f"{seconds / 3600:.1f} h"
+    return f"{seconds / 86400:.0f} days"
+
+
+def monte_carlo_null(n, F, coef, mult, n_resamples, rng, progress, batch_elements=4_000_000, announce=None):
     """Γ(id, π) for ``n_resamples`` uniform random permutations π (batched, parallel numba).
 
     Permutations come from :func:`agreekit.ranking._kernels.random_permutations`
@@ -41,10 +101,14 @@ def monte_carlo_null(n, F, coef, mult, n_resamples, rng, progress, batch_element
     kernel = pick(_k.batch_identity if lf is None else log_batch_identity,
                   n_resamples * n * max(1, int(math.log2(n))))  # on the whole work
     F = F if lf is None else lf
-    for s in starts:
+    est = TimeEstimate(f"Monte Carlo null of {n_resamples} permutations at n = {n}", len(range(0, n_resamples, rows)),
+                       progress if announce is None else announce, "; fewer resamples (n_resamples, --n-resamples) "
+                       "take proportionally less")
+    for i, s in enumerate(starts):
         k = min(rows, n_resamples - s)
         p = random_permutations(rng, k, n, out=perms[:k], _u=u[:k])
         out[s:s + k] = kernel(p, F, coef, mult)
+        est.step(i + 1)
     return out
 
 

@@ -19,8 +19,10 @@ from agreekit.ranking._vocabulary import COEFFICIENT_REGISTRY, SCHEME_REGISTRY, 
 SCHEMES = tuple(SCHEME_REGISTRY)
 COEFFICIENTS = tuple(COEFFICIENT_REGISTRY)
 
-_NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
-_NAME = re.compile(r"^[a-z_][a-z0-9_]*$")
+# ASCII only: ``\d`` would also match Arabic-Indic or fullwidth digits, which ``float`` then reads
+# (``power:p=\u0661`` as p=1); ``\Z`` refuses a trailing newline that ``$`` lets through.
+_NUMBER = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?\Z", re.ASCII)
+_NAME = re.compile(r"[a-z_][a-z0-9_]*\Z", re.ASCII)
 
 
 @dataclass(frozen=True)
@@ -288,6 +290,10 @@ def parse_weigher(spec) -> Weigher:
         return Weigher("callable", (), spec)
     if not isinstance(spec, str):
         raise InputError("weigher", f"must be a spec string or a callable; got {type(spec).__name__}")
+    if not spec.isascii():  # Unicode digits (Arabic-Indic, fullwidth) or spaces would be read as ASCII ones
+        bad = next(c for c in spec if not c.isascii())
+        raise InputError("weigher", f"{spec!r} has the non-ASCII character {bad!r} (U+{ord(bad):04X}); "
+                                    "write the spec in ASCII, numbers with the digits 0-9")
     text = spec.strip()
     family, _, rest = text.partition(":")
     family = family.strip()

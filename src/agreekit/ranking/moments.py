@@ -27,6 +27,7 @@ from agreekit.ranking import _kernels as _k
 from agreekit._validation import check_int
 from agreekit.ranking._config import Config, configuration
 from agreekit.ranking._log_kernels import log_exact_chunk_sums
+from agreekit.ranking._montecarlo import TimeEstimate
 from agreekit.ranking._rescaling import scratch_table, weigher_table
 
 __all__ = ["ExactMoments", "exact_moments"]
@@ -36,6 +37,10 @@ MAX_EXACT_N = 12
 _TARGET_BLOCKS = 500
 #: up to this many permutations (10! = 3,628,800; 29 MB) Γ values are kept for a one-pass computation
 _STORE_MAX = math.factorial(10)
+#: slices of an enumeration with a progress bar or a time estimate
+_SLICES = 50
+#: from this n on the enumeration's remaining time is estimated (one stderr line when it is long)
+_ESTIMATE_MIN_N = 11
 
 
 @dataclass(frozen=True)
@@ -88,11 +93,11 @@ def _prefix_length(n: int) -> int:
     return k
 
 
-def _sweep(n, k, F, coef, mult, center, progress, values=None):
+def _sweep(n, k, F, coef, mult, center, progress, values=None, estimate=None):
     n_blocks = math.perm(n, k)
     per_block = math.factorial(n - k)
-    # progress in slices so that a bar can move for n >= 11
-    n_slices = 1 if not progress else min(n_blocks, 50)
+    # progress (and the time estimate) in slices so that a bar can move for n >= 11
+    n_slices = 1 if not (progress or estimate) else min(n_blocks, _SLICES)
     edges = np.linspace(0, n_blocks, n_slices + 1).astype(np.int64)
     parts = []
     bar = None
@@ -108,6 +113,8 @@ def _sweep(n, k, F, coef, mult, center, progress, values=None):
         parts.append(kernel(n, k, F, coef, mult, center, a, b, out))
         if bar is not None:
             bar.update(int(b - a))
+        if estimate is not None:
+            estimate.step(estimate.calls + 1)
     if bar is not None:
         bar.close()
     sums = np.concatenate(parts)
@@ -178,6 +185,7 @@ def _exact_moments(config: Config, n: int, progress=None) -> ExactMoments:
     """:func:`exact_moments` of a parsed configuration at a validated n (2 <= n <= MAX_EXACT_N)."""
     coefficient, scheme, w = config.coefficient, config.scheme, config.weigher
     F = weigher_table(w, n)
+    announce = progress is not False and n >= _ESTIMATE_MIN_N  # the time estimate: off only with progress off
     if progress is None:
         progress = n >= 11
     if n == 2:
@@ -188,10 +196,15 @@ def _exact_moments(config: Config, n: int, progress=None) -> ExactMoments:
     k = _prefix_length(n)
     total = math.factorial(n)
     t0 = time.perf_counter()
+    n_sweeps = 1 if total <= _STORE_MAX else 2
+    est = None
+    if announce:
+        est = TimeEstimate(f"exact moments at n = {n} ({total} permutations)",
+                           n_sweeps * min(math.perm(n, k), _SLICES), True, "; each n costs about n times the n - 1 before it")
     if total <= _STORE_MAX:
         # one enumeration pass storing every Γ; moments by numpy (pairwise summation)
         values = np.empty(total)
-        _sweep(n, k, F, coef, mult, 0.0, progress, values)
+        _sweep(n, k, F, coef, mult, 0.0, progress, values, est)
         mean = float(np.mean(values))
         dev = values - mean
         dev2 = dev * dev
@@ -200,9 +213,9 @@ def _exact_moments(config: Config, n: int, progress=None) -> ExactMoments:
         mean += float(np.mean(dev))  # refinement: Σ(Γ - mean) / N, ~1e-17
     else:
         # n = 11, 12: two passes (mean, then centred sums) instead of 0.3-3.8 GB of values
-        s1, _, _ = _sweep(n, k, F, coef, mult, 0.0, progress)
+        s1, _, _ = _sweep(n, k, F, coef, mult, 0.0, progress, estimate=est)
         mean = s1 / total
-        d1, d2, dl = _sweep(n, k, F, coef, mult, mean, progress)
+        d1, d2, dl = _sweep(n, k, F, coef, mult, mean, progress, estimate=est)
         mean += d1 / total
         var = (d2 - d1 * d1 / total) / total
         left_var = dl / total

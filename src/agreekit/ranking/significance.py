@@ -701,6 +701,7 @@ def _monte_carlo_branch(gamma, n, F, config, alternative, table, tab, n_resample
     coef, mult = config.coef, config.mult
     if tab is None and table is not None:
         tab = find_table_for(table, config, required=True)
+    announce = progress is not False  # the time estimate of long work: off only when progress is turned off
     if progress is None:
         progress = n_resamples * n >= 10**8
     gen = check_rng(rng)
@@ -709,7 +710,7 @@ def _monte_carlo_branch(gamma, n, F, config, alternative, table, tab, n_resample
                                       n_resamples)
         null = None
     else:
-        null = monte_carlo_null(n, F, coef, mult, n_resamples, gen, progress)
+        null = monte_carlo_null(n, F, coef, mult, n_resamples, gen, progress, announce=announce)
         p, se = mc_test(gamma, null, alternative)
         used = n_resamples
     if tab is None:

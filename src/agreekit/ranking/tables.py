@@ -28,6 +28,7 @@ Examples
 from __future__ import annotations
 
 import hashlib
+import math
 import json
 import os
 import warnings
@@ -288,7 +289,8 @@ class CoefficientTable(ResultBase):
         Raises
         ------
         InputError
-            ``n < 2``, or ``n > n_max`` without ``extrapolate=True``.
+            ``n < 2``, ``n > n_max`` without ``extrapolate=True``, or an n so far above ``n_max`` that the
+            extrapolated fits give impossible moments (the message says up to which n they do not).
         """
         n = check_int("n", n, minimum=2)
         ex = self.data["exact"]
@@ -299,17 +301,41 @@ class CoefficientTable(ResultBase):
             where = f"is above the range of table {self.scheme_id!r} (n <= {self.n_max})"
             if not extrapolate:
                 raise InputError("n", f"= {n} {where}; pass extrapolate=True to evaluate the fits beyond it")
+            self._check_extrapolation(n)
             warnings.warn(f"n = {n} {where}: extrapolating the fitted polynomials (less reliable)",
                           RuntimeWarning, stacklevel=2)
 
-        vals, ses = [], []
+        vals = self._fitted(n)
+        ses = []
+        for q in ("mean", "var", "left_var"):
+            f = self.data["fits"][q]
+            cov = f.get("covariance")
+            ses.append(float("nan") if cov is None else _prediction_se(n, f["transform"], cov))
+        return TableMoments(n, vals[0], vals[1], vals[2], "fit", *ses)
+
+    def _check_extrapolation(self, n: int) -> None:
+        """Refuse an n so far above n_max that the fitted polynomials give impossible moments (var < 0 at
+        n = 10**18), naming ``n`` and how far the fits stay possible."""
+        vals = self._fitted(n)
+        if _possible(*vals):
+            return
+        lo, hi = self.n_max, n  # bisection for the last n whose extrapolated moments are still possible
+        while hi - lo > max(1, lo // 1000):
+            mid = (lo + hi) // 2
+            lo, hi = (mid, hi) if _possible(*self._fitted(mid)) else (lo, mid)
+        raise InputError("n", f"= {n} is too far above the range of table {self.scheme_id!r} (n <= "
+                              f"{self.n_max}): its extrapolated fits give impossible moments there (mean "
+                              f"{vals[0]:.4g}, var {vals[1]:.4g}, left_var {vals[2]:.4g}; they stay possible up "
+                              f"to about n = {lo}); use a smaller n or moments computed for this n")
+
+    def _fitted(self, n: int) -> list:
+        """The fitted polynomials' mean, var, left_var at n."""
+        vals = []
         for q in ("mean", "var", "left_var"):
             f = self.data["fits"][q]
             x = _x_of_n(n, f["transform"])  # the schema checked the transform at load
             vals.append(float(np.polynomial.polynomial.polyval(x, np.asarray(f["coefficients"], dtype=float))))
-            cov = f.get("covariance")
-            ses.append(float("nan") if cov is None else _prediction_se(n, f["transform"], cov))
-        return TableMoments(n, vals[0], vals[1], vals[2], "fit", *ses)
+        return vals
 
     def standardization_function(self, n: int, *, form: str = "corrected", g0_rule: str | None = None,
                                  extrapolate: bool = False):
@@ -335,6 +361,10 @@ class CoefficientTable(ResultBase):
 #: a table file larger than this is refused before it is parsed (the shipped tables are < 1 MiB)
 MAX_TABLE_BYTES = 16 * 2**20
 _NONFINITE = object()
+#: exact rows n = 3.._RECOMPUTED_N are enumerated again when a table is loaded
+_RECOMPUTED_N = 5
+#: the longest integer literal a table may hold (its sizes and seeds have at most 10 digits)
+_MAX_INT_DIGITS = 30
 
 
 def _parse_table_json(text: str, where: str, parameter: str) -> Any:
@@ -350,8 +380,24 @@ def _parse_table_json(text: str, where: str, parameter: str) -> Any:
         v = float(s)
         return v if math.isfinite(v) else _NONFINITE
 
+    def integer(s):
+        if len(s.lstrip("-")) > _MAX_INT_DIGITS:  # Python's own limit (4300 digits) words it as a conversion
+            raise InputError(parameter, f"{where}: an integer with {len(s.lstrip('-'))} digits (a table's "
+                                        f"integers have at most {_MAX_INT_DIGITS}; is it a table file?)")
+        return int(s)
+
+    def unique_keys(pairs):
+        out = dict(pairs)
+        if len(out) != len(pairs):  # json.loads keeps the last of a repeated key silently
+            seen: set = set()
+            dup = next(k for k, _ in pairs if k in seen or seen.add(k))
+            raise InputError(parameter, f"{where}: key {dup!r} is given twice in one JSON object (a table "
+                                        "holds each field once)")
+        return out
+
     try:
-        data = json.loads(text, parse_constant=lambda s: _NONFINITE, parse_float=number)
+        data = json.loads(text, parse_constant=lambda s: _NONFINITE, parse_float=number, parse_int=integer,
+                          object_pairs_hook=unique_keys)
     except json.JSONDecodeError as exc:
         raise InputError(parameter, f"{where}: not valid JSON ({exc.msg}, line {exc.lineno})") from None
     except RecursionError:
@@ -406,7 +452,99 @@ def _validate_table(data: Any, where: str, parameter: str = "table") -> dict:
     ex = data["exact"]
     if not (len(ex["n"]) == len(ex["mean"]) == len(ex["var"]) == len(ex["left_var"])):
         raise InputError(parameter, f"{where}: exact columns differ in length")
+    _check_consistency(data, lambda msg: InputError(parameter, f"{where}: {msg}"))
     return data
+
+
+def _check_consistency(data: dict, bad) -> None:
+    """What a schema cannot say: the columns of a table agree with each other and with the definition.
+
+    A table whose checksum was recomputed after an edit (a shifted column, a repeated n, reversed
+    quantiles, an ``n_exact`` beyond its rows) passes the schema and the checksum and gives wrong
+    values; these checks refuse it.  ``bad(message)`` makes the exception.  Linear in the table's size
+    (numpy over the quantile matrix).
+    """
+    ex = data["exact"]
+    n_exact = data["n_exact"]
+    if ex["n"] != list(range(2, n_exact + 1)):
+        raise bad(f"exact/n must be 2, 3, ..., n_exact = {n_exact} (one row per n, in order); got "
+                  f"{_clip(ex['n'])}")
+    mean, var, left = (np.asarray(ex[k], dtype=np.float64) for k in ("mean", "var", "left_var"))
+    # n = 2: Γ = +1 or -1 with probability 1/2 for every coefficient and weighting
+    if not (abs(mean[0]) <= 1e-12 and abs(var[0] - 1.0) <= 1e-12 and abs(left[0] - 0.5) <= 1e-12):
+        raise bad(f"exact row n = 2 must be mean 0, var 1, left_var 0.5 (Γ = ±1 with probability 1/2); got "
+                  f"{mean[0]!r}, {var[0]!r}, {left[0]!r}")
+    # Γ lies in [-1, 1]: |mean| <= 1, 0 < V <= 1 - mean², 0 < V^l < V
+    tol = 1e-12
+    for name, ok in (("mean", np.abs(mean) <= 1 + tol), ("var", (var > 0) & (var + mean * mean <= 1 + tol)),
+                     ("left_var", (left > 0) & (left < var))):
+        if not ok.all():
+            i = int(np.argmin(ok))
+            value = {"mean": mean, "var": var, "left_var": left}[name][i]
+            raise bad(f"exact/{name} at n = {ex['n'][i]} ({value!r}) is impossible for a coefficient in [-1, 1] (need |mean| <= 1, 0 < var <= 1 - mean², "
+                      "0 < left_var < var)")
+    # the first rows against the definition: all n! permutations enumerated again (interpreted kernels:
+    # 150 permutations, ~1 ms a table, and no compiled kernel to load)
+    from agreekit._jit import forced
+    from agreekit.ranking.moments import _exact_moments
+
+    try:
+        config = configuration(data["coefficient"], data["scheme"], data["weigher"])
+    except InputError as exc:
+        raise bad(f"its configuration is unusable: {exc}") from None
+    with forced("interpreted"):
+        for n in range(3, min(n_exact, _RECOMPUTED_N) + 1):
+            m = _exact_moments(config, n, progress=False)
+            i = n - 2
+            for name, want, got in (("mean", m.mean, mean[i]), ("var", m.var, var[i]),
+                                    ("left_var", m.left_var, left[i])):
+                if not abs(got - want) <= 1e-9 * max(1.0, abs(want)):
+                    raise bad(f"exact/{name} at n = {n} is {got!r}; enumerating the {math.factorial(n)} "
+                              f"permutations gives {want!r} (the column was changed)")
+    sm = data["samples"]
+    _increasing(sm["n"], "samples/n", bad)
+    lengths = {k: len(v) for k, v in sm.items() if isinstance(v, list)}
+    if len(set(lengths.values())) > 1:
+        raise bad(f"samples columns differ in length: {lengths}")
+    if sm["n"] and sm["n"][0] <= n_exact:
+        raise bad(f"samples/n starts at {sm['n'][0]}, not above n_exact = {n_exact}")
+    nq = data.get("null_quantiles")
+    if isinstance(nq, dict):
+        _increasing(nq["n"], "null_quantiles/n", bad)
+        probs = np.asarray(nq["probs"], dtype=np.float64)
+        if not (np.all(np.diff(probs) > 0) and probs[0] > 0 and probs[-1] < 1):
+            raise bad("null_quantiles/probs must be strictly increasing inside (0, 1)")
+        lengths = {k: len(v) for k, v in nq.items() if isinstance(v, list) and k != "probs"}
+        if len(set(lengths.values())) > 1:
+            raise bad(f"null_quantiles columns differ in length: {lengths}")
+        rows = nq["values"]
+        if any(len(r) != len(probs) for r in rows):
+            i = next(i for i, r in enumerate(rows) if len(r) != len(probs))
+            raise bad(f"null_quantiles/values/{i} has {len(rows[i])} values for {len(probs)} probs")
+        v = np.asarray(rows, dtype=np.float64).reshape(len(rows), len(probs))
+        if v.size and not np.all(np.abs(v) <= 1 + 1e-9):
+            raise bad("null_quantiles/values must lie in [-1, 1] (quantiles of the coefficient)")
+        down = np.diff(v, axis=1) < 0
+        if down.any():
+            i, j = (int(x) for x in np.argwhere(down)[0])
+            raise bad(f"null_quantiles/values/{i} (n = {nq['n'][i]}) decreases at prob {probs[j + 1]:.6g}: "
+                      "quantiles must be non-decreasing in the probability")
+
+
+def _possible(mean: float, var: float, left_var: float) -> bool:
+    """Moments a coefficient in [-1, 1] can have: |mean| <= 1, 0 < var <= 1 - mean², 0 < left_var < var."""
+    return bool(abs(mean) <= 1 and 0 < var <= 1 - mean * mean and 0 < left_var < var)
+
+
+def _increasing(seq, name, bad) -> None:
+    if any(b <= a for a, b in zip(seq, seq[1:])):
+        i = next(i for i, (a, b) in enumerate(zip(seq, seq[1:])) if b <= a)
+        raise bad(f"{name} must be strictly increasing; {seq[i + 1]} follows {seq[i]} (a repeated or "
+                  "out-of-order n)")
+
+
+def _clip(seq, k: int = 12) -> str:
+    return str(seq[:k])[:-1] + (", ...]" if len(seq) > k else "]")
 
 
 @lru_cache(maxsize=64)
@@ -436,8 +574,11 @@ def load_table(path_or_scheme_id: str | os.PathLike | CoefficientTable) -> Coeff
     Raises
     ------
     InputError
-        Unreadable file, invalid JSON, wrong schema version, schema violation, checksum
-        mismatch, or no shipped table with that id.
+        Unreadable file, invalid JSON (also a key given twice in one object, an integer literal of more
+        than 30 digits), wrong schema version, schema violation, checksum mismatch, columns that
+        disagree (exact rows other than n = 2..n_exact, exact rows n <= 5 other than the moments
+        enumerated again, impossible moments, repeated or unsorted n, decreasing quantiles), or no
+        shipped table with that id.  A path may be a pipe (``/dev/fd/N``) or a FIFO; it is read once.
 
     Examples
     --------
@@ -468,10 +609,23 @@ def open_table(source, *, parameter: str) -> CoefficientTable:
             raise InputError(parameter, f"no table for scheme {arg!r}; shipped tables: "
                                         f"{', '.join(available_tables())}")
         p = Path(str(cand))
+    if _is_stream(p):  # a pipe (`<(cat t.json)` is /dev/fd/N), a FIFO: read once, not cached
+        text = read_text(arg, parameter=parameter)
+        data = _parse_table_json(text, arg, parameter)
+        return CoefficientTable(_validate_table(data, arg, parameter), None)
     if not p.is_file():
         raise InputError(parameter, f"no such table file: {arg}" + (" (it is a directory)" if p.is_dir() else ""))
     st = p.stat()
     return _load_cached(str(p.resolve()), st.st_mtime_ns, st.st_size, parameter)
+
+
+def _is_stream(p: Path) -> bool:
+    import stat
+
+    try:
+        return stat.S_ISFIFO(p.stat().st_mode)
+    except OSError:
+        return False
 
 
 def find_table(coefficient: str, scheme: str, weigher) -> CoefficientTable:
