@@ -36,6 +36,7 @@ __all__ = [
     "check_flag",
     "real_array",
     "check_real_values",
+    "check_not_masked",
 ]
 
 
@@ -477,3 +478,11 @@ def check_real_values(parameter: str, values: Any) -> None:
             if isinstance(v, (complex, np.complexfloating, np.datetime64, np.timedelta64)):
                 raise InputError(parameter, f"must contain real numbers; got {_short(v)} at position {i}")
     check_numeric_values(parameter, values, "real numbers")
+
+
+def check_not_masked(**values: Any) -> None:
+    """Raise :class:`InputError` naming the first keyword whose value is a masked array (whose
+    masked entries would silently count as items or numbers)."""
+    for parameter, value in values.items():
+        if isinstance(value, np.ma.MaskedArray):
+            raise InputError(parameter, "is a masked array; fill or drop the masked values first")

@@ -132,8 +132,8 @@ def align_scores(reference: pd.DataFrame, other: pd.DataFrame, *, names=("scores
         Topics × systems scores whose row and column order is kept.
     other : pandas.DataFrame
         Scores of the same topics and systems, in any order.
-    names : tuple of str, optional
-        How errors name the two matrices (default ``("scores_a", "scores_b")``).
+    names : tuple of two str, optional
+        How errors about their labels name the two matrices (default ``("scores_a", "scores_b")``).
 
     Returns
     -------
@@ -148,6 +148,12 @@ def align_scores(reference: pd.DataFrame, other: pd.DataFrame, *, names=("scores
     >>> align_scores(a, a.loc[["302", "301"], ["B", "A"]]).equals(a)
     True
     """
+    if not (isinstance(names, (tuple, list)) and len(names) == 2 and all(isinstance(n, str) for n in names)):
+        raise InputError("names", f"must be a pair of strings (how errors name the two matrices); got {names!r}"[:200])
+    for param, frame in (("reference", reference), ("other", other)):
+        if not isinstance(frame, pd.DataFrame):
+            raise InputError(param, f"must be a pandas DataFrame of topics x systems scores (see load_scores); "
+                                    f"got {type(frame).__name__}")
     for axis, what in ((0, "topics"), (1, "systems")):
         a = reference.axes[axis]
         b = other.axes[axis]

@@ -40,7 +40,7 @@ from typing import Any
 import numpy as np
 
 from agreekit._api import ResultBase
-from agreekit._validation import InputError, check_choice, check_int, check_same_length
+from agreekit._validation import InputError, check_choice, check_flag, check_int, check_same_length
 from agreekit._io import read_text
 from agreekit.ranking._config import Config, configuration
 from agreekit.ranking._fitmodel import _prediction_se, _x_of_n
@@ -610,7 +610,15 @@ def null_moments(*, coefficient: str = "kendall", scheme: str = "additive", weig
     >>> t.source, t.size, t.n
     ('exact', 6720, 8)
     """
+    _check_flags(compute=compute, extrapolate=extrapolate, progress=progress)
     return _null_moments(configuration(coefficient, scheme, weigher), n, table, compute, x, y, extrapolate, progress)
+
+
+def _check_flags(*, compute, extrapolate, progress=None) -> None:
+    """The switches of the public entries (also where the call does not use them)."""
+    check_flag("compute", compute)
+    check_flag("extrapolate", extrapolate)
+    check_flag("progress", progress, allow_none=True)
 
 
 def _null_moments(config: Config, n, table, compute, x, y, extrapolate, progress) -> TableMoments:
@@ -714,6 +722,7 @@ def standardization_function(*, coefficient: str = "kendall", scheme: str = "add
     """
     form = check_choice("form", form, FORMS)
     rule = _g0_rule_iv(g0_rule, form)
+    _check_flags(compute=compute, extrapolate=extrapolate)
     return _standardization_function(configuration(coefficient, scheme, weigher), n, form, rule, table, extrapolate,
                                      compute, x, y)
 
