@@ -37,6 +37,7 @@ __all__ = [
     "real_array",
     "check_real_values",
     "check_not_masked",
+    "check_name",
 ]
 
 
@@ -486,3 +487,12 @@ def check_not_masked(**values: Any) -> None:
     for parameter, value in values.items():
         if isinstance(value, np.ma.MaskedArray):
             raise InputError(parameter, "is a masked array; fill or drop the masked values first")
+
+
+def check_name(parameter: str, value: Any, *, allow_none: bool = False) -> str | None:
+    """Return ``value`` if it is a non-empty string (a name used in messages or results), or raise."""
+    if value is None and allow_none:
+        return None
+    if not isinstance(value, str) or not value:
+        raise InputError(parameter, f"must be a non-empty string; got {_short(value)}")
+    return value

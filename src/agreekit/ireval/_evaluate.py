@@ -81,7 +81,7 @@ def topic_metrics(ranked_gains: Sequence[float], ideal_gains: Sequence[float],
     >>> topic_metrics([0, 1], [1], [parse_metric("nDCG_jk@2")])  # rank 2 undiscounted
     [1.0]
     """
-    g, gi, specs = _iv_topic_metrics(ranked_gains, ideal_gains, specs, ndcg)
+    g, gi, specs = _iv_topic_metrics(ranked_gains, ideal_gains, specs, ndcg, beta, log_base)
     if ndcg is not None:
         _warn("topic_metrics(): `ndcg=` is deprecated; name the form in the metric: 'nDCG@k' "
               "(trec_eval) or 'nDCG_jk@k' (Jarvelin-Kekalainen)")

@@ -312,11 +312,13 @@ def _iv_evaluate(*, metrics: Any, ndcg: Any, progress: Any) -> None:
     check_flag("progress", progress, allow_none=True)
 
 
-def _iv_topic_metrics(ranked_gains: Any, ideal_gains: Any, specs: Any, ndcg: Any) -> tuple:
+def _iv_topic_metrics(ranked_gains: Any, ideal_gains: Any, specs: Any, ndcg: Any, beta: Any, log_base: Any) -> tuple:
     """:func:`agreekit.ireval.metrics.topic_metrics`'s inputs checked: (gains, positive ideal gains sorted
     in decreasing order, specs as a list)."""
-    from agreekit._validation import real_array
+    from agreekit._validation import check_float, real_array
 
+    check_float("beta", beta, minimum=0.0)
+    check_float("log_base", log_base, minimum=1.0, inclusive=False)
     g = real_array("ranked_gains", ranked_gains, min_ndim=1, max_ndim=1)
     gi = real_array("ideal_gains", ideal_gains, min_ndim=1, max_ndim=1)
     gi = np.sort(gi)[::-1]

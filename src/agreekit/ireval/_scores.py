@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from agreekit._io import read_csv_rows
-from agreekit._validation import InputError, check_choice, float_matrix, is_ascii_int, parse_ascii_float
+from agreekit._validation import InputError, check_choice, check_name, float_matrix, is_ascii_int, parse_ascii_float
 
 #: ids longer than this are never read as numbers by the ids rule below
 _NUMERIC_ID_MAX = 64
@@ -216,7 +216,7 @@ def load_scores(path: str | os.PathLike, *, parameter: str = "scores", topic_col
     >>> load_scores(io.StringIO("A,B\\n0.1,0.2\\n0.3,0.0\\n")).index.tolist()
     [1, 2]
     """
-    table = read_csv_rows(path, parameter=parameter, empty_header="first", what="system")
+    table = read_csv_rows(path, parameter=check_name("parameter", parameter), empty_header="first", what="system")
     shown = table.source
 
     topic_column = check_choice("topic_column", topic_column, _TOPIC_COLUMN_CHOICES)
