@@ -72,6 +72,7 @@ def _baselines(f: dict) -> dict:
         "exact_moments": ((), {"n": 6}),
         "standardize": ((0.3,), {"n": 6}),
         "load_table": (("kendall_additive_harmonic",), {}),
+        "table_checksum": (({"schema_version": 1, "n": [2, 3], "checksum": "sha256:0"},), {}),
         "weighted_correlation_test": ((X5, Y5), {"method": "exact"}),
         "scheme_id": (("kendall", "additive", "harmonic"), {}),
         "standardization_function": ((), {"n": 6}),
@@ -184,8 +185,7 @@ def _public():
 
 
 PUBLIC = _public()
-NO_BASELINE = {"summarize_recovery", "summarize_times", "plot_times", "methods_table", "table_checksum",
-               "load_table"}
+NO_BASELINE = {"summarize_recovery", "summarize_times", "plot_times", "methods_table"}
 
 #: (function or "*", parameter, wrong value) -> why the call rightly succeeds (reviewed one by one)
 ACCEPTED: dict[tuple[str, str, str], str] = {
@@ -345,7 +345,7 @@ def test_every_public_callable_has_a_baseline_or_a_reason(tmp_path):
 @pytest.mark.parametrize("modname,name", PUBLIC, ids=[f"{m}.{n}" for m, n in PUBLIC])
 def test_public_callable_walk(tmp_path, monkeypatch, modname, name):
     if name in NO_BASELINE:
-        pytest.skip("takes a results frame or a stored table (no wrong-type walk)")
+        pytest.skip("takes a results frame of another function (no wrong-type walk)")
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("AGREEKIT_MAX_MEMORY", "512M")
     func = getattr(importlib.import_module(modname), name)
@@ -358,3 +358,73 @@ def test_public_callable_walk(tmp_path, monkeypatch, modname, name):
         failures, accepted = walk(func, args, kwargs)
     print(f"{modname}.{name}: {len(failures)} failures, {len(accepted)} accepted: {accepted}")
     assert not failures, "\n".join(failures)
+
+
+def _flag_parameters(func) -> list[str]:
+    sig = inspect.signature(func)
+    return [p.name for p in sig.parameters.values()
+            if isinstance(p.default, bool) or p.name in ("progress", "sequential")]
+
+
+@pytest.mark.parametrize("modname,name", PUBLIC, ids=[f"{m}.{n}" for m, n in PUBLIC])
+def test_flags_refuse_yes_and_2(tmp_path, monkeypatch, modname, name):
+    """A switch given ``'yes'``, ``2`` or ``0`` is an InputError naming it, also where the call does not
+    use it (``bool('no')`` is True: a truthy value must never silently flip a switch)."""
+    if name in NO_BASELINE:
+        pytest.skip("takes a results frame of another function")
+    func = getattr(importlib.import_module(modname), name)
+    flags = _flag_parameters(func)
+    if not flags:
+        pytest.skip("no flag parameter")
+    monkeypatch.chdir(tmp_path)
+    args, kwargs = _baselines(_files(tmp_path))[name]
+    import warnings
+
+    for flag in flags:
+        for value in ("yes", "no", 2, 0, np.array([True, False])):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                with pytest.raises(InputError) as info:
+                    func(*args, **{**kwargs, flag: value})
+            assert info.value.parameter == flag, (flag, value, str(info.value))
+
+
+def test_difference_bin_refuses_nan_and_bins_by_the_definition():
+    """Issue finding: ``difference_bin([nan])`` was -9223372036854775808.  Finite values keep Sakai's
+    bins min(floor(|d| / width), n_bins - 1), written out here."""
+    from agreekit.ireval import difference_bin
+
+    for bad in ([math.nan], [0.1, math.inf], [1 + 0j], [True], ["0.1"], np.ma.masked_array([0.1], mask=[1])):
+        with pytest.raises(InputError, match="`d`"):
+            difference_bin(bad)
+    d = [0.0, -0.004, 0.0149, 0.05, -0.199, 0.2, 5.0, 1e300]
+    want = [min(math.floor(abs(v) / 0.01 + 1e-9), 20) for v in d]
+    assert difference_bin(d).tolist() == want
+    assert difference_bin([0.031 - 0.021]).tolist() == [1]      # round-off: 0.01 is bin 1
+
+
+def test_ireval_helpers_refuse_non_real_numbers():
+    """complex, datetime64, masked, booleans and numeric strings are not numbers for the public helpers."""
+    from agreekit.ireval import (arithmetic_mean, format_difference, geometric_mean, kendall_normal_test,
+                                 round_significant, spearman_t_test)
+
+    bads = [[1 + 2j, 0.5], np.array(["2020-01-01"], dtype="datetime64[D]"), np.ma.masked_array([0.1, 0.2], mask=[0, 1]),
+            [True, False], ["0.1", "0.2"]]
+    for f in (arithmetic_mean, geometric_mean, round_significant):
+        for bad in bads:
+            with pytest.raises(InputError, match="`x`"):
+                f(bad)
+    for bad in (True, "0.5", 0.5 + 0j, np.datetime64("2020-01-01"), math.nan, 1.5):
+        with pytest.raises(InputError, match="`tau`"):
+            kendall_normal_test(bad, 10)
+        with pytest.raises(InputError, match="`rho`"):
+            spearman_t_test(bad, 10)
+        if not isinstance(bad, float):
+            with pytest.raises(InputError, match="`value`"):
+                format_difference(bad)
+    # valid input keeps its value: the plain mean and Sakai's Eq. 7 written out
+    X = np.array([[0.1, 0.4], [0.3, 0.0]])
+    assert arithmetic_mean(X).tolist() == pytest.approx([(0.1 + 0.3) / 2, (0.4 + 0.0) / 2])
+    gm = [math.exp((math.log(0.1 + 1e-5) + math.log(0.3 + 1e-5)) / 2) - 1e-5,
+          math.exp((math.log(0.4 + 1e-5) + math.log(0.0 + 1e-5)) / 2) - 1e-5]
+    assert geometric_mean(X).tolist() == pytest.approx(gm, rel=1e-12)

@@ -92,8 +92,13 @@ def table_checksum(table: dict) -> str:
     >>> table_checksum(doc) == doc["checksum"]
     True
     """
+    if not isinstance(table, dict):
+        raise InputError("table", f"must be a dict (a coefficient table parsed from JSON); got {type(table).__name__}")
     body = {k: v for k, v in table.items() if k != "checksum"}
-    text = json.dumps(body, sort_keys=True, separators=(",", ":"), allow_nan=False)
+    try:
+        text = json.dumps(body, sort_keys=True, separators=(",", ":"), allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        raise InputError("table", f"is not JSON data (string keys; numbers, strings, lists, dicts; no NaN): {exc}") from None
     return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
