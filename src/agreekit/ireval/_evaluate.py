@@ -81,7 +81,7 @@ def topic_metrics(ranked_gains: Sequence[float], ideal_gains: Sequence[float],
     >>> topic_metrics([0, 1], [1], [parse_metric("nDCG_jk@2")])  # rank 2 undiscounted
     [1.0]
     """
-    g, gi, specs = _iv_topic_metrics(ranked_gains, ideal_gains, specs, ndcg, beta, log_base)
+    g, gi, specs = _iv_topic_metrics(ranked_gains, ideal_gains, specs, beta, log_base)
     if ndcg is not None:
         _warn("topic_metrics(): `ndcg=` is deprecated; name the form in the metric: 'nDCG@k' "
               "(trec_eval) or 'nDCG_jk@k' (Jarvelin-Kekalainen)")
@@ -109,7 +109,7 @@ def _progress(iterable, progress, *, total: int, desc: str):
 
 
 def _check_ndcg(ndcg) -> str:
-    if ndcg not in _NDCG_FORMS:
+    if not isinstance(ndcg, str) or ndcg not in _NDCG_FORMS:
         raise InputError("ndcg", f"must be one of {{'jk', 'trec'}}; got {ndcg!r}")
     return ndcg
 
@@ -412,7 +412,7 @@ def evaluate(qrels: Any, run: Any, metrics: Any = ("AveP",), *,
     >>> evaluate(qrels, {"sys": run}, ["P(rel=2)@2", "map"])["map"]["sys"].tolist()
     [0.5, 0.0]
     """
-    _iv_evaluate(metrics=metrics, ndcg=ndcg, progress=progress)
+    _iv_evaluate(metrics=metrics, progress=progress)
     single = isinstance(metrics, str) or _is_measure_object(metrics)
     entries = [metrics] if single else list(metrics)
     if not entries:

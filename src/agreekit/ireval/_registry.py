@@ -298,7 +298,7 @@ def _parse(name: str, text: str, *, suggest: bool = True) -> MetricSpec:
 # ----------------------------------------------------------------------------- public-entry checks
 
 
-def _iv_evaluate(*, metrics: Any, ndcg: Any, progress: Any) -> None:
+def _iv_evaluate(*, metrics: Any, progress: Any) -> None:
     """The options of :func:`agreekit.ireval.evaluate` that its body would otherwise trip over."""
     from agreekit._validation import check_flag
 
@@ -307,12 +307,10 @@ def _iv_evaluate(*, metrics: Any, ndcg: Any, progress: Any) -> None:
                 not isinstance(metrics, Iterable) or isinstance(metrics, (bytes, Mapping)):
             raise InputError("metrics", f"must be a metric name, an ir_measures measure or a sequence of them; "
                                         f"got {type(metrics).__name__}")
-    if ndcg is not None and not (isinstance(ndcg, str) and ndcg in ("jk", "trec")):
-        raise InputError("ndcg", f"must be one of {{'jk', 'trec'}}; got {ndcg!r}"[:160])
     check_flag("progress", progress, allow_none=True)
 
 
-def _iv_topic_metrics(ranked_gains: Any, ideal_gains: Any, specs: Any, ndcg: Any, beta: Any, log_base: Any) -> tuple:
+def _iv_topic_metrics(ranked_gains: Any, ideal_gains: Any, specs: Any, beta: Any, log_base: Any) -> tuple:
     """:func:`agreekit.ireval.metrics.topic_metrics`'s inputs checked: (gains, positive ideal gains sorted
     in decreasing order, specs as a list)."""
     from agreekit._validation import check_float, real_array
@@ -333,6 +331,4 @@ def _iv_topic_metrics(ranked_gains: Any, ideal_gains: Any, specs: Any, ndcg: Any
         if not isinstance(sp, MetricSpec):
             raise InputError("specs", f"must hold metrics from parse_metric() (e.g. parse_metric('AP')); got "
                                       f"{type(sp).__name__}")
-    if ndcg is not None and not (isinstance(ndcg, str) and ndcg in ("jk", "trec")):
-        raise InputError("ndcg", f"must be one of {{'jk', 'trec'}}; got {ndcg!r}"[:160])
     return g, gi, specs
