@@ -428,3 +428,56 @@ def test_ireval_helpers_refuse_non_real_numbers():
     gm = [math.exp((math.log(0.1 + 1e-5) + math.log(0.3 + 1e-5)) / 2) - 1e-5,
           math.exp((math.log(0.4 + 1e-5) + math.log(0.0 + 1e-5)) / 2) - 1e-5]
     assert geometric_mean(X).tolist() == pytest.approx(gm, rel=1e-12)
+
+
+#: areas whose array inputs are numbers (ranks, scores, weights); clustering's label vectors are categories
+#: (any hashable label, as in scikit-learn), so a complex or string label is a label there
+NUMERIC_AREAS = ("agreekit", "agreekit.ranking", "agreekit.consensus", "agreekit.ireval", "agreekit.metaeval",
+                 "agreekit.consensus.simulation")
+NUMERIC_PUBLIC = [(m, n) for m, n in PUBLIC if m in NUMERIC_AREAS and n not in NO_BASELINE]
+
+
+def _same_shape_variants(value) -> dict:
+    """Wrong-typed arrays of the baseline's own shape (the walk above replaces a whole argument by a scalar)."""
+    if not isinstance(value, (list, tuple, np.ndarray)) or isinstance(value, pd.DataFrame):
+        return {}
+    try:
+        a = np.asarray(value)
+    except (TypeError, ValueError):
+        return {}
+    if a.dtype.kind not in "iuf" or a.size == 0:
+        return {}
+    mask = np.zeros(a.shape, dtype=bool)
+    mask.flat[0] = True
+    return {"complex": a.astype(complex) + 1j, "datetime64": a.astype(np.int64).astype("datetime64[D]"),
+            "masked": np.ma.masked_array(a, mask=mask), "bool": a.astype(bool), "numeric str": a.astype(str).tolist()}
+
+
+@pytest.mark.parametrize("modname,name", NUMERIC_PUBLIC, ids=[f"{m}.{n}" for m, n in NUMERIC_PUBLIC])
+def test_numbers_are_real_numbers(tmp_path, monkeypatch, modname, name):
+    """complex, datetime64, masked, boolean and numeric-string arrays of the right shape are refused by the
+    ranking, consensus and ireval functions, naming the parameter."""
+    monkeypatch.chdir(tmp_path)
+    func = getattr(importlib.import_module(modname), name)
+    args, kwargs = _baselines(_files(tmp_path))[name]
+    bound = inspect.signature(func).bind_partial(*args, **kwargs)
+    cases = [(p, label, bad) for p, v in bound.arguments.items() for label, bad in _same_shape_variants(v).items()]
+    if not cases:
+        pytest.skip("no numeric array argument in the baseline")
+    import warnings
+
+    bad_calls = []
+    for p, label, bad in cases:
+        call = {**bound.arguments, p: bad}
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                func(**call)
+            except InputError as exc:
+                if not _names(exc, p):
+                    bad_calls.append(f"{p}={label}: InputError naming another parameter: {exc}")
+            except Exception as exc:  # noqa: BLE001
+                bad_calls.append(f"{p}={label}: raw {type(exc).__name__}: {str(exc)[:120]}")
+            else:
+                bad_calls.append(f"{p}={label}: accepted silently")
+    assert not bad_calls, "\n".join(bad_calls)

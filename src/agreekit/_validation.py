@@ -224,9 +224,14 @@ def check_finite_1d(parameter: str, values: Any, *, dtype=np.float64, min_length
 
 def numeric_vector(parameter: str, values: Any, *, what: str, min_length: int) -> np.ndarray:
     """``values`` as a 1-D integer or float array of at least ``min_length`` elements, or raise
-    (the messages call the elements ``what``: "rank", "score"); booleans and strings are refused."""
+    (the messages call the elements ``what``: "rank", "score"); booleans, strings, complex numbers,
+    datetimes and masked arrays are refused."""
     check_numeric_values(parameter, values, f"numeric {what}s")
+    if isinstance(values, np.ma.MaskedArray):
+        raise InputError(parameter, "is a masked array; fill or drop the masked values first")
     arr = np.asarray(values)
+    if arr.dtype.kind in "cmM":   # complex numbers and datetimes are not ranks or scores
+        raise InputError(parameter, f"must contain numeric {what}s (real numbers); got an array of dtype {arr.dtype}")
     if arr.ndim != 1:
         raise InputError(parameter, f"must be a 1-D {what} vector; got shape {arr.shape}")
     if arr.size < min_length:

@@ -13,7 +13,7 @@ import pandas as pd
 
 from agreekit._api import ResultBase, TestResultBase, deprecated_attribute, renamed_parameters
 from agreekit._resampling import bootstrap_summaries, summary_name, system_summaries, topic_resamples
-from agreekit._validation import InputError, check_choice, check_float, check_int
+from agreekit._validation import InputError, check_choice, check_float, check_int, check_real_values
 from agreekit.ireval import _kernels as _k
 from agreekit.ireval._tests import _align_paired, _check_alternative
 from agreekit.ireval._scores import align_scores, check_scores
@@ -399,6 +399,8 @@ def difference_se(x: Any, y: Any, *, summary: str = "mean", n_resamples: int = 1
     >>> round(res.difference, 4), round(res.standard_error, 4)
     (0.2, 0.0707)
     """
+    check_real_values("x", x)
+    check_real_values("y", y)
     x, y = _align_paired(x, y)
     X = check_scores(np.column_stack([np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)])
                      if np.ndim(x) == 1 and np.ndim(y) == 1 and np.size(x) == np.size(y) else
