@@ -7,12 +7,14 @@ inf, a 2-D array, a negative int and a huge int.  A call may
 
 * raise :class:`agreekit.InputError` naming that parameter (or ``TypeError`` raised by agreekit's own
   validation naming it) — clean;
-* succeed — accepted (None, a bool or a str can be valid values; such cases are listed, not failed);
+* succeed — accepted only where the docs say the value is valid: the rules of :func:`_accepted_reason`
+  (None for an option whose default is None, a bool for a flag, SPEC 7's ``rng``, ...) and the reviewed
+  :data:`ACCEPTED` list, each with its reason; any other success is a failure (a wrong value taken
+  silently);
 * raise anything else (a raw ``ValueError``/``IndexError``/numba error, an ``InputError`` naming another
   parameter, a call that does not return within the time limit) — a failure, listed with the value.
 
-Functions whose remaining failures are in modules being refactored elsewhere today (``ranking/**``,
-``ireval/**``) are marked xfail with the list; every other function must walk clean.
+Every public function must walk clean (no xfail).
 """
 from __future__ import annotations
 
@@ -70,6 +72,7 @@ def _baselines(f: dict) -> dict:
         "exact_moments": ((), {"n": 6}),
         "standardize": ((0.3,), {"n": 6}),
         "load_table": (("kendall_additive_harmonic",), {}),
+        "table_checksum": (({"schema_version": 1, "n": [2, 3], "checksum": "sha256:0"},), {}),
         "weighted_correlation_test": ((X5, Y5), {"method": "exact"}),
         "scheme_id": (("kendall", "additive", "harmonic"), {}),
         "standardization_function": ((), {"n": 6}),
@@ -126,6 +129,16 @@ def _baselines(f: dict) -> dict:
         "run_cell": ((), {"m": 5, "theta": 0.5, "variant": "complete", "n_profiles": 2, "n_judges": 4, "n_starts": 5,
                           "rng": 1, "exact_time_limit": 5.0, "progress": False}),
         "available_tables": ((), {}),
+        "rank_biased_overlap": ((["a", "b", "c", "d"], ["b", "a", "d", "e"]), {}),
+        "rank_biased_overlap_test": ((["a", "b", "c", "d"], ["b", "a", "d", "e"]),
+                                     {"n_items": 8, **small, "rng": 1}),
+        "ap_correlation": ((X5, Y5), {}),
+        "ap_correlation_test": ((X5, Y5), {**small, "rng": 1}),
+        "kendall_w": ((R3,), {**small, "rng": 1}),
+        "top_down_concordance": ((R3,), {**small, "rng": 1}),
+        "top_down_correlation": (([1, 2, 3, 4], [2, 1, 3, 4]), {}),
+        "savage_scores": (([1, 2, 3, 4],), {}),
+        "bootstrap_consensus": ((R3,), {**small, "rng": 1}),
         "topic_metrics": (([1.0, 0.0, 1.0], [1.0, 1.0, 0.0], [ParsedMetric("AP")]), {}),
         **{name: ((U6, V6), {}) for name in PAIR_MEASURES},
     }
@@ -172,32 +185,69 @@ def _public():
 
 
 PUBLIC = _public()
-NO_BASELINE = {"summarize_recovery", "summarize_times", "plot_times", "methods_table", "table_checksum",
-               "load_table"}
+NO_BASELINE = {"summarize_recovery", "summarize_times", "plot_times", "methods_table"}
 
-#: functions whose remaining failures are in code other engineers are refactoring today
-#: (ranking/**, ireval/**): xfail with the reason; filled from the walk (see the report)
-KNOWN: dict[str, str] = {
-    "parse_weigher": "1 wrong-type calls end in a raw exception or name another parameter; ranking/** is being refactored today",
-    "exact_moments": "2 wrong-type calls end in a raw exception or name another parameter; ranking/** is being refactored today",
-    "standardize": "2 wrong-type calls end in a raw exception or name another parameter; ranking/** is being refactored today",
-    "weighted_correlation_test": "4 wrong-type calls end in a raw exception or name another parameter; ranking/** is being refactored today",
-    "standardization_function": "2 wrong-type calls end in a raw exception or name another parameter; ranking/** is being refactored today",
-    "evaluate": "10 wrong-type calls end in a raw exception or name another parameter; ireval/** is being refactored today",
-    "topic_metrics": "39 wrong-type calls end in a raw exception or name another parameter; ireval/** is being refactored today",
-    "align_scores": "22 wrong-type calls end in a raw exception or name another parameter; ireval/** is being refactored today",
-    "arithmetic_mean": "19 wrong-type calls end in a raw exception or name another parameter; ireval/** is being refactored today",
-    "geometric_mean": "22 wrong-type calls end in a raw exception or name another parameter; ireval/** is being refactored today",
-    "round_significant": "5 wrong-type calls end in a raw exception or name another parameter; ireval/** is being refactored today",
-    "discriminative_power": "2 wrong-type calls end in a raw exception or name another parameter; ireval/** is being refactored today",
-    "stability": "2 wrong-type calls end in a raw exception or name another parameter; ireval/** is being refactored today",
-    "swap_rates": "3 wrong-type calls end in a raw exception or name another parameter; ireval/** is being refactored today",
-    "meta_evaluate": "34 wrong-type calls end in a raw exception or name another parameter; ireval/** is being refactored today",
-    "difference_bin": "14 wrong-type calls end in a raw exception or name another parameter; ireval/** is being refactored today",
-    "format_difference": "24 wrong-type calls end in a raw exception or name another parameter; ireval/** is being refactored today",
-    "kendall_normal_test": "6 wrong-type calls end in a raw exception or name another parameter; ireval/** is being refactored today",
-    "spearman_t_test": "7 wrong-type calls end in a raw exception or name another parameter; ireval/** is being refactored today",
+#: (function or "*", parameter, wrong value) -> why the call rightly succeeds (reviewed one by one)
+ACCEPTED: dict[tuple[str, str, str], str] = {
+    # a matrix where the baseline gives one: 2-D is the input's own shape
+    **{(f, p, "2-D"): "a 2-D input of this parameter is a matrix of the documented shape"
+       for f, p in [("kemeny", "rankings"), ("as_rankings", "rankings"), ("combined_input_matrix", "rankings"),
+                    ("bootstrap_consensus", "rankings"), ("compare_methods", "data"), ("merge_ties", "X"),
+                    ("mask_missing", "X"), ("as_clustering", "clustering"), ("as_graph", "graph"),
+                    ("comembership_stats", "graph"), ("realized_mixing", "communities"),
+                    ("discriminative_power", "scores"), ("stability", "scores"), ("swap_rates", "scores"),
+                    ("meta_evaluate", "scores"), ("arithmetic_mean", "x"), ("geometric_mean", "x"),
+                    ("round_significant", "x"), ("difference_bin", "d"), ("standardize", "gamma")]},
+    # values that are ordinary real numbers for these parameters
+    **{(f, p, v): "a finite real number is a valid value (the function is elementwise on real values)"
+       for f, p in [("round_significant", "x"), ("difference_bin", "d"), ("format_difference", "value")]
+       for v in ("negative", "huge")},
+    **{("format_difference", "value", v): "documented: None, NaN or an infinite value format as 'nan'"
+       for v in ("None", "nan", "inf")},
+    # large but valid magnitudes
+    **{(f, p, "huge"): "any finite value above the lower bound is valid (10**30 as a float)"
+       for f, p in [("mallows_rankings", "theta"), ("simulate_profile", "theta"), ("run_cell", "theta"),
+                    ("f_measure", "beta"), ("v_measure", "beta"), ("lfr_benchmark", "beta"), ("evaluate", "beta"),
+                    ("evaluate", "log_base"), ("topic_metrics", "beta"), ("topic_metrics", "log_base"),
+                    ("swap_rates", "bin_width"), ("meta_evaluate", "bin_width"), ("difference_bin", "width"),
+                    ("stability", "fuzziness"), ("meta_evaluate", "fuzziness"), ("*", "offset"),
+                    ("kemeny", "time_limit"), ("consensus_ranking", "time_limit"),
+                    ("compare_methods", "exact_time_limit"), ("run_cell", "exact_time_limit")]},
+    **{(f, p, "huge"): "a count with no upper bound in the docs; the call does not do that much work (an exact "
+                       "method, a cut-off beyond the list, or a batch larger than the work)"
+       for f, p in [("weighted_correlation_test", "n_resamples"), ("ap_correlation_test", "n_resamples"),
+                    ("rank_biased_overlap_test", "n_resamples"), ("kendall_w", "n_resamples"),
+                    ("top_down_concordance", "n_resamples"), ("critical_rank", "n_resamples"),
+                    ("metric_agreement", "pvalue_resamples"), ("metric_agreement", "top_k"),
+                    ("evaluate", "depth"), ("topic_metrics", "depth"), ("discriminative_power", "batch_size"),
+                    ("meta_evaluate", "batch_size"), ("rank_biased_overlap_test", "n_items")]},
+    ("*", "resamples", "None"): "None: draw the topic samples (documented default)",
+    ("*", "resamples_prime", "None"): "None: draw the topic samples (documented default)",
+    ("arithmetic_mean", "axis", "None"): "documented: None averages over all values (numpy's axis=None)",
+    ("geometric_mean", "axis", "None"): "documented: None averages over all values (numpy's axis=None)",
+    ("format_difference", "significant", "None"): "documented default (decimal places are used)",
+    ("consensus_ranking", "summary", "None"): "documented: None = the metrics' own summaries",
+    ("read_rankings", "weights_column", "None"): "documented: None uses no weights column",
+    **{(f, "graph", "2-D"): "a 2-D array is a graph (here an edge list u, v, weight of two weighted self-loops); "
+                            "checked though eta='overlap' does not use it"
+       for f in ("contingency_table", "generalized_distance")},
 }
+
+
+def _accepted_reason(func_name: str, p: inspect.Parameter, label: str) -> str | None:
+    """Why calling ``func_name`` with ``p`` = BAD[label] rightly succeeds, or None (a silent acceptance)."""
+    for key in ((func_name, p.name, label), ("*", p.name, label)):
+        if key in ACCEPTED:
+            return ACCEPTED[key]
+    if label == "None" and p.default is None:
+        return "None is the documented default"
+    if label == "bool" and (isinstance(p.default, bool) or p.name in ("progress", "sequential")):
+        return "a flag given True"
+    if p.name in ("name", "parameter") and label == "str":
+        return "a display name (how messages or results name the input): any non-empty string"
+    if p.name == "rng" and label in ("None", "huge"):
+        return "SPEC 7: None (fresh entropy) or any non-negative int (a SeedSequence's entropy)"
+    return None
 
 
 class _Timeout(Exception):
@@ -220,7 +270,7 @@ def _names(exc: BaseException, param: str, alias: str | None = None) -> bool:
 
 
 #: functions whose first argument is named in errors as what the user typed (a CLI option, a file role)
-DISPLAY_NAMES = {"get_measure": "measure", "read_qrels": "qrels", "read_run": "run", "parse_metric": "metrics"}
+DISPLAY_NAMES = {"parse_weigher": "weigher", "get_measure": "measure", "read_qrels": "qrels", "read_run": "run", "parse_metric": "metrics"}
 
 
 def _alias(sig: inspect.Signature, name: str = "") -> str | None:
@@ -276,7 +326,10 @@ def walk(func, args, kwargs) -> tuple[list[str], list[str]]:
             except Exception as exc:  # noqa: BLE001 - the point of the walk
                 failures.append(f"{p.name}={label}: raw {type(exc).__name__}: {str(exc)[:120]}")
             else:
-                accepted.append(f"{p.name}={label}")
+                if _accepted_reason(getattr(func, "__name__", ""), p, label) is None:
+                    failures.append(f"{p.name}={label}: accepted silently (the docs do not allow it)")
+                else:
+                    accepted.append(f"{p.name}={label}")
             finally:
                 signal.alarm(0)
                 signal.signal(signal.SIGALRM, old)
@@ -290,11 +343,9 @@ def test_every_public_callable_has_a_baseline_or_a_reason(tmp_path):
 
 
 @pytest.mark.parametrize("modname,name", PUBLIC, ids=[f"{m}.{n}" for m, n in PUBLIC])
-def test_public_callable_walk(tmp_path, monkeypatch, request, modname, name):
+def test_public_callable_walk(tmp_path, monkeypatch, modname, name):
     if name in NO_BASELINE:
-        pytest.skip("takes a results frame or a stored table (no wrong-type walk)")
-    if name in KNOWN:
-        request.applymarker(pytest.mark.xfail(reason=KNOWN[name], strict=False))
+        pytest.skip("takes a results frame of another function (no wrong-type walk)")
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("AGREEKIT_MAX_MEMORY", "512M")
     func = getattr(importlib.import_module(modname), name)
@@ -307,3 +358,126 @@ def test_public_callable_walk(tmp_path, monkeypatch, request, modname, name):
         failures, accepted = walk(func, args, kwargs)
     print(f"{modname}.{name}: {len(failures)} failures, {len(accepted)} accepted: {accepted}")
     assert not failures, "\n".join(failures)
+
+
+def _flag_parameters(func) -> list[str]:
+    sig = inspect.signature(func)
+    return [p.name for p in sig.parameters.values()
+            if isinstance(p.default, bool) or p.name in ("progress", "sequential")]
+
+
+@pytest.mark.parametrize("modname,name", PUBLIC, ids=[f"{m}.{n}" for m, n in PUBLIC])
+def test_flags_refuse_yes_and_2(tmp_path, monkeypatch, modname, name):
+    """A switch given ``'yes'``, ``2`` or ``0`` is an InputError naming it, also where the call does not
+    use it (``bool('no')`` is True: a truthy value must never silently flip a switch)."""
+    if name in NO_BASELINE:
+        pytest.skip("takes a results frame of another function")
+    func = getattr(importlib.import_module(modname), name)
+    flags = _flag_parameters(func)
+    if not flags:
+        pytest.skip("no flag parameter")
+    monkeypatch.chdir(tmp_path)
+    args, kwargs = _baselines(_files(tmp_path))[name]
+    import warnings
+
+    for flag in flags:
+        for value in ("yes", "no", 2, 0, np.array([True, False])):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                with pytest.raises(InputError) as info:
+                    func(*args, **{**kwargs, flag: value})
+            assert info.value.parameter == flag, (flag, value, str(info.value))
+
+
+def test_difference_bin_refuses_nan_and_bins_by_the_definition():
+    """Issue finding: ``difference_bin([nan])`` was -9223372036854775808.  Finite values keep Sakai's
+    bins min(floor(|d| / width), n_bins - 1), written out here."""
+    from agreekit.ireval import difference_bin
+
+    for bad in ([math.nan], [0.1, math.inf], [1 + 0j], [True], ["0.1"], np.ma.masked_array([0.1], mask=[1])):
+        with pytest.raises(InputError, match="`d`"):
+            difference_bin(bad)
+    d = [0.0, -0.004, 0.0149, 0.05, -0.199, 0.2, 5.0, 1e300]
+    want = [min(math.floor(abs(v) / 0.01 + 1e-9), 20) for v in d]
+    assert difference_bin(d).tolist() == want
+    assert difference_bin([0.031 - 0.021]).tolist() == [1]      # round-off: 0.01 is bin 1
+
+
+def test_ireval_helpers_refuse_non_real_numbers():
+    """complex, datetime64, masked, booleans and numeric strings are not numbers for the public helpers."""
+    from agreekit.ireval import (arithmetic_mean, format_difference, geometric_mean, kendall_normal_test,
+                                 round_significant, spearman_t_test)
+
+    bads = [[1 + 2j, 0.5], np.array(["2020-01-01"], dtype="datetime64[D]"), np.ma.masked_array([0.1, 0.2], mask=[0, 1]),
+            [True, False], ["0.1", "0.2"]]
+    for f in (arithmetic_mean, geometric_mean, round_significant):
+        for bad in bads:
+            with pytest.raises(InputError, match="`x`"):
+                f(bad)
+    for bad in (True, "0.5", 0.5 + 0j, np.datetime64("2020-01-01"), math.nan, 1.5):
+        with pytest.raises(InputError, match="`tau`"):
+            kendall_normal_test(bad, 10)
+        with pytest.raises(InputError, match="`rho`"):
+            spearman_t_test(bad, 10)
+        if not isinstance(bad, float):
+            with pytest.raises(InputError, match="`value`"):
+                format_difference(bad)
+    # valid input keeps its value: the plain mean and Sakai's Eq. 7 written out
+    X = np.array([[0.1, 0.4], [0.3, 0.0]])
+    assert arithmetic_mean(X).tolist() == pytest.approx([(0.1 + 0.3) / 2, (0.4 + 0.0) / 2])
+    gm = [math.exp((math.log(0.1 + 1e-5) + math.log(0.3 + 1e-5)) / 2) - 1e-5,
+          math.exp((math.log(0.4 + 1e-5) + math.log(0.0 + 1e-5)) / 2) - 1e-5]
+    assert geometric_mean(X).tolist() == pytest.approx(gm, rel=1e-12)
+
+
+#: areas whose array inputs are numbers (ranks, scores, weights); clustering's label vectors are categories
+#: (any hashable label, as in scikit-learn), so a complex or string label is a label there
+NUMERIC_AREAS = ("agreekit", "agreekit.ranking", "agreekit.consensus", "agreekit.ireval", "agreekit.metaeval",
+                 "agreekit.consensus.simulation")
+NUMERIC_PUBLIC = [(m, n) for m, n in PUBLIC if m in NUMERIC_AREAS and n not in NO_BASELINE]
+
+
+def _same_shape_variants(value) -> dict:
+    """Wrong-typed arrays of the baseline's own shape (the walk above replaces a whole argument by a scalar)."""
+    if not isinstance(value, (list, tuple, np.ndarray)) or isinstance(value, pd.DataFrame):
+        return {}
+    try:
+        a = np.asarray(value)
+    except (TypeError, ValueError):
+        return {}
+    if a.dtype.kind not in "iuf" or a.size == 0:
+        return {}
+    mask = np.zeros(a.shape, dtype=bool)
+    mask.flat[0] = True
+    return {"complex": a.astype(complex) + 1j, "datetime64": a.astype(np.int64).astype("datetime64[D]"),
+            "masked": np.ma.masked_array(a, mask=mask), "bool": a.astype(bool), "numeric str": a.astype(str).tolist()}
+
+
+@pytest.mark.parametrize("modname,name", NUMERIC_PUBLIC, ids=[f"{m}.{n}" for m, n in NUMERIC_PUBLIC])
+def test_numbers_are_real_numbers(tmp_path, monkeypatch, modname, name):
+    """complex, datetime64, masked, boolean and numeric-string arrays of the right shape are refused by the
+    ranking, consensus and ireval functions, naming the parameter."""
+    monkeypatch.chdir(tmp_path)
+    func = getattr(importlib.import_module(modname), name)
+    args, kwargs = _baselines(_files(tmp_path))[name]
+    bound = inspect.signature(func).bind_partial(*args, **kwargs)
+    cases = [(p, label, bad) for p, v in bound.arguments.items() for label, bad in _same_shape_variants(v).items()]
+    if not cases:
+        pytest.skip("no numeric array argument in the baseline")
+    import warnings
+
+    bad_calls = []
+    for p, label, bad in cases:
+        call = {**bound.arguments, p: bad}
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                func(**call)
+            except InputError as exc:
+                if not _names(exc, p):
+                    bad_calls.append(f"{p}={label}: InputError naming another parameter: {exc}")
+            except Exception as exc:  # noqa: BLE001
+                bad_calls.append(f"{p}={label}: raw {type(exc).__name__}: {str(exc)[:120]}")
+            else:
+                bad_calls.append(f"{p}={label}: accepted silently")
+    assert not bad_calls, "\n".join(bad_calls)

@@ -33,6 +33,11 @@ __all__ = [
     "parse_ascii_float",
     "is_ascii_int",
     "canonical_label",
+    "check_flag",
+    "real_array",
+    "check_real_values",
+    "check_not_masked",
+    "check_name",
 ]
 
 
@@ -219,9 +224,14 @@ def check_finite_1d(parameter: str, values: Any, *, dtype=np.float64, min_length
 
 def numeric_vector(parameter: str, values: Any, *, what: str, min_length: int) -> np.ndarray:
     """``values`` as a 1-D integer or float array of at least ``min_length`` elements, or raise
-    (the messages call the elements ``what``: "rank", "score"); booleans and strings are refused."""
+    (the messages call the elements ``what``: "rank", "score"); booleans, strings, complex numbers,
+    datetimes and masked arrays are refused."""
     check_numeric_values(parameter, values, f"numeric {what}s")
+    if isinstance(values, np.ma.MaskedArray):
+        raise InputError(parameter, "is a masked array; fill or drop the masked values first")
     arr = np.asarray(values)
+    if arr.dtype.kind in "cmM":   # complex numbers and datetimes are not ranks or scores
+        raise InputError(parameter, f"must contain numeric {what}s (real numbers); got an array of dtype {arr.dtype}")
     if arr.ndim != 1:
         raise InputError(parameter, f"must be a 1-D {what} vector; got shape {arr.shape}")
     if arr.size < min_length:
@@ -381,3 +391,113 @@ def canonical_label(token: str) -> Any:
     if parse_ascii_float(token, special=False) is not None:
         return None
     return token
+
+
+# --------------------------------------------------------------------------- flags and real arrays
+
+
+def check_flag(parameter: str, value: Any, *, allow_none: bool = False) -> bool | None:
+    """Return ``value`` as a Python bool if it is ``True``/``False`` (or ``None`` with ``allow_none``).
+
+    ``'yes'``, ``1``, ``2`` or an array are not flags: a truthy value is not silently a switch.
+
+    >>> check_flag("progress", False), check_flag("progress", None, allow_none=True)
+    (False, None)
+    >>> check_flag("progress", "yes")
+    Traceback (most recent call last):
+    ...
+    agreekit.InputError: `progress` must be True or False; got 'yes'
+    """
+    if value is None and allow_none:
+        return None
+    if not isinstance(value, (bool, np.bool_)):
+        allowed = "True, False or None" if allow_none else "True or False"
+        raise InputError(parameter, f"must be {allowed}; got {_short(value)}")
+    return bool(value)
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else f"a {type(value).__name__}"
+
+
+def real_array(parameter: str, values: Any, *, finite: bool = True, min_ndim: int = 0,
+               max_ndim: int | None = None) -> np.ndarray:
+    """``values`` as a float64 array of real numbers, or :class:`InputError` naming ``parameter``.
+
+    Refused: None, booleans, strings (also numeric strings such as ``'1'``), complex numbers,
+    datetimes, masked arrays (fill or drop the masked entries first) and object arrays holding any
+    of these; with ``finite=True`` also NaN and infinite values; arrays of fewer than ``min_ndim``
+    or more than ``max_ndim`` dimensions.
+
+    >>> real_array("x", [1, 2.5]).tolist()
+    [1.0, 2.5]
+    >>> real_array("x", [1 + 2j])
+    Traceback (most recent call last):
+    ...
+    agreekit.InputError: `x` must contain real numbers; got an array of dtype complex128
+    """
+    if isinstance(values, np.ma.MaskedArray):
+        raise InputError(parameter, "is a masked array; fill or drop the masked values first")
+    if values is None or isinstance(values, (str, bytes, bool, np.bool_, complex, np.complexfloating,
+                                             np.datetime64, np.timedelta64)):
+        raise InputError(parameter, f"must contain real numbers; got {_short(values)}")
+    check_rectangular(parameter, values)
+    try:
+        arr = np.asarray(values)
+    except (TypeError, ValueError):
+        raise InputError(parameter, "must contain real numbers") from None
+    if arr.dtype.kind == "O":
+        for v in arr.ravel().tolist():
+            if v is None or isinstance(v, (str, bytes, bool, np.bool_, complex, np.complexfloating,
+                                           np.datetime64, np.timedelta64)):
+                raise InputError(parameter, f"must contain real numbers; got {_short(v)}")
+    elif arr.dtype.kind not in "iuf":
+        raise InputError(parameter, f"must contain real numbers; got an array of dtype {arr.dtype}")
+    try:
+        arr = arr.astype(np.float64)
+    except (TypeError, ValueError, OverflowError):
+        raise InputError(parameter, "must contain real numbers") from None
+    if arr.ndim < min_ndim:
+        raise InputError(parameter, f"must have at least {min_ndim} dimension(s); got shape {arr.shape}")
+    if max_ndim is not None and arr.ndim > max_ndim:
+        raise InputError(parameter, f"must have at most {max_ndim} dimension(s); got shape {arr.shape}")
+    if finite and not np.all(np.isfinite(arr)):
+        raise InputError(parameter, "must not contain NaN or infinite values")
+    return arr
+
+
+def check_real_values(parameter: str, values: Any) -> None:
+    """Raise :class:`InputError` if ``values`` is a masked array or holds booleans, strings (also
+    numeric strings), complex numbers or datetimes; convert nothing (the caller does, with its own
+    messages)."""
+    if isinstance(values, np.ma.MaskedArray):
+        raise InputError(parameter, "is a masked array; fill or drop the masked values first")
+    if isinstance(values, (complex, np.complexfloating, np.datetime64, np.timedelta64)):
+        raise InputError(parameter, f"must contain real numbers; got {_short(values)}")
+    kind = getattr(getattr(values, "dtype", None), "kind", None)
+    if kind is not None and kind in "cmM":
+        raise InputError(parameter, f"must contain real numbers; got an array of dtype {values.dtype}")
+    if kind is None and isinstance(values, (list, tuple)):
+        for i, v in enumerate(np.ravel(np.asarray(values, dtype=object)).tolist()
+                              if values and isinstance(values[0], (list, tuple, np.ndarray)) else values):
+            if isinstance(v, (complex, np.complexfloating, np.datetime64, np.timedelta64)):
+                raise InputError(parameter, f"must contain real numbers; got {_short(v)} at position {i}")
+    check_numeric_values(parameter, values, "real numbers")
+
+
+def check_not_masked(**values: Any) -> None:
+    """Raise :class:`InputError` naming the first keyword whose value is a masked array (whose
+    masked entries would silently count as items or numbers)."""
+    for parameter, value in values.items():
+        if isinstance(value, np.ma.MaskedArray):
+            raise InputError(parameter, "is a masked array; fill or drop the masked values first")
+
+
+def check_name(parameter: str, value: Any, *, allow_none: bool = False) -> str | None:
+    """Return ``value`` if it is a non-empty string (a name used in messages or results), or raise."""
+    if value is None and allow_none:
+        return None
+    if not isinstance(value, str) or not value:
+        raise InputError(parameter, f"must be a non-empty string; got {_short(value)}")
+    return value

@@ -208,6 +208,7 @@ def comembership_stats(U: Any, V: Any, *, exact: bool = True, graph: Any = None,
     (25.0, 3.0, 1.0, 22.0)
     """
     cu, cv = align_pair(U, V)
+    need_max = check_flag("need_max", need_max)
     if graph is None:
         return _check_magnitude(_stats_plain(cu, cv, check_flag("exact", exact), need_max), "U")
     return _check_magnitude(_stats_transform(cu, cv, as_graph(graph, cu), check_flag("exact", exact), need_max),

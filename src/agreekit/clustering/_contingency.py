@@ -228,7 +228,7 @@ def contingency_table(U: Any, V: Any, *, eta: str = "overlap", graph: Any = None
     check_choice("eta", eta, ("overlap", "degree", "edges"))
     check_choice("convention", convention, ("seed", "authors"))
     cu, cv = align_pair(U, V)
-    g = None
+    g = None if graph is None or eta != "overlap" else as_graph(graph, cu)   # checked even where unused
     if eta != "overlap":
         if graph is None:
             raise InputError("graph", f"is required for eta={eta!r}")

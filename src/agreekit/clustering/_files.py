@@ -35,7 +35,7 @@ import numpy as np
 
 from agreekit._api import renamed_parameters
 from agreekit._io import STDIN, iter_lines
-from agreekit._validation import InputError, canonical_label, check_choice, parse_ascii_float
+from agreekit._validation import InputError, canonical_label, check_choice, check_name, parse_ascii_float
 from agreekit.clustering._inputs import Clustering, as_clustering
 
 __all__ = ["read_clustering", "read_graph"]
@@ -136,7 +136,7 @@ def read_clustering(path: str | os.PathLike, *, input_format: str = "auto", name
     (Clustering(crisp cover, n=4, k=2), (1, 2, 3, 4))
     """
     kind = check_choice("input_format", input_format, ("auto", "labels", "cover", "matrix", "lfr"))
-    path = _source(path, name)
+    path = _source(path, check_name("name", name))
     if kind == "matrix":
         return as_clustering(_read_matrix(path, name), name=name)
     raw = [line for _, line in iter_lines(path, parameter=name)]
@@ -288,7 +288,7 @@ def read_graph(path: str | os.PathLike, *, name: str = "graph") -> list[tuple]:
     ...     print(read_graph(name))
     [(1, 2), (2, 3, 0.5)]
     """
-    path = _source(path, name)
+    path = _source(path, check_name("name", name))
     lines = _content_lines(path, name)
     for no, toks in lines:
         if len(toks) not in (2, 3):

@@ -40,7 +40,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from agreekit._validation import InputError, check_choice, float_matrix
+from agreekit._validation import InputError, check_choice, check_name, float_matrix
 
 __all__ = ["Clustering", "as_clustering", "Graph", "as_graph"]
 
@@ -342,6 +342,7 @@ def as_clustering(clustering: Any, *, nodes: Iterable | None = None, uncovered: 
     Clustering(crisp cover, n=4, k=2)
     """
     check_choice("uncovered", uncovered, _UNCOVERED)
+    check_name("name", name)
     if isinstance(clustering, Clustering):
         return clustering
     if nodes is not None:
@@ -567,6 +568,7 @@ def as_graph(graph: Any, clustering: Clustering, *, name: str = "graph") -> Grap
     >>> g.a.tolist(), g.b.tolist(), g.w.tolist()
     ([0, 1], [1, 2], [1.0, 0.5])
     """
+    check_name("name", name)
     if not isinstance(clustering, Clustering):
         clustering = as_clustering(clustering, name="clustering")
     if isinstance(graph, np.ma.MaskedArray):

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from agreekit._api import ResultBase, check_rng, fieldwise_eq
+from agreekit._memory import check_memory
 from agreekit._validation import check_choice, check_float, check_int
 from agreekit.consensus._kemeny import TimeLimitWarning, kemeny
 from agreekit.consensus._matrices import RankingData, as_rankings, ordering_string
@@ -258,6 +259,8 @@ def bootstrap_consensus(rankings, *, n_resamples: int = 200, rng=None, method: s
     data = as_rankings(rankings, weights=weights)
     X, w0, labels = data.X, data.weights, data.labels
     n_rows, n_items = X.shape
+    check_memory("n_resamples", 8.0 * B * (n_rows + n_items), f"the resampled weights and consensus positions "
+                 f"of {B} bootstrap resamples", hint="use fewer resamples")
 
     full = kemeny(data, method=method, rng=gen, progress=False)
     opt = np.asarray(full.solutions)

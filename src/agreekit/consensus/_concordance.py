@@ -489,6 +489,7 @@ def kendall_w(rankings, *, method: str = "auto", alternative: str = "greater",
     """
     method, alternative, n_resamples = _options(method, alternative, n_resamples,
                                                 ("auto", "chi2", "f", "exact", "monte-carlo"))
+    check_rng(rng)   # also where the method chosen draws nothing
     X = _rankers(rankings)
     m, n = X.shape
     A = _average_ranks(X)
@@ -584,6 +585,7 @@ def top_down_concordance(rankings, *, method: str = "auto", alternative: str = "
     """
     method, alternative, n_resamples = _options(method, alternative, n_resamples,
                                                 ("auto", "chi2", "exact", "monte-carlo"))
+    check_rng(rng)   # also where the method chosen draws nothing
     X = _rankers(rankings)
     m, n = X.shape
     A = _savage_matrix(X)

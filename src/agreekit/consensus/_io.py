@@ -6,7 +6,7 @@ import math
 import numpy as np
 
 from agreekit._io import read_csv_rows
-from agreekit._validation import InputError, parse_ascii_float
+from agreekit._validation import InputError, check_name, parse_ascii_float
 from agreekit.consensus._matrices import RankingData, as_rankings
 
 __all__ = ["read_rankings"]
@@ -71,7 +71,7 @@ def read_rankings(path, *, weights_column: str | None = "auto", parameter: str =
         raise InputError("weights_column", f"must be a column name, 'auto' or None; got {type(weights_column).__name__}")
     if not isinstance(ordinal, (bool, np.bool_)):
         raise InputError("ordinal", f"must be True or False; got {ordinal!r}")
-    table = read_csv_rows(path, parameter=parameter, what="item")  # ragged rows, empty/duplicate names
+    table = read_csv_rows(path, parameter=check_name("parameter", parameter), what="item")  # ragged rows, empty/duplicate names
     src, header = table.source, table.header
     seen = {name: j + 1 for j, name in enumerate(header)}
     if weights_column == "auto":

@@ -19,7 +19,7 @@ import numpy as np
 
 from agreekit._docstrings import docfill
 from agreekit._jit import pick
-from agreekit._validation import InputError, check_rectangular
+from agreekit._validation import InputError, check_name, check_not_masked, check_rectangular
 
 __all__ = [
     "RankingData",
@@ -218,6 +218,8 @@ def as_rankings(rankings, *, weights=None, labels=None, parameter: str = "rankin
                                         "weights and labels)")
         return rankings
 
+    check_name("parameter", parameter)
+    check_not_masked(**{parameter: rankings}, weights=weights)
     check_rectangular(parameter, rankings)  # a ragged list of rows is an error, not a numpy message
     cols = getattr(rankings, "columns", None)
     if cols is not None and labels is None:

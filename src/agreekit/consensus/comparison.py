@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from agreekit._api import check_rng, renamed_parameters
 from agreekit.consensus._kemeny import kemeny, warmup
-from agreekit._validation import check_float
+from agreekit._validation import check_float, check_int
 from agreekit.consensus._matrices import RankingData, as_rankings
 
 __all__ = ["compare_methods", "methods_table"]
@@ -48,6 +48,7 @@ def compare_methods(data: RankingData, *, n_starts: int = 100, rng=None,
         check_float("exact_time_limit", exact_time_limit, minimum=0.0, inclusive=False)
     warmup()  # JIT compilation is not part of the timings
     gen = check_rng(rng)
+    n_starts = check_int("n_starts", n_starts, minimum=1)
     out = {"n_items": data.n_items, "n_rankings": int(data.X.shape[0]),
            "total_weight": data.total_weight, "methods": {}}
     results = {

@@ -214,6 +214,7 @@ def run_cell(*, m: int, theta: float, variant: str, n_profiles: int, n_judges: i
     from tqdm.auto import tqdm
 
     n_profiles = check_int("n_profiles", n_profiles, minimum=1, maximum=MAX_SIZE)
+    n_starts = check_int("n_starts", n_starts, minimum=1)
     if exact_time_limit is not None:
         check_float("exact_time_limit", exact_time_limit, minimum=0.0, inclusive=False)
     if not isinstance(progress, (bool, np.bool_)):

@@ -13,7 +13,7 @@ import pandas as pd
 
 from agreekit._api import ResultBase, TestResultBase, deprecated_attribute, renamed_parameters
 from agreekit._resampling import bootstrap_summaries, summary_name, system_summaries, topic_resamples
-from agreekit._validation import InputError, check_choice, check_float, check_int
+from agreekit._validation import InputError, check_choice, check_float, check_int, check_real_values
 from agreekit.ireval import _kernels as _k
 from agreekit.ireval._tests import _align_paired, _check_alternative
 from agreekit.ireval._scores import align_scores, check_scores
@@ -33,6 +33,10 @@ def _normal_pvalue(z: float, alternative: str, dist) -> float:
     return float(dist.sf(z) if alternative == "greater" else dist.cdf(z))
 
 
+#: largest number of systems of the correlation tests (exact in float64)
+_MAX_SYSTEMS = 2**53
+
+
 def kendall_normal_test(tau: float, n_systems: int, *, alternative: str = "two-sided") -> tuple[float, float]:
     """Eq. 11: Z0 = |tau| / sqrt((4 ns + 10) / (9 ns (ns - 1))) and its p-value.
 
@@ -42,9 +46,9 @@ def kendall_normal_test(tau: float, n_systems: int, *, alternative: str = "two-s
     Parameters
     ----------
     tau : float
-        Kendall's tau between two rankings of the same systems.
+        Kendall's tau between two rankings of the same systems, in [-1, 1].
     n_systems : int
-        ns, the number of systems ranked (at least 2).
+        ns, the number of systems ranked (2 to 2**53).
     alternative : {"two-sided", "greater", "less"}, default "two-sided"
         The alternative hypothesis.
 
@@ -72,10 +76,11 @@ def kendall_normal_test(tau: float, n_systems: int, *, alternative: str = "two-s
     >>> round(z, 3), round(p, 4)
     (-2.577, 0.995)
     """
-    ns = check_int("n_systems", n_systems, minimum=2)
+    ns = check_int("n_systems", n_systems, minimum=2, maximum=_MAX_SYSTEMS)
     alternative = _check_alternative(alternative)
+    tau = check_float("tau", tau, minimum=-1.0, maximum=1.0)
     from scipy import stats as _stats
-    z = float(tau) / math.sqrt((4 * ns + 10) / (9 * ns * (ns - 1)))
+    z = tau / math.sqrt((4 * ns + 10) / (9 * ns * (ns - 1)))
     p = _normal_pvalue(z, alternative, _stats.norm)
     return (abs(z) if alternative == "two-sided" else z), p
 
@@ -106,7 +111,7 @@ def kendall_critical_value(n_systems: int, alpha: float = 0.01) -> float:
     >>> round(kendall_critical_value(30, 0.01), 3)   # Sakai rounds this up to "0.34"
     0.332
     """
-    ns = check_int("n_systems", n_systems, minimum=2)
+    ns = check_int("n_systems", n_systems, minimum=2, maximum=_MAX_SYSTEMS)
     alpha = check_float("alpha", alpha, minimum=0.0, maximum=1.0, inclusive=False)
     from scipy import stats as _stats
     return float(_stats.norm.isf(alpha / 2) * math.sqrt((4 * ns + 10) / (9 * ns * (ns - 1))))
@@ -121,9 +126,9 @@ def spearman_t_test(rho: float, n_systems: int, *, alternative: str = "two-sided
     Parameters
     ----------
     rho : float
-        Spearman's rho between two rankings of ``n_systems`` systems.
+        Spearman's rho between two rankings of ``n_systems`` systems, in [-1, 1].
     n_systems : int
-        ns >= 3; the t distribution has ns - 2 degrees of freedom.
+        ns, 3 to 2**53; the t distribution has ns - 2 degrees of freedom.
     alternative : {"two-sided", "greater", "less"}, default "two-sided"
         As in :func:`kendall_normal_test`.
 
@@ -143,9 +148,9 @@ def spearman_t_test(rho: float, n_systems: int, *, alternative: str = "two-sided
     >>> round(t, 4), round(p, 6), bool(abs(p - res.pvalue) < 1e-12)
     (5.2034, 0.002008, True)
     """
-    ns = check_int("n_systems", n_systems, minimum=3)
+    ns = check_int("n_systems", n_systems, minimum=3, maximum=_MAX_SYSTEMS)
     alternative = _check_alternative(alternative)
-    rho = float(rho)
+    rho = check_float("rho", rho, minimum=-1.0, maximum=1.0)
     if abs(rho) >= 1:
         t = math.copysign(float("inf"), rho)
     else:
@@ -299,6 +304,7 @@ def rank_correlation_se(scores_a: Any, scores_b: Any, *, coefficient: str = "ken
     variant = check_choice("variant", variant, ("b", "a"))
     sa = summary_name(summary, allow_callable=False)
     sb = sa if summary_b is None else summary_name(summary_b, allow_callable=False, parameter="summary_b")
+    offset = check_float("offset", offset, minimum=0.0)
     A, Bv = da.to_numpy(), db.to_numpy()
     n, s = A.shape
     if method == "spearman" and s < 3:
@@ -393,11 +399,14 @@ def difference_se(x: Any, y: Any, *, summary: str = "mean", n_resamples: int = 1
     >>> round(res.difference, 4), round(res.standard_error, 4)
     (0.2, 0.0707)
     """
+    check_real_values("x", x)
+    check_real_values("y", y)
     x, y = _align_paired(x, y)
     X = check_scores(np.column_stack([np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)])
                      if np.ndim(x) == 1 and np.ndim(y) == 1 and np.size(x) == np.size(y) else
                      _raise_len(x, y), parameter="x").to_numpy()
     stat = summary_name(summary, allow_callable=False)
+    offset = check_float("offset", offset, minimum=0.0)
     idx = topic_resamples(resamples, X.shape[0], n_resamples, rng, bytes_per_resample=40.0,
                            what="summaries and differences")
     M = bootstrap_summaries(X, idx, stat, offset)

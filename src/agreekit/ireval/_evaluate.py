@@ -22,7 +22,8 @@ from agreekit._resampling import unit_mean_interval
 from agreekit._validation import InputError, check_choice, check_float, check_int, parse_ascii_int
 from agreekit.ireval import _kernels_ir as _kir
 from agreekit.ireval._reading import _factorize_grouped, _factorize_text, _read_qrels_coded, read_run
-from agreekit.ireval._registry import METRICS, MetricSpec, _is_measure_object, parse_metric
+from agreekit.ireval._registry import (METRICS, MetricSpec, _is_measure_object, _iv_evaluate, _iv_topic_metrics,
+                                      parse_metric)
 from agreekit.ireval._scores import _numeric_id
 
 _NDCG_FORMS = ("jk", "trec")
@@ -81,16 +82,12 @@ def topic_metrics(ranked_gains: Sequence[float], ideal_gains: Sequence[float],
     >>> topic_metrics([0, 1], [1], [parse_metric("nDCG_jk@2")])  # rank 2 undiscounted
     [1.0]
     """
+    g, gi, specs = _iv_topic_metrics(ranked_gains, ideal_gains, specs, beta, log_base)
     if ndcg is not None:
         _warn("topic_metrics(): `ndcg=` is deprecated; name the form in the metric: 'nDCG@k' "
               "(trec_eval) or 'nDCG_jk@k' (Jarvelin-Kekalainen)")
         specs = _ndcg_specs(specs, _check_ndcg(ndcg))
     depth = None if depth is None else check_int("depth", depth, minimum=1)
-    g = np.asarray(ranked_gains, dtype=np.float64).ravel()
-    gi = np.sort(np.asarray(ideal_gains, dtype=np.float64).ravel())[::-1]
-    gi = gi[gi > 0]
-    if gi.size == 0:
-        raise InputError("qrels", "topic has no relevant document; every metric is undefined")
     n = g.size
     lists = _kir.RankedLists(n_topics=1, seg=np.zeros(n, dtype=np.int64), pos=np.arange(1.0, n + 1.0), gain=g,
                              start=np.zeros(1, dtype=np.int64), n_ret=np.array([n], dtype=np.int64),
@@ -113,7 +110,7 @@ def _progress(iterable, progress, *, total: int, desc: str):
 
 
 def _check_ndcg(ndcg) -> str:
-    if ndcg not in _NDCG_FORMS:
+    if not isinstance(ndcg, str) or ndcg not in _NDCG_FORMS:
         raise InputError("ndcg", f"must be one of {{'jk', 'trec'}}; got {ndcg!r}")
     return ndcg
 
@@ -468,6 +465,7 @@ def evaluate(qrels: Any, run: Any, metrics: Any = ("AveP",), *,
     >>> evaluate(qrels, {"sys": run}, ["P(rel=2)@2", "map"])["map"]["sys"].tolist()
     [0.5, 0.0]
     """
+    _iv_evaluate(metrics=metrics, progress=progress)
     single = isinstance(metrics, str) or _is_measure_object(metrics)
     entries = [metrics] if single else list(metrics)
     if not entries:

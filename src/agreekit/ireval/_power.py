@@ -19,7 +19,7 @@ from agreekit._jit import pick
 from agreekit._memory import check_memory
 from agreekit._resampling import (STREAM_BATCH_ELEMENTS, STREAM_POOLED, log_values, resample_batches, summary_name,
                                   topic_resamples)
-from agreekit._validation import InputError, check_choice, check_int
+from agreekit._validation import InputError, check_choice, check_flag, check_float, check_int, real_array
 from agreekit.ireval import _kernels as _k
 from agreekit.ireval._tests import _REL_TOL, _ZERO_VAR_TOL, _apply_statistic, _asl, _kth_largest, critical_rank
 from agreekit.ireval._evaluate import _progress
@@ -43,9 +43,11 @@ def format_difference(value: float, *, decimals: int | None = 2, significant: in
     value : float
         The difference (e.g. :attr:`DiscriminativePowerResult.estimated_difference`).
     decimals : int, default 2
-        Decimal places (Table 2's format); ignored when ``significant`` is given.
+        Decimal places, 0 to 20 (Table 2's format); ignored (but checked) when ``significant`` is
+        given, when it may also be None.
     significant : int, optional
-        Significant figures instead of decimal places (the text's "two significant figures").
+        Significant figures, 1 to 17, instead of decimal places (the text's "two significant
+        figures").
 
     Returns
     -------
@@ -63,11 +65,18 @@ def format_difference(value: float, *, decimals: int | None = 2, significant: in
     >>> format_difference(1.4249), format_difference(1.4249, significant=2), format_difference(float("nan"))
     ('1.42', '1.4', 'nan')
     """
-    if value is None or not np.isfinite(value):
+    if significant is not None:
+        significant = check_int("significant", significant, minimum=1, maximum=17)
+    if decimals is not None or significant is None:
+        decimals = check_int("decimals", decimals, minimum=0, maximum=20)
+    if value is None:
+        return "nan"
+    value = real_array("value", value, finite=False, max_ndim=0)[()]
+    if not np.isfinite(value):
         return "nan"
     if significant is not None:
-        return f"{value:.{int(significant)}g}"
-    return f"{value:.{int(decimals)}f}"
+        return f"{value:.{significant}g}"
+    return f"{value:.{decimals}f}"
 
 
 def _pairs(s: int) -> tuple[np.ndarray, np.ndarray]:
@@ -404,6 +413,10 @@ def discriminative_power(scores: Any, *, alpha: float = 0.05, test: str = "paire
     n, s = X.shape
     test = check_choice("test", test, ("paired", "unpaired"))
     stat = summary_name(summary, allow_callable=(test == "unpaired"))
+    offset = check_float("offset", offset, minimum=0.0)
+    progress = check_flag("progress", progress, allow_none=True)
+    if batch_size is not None:
+        batch_size = check_int("batch_size", batch_size, minimum=1)
     pa, pb = _pairs(s)
     P = pa.size
     if test == "paired":

@@ -24,7 +24,7 @@ import pandas as pd
 
 from agreekit._io import (MAX_DECOMPRESSED_BYTES, MAX_GZIP_RATIO, MAX_LINE_BYTES, _open_binary, check_input_path,
                           iter_lines)
-from agreekit._validation import InputError, parse_ascii_float, parse_ascii_int
+from agreekit._validation import InputError, check_name, parse_ascii_float, parse_ascii_int
 
 #: peers' column names -> ours (ir_measures / pytrec_eval frames, PyTerrier frames)
 _COLUMN_ALIASES = {"topic": ("query_id", "qid"), "docno": ("doc_id", "docid"), "relevance": ("label",),
@@ -406,6 +406,7 @@ def read_run(source: Any, *, name: str | None = None) -> tuple[str, pd.DataFrame
     >>> name, run["docno"].tolist(), run["score"].tolist()
     ('bm25', ['d1', 'd9'], [2.5, 1.0])
     """
+    check_name("name", name, allow_none=True)
     if isinstance(source, pd.DataFrame):
         df = _topic_doc_frame("run", source, "score")
         try:

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
+
+import numpy as np
 
 from agreekit._api import ResultBase
 from agreekit._validation import InputError
@@ -291,3 +293,42 @@ def _parse(name: str, text: str, *, suggest: bool = True) -> MetricSpec:
             else:
                 cutoff = value
     return _spec(name, kind, cutoff, rel)
+
+
+# ----------------------------------------------------------------------------- public-entry checks
+
+
+def _iv_evaluate(*, metrics: Any, progress: Any) -> None:
+    """The options of :func:`agreekit.ireval.evaluate` that its body would otherwise trip over."""
+    from agreekit._validation import check_flag
+
+    if not (isinstance(metrics, str) or _is_measure_object(metrics)):
+        if isinstance(metrics, (np.ndarray, np.ma.MaskedArray)) and metrics.ndim != 1 or \
+                not isinstance(metrics, Iterable) or isinstance(metrics, (bytes, Mapping)):
+            raise InputError("metrics", f"must be a metric name, an ir_measures measure or a sequence of them; "
+                                        f"got {type(metrics).__name__}")
+    check_flag("progress", progress, allow_none=True)
+
+
+def _iv_topic_metrics(ranked_gains: Any, ideal_gains: Any, specs: Any, beta: Any, log_base: Any) -> tuple:
+    """:func:`agreekit.ireval.metrics.topic_metrics`'s inputs checked: (gains, positive ideal gains sorted
+    in decreasing order, specs as a list)."""
+    from agreekit._validation import check_float, real_array
+
+    check_float("beta", beta, minimum=0.0)
+    check_float("log_base", log_base, minimum=1.0, inclusive=False)
+    g = real_array("ranked_gains", ranked_gains, min_ndim=1, max_ndim=1)
+    gi = real_array("ideal_gains", ideal_gains, min_ndim=1, max_ndim=1)
+    gi = np.sort(gi)[::-1]
+    gi = gi[gi > 0]
+    if gi.size == 0:
+        raise InputError("ideal_gains", "holds no positive gain (the topic has no relevant document): every "
+                                        "metric is undefined")
+    if isinstance(specs, MetricSpec) or isinstance(specs, (str, bytes, Mapping)) or not isinstance(specs, Iterable):
+        raise InputError("specs", f"must be a sequence of metrics from parse_metric(); got {type(specs).__name__}")
+    specs = list(specs)
+    for sp in specs:
+        if not isinstance(sp, MetricSpec):
+            raise InputError("specs", f"must hold metrics from parse_metric() (e.g. parse_metric('AP')); got "
+                                      f"{type(sp).__name__}")
+    return g, gi, specs

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from agreekit._io import read_csv_rows
-from agreekit._validation import InputError, check_choice, float_matrix, is_ascii_int, parse_ascii_float
+from agreekit._validation import InputError, check_choice, check_name, float_matrix, is_ascii_int, parse_ascii_float
 
 #: ids longer than this are never read as numbers by the ids rule below
 _NUMERIC_ID_MAX = 64
@@ -132,8 +132,8 @@ def align_scores(reference: pd.DataFrame, other: pd.DataFrame, *, names=("scores
         Topics × systems scores whose row and column order is kept.
     other : pandas.DataFrame
         Scores of the same topics and systems, in any order.
-    names : tuple of str, optional
-        How errors name the two matrices (default ``("scores_a", "scores_b")``).
+    names : tuple of two str, optional
+        How errors about their labels name the two matrices (default ``("scores_a", "scores_b")``).
 
     Returns
     -------
@@ -148,6 +148,12 @@ def align_scores(reference: pd.DataFrame, other: pd.DataFrame, *, names=("scores
     >>> align_scores(a, a.loc[["302", "301"], ["B", "A"]]).equals(a)
     True
     """
+    if not (isinstance(names, (tuple, list)) and len(names) == 2 and all(isinstance(n, str) for n in names)):
+        raise InputError("names", f"must be a pair of strings (how errors name the two matrices); got {names!r}"[:200])
+    for param, frame in (("reference", reference), ("other", other)):
+        if not isinstance(frame, pd.DataFrame):
+            raise InputError(param, f"must be a pandas DataFrame of topics x systems scores (see load_scores); "
+                                    f"got {type(frame).__name__}")
     for axis, what in ((0, "topics"), (1, "systems")):
         a = reference.axes[axis]
         b = other.axes[axis]
@@ -210,7 +216,7 @@ def load_scores(path: str | os.PathLike, *, parameter: str = "scores", topic_col
     >>> load_scores(io.StringIO("A,B\\n0.1,0.2\\n0.3,0.0\\n")).index.tolist()
     [1, 2]
     """
-    table = read_csv_rows(path, parameter=parameter, empty_header="first", what="system")
+    table = read_csv_rows(path, parameter=check_name("parameter", parameter), empty_header="first", what="system")
     shown = table.source
 
     topic_column = check_choice("topic_column", topic_column, _TOPIC_COLUMN_CHOICES)

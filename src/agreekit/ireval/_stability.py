@@ -13,7 +13,7 @@ import pandas as pd
 from agreekit._api import ResultBase, renamed_parameters
 from agreekit._memory import check_memory
 from agreekit._resampling import STREAM_SWAP, bootstrap_summaries, summary_name, topic_resamples
-from agreekit._validation import InputError, check_float, check_int
+from agreekit._validation import InputError, check_flag, check_float, check_int, real_array
 from agreekit.ireval import _kernels as _k
 from agreekit.ireval._power import _pairs
 from agreekit.ireval._scores import check_scores
@@ -26,6 +26,10 @@ __all__ = ["DEFAULT_FUZZINESS", "difference_bin", "StabilityResult", "stability"
 DEFAULT_FUZZINESS = tuple(round(0.01 * i, 2) for i in range(1, 21))
 
 
+#: largest number of difference bins (an int32 index)
+MAX_BINS = 2**31
+
+
 def difference_bin(d: Any, *, width: float = 0.01, n_bins: int = 21) -> np.ndarray:
     """Bin index of |d|: floor(|d| / width) made robust to round-off, clipped to n_bins - 1.
 
@@ -34,11 +38,11 @@ def difference_bin(d: Any, *, width: float = 0.01, n_bins: int = 21) -> np.ndarr
     Parameters
     ----------
     d : array_like
-        Performance differences (their absolute values are binned).
+        Finite performance differences (their absolute values are binned).
     width : float, default 0.01
-        Bin width (Sakai's 0.01).
+        Bin width (Sakai's 0.01), > 0.
     n_bins : int, default 21
-        Number of bins; the last one holds every |d| >= (n_bins - 1) width.
+        Number of bins, 1 to 2**31; the last one holds every |d| >= (n_bins - 1) width.
 
     Returns
     -------
@@ -56,8 +60,12 @@ def difference_bin(d: Any, *, width: float = 0.01, n_bins: int = 21) -> np.ndarr
     >>> difference_bin([0.031 - 0.021, 0.2, 0.57]).tolist()
     [1, 20, 20]
     """
-    q = np.round(np.abs(np.asarray(d, dtype=np.float64)) / width, 9)
-    return np.minimum(np.floor(q).astype(np.int64), n_bins - 1)
+    d = real_array("d", d)
+    width = check_float("width", width, minimum=0.0, inclusive=False)
+    n_bins = check_int("n_bins", n_bins, minimum=1, maximum=MAX_BINS)
+    with np.errstate(over="ignore"):
+        q = np.minimum(np.round(np.abs(d) / width, 9), float(n_bins - 1))
+    return np.floor(q).astype(np.int64)
 
 
 # --------------------------------------------------------------------------- stability
@@ -120,7 +128,7 @@ class StabilityResult(ResultBase):
 
 
 def _check_fuzziness(fuzziness) -> np.ndarray:
-    f = np.atleast_1d(np.asarray(fuzziness, dtype=np.float64))
+    f = np.atleast_1d(real_array("fuzziness", fuzziness, finite=False))
     if f.ndim != 1 or f.size == 0 or not np.all(np.isfinite(f)) or np.any(f < 0):
         raise InputError("fuzziness", "must be a non-empty 1-D array of finite values >= 0")
     return np.ascontiguousarray(f)
@@ -181,6 +189,7 @@ def stability(scores: Any, *, fuzziness: Sequence[float] = DEFAULT_FUZZINESS, su
     n, s = X.shape
     stat = summary_name(summary, allow_callable=False)
     f = _check_fuzziness(fuzziness)
+    offset = check_float("offset", offset, minimum=0.0)
     idx = topic_resamples(resamples, n, n_resamples, rng, bytes_per_resample=16.0 * s,
                            what="system summaries of the stability method")
     B = idx.shape[0]
@@ -328,8 +337,10 @@ def swap_rates(scores: Any, *, summary: str = "mean", bin_width: float = 0.01, n
     n, s = X.shape
     stat = summary_name(summary, allow_callable=False)
     width = check_float("bin_width", bin_width, minimum=0.0, inclusive=False)
-    nb = check_int("n_bins", n_bins, minimum=1)
+    nb = check_int("n_bins", n_bins, minimum=1, maximum=MAX_BINS)
     thr = check_float("threshold", threshold, minimum=0.0, maximum=1.0)
+    monotone = check_flag("monotone", monotone)
+    offset = check_float("offset", offset, minimum=0.0)
     if resamples is None:  # two B x n sample matrices and four B x s summaries
         check_memory("n_resamples", check_int("n_resamples", n_resamples, minimum=1) * (16.0 * n + 32.0 * s),
                      "the two sets of bootstrap samples and system summaries of the swap method")

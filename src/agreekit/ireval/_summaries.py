@@ -5,7 +5,7 @@ from typing import Any
 
 import numpy as np
 
-from agreekit._validation import InputError
+from agreekit._validation import InputError, check_float, check_int, real_array
 
 #: offset of the geometric mean, Sakai (2006) Eq. 7
 GM_OFFSET = 1e-5
@@ -17,9 +17,9 @@ def round_significant(x: Any, digits: int = 4) -> np.ndarray:
     Parameters
     ----------
     x : array_like
-        Values to round.
+        Finite real values to round.
     digits : int, optional
-        Significant figures kept (default 4).
+        Significant figures kept, 1 to 17 (default 4).
 
     Returns
     -------
@@ -32,7 +32,8 @@ def round_significant(x: Any, digits: int = 4) -> np.ndarray:
     >>> round_significant([0.123456, 12.34567]).tolist()
     [0.1235, 12.35]
     """
-    x = np.asarray(x, dtype=np.float64)
+    x = real_array("x", x)
+    digits = check_int("digits", digits, minimum=1, maximum=17)
     with np.errstate(divide="ignore", invalid="ignore"):
         mag = np.where(x == 0, 0, np.floor(np.log10(np.abs(np.where(x == 0, 1, x)))))
     factor = 10.0 ** (digits - 1 - mag)
@@ -45,9 +46,9 @@ def arithmetic_mean(x: Any, axis: int = 0) -> np.ndarray:
     Parameters
     ----------
     x : array_like
-        Scores (e.g. topics × systems).
-    axis : int, optional
-        The axis averaged over (default 0: over topics).
+        Finite real scores (e.g. topics × systems), at least 1-D.
+    axis : int or None, optional
+        The axis averaged over (default 0: over topics; None: over all values).
 
     Returns
     -------
@@ -60,7 +61,12 @@ def arithmetic_mean(x: Any, axis: int = 0) -> np.ndarray:
     >>> arithmetic_mean([[0.1, 0.2], [0.3, 0.4]]).round(6).tolist()
     [0.2, 0.3]
     """
-    return np.mean(np.asarray(x, dtype=np.float64), axis=axis)
+    x = real_array("x", x, min_ndim=1)
+    return np.mean(x, axis=_check_axis(axis, x.ndim))
+
+
+def _check_axis(axis: Any, ndim: int) -> int | None:
+    return None if axis is None else check_int("axis", axis, minimum=-ndim, maximum=ndim - 1)
 
 
 def geometric_mean(x: Any, axis: int = 0, *, offset: float = GM_OFFSET) -> np.ndarray:
@@ -72,11 +78,11 @@ def geometric_mean(x: Any, axis: int = 0, *, offset: float = GM_OFFSET) -> np.nd
     Parameters
     ----------
     x : array_like
-        Non-negative scores (e.g. topics × systems).
-    axis : int, optional
-        The axis averaged over (default 0: over topics).
+        Non-negative finite scores (e.g. topics × systems), at least 1-D.
+    axis : int or None, optional
+        The axis averaged over (default 0: over topics; None: over all values).
     offset : float, optional
-        Added before the log and subtracted after (default 1e-5).
+        Added before the log and subtracted after (default 1e-5), finite and >= 0.
 
     Returns
     -------
@@ -89,7 +95,9 @@ def geometric_mean(x: Any, axis: int = 0, *, offset: float = GM_OFFSET) -> np.nd
     >>> round(float(geometric_mean([0.25, 1.0])), 6)
     0.500002
     """
-    x = np.asarray(x, dtype=np.float64)
+    x = real_array("x", x, min_ndim=1)
+    axis = _check_axis(axis, x.ndim)
+    offset = check_float("offset", offset, minimum=0.0)
     if np.any(x + offset <= 0):
         raise InputError("x", f"geometric mean needs values > -offset ({-offset})")
     return np.exp(np.mean(np.log(x + offset), axis=axis)) - offset

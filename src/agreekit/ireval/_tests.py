@@ -17,7 +17,8 @@ from agreekit._api import TestResultBase, deprecated_attribute, monte_carlo_pval
 from agreekit._memory import check_memory
 from agreekit._resampling import (STREAM_POOLED, log_values, resample_batches, summary_name, topic_resamples,
                                   unit_mean_interval)
-from agreekit._validation import InputError, as_float_array, check_choice, check_float, check_int
+from agreekit._validation import (InputError, as_float_array, check_choice, check_float, check_int,
+                                 check_real_values)
 from agreekit.ireval import _kernels as _k
 from agreekit.ireval._summaries import GM_OFFSET
 
@@ -131,6 +132,7 @@ def _two_samples(x, y, *, min_size: int) -> tuple[np.ndarray, np.ndarray]:
     """x and y as finite 1-D float arrays of at least ``min_size`` values (errors name x or y)."""
     out = []
     for nm, v in (("x", x), ("y", y)):
+        check_real_values(nm, v)
         v = as_float_array(nm, v, what="numbers (per-topic scores)")
         if v.ndim != 1:
             raise InputError(nm, f"must be 1-D; got shape {v.shape}")
@@ -322,6 +324,7 @@ def paired_test(x: Any, y: Any, *, alternative: str = "two-sided", n_resamples: 
     (4.041, True, True)
     """
     stat = summary_name(summary, allow_callable=False)
+    offset = check_float("offset", offset, minimum=0.0)
     alternative = _check_alternative(alternative)
 
     x, y = _two_samples(*_align_paired(x, y), min_size=2)
@@ -462,6 +465,7 @@ def unpaired_test(x: Any, y: Any, *, alternative: str = "two-sided", summary: st
     -0.15
     """
     stat = summary_name(summary, allow_callable=True)
+    offset = check_float("offset", offset, minimum=0.0)
     alternative = _check_alternative(alternative)
 
     x, y = _two_samples(x, y, min_size=1)

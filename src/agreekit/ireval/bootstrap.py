@@ -75,7 +75,8 @@ import numpy as np
 from agreekit._api import ResultBase, renamed_parameters
 from agreekit._memory import check_memory
 from agreekit._resampling import STREAM_POOLED, STREAM_SWAP, STREAM_TOPICS, bootstrap_indices, stream_generator
-from agreekit._validation import InputError, check_int
+from agreekit._resampling import summary_name
+from agreekit._validation import InputError, check_float, check_int
 # the analyses, one module each; their public names are this module's (and agreekit.ireval's)
 from agreekit.ireval._correlation import (DifferenceSEResult, RankCorrelationResult, difference_se,
                                           kendall_critical_value, kendall_normal_test, rank_correlation_se,
@@ -83,6 +84,7 @@ from agreekit.ireval._correlation import (DifferenceSEResult, RankCorrelationRes
 from agreekit.ireval._power import DiscriminativePowerResult, discriminative_power, format_difference
 from agreekit.ireval._power import (_paired_all_pairs, _paired_all_pairs_stream,  # noqa: F401 (old paths, tests)
                                     _paired_stream_numpy, _pairs)
+from agreekit.ireval._stability import MAX_BINS, _check_fuzziness
 from agreekit.ireval._stability import (DEFAULT_FUZZINESS, StabilityResult, SwapResult, difference_bin,
                                         stability, swap_rates)
 from agreekit.ireval._tests import (ALTERNATIVES, PairedTestResult, UnpairedTestResult, critical_rank,  # noqa: F401
@@ -165,6 +167,24 @@ class MetaEvaluation(ResultBase):
         return out
 
 
+_ANALYSES = ("paired", "unpaired", "stability", "swap")
+
+
+def _check_analyses(analyses: Any) -> tuple[str, ...]:
+    if isinstance(analyses, str):
+        analyses = (analyses,)
+    try:
+        items = tuple(analyses) if not isinstance(analyses, np.ndarray) or analyses.ndim == 1 else None
+    except TypeError:
+        items = None
+    if items is None or not all(isinstance(a, str) for a in items):
+        raise InputError("analyses", f"must be a sequence of names from {_ANALYSES}; got {analyses!r}")
+    bad = set(items) - set(_ANALYSES)
+    if bad:
+        raise InputError("analyses", f"unknown analyses {sorted(bad)}")
+    return items
+
+
 @renamed_parameters(statistic="summary", paired_statistic="paired_summary")
 def meta_evaluate(scores: Any, *, alpha: float = 0.05, n_resamples: int = 1000, rng: Any = None,
                   summary: str = "mean", paired_summary: str | None = None,
@@ -197,7 +217,8 @@ def meta_evaluate(scores: Any, *, alpha: float = 0.05, n_resamples: int = 1000, 
     bin_width, n_bins, swap_threshold
         The swap method's bins and the swap rate behind ``abs`` (0.01, 21, 0.05).
     analyses : sequence of str
-        Which of ``"paired"``, ``"unpaired"``, ``"stability"``, ``"swap"`` to run.
+        Which of ``"paired"``, ``"unpaired"``, ``"stability"``, ``"swap"`` to run (one name is
+        a sequence of one).  The options of the analyses not run are checked too.
     offset : float, default 1e-5
         Geometric-mean offset.
     batch_size : int, optional
@@ -228,9 +249,19 @@ def meta_evaluate(scores: Any, *, alpha: float = 0.05, n_resamples: int = 1000, 
     """
     df = check_scores(scores)
     n = df.shape[0]
-    bad = set(analyses) - {"paired", "unpaired", "stability", "swap"}
-    if bad:
-        raise InputError("analyses", f"unknown analyses {sorted(bad)}")
+    analyses = _check_analyses(analyses)
+    # every option is checked, also those of analyses not run
+    check_float("alpha", alpha, minimum=0.0, maximum=1.0, inclusive=False)
+    summary_name(summary, allow_callable=False)
+    if paired_summary is not None:
+        summary_name(paired_summary, allow_callable=False, parameter="paired_summary")
+    _check_fuzziness(fuzziness)
+    check_float("bin_width", bin_width, minimum=0.0, inclusive=False)
+    check_int("n_bins", n_bins, minimum=1, maximum=MAX_BINS)
+    check_float("swap_threshold", swap_threshold, minimum=0.0, maximum=1.0)
+    check_float("offset", offset, minimum=0.0)
+    if batch_size is not None:
+        check_int("batch_size", batch_size, minimum=1)
     B = check_int("n_resamples", n_resamples, minimum=1)
     s = df.shape[1]
     check_memory("n_resamples", B * (8.0 * 4 * n + 8.0 * (4 * s + 8)),

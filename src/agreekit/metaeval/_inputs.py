@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from agreekit._validation import InputError
+from agreekit._validation import InputError, check_float
 from agreekit._resampling import bootstrap_summaries, summary_name, system_summaries
 from agreekit.ireval.metrics import GM_OFFSET, align_scores, check_scores
 from agreekit._jit import pick
@@ -59,6 +59,7 @@ def check_metric_scores(scores: Any, *, summary: Any = "mean", parameter: str = 
     metric name -> summary (missing names use ``"mean"``).  ``statistic`` is the former
     spelling (internal callers); errors name ``summary_parameter``.
     """
+    offset = check_float("offset", offset, minimum=0.0)
     if statistic is not None:
         summary = statistic
         # the former spelling, used by internal callers whose own parameter is `summary`

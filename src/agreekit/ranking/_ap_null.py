@@ -260,6 +260,7 @@ def ap_correlation_test(x, y, *, symmetric=False, alternative="two-sided", metho
     alternative = check_choice("alternative", alternative, ALTERNATIVES)
     method = check_choice("method", method, METHODS)
     n_resamples = check_int("n_resamples", n_resamples, minimum=1)
+    check_rng(rng)   # also where the method chosen draws nothing
     vx, vy, tx, ty = _ap_inputs(x, y, kind)
     stat = _ap_values(vx, vy, tx, symmetric)
     n = vx.size

@@ -43,7 +43,8 @@ import numpy as np
 from numba import njit
 
 from agreekit._api import ResultBase
-from agreekit._validation import InputError, check_choice, check_float, check_same_length, integral_ranks, numeric_vector
+from agreekit._validation import (InputError, check_choice, check_float, check_not_masked, check_same_length,
+                                  integral_ranks, numeric_vector)
 from agreekit.ranking.correlation import _as_ranks
 
 __all__ = ["RBOResult", "rank_biased_overlap", "ap_correlation"]
@@ -527,6 +528,7 @@ def rank_biased_overlap(x, y, *, p=0.9, ties="a", kind="lists") -> RBOResult:
     ...                           kind="scores").ext, 6)
     0.81
     """
+    check_not_masked(x=x, y=y)
     p = check_float("p", p, minimum=0.0, maximum=1.0, inclusive=False)
     ties = check_choice("ties", ties, RBO_TIES)
     X, Y, _, pairs = _rbo_inputs(x, y, kind)

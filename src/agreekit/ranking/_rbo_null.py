@@ -24,7 +24,7 @@ import numpy as np
 from numba import njit
 
 from agreekit._api import TestResultBase, check_rng
-from agreekit._validation import InputError, check_choice, check_float, check_int
+from agreekit._validation import InputError, check_choice, check_float, check_int, check_not_masked
 from agreekit.ranking._montecarlo import mc_test, sequential_test
 from agreekit.ranking._ranked_lists import (RBO_TIES, _Flat, _rbo_core, _rbo_flat, _rbo_inputs, _rbo_tail,
                                             _tail_log, _underflow_depth)
@@ -356,6 +356,8 @@ def rank_biased_overlap_test(x, y, *, n_items, p=0.9, ties="a", score="ext", alt
     alternative = check_choice("alternative", alternative, ALTERNATIVES)
     method = check_choice("method", method, METHODS)
     n_resamples = check_int("n_resamples", n_resamples, minimum=1)
+    check_rng(rng)   # also where the method chosen draws nothing
+    check_not_masked(x=x, y=y)
     Fx, Fy, n_union, pairs = _rbo_inputs(x, y, "lists")
     n_items = check_int("n_items", n_items, minimum=1)
     if n_items < n_union:

@@ -13,7 +13,7 @@ from typing import Callable
 import numpy as np
 
 from agreekit._api import ResultBase
-from agreekit._validation import InputError, check_choice
+from agreekit._validation import InputError, check_choice, check_float
 from agreekit.ranking._vocabulary import COEFFICIENT_REGISTRY, SCHEME_REGISTRY, WEIGHER_FAMILIES, _fmt
 
 SCHEMES = tuple(SCHEME_REGISTRY)
@@ -94,9 +94,17 @@ class Weigher(ResultBase):
     func: Callable = field(default=None, repr=False, compare=False)
 
     def __post_init__(self):
+        if not isinstance(self.family, str):
+            raise InputError("family", f"must be a weigher family name (a string); got {type(self.family).__name__}")
         if self.family != "callable" and self.family not in WEIGHER_FAMILIES:  # fail closed
             raise InputError("weigher", f"unknown family {self.family!r}; known families: "
                                         f"{', '.join(WEIGHER_FAMILIES)}")
+        object.__setattr__(self, "params", _check_params(self.family, self.params))
+        if self.family == "callable" and not callable(self.func):
+            raise InputError("func", f"must be a callable f(i) for family 'callable'; got {type(self.func).__name__}")
+        if self.family != "callable" and self.func is not None:
+            raise InputError("func", f"is only for family 'callable' (family {self.family!r} has its own f); "
+                                     f"got {type(self.func).__name__}")
 
     @property
     def label(self) -> str:
@@ -194,6 +202,33 @@ class Weigher(ResultBase):
         t = weigher_table(self, n)
         return t[:n].copy() if t.size != n else t
 
+
+
+def _check_params(family: str, params) -> tuple:
+    """``params`` of a hand-built :class:`Weigher`: (name, real number) pairs of the family's
+    parameters, each once and within its bounds, in canonical order (defaults filled in)."""
+    if not isinstance(params, (tuple, list)) or not all(
+            isinstance(p, (tuple, list)) and len(p) == 2 and isinstance(p[0], str) for p in params):
+        raise InputError("params", f"must be a tuple of (name, number) pairs; got {params!r}"[:200])
+    if family == "callable":
+        if params:
+            raise InputError("params", f"must be empty for family 'callable'; got {params!r}")
+        return ()
+    fam = WEIGHER_FAMILIES[family]
+    names = [p[0] for p in params]
+    unknown = [k for k in names if k not in fam.defaults]
+    if unknown or len(set(names)) != len(names):
+        raise InputError("params", f"family {family!r} takes each of ({', '.join(fam.defaults) or 'none'}) at most "
+                                   f"once; got {names}")
+    values = dict(fam.defaults)
+    for k, v in params:
+        values[k] = check_float("params", v)
+    missing = [k for k in fam.required if k not in names]
+    if missing:
+        raise InputError("params", f"family {family!r} needs parameter(s) {', '.join(missing)}")
+    for prm in fam.params:
+        prm.check(values[prm.name])
+    return tuple((k, values[k]) for k in fam.defaults)
 
 
 def _call_user_weigher(weigher: Weigher, i: np.ndarray) -> np.ndarray:

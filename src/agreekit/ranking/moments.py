@@ -24,7 +24,7 @@ import numpy as np
 from agreekit._api import ResultBase, deprecated_attribute
 from agreekit._jit import pick
 from agreekit.ranking import _kernels as _k
-from agreekit._validation import check_int
+from agreekit._validation import check_flag, check_int
 from agreekit.ranking._config import Config, configuration
 from agreekit.ranking._log_kernels import log_exact_chunk_sums
 from agreekit.ranking._montecarlo import TimeEstimate
@@ -178,6 +178,7 @@ def exact_moments(coefficient="kendall", *, n, weigher="harmonic", scheme="addit
     True
     """
     config = configuration(coefficient, scheme, weigher)
+    progress = check_flag("progress", progress, allow_none=True)
     return _exact_moments(config, check_int("n", n, minimum=2, maximum=MAX_EXACT_N), progress)
 
 

@@ -70,7 +70,7 @@ from numba import njit
 
 from agreekit._api import TestResultBase, check_rng
 from agreekit._jit import pick
-from agreekit._validation import InputError, check_choice, check_int, check_same_length
+from agreekit._validation import InputError, check_choice, check_flag, check_int, check_same_length
 from agreekit.ranking import _cache
 from agreekit.ranking import _kernels as _k
 from agreekit.ranking._config import Config, configuration
@@ -614,11 +614,14 @@ def configured_test(x, y, config: Config, *, alternative="two-sided", method="au
     if type(n_resamples) is not int or n_resamples < 1:
         n_resamples = check_int("n_resamples", n_resamples, minimum=1)
     rng = _check_rng(rng)
-    if kind != "ranks":
+    if kind.__class__ is not str or kind != "ranks":
         kind = check_choice("kind", kind, KINDS)
     if sequential is not None and not isinstance(sequential, (bool, np.bool_)):
         raise InputError("sequential", f"must be None, True or False; got {sequential!r}")
+    progress = check_flag("progress", progress, allow_none=True)
     rule = _g0_rule_iv(g0_rule, "corrected")
+    if table is not None:   # checked also where the method does not read it (exact, tied rankings)
+        find_table_for(table, config, required=True)
     x, y, F, gamma = _checked_gamma(x, y, config, kind)
     if F is None:
         if table is not None:

@@ -55,7 +55,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from agreekit._api import ResultBase
-from agreekit._validation import InputError, check_choice, check_float
+from agreekit._validation import InputError, check_choice, check_float, check_real_values
 
 __all__ = ["StandardizationFunction", "BoundConsistencyError", "standardize"]
 
@@ -488,6 +488,8 @@ def standardize(gamma, *, coefficient: str = "kendall", scheme: str = "additive"
     try:
         if isinstance(gamma, (str, bytes)):
             raise TypeError
+        if not isinstance(gamma, (float, int)) or isinstance(gamma, bool):   # bool, complex, masked...
+            check_real_values("gamma", gamma)
         arr = np.asarray(gamma, dtype=np.float64)
     except (TypeError, ValueError):
         raise InputError("gamma", f"must be a real number or an array of them; got {gamma!r}") from None

@@ -41,7 +41,7 @@ from typing import Any
 import numpy as np
 
 from agreekit._api import ResultBase
-from agreekit._validation import InputError, check_choice, check_int, check_same_length
+from agreekit._validation import InputError, check_choice, check_flag, check_int, check_same_length
 from agreekit._io import read_text
 from agreekit.ranking._config import Config, configuration
 from agreekit.ranking._fitmodel import _prediction_se, _x_of_n
@@ -93,8 +93,13 @@ def table_checksum(table: dict) -> str:
     >>> table_checksum(doc) == doc["checksum"]
     True
     """
+    if not isinstance(table, dict):
+        raise InputError("table", f"must be a dict (a coefficient table parsed from JSON); got {type(table).__name__}")
     body = {k: v for k, v in table.items() if k != "checksum"}
-    text = json.dumps(body, sort_keys=True, separators=(",", ":"), allow_nan=False)
+    try:
+        text = json.dumps(body, sort_keys=True, separators=(",", ":"), allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        raise InputError("table", f"is not JSON data (string keys; numbers, strings, lists, dicts; no NaN): {exc}") from None
     return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
@@ -764,7 +769,15 @@ def null_moments(*, coefficient: str = "kendall", scheme: str = "additive", weig
     >>> t.source, t.size, t.n
     ('exact', 6720, 8)
     """
+    _check_flags(compute=compute, extrapolate=extrapolate, progress=progress)
     return _null_moments(configuration(coefficient, scheme, weigher), n, table, compute, x, y, extrapolate, progress)
+
+
+def _check_flags(*, compute, extrapolate, progress=None) -> None:
+    """The switches of the public entries (also where the call does not use them)."""
+    check_flag("compute", compute)
+    check_flag("extrapolate", extrapolate)
+    check_flag("progress", progress, allow_none=True)
 
 
 def _null_moments(config: Config, n, table, compute, x, y, extrapolate, progress) -> TableMoments:
@@ -868,6 +881,7 @@ def standardization_function(*, coefficient: str = "kendall", scheme: str = "add
     """
     form = check_choice("form", form, FORMS)
     rule = _g0_rule_iv(g0_rule, form)
+    _check_flags(compute=compute, extrapolate=extrapolate)
     return _standardization_function(configuration(coefficient, scheme, weigher), n, form, rule, table, extrapolate,
                                      compute, x, y)
 
