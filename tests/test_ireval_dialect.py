@@ -397,6 +397,10 @@ def test_evaluate_cli_old_output_dir_and_ndcg_spellings(tmp_path, capsys):
     new_dir, old_dir = tmp_path / "new", tmp_path / "old"
     assert main(["evaluate", str(q), str(r), "--metrics", "AP,nDCG_jk@10", "--output-dir", str(new_dir)]) == 0
     capsys.readouterr()
+    # -o is a file; only an existing directory is still read as the old --output-dir spelling
+    assert main(["evaluate", str(q), str(r), "--metrics", "AP,nDCG_jk@10", "-o", str(old_dir)]) == 2
+    assert "--output-dir" in capsys.readouterr().err and not old_dir.exists()
+    old_dir.mkdir()
     with pytest.warns(DeprecationWarning) as w:
         assert main(["evaluate", str(q), str(r), "--metrics", "AP,nDCG_jk@10", "-o", str(old_dir)]) == 0
     assert len(w) == 1 and "--output-dir" in str(w[0].message)
