@@ -128,6 +128,13 @@ def did_you_mean(word: Any, choices: Iterable[str], *, n: int = 3, cutoff: float
     close = [c for c in close if c != word]
     if not close:
         return ""
+    # only the suggestions about as close as the best one ('correlate' for 'corelate', not also 'evaluate')
+    def ratio(c):
+        plain = difflib.SequenceMatcher(None, word, c).ratio()
+        return plain if fold is None else max(plain, difflib.SequenceMatcher(None, fold(word), fold(c)).ratio())
+
+    best = max(ratio(c) for c in close)
+    close = [c for c in close if ratio(c) >= best - 0.1]
     return f"; did you mean {' or '.join(repr(c) for c in close)}?"
 
 
