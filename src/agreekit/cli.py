@@ -22,7 +22,7 @@ import warnings
 
 from agreekit import __version__
 from agreekit._io import dumps_json
-from agreekit._cli._common import add_quiet
+from agreekit._cli import add_quiet
 from agreekit._validation import InputError, did_you_mean, parse_ascii_float, parse_ascii_int
 
 __all__ = ["main", "build_parser"]
@@ -97,6 +97,8 @@ EXAMPLES = {
     ],
     "bootstrap": [
         "agreekit bootstrap resources/bootstrap/trec_topic_by_run_scores/adhoc8_ap.csv --rng 1",
+        "agreekit bootstrap resources/bootstrap/trec_topic_by_run_scores/adhoc8_ap.csv --n-resamples 200 --rng 1 "
+        "--format table",
         "agreekit bootstrap resources/bootstrap/trec_topic_by_run_scores/adhoc8_ap.csv --test unpaired "
         "--n-resamples 200 --format csv -o pairs.csv",
     ],
