@@ -477,7 +477,7 @@ def test_crlf_bom_trailing_blank_lines_read_as_plain(scratch, capsys, variant):
 
 def test_bom_header_is_not_part_of_the_first_name(scratch, capsys):
     (scratch / "b.csv").write_bytes(b"\xef\xbb\xbftopic,A,B\n1,0.1,0.2\n2,0.3,0.1\n")
-    out = json.loads(_run_ok(capsys, ["bootstrap", "b.csv", "--n-resamples", "40", "--rng", "1"]))
+    out = json.loads(_run_ok(capsys, ["bootstrap", "b.csv", "--n-resamples", "40", "--rng", "1", "--pairs"]))
     assert (out["pairs"][0]["system_a"], out["pairs"][0]["system_b"]) == ("A", "B")
     (scratch / "r.csv").write_bytes(b"\xef\xbb\xbfrank\n1\n2\n")
     out = json.loads(_run_ok(capsys, ["correlate", *CORR, "r.csv", "r.csv", "--column", "rank"]))
@@ -516,7 +516,7 @@ def test_small_and_degenerate_inputs_work(scratch, capsys):
     assert res["ari"] == pytest.approx(adjusted_rand_score([7] * 5, [0, 0, 1, 1, 2]), abs=1e-12)
     # a 2 x 2 score matrix (the smallest bootstrap input)
     (scratch / "m2.csv").write_text("A,B\n0.1,0.3\n0.2,0.5\n")
-    out = json.loads(_run_ok(capsys, ["bootstrap", "m2.csv", "--n-resamples", "40", "--rng", "1"]))
+    out = json.loads(_run_ok(capsys, ["bootstrap", "m2.csv", "--n-resamples", "40", "--rng", "1", "--pairs"]))
     assert out["n_topics"] == 2 and out["n_systems"] == 2 and len(out["pairs"]) == 1
     # consensus: identical rankings -> that ranking; all ties -> everything tied
     (scratch / "same.csv").write_text("a,b,c,d\n2,1,4,3\n2,1,4,3\n2,1,4,3\n")

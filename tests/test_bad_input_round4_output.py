@@ -50,7 +50,7 @@ COMMANDS = {
     "clustering": ["clustering", "u.txt", "v.txt", "-m", "ari"],
     "consensus": ["consensus", "rankings.csv", "--method", "exact"],
     "correlate": ["correlate", "x.txt", "y.txt"],
-    "bootstrap": ["bootstrap", "scores.csv", "--n-resamples", "40", "--rng", "1"],
+    "bootstrap": ["bootstrap", "scores.csv", "--n-resamples", "40", "--rng", "1", "--pairs"],   # -o FILE has them
     "evaluate": ["evaluate", "qrels.txt", "runA.txt", "runB.txt", "--metrics", "AP"],
     "metaeval": ["metaeval", "AP=scores.csv", "P=scores2.csv", "--n-resamples", "20", "--rng", "1",
                  "--no-pvalue"],

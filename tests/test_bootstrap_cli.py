@@ -28,7 +28,7 @@ def small_csv(tmp_path):
 
 def test_bootstrap_json_matches_library(small_csv, capsys):
     p, X = small_csv
-    assert main(["bootstrap", str(p), "--seed", "7", "--resamples", "400"]) == 0
+    assert main(["bootstrap", str(p), "--seed", "7", "--resamples", "400", "--pairs"]) == 0
     out = json.loads(capsys.readouterr().out)
     ref = discriminative_power(X, rng=7, n_resamples=400)
     assert out["n_pairs"] == 28 and out["n_significant"] == ref.n_significant

@@ -380,9 +380,9 @@ def test_bootstrap_cli_old_spellings_warn_once_and_give_the_same_output(ap_csv, 
             assert main(argv) == 0
         assert len([x for x in w if issubclass(x.category, DeprecationWarning)]) == 1
         assert old_out.read_text() == new_out.read_text()
-    # -o - is stdout, never a file named "-"
+    # -o - is stdout, never a file named "-" (--pairs: stdout has the summary only unless asked)
     assert main(["bootstrap", str(ap_csv), "--n-resamples", "200", "--rng", "3", "--summary", "gmean",
-                 "-o", "-"]) == 0
+                 "-o", "-", "--pairs"]) == 0
     assert capsys.readouterr().out == new_out.read_text()
     assert main(["bootstrap", str(ap_csv), "--n-resamples", "200", "--rng", "3", "--format", "csv"]) == 0
     table = pd.read_csv(__import__("io").StringIO(capsys.readouterr().out))

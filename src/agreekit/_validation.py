@@ -38,6 +38,7 @@ __all__ = [
     "check_real_values",
     "check_not_masked",
     "check_name",
+    "did_you_mean",
 ]
 
 
@@ -76,6 +77,70 @@ class InputError(ValueError):
 
 # shown (tracebacks, repr, pickles, the docs) where users import it from: ``agreekit.InputError``
 InputError.__module__ = "agreekit"
+
+
+def did_you_mean(word: Any, choices: Iterable[str], *, n: int = 3, cutoff: float = 0.6,
+                 fold: Any = None) -> str:
+    """The "did you mean" of an unknown name: ``"; did you mean 'correlate'?"``, or ``""``.
+
+    The one suggestion helper behind every "unknown name" message (subcommands, options and their
+    choices on the command line, weigher families, clustering measures): up to ``n`` of the
+    ``choices`` closest to ``word`` by :func:`difflib.get_close_matches`.
+
+    Parameters
+    ----------
+    word : str
+        What the user typed.
+    choices : iterable of str
+        The valid names.
+    n : int, default 3
+        At most this many suggestions.
+    cutoff : float, default 0.6
+        The similarity ratio (0 to 1) a suggestion needs, as in :func:`difflib.get_close_matches`.
+    fold : callable, optional
+        A ``str -> str`` normalization (e.g. :meth:`str.lower`): normalized spellings are compared as
+        well, and the original choice is suggested.
+
+    Returns
+    -------
+    str
+        ``"; did you mean 'a' or 'b'?"`` (to append to an error message), or ``""`` when nothing is close.
+
+    Examples
+    --------
+    >>> from agreekit._validation import did_you_mean
+    >>> did_you_mean("corelate", ["moments", "correlate", "consensus"])
+    "; did you mean 'correlate'?"
+    >>> did_you_mean("amii", ["ri", "ari", "ami", "ami_max", "nmi_sum"])
+    "; did you mean 'ami'?"
+    >>> did_you_mean("HARMONIC", ["harmonic", "power"], fold=str.lower)
+    "; did you mean 'harmonic'?"
+    >>> did_you_mean("xyz", ["ari", "ami"])
+    ''
+    """
+    import difflib
+
+    if not isinstance(word, str) or not word:
+        return ""
+    choices = [c for c in dict.fromkeys(str(c) for c in choices)]
+    close = difflib.get_close_matches(word, choices, n=n, cutoff=cutoff)
+    if fold is not None and len(close) < n:
+        folded: dict[str, str] = {}
+        for c in choices:
+            folded.setdefault(fold(c), c)
+        more = difflib.get_close_matches(fold(word), list(folded), n=n, cutoff=cutoff)
+        close = list(dict.fromkeys(close + [folded[m] for m in more]))[:n]
+    close = [c for c in close if c != word]
+    if not close:
+        return ""
+    # only the suggestions about as close as the best one ('correlate' for 'corelate', not also 'evaluate')
+    def ratio(c):
+        plain = difflib.SequenceMatcher(None, word, c).ratio()
+        return plain if fold is None else max(plain, difflib.SequenceMatcher(None, fold(word), fold(c)).ratio())
+
+    best = max(ratio(c) for c in close)
+    close = [c for c in close if ratio(c) >= best - 0.1]
+    return f"; did you mean {' or '.join(repr(c) for c in close)}?"
 
 
 def check_choice(parameter: str, value: Any, allowed: Iterable[str]) -> str:

@@ -22,7 +22,8 @@ import warnings
 
 from agreekit import __version__
 from agreekit._io import dumps_json
-from agreekit._validation import InputError, parse_ascii_float, parse_ascii_int
+from agreekit._cli import add_quiet
+from agreekit._validation import InputError, did_you_mean, parse_ascii_float, parse_ascii_int
 
 __all__ = ["main", "build_parser"]
 
@@ -98,6 +99,8 @@ EXAMPLES = {
     ],
     "bootstrap": [
         "agreekit bootstrap resources/bootstrap/trec_topic_by_run_scores/adhoc8_ap.csv --rng 1",
+        "agreekit bootstrap resources/bootstrap/trec_topic_by_run_scores/adhoc8_ap.csv --n-resamples 200 --rng 1 "
+        "--format table",
         "agreekit bootstrap resources/bootstrap/trec_topic_by_run_scores/adhoc8_ap.csv --test unpaired "
         "--n-resamples 200 --format csv -o pairs.csv",
     ],
@@ -144,10 +147,43 @@ class _HelpFormatter(argparse.HelpFormatter):
 
 
 class _Parser(argparse.ArgumentParser):
-    """ArgumentParser whose usage errors are one line on stderr (exit code 2)."""
+    """ArgumentParser whose usage errors are one line on stderr (exit code 2), named by the subcommand
+    (``agreekit correlate: error: ...``), with a "did you mean" for a misspelt subcommand, option or choice."""
 
     def error(self, message):  # noqa: D401
         self.exit(2, f"{self.prog}: error: {message}\n")
+
+    def _check_value(self, action, value):
+        # argparse's own message, with the close choices before the list of all of them
+        if action.choices is not None and value not in action.choices:
+            choices = ", ".join(map(repr, action.choices))
+            raise argparse.ArgumentError(action, f"invalid choice: {value!r}{did_you_mean(value, action.choices)} "
+                                                 f"(choose from {choices})")
+
+    def parse_args(self, args=None, namespace=None):
+        # unknown options: argparse reports them from the top-level parser ("agreekit: error: unrecognized
+        # arguments"); they are reported here by the subcommand they were given to, with the close options
+        args, extras = self.parse_known_args(args, namespace)
+        if extras:
+            target = _subcommand_parser(self, getattr(args, "command", None)) or self
+            options = [s for a in target._actions for s in a.option_strings
+                       if s not in getattr(a, "old", ())]   # not the deprecated spellings
+            unknown = next((e.split("=", 1)[0] for e in extras if e.startswith("-") and len(e) > 1
+                            and not _looks_negative(e)), None)
+            hint = did_you_mean(unknown, options) if unknown else ""
+            target.error(f"unrecognized arguments: {' '.join(extras)}{hint}")
+        return args
+
+
+def _looks_negative(text: str) -> bool:
+    return parse_ascii_float(text) is not None
+
+
+def _subcommand_parser(parser: argparse.ArgumentParser, command: str | None):
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction) and command in action.choices:
+            return action.choices[command]
+    return None
 
 
 def _ascii_int(text: str) -> int:
@@ -191,6 +227,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     for name in modules:
         importlib.import_module(name).register(sub)
     for name, p in sub.choices.items():
+        if not any("--quiet" in a.option_strings for a in p._actions):   # every subcommand has --quiet
+            add_quiet(p)
         p.formatter_class = _HelpFormatter
         _ascii_numbers(p)
         if name in EXAMPLES and not p.epilog:

@@ -8,3 +8,11 @@ def resolve_seed(seed: int | None) -> int:
     import secrets
 
     return secrets.randbits(64)
+
+
+def add_quiet(p) -> None:
+    """``--quiet`` (:func:`agreekit._cli._common.add_quiet`): :func:`agreekit.cli.build_parser` adds it to every
+    subcommand that did not."""
+    from agreekit._cli._common import add_quiet as add
+
+    add(p)

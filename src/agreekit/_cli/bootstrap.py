@@ -1,9 +1,11 @@
 """CLI subcommands of the bootstrap area: ``agreekit bootstrap`` and ``agreekit evaluate``.
 
 ``agreekit bootstrap SCORES.csv [--test paired|unpaired] [--alpha 0.05] [--n-resamples 1000]
-[--rng S] [--summary mean|gmean] [--format json|csv] [-o FILE]`` runs the bootstrap test on every
-pair of systems of a topics x systems score matrix (discriminative power, per-pair ASLs,
-estimated required difference).  ``SCORES.csv`` may be ``-`` (stdin).
+[--rng S] [--summary mean|gmean] [--pairs] [--format json|csv|table] [-o FILE]`` runs the bootstrap
+test on every pair of systems of a topics x systems score matrix: it prints the summary
+(discriminative power, estimated required difference, ASL quartiles); every pair's row (its ASL,
+required difference) with ``--pairs``, in the file of ``-o FILE``, and in the CSV of ``--format csv``.
+``SCORES.csv`` may be ``-`` (stdin).
 
 ``agreekit evaluate QRELS RUN... --metrics AP,nDCG@10 [--depth N] [--output-dir DIR]`` builds
 such matrices from TREC qrels and runs (ir_measures names: ``nDCG@k`` is trec_eval's form,
@@ -21,8 +23,9 @@ import re
 from pathlib import Path
 
 from agreekit._cli._common import (add_format, add_output, add_output_dir, add_quiet, add_renamed, add_rng,
-                                   add_topic_column, legacy_output_dir, progress_of, write_output)
-from agreekit._io import check_output_path, dumps_json, write_files
+                                   add_topic_column, legacy_output_dir, note, progress_of, render_table,
+                                   write_output)
+from agreekit._io import check_output_path, dumps_json, is_stdout, write_files
 from agreekit._validation import InputError, parse_ascii_float
 from agreekit._cli import resolve_seed
 from agreekit.ireval.bootstrap import discriminative_power, rank_correlation_se
@@ -108,10 +111,16 @@ def _bootstrap(args: argparse.Namespace):
         write_output(args, buf.getvalue())
         return None
     out = {"n_topics": int(scores.shape[0]), "n_systems": int(scores.shape[1]), "seed": seed, **res.to_dict()}
+    asl = res.table["asl"]
+    out["asl_quartiles"] = [float(q) for q in asl.quantile([0.25, 0.5, 0.75])] if len(asl) else []
     if corr is not None:
         out["rank_correlation"] = corr
-    out["pairs"] = res.table.to_dict(orient="records")
-    write_output(args, dumps_json(out) + "\n")
+    # the summary on a terminal; every pair's row with --pairs or in a file (-o): 2346 pairs on adhoc8
+    if args.pairs or not is_stdout(args.output):
+        out["pairs"] = res.table.to_dict(orient="records")
+    else:
+        note(args, f"the summary; --pairs (or -o FILE) adds the {res.n_pairs} per-pair rows")
+    write_output(args, render_table(out) if args.format == "table" else dumps_json(out) + "\n")
     return None
 
 
@@ -138,7 +147,11 @@ def _run_evaluate(args: argparse.Namespace):
                     beta=args.beta, log_base=args.log_base, empty_topics=args.empty_topics,
                     progress=progress_of(args), **kw)
     if not args.output_dir:
-        if args.format == "csv":
+        if args.format == "table":   # for reading: each system's mean over the topics, one column per metric
+            means = [{"system": str(c), **{name: float(df[c].mean()) for name, df in mats.items()}}
+                     for c in next(iter(mats.values())).columns]
+            write_output(args, f"mean over {next(iter(mats.values())).shape[0]} topics\n" + render_table(means))
+        elif args.format == "csv":
             buf = io.StringIO()
             mats[metrics[0]].to_csv(buf, float_format="%.10g", lineterminator="\n")
             write_output(args, buf.getvalue())
@@ -156,6 +169,10 @@ def _run_evaluate(args: argparse.Namespace):
     write_files(contents, parameter="--output-dir")  # all or nothing
     info = {"n_topics": int(next(iter(mats.values())).shape[0]),
             "systems": [str(c) for c in next(iter(mats.values())).columns], "metrics": written}
+    if args.format == "table":
+        write_output(args, render_table({"n_topics": info["n_topics"], "n_systems": len(info["systems"]),
+                                         "files": [{"metric": k, "path": v["path"]} for k, v in written.items()]}))
+        return None
     write_output(args, dumps_json(info) + "\n")   # the files are CSV; what was written is JSON
     return None
 
@@ -163,9 +180,10 @@ def _run_evaluate(args: argparse.Namespace):
 def register(subparsers) -> None:
     p = subparsers.add_parser(
         "bootstrap", help="bootstrap tests over all system pairs of a topics x systems score matrix",
-        description="Sakai's bootstrap test on every pair of systems: per-pair ASL, discriminative "
-                    "power (pairs with ASL < alpha) and the estimated difference required for "
-                    "ASL < alpha.")
+        description="Sakai's bootstrap test on every pair of systems: discriminative power (pairs with "
+                    "ASL < alpha), the estimated difference required for ASL < alpha and the ASL quartiles "
+                    "(the summary, printed by default), and each pair's ASL and required difference "
+                    "(with --pairs, in the file of -o FILE, and in --format csv).")
     p.add_argument("scores", metavar="SCORES.csv", help="topics x systems CSV (header = system names; - = stdin)")
     add_topic_column(p)
     p.add_argument("--test", choices=("paired", "unpaired"), default="paired",
@@ -181,8 +199,12 @@ def register(subparsers) -> None:
     p.add_argument("--correlate", metavar="OTHER.csv", default=None,
                    help="also report Kendall's tau between the system rankings of SCORES and OTHER "
                         "(same topics and systems) with its bootstrap SE")
+    p.add_argument("--pairs", action="store_true",
+                   help="also print every pair's row (system_a, system_b, difference, statistic, asl, significant, "
+                        "critical_value, required_difference); the default on stdout is the summary, a file "
+                        "written with -o always has the pairs")
     add_format(p)
-    add_output(p, what="the JSON summary + pairs (json) or the per-pair table (csv)")
+    add_output(p, what="the summary and every pair (json, table) or the per-pair table (csv)")
     add_quiet(p)
     p.set_defaults(func=_run_bootstrap, api=(discriminative_power, rank_correlation_se))
 
@@ -207,8 +229,8 @@ def register(subparsers) -> None:
     e.add_argument("--empty-topics", choices=("error", "drop"), default="error",
                    help="qrels topics without relevant documents: error (default) or drop")
     add_format(e, default="csv")   # of the matrices printed without --output-dir (its files are CSV)
-    add_output(e, what="the matrix of a single metric (csv) or every matrix (json); with --output-dir, "
-                       "the list of files written")
+    add_output(e, what="the matrix of a single metric (csv), every matrix (json) or each system's mean per "
+                       "metric (table); with --output-dir, the list of files written")
     add_output_dir(e, what="one DIR/<metric>.csv per metric (needed for CSV of several metrics)")
     add_quiet(e)
     e.set_defaults(func=_run_evaluate, api=evaluate)

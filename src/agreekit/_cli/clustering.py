@@ -5,7 +5,7 @@ import argparse
 import csv
 import io
 
-from agreekit._cli._common import add_format, add_output, add_quiet, add_renamed, write_output
+from agreekit._cli._common import add_format, add_output, add_quiet, add_renamed, render_table, write_output
 from agreekit._io import STDIN, check_output_path, dumps_json
 from agreekit._validation import InputError
 
@@ -71,6 +71,8 @@ def register(subparsers) -> None:
 def _emit(args, obj, rows: list[list]) -> None:
     if args.format == "json":
         text = dumps_json(obj) + "\n"
+    elif args.format == "table":
+        text = render_table(obj)
     else:
         buf = io.StringIO()
         csv.writer(buf, lineterminator="\n").writerows(rows)

@@ -7,7 +7,7 @@ import io
 import warnings
 
 from agreekit._cli._common import (add_format, add_output, add_quiet, add_renamed, add_rng, progress_of,
-                                   write_output)
+                                   render_table, write_output)
 from agreekit._io import check_output_path, dumps_json, is_stdout
 from agreekit._cli import resolve_seed
 from agreekit._validation import check_float, check_int
@@ -82,10 +82,11 @@ def _handler(args):
         res = kemeny(data, method=args.method, n_starts=args.n_starts, rng=seed,
                      allow_ties=args.allow_ties, time_limit=args.time_limit, solver=args.solver,
                      max_solutions=args.max_solutions, progress=progress_of(args))
-    if args.format == "json":
+    if args.format in ("json", "table"):
         # the seed is reported when the result may depend on it (not for a proven, complete set of optima)
         extra = {} if (res.proven and res.exhaustive) else {"seed": seed}
-        text = dumps_json({**res.to_dict(), **extra}) + "\n"
+        record = {**res.to_dict(), **extra}
+        text = render_table(record) if args.format == "table" else dumps_json(record) + "\n"
     else:
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")

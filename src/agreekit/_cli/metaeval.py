@@ -14,12 +14,12 @@ from pathlib import Path
 
 from agreekit._cli import resolve_seed
 from agreekit._cli._common import (add_format, add_output, add_output_dir, add_quiet, add_renamed, add_rng,
-                                   add_topic_column, legacy_output_dir, write_output)
+                                   add_topic_column, legacy_output_dir, render_table, write_output)
 from agreekit._validation import InputError, check_float
 from agreekit._io import check_output_path, dumps_json
 from agreekit.ireval.metrics import load_scores
 from agreekit.metaeval import consensus_ranking, metric_agreement
-from agreekit.metaeval.report import write_collection
+from agreekit.metaeval.report import _with_confidence_level, write_collection
 from agreekit.ranking.weighting import SCHEME_REGISTRY
 
 
@@ -88,6 +88,8 @@ def _handler(args: argparse.Namespace):
         info = {"output_dir": str(args.output_dir), "seed": seed, "files": {k: str(v) for k, v in paths.items()}}
         if args.format == "csv":
             write_output(args, "file,path\n" + "".join(f"{k},{v}\n" for k, v in info["files"].items()))
+        elif args.format == "table":
+            write_output(args, render_table(info))
         else:
             write_output(args, dumps_json(info) + "\n")
         return None
@@ -96,9 +98,9 @@ def _handler(args: argparse.Namespace):
         agreement.to_frame().to_csv(buf, index=False, float_format="%.10g", lineterminator="\n")
         write_output(args, buf.getvalue())
         return None
-
-    write_output(args, dumps_json({"scores": files, "seed": seed, **agreement.to_dict(),
-                                   "consensus": consensus.to_dict()}) + "\n")
+    # the intervals' confidence_level is stated beside alpha (= 1 - confidence_level)
+    out = {"scores": files, "seed": seed, **_with_confidence_level(agreement), "consensus": consensus.to_dict()}
+    write_output(args, render_table(out) if args.format == "table" else dumps_json(out) + "\n")
     return None
 
 

@@ -10,7 +10,7 @@ import numpy as np
 
 from agreekit._validation import InputError, check_float, check_int, check_positive_ranks, parse_ascii_float, parse_ascii_int
 from agreekit._cli._common import (add_format, add_output, add_quiet, add_renamed, add_rng, progress_of,
-                                   write_output)
+                                   render_table, write_output)
 from agreekit._io import dumps_json, iter_lines
 from agreekit.ranking.correlation import configuration, configured_correlation, weighted_correlation
 from agreekit.ranking.moments import exact_moments
@@ -57,7 +57,7 @@ def _flat(record, prefix=""):
 
 
 def emit(args, result) -> None:
-    """Write ``result`` (a dict, or a list of dicts = rows) as JSON or CSV to ``-o`` (default stdout)."""
+    """Write ``result`` (a dict, or a list of dicts = rows) as JSON, CSV or a table to ``-o`` (default stdout)."""
     if getattr(args, "format", "json") == "csv":
         import csv
         import io
@@ -70,6 +70,8 @@ def emit(args, result) -> None:
         for r in rows:
             w.writerow({k: ("" if r.get(k) is None else r.get(k)) for k in header})
         text = buf.getvalue()
+    elif getattr(args, "format", "json") == "table":
+        text = render_table(result)
     else:
         text = dumps_json(result) + "\n"
     write_output(args, text)

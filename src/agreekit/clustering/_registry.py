@@ -170,7 +170,10 @@ def get_measure(name: str) -> MeasureSpec:
         key = _ALIASES.get(key, key)
         if key in MEASURES:
             return MEASURES[key]
-    raise InputError("measure", f"unknown measure {name!r}; known: {', '.join(MEASURES)}")
+    from agreekit._validation import did_you_mean
+
+    hint = did_you_mean(key, MEASURES) if isinstance(name, str) else ""
+    raise InputError("measure", f"unknown measure {name!r}{hint} (known: {', '.join(MEASURES)})")
 
 
 def list_measures() -> list[dict]:

@@ -101,6 +101,17 @@ def _consensus_md(cons: ConsensusRanking, *, top: int = 20) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _with_confidence_level(agreement: MetricAgreement) -> dict:
+    """``agreement.to_dict()`` with the intervals' ``confidence_level`` beside its ``alpha`` (= 1 - level)."""
+    out = {}
+    for key, value in agreement.to_dict().items():
+        out[key] = value
+        if key == "alpha":
+            out["confidence_level"] = float(agreement.confidence_level)
+    out.setdefault("confidence_level", float(agreement.confidence_level))
+    return out
+
+
 def write_collection(collection: str, agreement: MetricAgreement, consensus: ConsensusRanking,
                      outdir: str | Path) -> dict[str, Path]:
     """Write the files of one collection into ``outdir``, all or nothing
@@ -126,7 +137,7 @@ def write_collection(collection: str, agreement: MetricAgreement, consensus: Con
     consensus.to_frame().to_csv(buf, index=False, float_format="%.10g", lineterminator="\n")
     contents[paths["consensus_csv"]] = buf.getvalue()
     contents[paths["consensus_md"]] = f"# {collection}: consensus ranking\n\n" + _consensus_md(consensus)
-    info = {"collection": collection, **agreement.to_dict(), "consensus": {
+    info = {"collection": collection, **_with_confidence_level(agreement), "consensus": {
         k: v for k, v in consensus.to_dict().items() if k != "ranking"}}
     info["consensus"].pop("seconds")          # wall-clock time: not part of the byte-identical outputs
     contents[paths["json"]] = dumps_json(info) + "\n"

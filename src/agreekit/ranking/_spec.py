@@ -333,8 +333,11 @@ def parse_weigher(spec) -> Weigher:
     family, _, rest = text.partition(":")
     family = family.strip()
     if family not in WEIGHER_FAMILIES:
-        raise InputError("weigher", f"unknown family {family!r} in {spec!r}; known families: "
-                                    f"{', '.join(WEIGHER_FAMILIES)}")
+        from agreekit._validation import did_you_mean
+
+        raise InputError("weigher", f"unknown family {family!r} in {spec!r}"
+                                    f"{did_you_mean(family, WEIGHER_FAMILIES, fold=str.lower)} (known families: "
+                                    f"{', '.join(WEIGHER_FAMILIES)})")
     fam = WEIGHER_FAMILIES[family]
     params = dict(fam.defaults)
     given: set[str] = set()
