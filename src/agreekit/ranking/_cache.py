@@ -53,9 +53,16 @@ def _version() -> str:
     return str(__version__)
 
 
-def _key(coefficient, scheme, F, n, size) -> str:
+#: the seed of the Monte Carlo moments is derived from the configuration with this fixed salt (the version in
+#: which it was introduced), so that the same configuration gives the same numbers in every release; the
+#: cache key itself carries the running version (a new release recomputes, and gets the same values)
+_SEED_SALT = "0.1.0"
+
+
+def _key(coefficient, scheme, F, n, size, version=None) -> str:
     h = hashlib.sha256()
-    h.update(json.dumps({"format": _FORMAT, "version": _version(), "coefficient": coefficient,
+    h.update(json.dumps({"format": _FORMAT, "version": _version() if version is None else version,
+                         "coefficient": coefficient,
                          "scheme": scheme, "n": int(n), "size": int(size)}, sort_keys=True).encode())
     h.update(np.ascontiguousarray(F, dtype=np.float64).tobytes())
     return h.hexdigest()
@@ -107,7 +114,8 @@ def computed_moments(config: Config, n: int, *, progress=None, size: int = MC_SI
         m = _exact_moments(config, n, progress=False)
         out = (m.mean, m.var, m.left_var, 0.0, 0.0, 0.0, "exact", math.factorial(n))
     else:
-        seed = np.random.SeedSequence([int(key[i:i + 8], 16) for i in range(0, 32, 8)])
+        salted = _key(coefficient, scheme, F, n, size, version=_SEED_SALT)
+        seed = np.random.SeedSequence([int(salted[i:i + 8], 16) for i in range(0, 32, 8)])
         if progress is None:
             progress = size * n >= 10**8
         null = monte_carlo_null(n, F, config.coef, config.mult, size, np.random.default_rng(seed), bool(progress))
