@@ -13,6 +13,6 @@ def resolve_seed(seed: int | None) -> int:
 def add_quiet(p) -> None:
     """``--quiet`` (:func:`agreekit._cli._common.add_quiet`): :func:`agreekit.cli.build_parser` adds it to every
     subcommand that did not."""
-    from agreekit._cli._common import add_quiet as add
+    from agreekit._cli._common import add_quiet as add  # cli.py imports this package first: _common loads late
 
     add(p)

@@ -24,7 +24,7 @@ import sys
 import warnings
 from pathlib import Path
 
-from agreekit._io import atomic_write, is_stdout
+from agreekit._io import atomic_write, is_stdout, to_jsonable
 from agreekit._validation import InputError
 
 __all__ = ["add_output", "add_output_dir", "add_topic_column", "add_format", "add_quiet", "add_rng", "add_renamed",
@@ -249,7 +249,6 @@ def render_table(result) -> str:
     followed by one titled table per list of records it holds (``pairs:``, ``topics:``, ``solutions:``).
     Floats are rounded to 4 significant digits, ``null`` (e.g. NaN) is ``-``.
     """
-    from agreekit._io import to_jsonable
 
     obj = to_jsonable(result)
     if _is_records(obj):

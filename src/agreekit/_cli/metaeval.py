@@ -19,7 +19,7 @@ from agreekit._validation import InputError, check_float
 from agreekit._io import check_output_path, dumps_json
 from agreekit.ireval.metrics import load_scores
 from agreekit.metaeval import consensus_ranking, metric_agreement
-from agreekit.metaeval.report import _with_confidence_level, write_collection
+from agreekit.metaeval.report import with_confidence_level, write_collection
 from agreekit.ranking.weighting import SCHEME_REGISTRY
 
 
@@ -99,7 +99,7 @@ def _handler(args: argparse.Namespace):
         write_output(args, buf.getvalue())
         return None
     # the intervals' confidence_level is stated beside alpha (= 1 - confidence_level)
-    out = {"scores": files, "seed": seed, **_with_confidence_level(agreement), "consensus": consensus.to_dict()}
+    out = {"scores": files, "seed": seed, **with_confidence_level(agreement), "consensus": consensus.to_dict()}
     write_output(args, render_table(out) if args.format == "table" else dumps_json(out) + "\n")
     return None
 

@@ -7,7 +7,7 @@ from typing import Any
 from dataclasses import dataclass, field
 
 from agreekit._api import ResultBase
-from agreekit._validation import InputError
+from agreekit._validation import InputError, did_you_mean
 from agreekit.clustering import _comembership as cm
 from agreekit.clustering import _contingency as ct
 from agreekit.clustering import _overlapping as ov
@@ -170,7 +170,6 @@ def get_measure(name: str) -> MeasureSpec:
         key = _ALIASES.get(key, key)
         if key in MEASURES:
             return MEASURES[key]
-    from agreekit._validation import did_you_mean
 
     hint = did_you_mean(key, MEASURES) if isinstance(name, str) else ""
     raise InputError("measure", f"unknown measure {name!r}{hint} (known: {', '.join(MEASURES)})")

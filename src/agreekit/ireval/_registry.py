@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from agreekit._api import ResultBase
-from agreekit._validation import InputError
+from agreekit._validation import InputError, check_flag, check_float, real_array
 from agreekit.ireval import _kernels_ir as _kir
 
 
@@ -300,7 +300,6 @@ def _parse(name: str, text: str, *, suggest: bool = True) -> MetricSpec:
 
 def _iv_evaluate(*, metrics: Any, progress: Any) -> None:
     """The options of :func:`agreekit.ireval.evaluate` that its body would otherwise trip over."""
-    from agreekit._validation import check_flag
 
     if not (isinstance(metrics, str) or _is_measure_object(metrics)):
         if isinstance(metrics, (np.ndarray, np.ma.MaskedArray)) and metrics.ndim != 1 or \
@@ -313,7 +312,6 @@ def _iv_evaluate(*, metrics: Any, progress: Any) -> None:
 def _iv_topic_metrics(ranked_gains: Any, ideal_gains: Any, specs: Any, beta: Any, log_base: Any) -> tuple:
     """:func:`agreekit.ireval.metrics.topic_metrics`'s inputs checked: (gains, positive ideal gains sorted
     in decreasing order, specs as a list)."""
-    from agreekit._validation import check_float, real_array
 
     check_float("beta", beta, minimum=0.0)
     check_float("log_base", log_base, minimum=1.0, inclusive=False)

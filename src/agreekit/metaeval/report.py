@@ -23,7 +23,7 @@ from agreekit.metaeval._agreement import MetricAgreement
 from agreekit.metaeval._consensus import ConsensusRanking
 from agreekit.ranking.tables import standardize
 
-__all__ = ["write_collection", "plot_heatmap", "interchangeability", "write_summary",
+__all__ = ["write_collection", "with_confidence_level", "plot_heatmap", "interchangeability", "write_summary",
            "AGREEMENT_MD_COLUMNS", "DEFAULT_THRESHOLD"]
 
 #: Voorhees (2000): Kendall's τ ≥ 0.9 between two system rankings = "equivalent" rankings
@@ -101,7 +101,7 @@ def _consensus_md(cons: ConsensusRanking, *, top: int = 20) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _with_confidence_level(agreement: MetricAgreement) -> dict:
+def with_confidence_level(agreement: MetricAgreement) -> dict:
     """``agreement.to_dict()`` with the intervals' ``confidence_level`` beside its ``alpha`` (= 1 - level)."""
     out = {}
     for key, value in agreement.to_dict().items():
@@ -137,7 +137,7 @@ def write_collection(collection: str, agreement: MetricAgreement, consensus: Con
     consensus.to_frame().to_csv(buf, index=False, float_format="%.10g", lineterminator="\n")
     contents[paths["consensus_csv"]] = buf.getvalue()
     contents[paths["consensus_md"]] = f"# {collection}: consensus ranking\n\n" + _consensus_md(consensus)
-    info = {"collection": collection, **_with_confidence_level(agreement), "consensus": {
+    info = {"collection": collection, **with_confidence_level(agreement), "consensus": {
         k: v for k, v in consensus.to_dict().items() if k != "ranking"}}
     info["consensus"].pop("seconds")          # wall-clock time: not part of the byte-identical outputs
     contents[paths["json"]] = dumps_json(info) + "\n"

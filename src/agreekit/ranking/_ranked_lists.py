@@ -984,7 +984,7 @@ def ap_correlation(x, y, *, symmetric=False, kind="ranks") -> float:
     """
     if not isinstance(symmetric, (bool, np.bool_)):
         raise InputError("symmetric", f"must be True or False; got {symmetric!r}")
-    if kind == "ranks":
+    if isinstance(kind, str) and kind == "ranks":   # (anything else is checked by _ap_prepared)
         fast = _untied_ranks_fast(x, y, symmetric)
         if fast is not None:
             return fast

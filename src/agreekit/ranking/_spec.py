@@ -13,7 +13,7 @@ from typing import Callable
 import numpy as np
 
 from agreekit._api import ResultBase
-from agreekit._validation import InputError, check_choice, check_float
+from agreekit._validation import InputError, check_choice, check_float, did_you_mean
 from agreekit.ranking._vocabulary import COEFFICIENT_REGISTRY, SCHEME_REGISTRY, WEIGHER_FAMILIES, _fmt
 
 SCHEMES = tuple(SCHEME_REGISTRY)
@@ -333,7 +333,6 @@ def parse_weigher(spec) -> Weigher:
     family, _, rest = text.partition(":")
     family = family.strip()
     if family not in WEIGHER_FAMILIES:
-        from agreekit._validation import did_you_mean
 
         raise InputError("weigher", f"unknown family {family!r} in {spec!r}"
                                     f"{did_you_mean(family, WEIGHER_FAMILIES, fold=str.lower)} (known families: "

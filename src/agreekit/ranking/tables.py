@@ -51,6 +51,7 @@ from agreekit.ranking.correlation import _as_ranks
 from agreekit.ranking import _cache
 from agreekit.ranking._tied_null import MAX_EXACT_ARRANGEMENTS
 from agreekit.ranking._tied_null import tied_null
+from agreekit.ranking.moments import _exact_moments
 
 __all__ = [
     "TableMoments",
@@ -491,7 +492,6 @@ def _check_consistency(data: dict, bad) -> None:
     # the first rows against the definition: all n! permutations enumerated again (interpreted kernels:
     # 150 permutations, ~1 ms a table, and no compiled kernel to load)
     from agreekit._jit import forced
-    from agreekit.ranking.moments import _exact_moments
 
     try:
         config = configuration(data["coefficient"], data["scheme"], data["weigher"])
