@@ -2,27 +2,27 @@
 Two TREC runs, topic by topic: rank-biased overlap
 ==================================================
 
-How similar are the top-10 result lists of two TREC 2003 Robust track runs, query by query? RBO (p = 0.9
-gives 86% of the weight to the top 10) compares lists over different documents; its test against chance
-needs the number of documents either run could have returned, here the collection size, and gives the
-chance-corrected *adjusted* RBO = (RBO − E₀)/(1 − E₀) and a p-value per topic. Fisher's method combines the
-topics' p-values.
+How similar are the top-10 result lists of two systems, query by query? The two runs of the small TREC-format
+collection shipped with agreekit (``agreekit.datasets.load_trec_sample``: synthetic, 10 topics) are compared.
+RBO (p = 0.9 gives 86% of the weight to the top 10) compares lists over different documents; its test against
+chance needs the number of documents either run could have returned — here each topic's pool, the documents
+judged or retrieved by either run — and gives the chance-corrected *adjusted* RBO = (RBO − E₀)/(1 − E₀) and a
+p-value per topic. Fisher's method combines the topics' p-values.
 """
 import matplotlib.pyplot as plt
 import numpy as np
 from scipy.stats import combine_pvalues
 
-from agreekit.ireval.metrics import read_run
+from matplotlib.patches import Patch
+
+from agreekit.datasets import load_trec_sample
 from agreekit.ranking import rank_biased_overlap_test
 
-D = "../resources/bootstrap/robust03_top100/runs"
-N_DOCS = 528_155          # TREC disks 4 and 5 without the Congressional Record: the Robust 2003 collection
 DEPTH, P = 10, 0.9
 
 
-def top_lists(path):
+def top_lists(run):
     """topic -> top-DEPTH list, ranked by score (higher = better), equal scores tied (a set)."""
-    _, run = read_run(path)
     out = {}
     for topic, g in run.groupby("topic", sort=False):
         g = g.sort_values("score", ascending=False, kind="mergesort")
@@ -40,9 +40,12 @@ def top_lists(path):
     return out
 
 
-a, b = top_lists(f"{D}/input.Sel50.gz"), top_lists(f"{D}/input.pircRBa1.gz")
+qrels, runs = load_trec_sample()
+a, b = top_lists(runs["sysA"]), top_lists(runs["sysB"])
 topics = [t for t in a if t in b]
-res = [rank_biased_overlap_test(a[t], b[t], n_items=N_DOCS, p=P, n_resamples=2000, rng=i)
+pool = {t: set(qrels.loc[qrels["topic"] == t, "docno"]) | set(runs["sysA"].loc[runs["sysA"]["topic"] == t, "docno"])
+        | set(runs["sysB"].loc[runs["sysB"]["topic"] == t, "docno"]) for t in topics}
+res = [rank_biased_overlap_test(a[t], b[t], n_items=len(pool[t]), p=P, n_resamples=2000, rng=i)
        for i, t in enumerate(topics)]
 ext = np.array([r.statistic for r in res])
 adj = np.array([r.adjusted for r in res])
@@ -55,9 +58,11 @@ print("Fisher's combined p-value over topics:", f"{combined:.3g}" if combined > 
 order = np.argsort(ext)
 fig, ax = plt.subplots(figsize=(7, 3.5))
 ax.bar(range(len(topics)), ext[order], color=np.where(pv[order] < 0.05, "tab:red", "tab:grey"))
-ax.plot(range(len(topics)), adj[order], "k.", ms=3, label="adjusted RBO")
-ax.set_xlabel("topics, sorted by RBO_ext")
+ax.plot(range(len(topics)), adj[order], "kD", ms=5, label="adjusted RBO")
+ax.set_xticks(range(len(topics)), [topics[i] for i in order])
+ax.set_xlabel("topic, sorted by RBO_ext")
 ax.set_ylabel(f"RBO_ext of the top {DEPTH} (p = {P})")
-ax.set_title("Sel50 vs pircRBa1 (red: p < 0.05 against independent random rankings)", fontsize=9)
-ax.legend(loc="upper left")
+ax.set_title("sysA vs sysB, top 10 per topic: rank-biased overlap against chance", fontsize=10)
+ax.legend(handles=[Patch(color="tab:red", label="RBO_ext, p < 0.05"), Patch(color="tab:grey", label="RBO_ext, p ≥ 0.05"),
+                   *ax.get_legend_handles_labels()[0]], loc="upper left", fontsize=8)
 fig.tight_layout()

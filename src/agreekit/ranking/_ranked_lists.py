@@ -987,9 +987,9 @@ def ap_correlation(x, y, *, symmetric=False, kind="ranks") -> float:
     if isinstance(kind, str) and kind == "ranks":   # (anything else is checked by _ap_prepared)
         fast = _untied_ranks_fast(x, y, symmetric)
         if fast is not None:
-            return fast
+            return float(fast)
     vx, vy, tx, _, views = _ap_prepared(x, y, kind)
-    return _ap_values(vx, vy, tx, symmetric, views)
+    return float(_ap_values(vx, vy, tx, symmetric, views))
 
 
 def _ap_values(vx, vy, tx, symmetric, views=None):
