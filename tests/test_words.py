@@ -15,6 +15,8 @@ SUFFIXES = {".py", ".md", ".rst", ".txt", ".yaml", ".yml", ".json", ".smk", ".to
 FORBIDDEN = {
     "internal paper number": re.compile(r"\bseed\s+00[0-9]\b", re.I),
     "the seed paper": re.compile(r"\bthe\s+seed(?:'s)?\s+paper\b", re.I),
+    "a seed's figure or equation": re.compile(r"\bseed\s+(?:Definitions?|A\.\d|sec\.|Fig(?:ure)?s?\b|Identity|Eq\.|"
+                                              r"Theorem|Tables?|Section|Algorithm)"),
     "issue number": re.compile(r"\bissues?\s+#?\d+", re.I),
     "developers' notes": re.compile(r"shared/notes|\.\./shared\b"),
 }

@@ -1,7 +1,7 @@
 # Stage: clustering (Rabbany & Zaïane 2015, generalized clustering agreement). See README "Clustering agreement".
-#   results/clustering/table{1,2,3}.{csv,md}   seed Tables 1-3, our value beside the paper's
+#   results/clustering/table{1,2,3}.{csv,md}   Rabbany & Zaïane 2015, Tables 1-3, our value beside the paper's
 #   results/clustering/figure{7,8,9}.{png,md}, figure{7,8,9}_trials.csv, figure{7,8,9}_summary.csv
-#     seed Figures 7 (unweighted LFR), 8 (weighted LFR), 9 (overlapping LFR); one job per (x, repeat)
+#     Rabbany & Zaïane 2015, Figures 7 (unweighted LFR), 8 (weighted LFR), 9 (overlapping LFR); one job per (x, repeat)
 # Settings and helper functions: clustering_setup.smk.
 
 

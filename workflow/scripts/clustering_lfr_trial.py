@@ -1,4 +1,4 @@
-"""Snakemake adapter: one LFR graph of seed Figure 7, 8 or 9 (one x value, one repeat) -> JSON."""
+"""Snakemake adapter: one LFR graph of Rabbany & Zaïane 2015, Figure 7, 8 or 9 (one x value, one repeat) -> JSON."""
 import numpy as np
 
 from agreekit.pipeline import script_log, write_json

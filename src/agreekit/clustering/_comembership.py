@@ -1,7 +1,7 @@
-"""Co-membership (Δ) form of clustering agreement (seed Definition 4, Theorem 4.1, sec. 4.1).
+"""Co-membership (Δ) form of clustering agreement (Rabbany & Zaïane 2015, Definition 4, Theorem 4.1, sec. 4.1).
 
 With ``CU = U Uᵀ`` and ``CV = V Vᵀ`` (never formed), every statistic comes from the sparse
-Gram matrices ``UᵀU``, ``VᵀV`` and ``UᵀV`` (seed A.6:
+Gram matrices ``UᵀU``, ``VᵀV`` and ``UᵀV`` (Rabbany & Zaïane 2015, A.6:
 ``‖CU − CV‖² = ‖UᵀU‖² + ‖VᵀV‖² − 2‖UᵀV‖²``), column sums and row norms, in O(nnz).
 The *exact* forms drop the pairs of a node with itself (diagonals zeroed, P = n² − n);
 the *approximate* (primed) forms keep them (P = n²).  Graph-aware forms: ``mode="transform"``
@@ -191,7 +191,7 @@ def comembership_stats(U: Any, V: Any, *, exact: bool = True, graph: Any = None,
         Drop the diagonals (pairs of a node with itself; default) or keep them.
     graph : graph, optional
         If given, the statistics of the incidence-transformed memberships ``NᵀU``, ``NᵀV``
-        (every edge a data point; seed sec. 4.1).
+        (every edge a data point; Rabbany & Zaïane 2015, sec. 4.1).
     need_max : bool, optional
         Compute ``max_u`` / ``max_v`` (default True; only RI_δ needs them, and in the exact form
         for overlapping covers it takes a scan of the co-clustered pairs).
@@ -285,7 +285,7 @@ _DELTA_DOC = {
         Label vectors, covers (overlapping allowed), crisp or soft membership matrices, or cdlib
         ``NodeClustering`` objects over the same nodes.""",
     "graph": """graph : graph, optional
-        If given, the structure-aware form (seed sec. 4.1): an adjacency matrix, an edge list
+        If given, the structure-aware form (Rabbany & Zaïane 2015, sec. 4.1): an adjacency matrix, an edge list
         or a networkx graph over the same nodes.
     mode : {"transform", "plus"}, optional
         ``"transform"`` (default): D_⊥(U, V | G) = D(NᵀU, NᵀV), every edge a data point (exact
@@ -338,7 +338,7 @@ def ri_delta(U: Any, V: Any, *, exact: bool = True, graph: Any = None, mode: str
     Examples
     --------
     >>> from agreekit.clustering import ri_delta
-    >>> V = [[0, 3, 4], [1, 2, 3], [2, 3, 4]]          # overlapping cover (seed Fig. 2a)
+    >>> V = [[0, 3, 4], [1, 2, 3], [2, 3, 4]]          # overlapping cover (Rabbany & Zaïane 2015, Fig. 2a)
     >>> U1 = [[0, 3, 4], [1], [2]]
     >>> round(ri_delta(V, U1), 3), round(ri_delta(V, U1, exact=False), 3)
     (0.8, 0.902)
@@ -396,7 +396,7 @@ def i_norm(U: Any, V: Any, *, exact: bool = False, graph: Any = None, mode: str 
     >>> from agreekit.clustering import i_norm
     >>> round(i_norm([0, 0, 1, 1], [0, 0, 1, 2]), 4)
     0.7321
-    >>> round(i_norm([[0, 3, 4], [1, 2, 3], [2, 3, 4]], [[0, 3, 4], [1], [2]]), 3)   # seed Table 2, (V, U1)
+    >>> round(i_norm([[0, 3, 4], [1, 2, 3], [2, 3, 4]], [[0, 3, 4], [1], [2]]), 3)   # Rabbany & Zaïane 2015, Table 2, (V, U1)
     0.532
     """
     return _delta_measure(U, V, exact, graph, mode, direct_weight, _inorm_from, False)

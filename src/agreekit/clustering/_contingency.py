@@ -1,4 +1,4 @@
-"""Contingency form of clustering distance (seed Definitions 1-3) and the classic measures.
+"""Contingency form of clustering distance (Rabbany & Zaïane 2015, Definitions 1-3) and the classic measures.
 
 One shared core, :class:`ContingencyTable` (the non-zero cells of ``η`` and its margins),
 and thin measures over it, in the style of scikit-learn's ``metrics/cluster/_supervised.py``.
@@ -374,7 +374,7 @@ def _pair_counts(t: ContingencyTable) -> tuple[int, int, int, int]:
 def rand_index(U: Any, V: Any) -> float:
     """Rand index of two partitions (fraction of node pairs on which they agree).
 
-    Equals 1 − ND_{C(x,2)} (seed Identity 2) and scikit-learn's ``rand_score``
+    Equals 1 − ND_{C(x,2)} (Rabbany & Zaïane 2015, Identity 2) and scikit-learn's ``rand_score``
     (1.0 when n < 2).
 
     Parameters
@@ -434,7 +434,7 @@ def adjusted_rand_index(U: Any, V: Any) -> float:
 
 @_docfill
 def adjusted_rand_index_approx(U: Any, V: Any) -> float:
-    """ARI′: adjusted Rand index with the approximate expectation Σr²Σc²/n² (seed Eq. 6).
+    """ARI′: adjusted Rand index with the approximate expectation Σr²Σc²/n² (Rabbany & Zaïane 2015, Eq. 6).
 
     Equals 1 − AD_{x²} (Definition 3) and the approximate co-membership ARI′_δ on partitions.
 
@@ -481,7 +481,7 @@ def _entropy_terms(t: ContingencyTable):
 def variation_of_information(U: Any, V: Any, *, normalized: bool = False) -> float:
     """Variation of information VI = H(U|V) + H(V|U) (natural log).
 
-    ``normalized=True`` returns VI / log n = ND_{x log x} (seed Identity 1); its agreement
+    ``normalized=True`` returns VI / log n = ND_{x log x} (Rabbany & Zaïane 2015, Identity 1); its agreement
     form is 1 − VI/log n.  0 for identical partitions.
 
     Parameters
@@ -536,7 +536,7 @@ def normalized_mutual_info(U: Any, V: Any, *, average_method: str = "arithmetic"
     """Normalized mutual information of two partitions, I(U;V) / avg(H(U), H(V)).
 
     ``average_method`` is scikit-learn's (:func:`sklearn.metrics.normalized_mutual_info_score`):
-    ``"arithmetic"`` (default): NMI_Σ = 2I/(H(U)+H(V)) (= 1 − AD_{x log x}, seed Identity 3);
+    ``"arithmetic"`` (default): NMI_Σ = 2I/(H(U)+H(V)) (= 1 − AD_{x log x}, Rabbany & Zaïane 2015, Identity 3);
     ``"geometric"``: I/√(H(U)H(V)); ``"min"``, ``"max"``.  Conventions as scikit-learn: 1.0 if
     both have a single cluster, 0.0 if the mutual information is 0.
 

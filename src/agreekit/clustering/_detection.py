@@ -44,7 +44,7 @@ GENERATORS = ("agreekit", "networkx")
 
 @dataclass(frozen=True)
 class LFRParameters:
-    """LFR generator settings shared by the experiments (seed sec. 5.1 defaults)."""
+    """LFR generator settings shared by the experiments (Rabbany & Zaïane 2015, sec. 5.1 defaults)."""
 
     n: int = 1000
     tau1: float = 2.0

@@ -85,7 +85,7 @@ def plot_figure7(summary, path, *, measures: Sequence[str] | None = None) -> Non
     """Figure 7 of the seed: agreement with the ground truth vs mixing parameter, one panel per measure."""
     measures = list(measures or [m for m in FIGURE7_MEASURES if m in set(summary["measure"])])
     plot_agreement(summary, path, x="mu", xlabel="mixing parameter μ", measures=measures, order=ALGORITHMS,
-                   title="Agreement with the LFR ground truth (seed Figure 7)")
+                   title="Agreement with the LFR ground truth (Rabbany & Zaïane 2015, Figure 7)")
 
 
 
@@ -220,7 +220,7 @@ def figure_findings(figure: int, summary) -> list[tuple[str, bool | None, str]]:
 
 
 def figure_markdown(figure: int, frame, summary, *, settings: dict, records: Sequence[dict]) -> str:
-    """Markdown note beside seed Figure 7, 8 or 9: setup, means per measure, communities, realized
+    """Markdown note beside Rabbany & Zaïane 2015, Figure 7, 8 or 9: setup, means per measure, communities, realized
     mixing and whether the seed's qualitative findings hold."""
     s = figure_settings(figure)
     x = s["x"]
@@ -303,7 +303,7 @@ def _description(figure: int, st: dict, repeats: int) -> str:
 
 
 def figure_report(figure: int, records: Sequence[dict], settings: dict, png_path):
-    """Trials table, summary, PNG and Markdown note of seed Figure 7, 8 or 9: ``(frame, summary, markdown)``."""
+    """Trials table, summary, PNG and Markdown note of Rabbany & Zaïane 2015, Figure 7, 8 or 9: ``(frame, summary, markdown)``."""
     s = figure_settings(figure)
     frame = trials_frame(records, x=s["x"])
     summary = summarize_trials(frame, x=s["x"])

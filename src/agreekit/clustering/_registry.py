@@ -93,7 +93,7 @@ _onmi = ov.overlapping_nmi
 _SPECS = [
     _spec("ri", ct.rand_index, "Rand index", "rand_index"),
     _spec("ari", ct.adjusted_rand_index, "adjusted Rand index (Hubert-Arabie)", "adjusted_rand_index"),
-    _spec("ari_prime", ct.adjusted_rand_index_approx, "ARI' (approximate expectation, seed Eq. 6)",
+    _spec("ari_prime", ct.adjusted_rand_index_approx, "ARI' (approximate expectation, Rabbany & Zaïane 2015, Eq. 6)",
           "adjusted_rand_index_approx"),
     _spec("vi", ct.variation_of_information, "variation of information (nats)", "variation_of_information",
           kind="distance"),

@@ -69,16 +69,16 @@ FIGURE9_MEASURES = {
 # ----------------------------------------------------------------------------- the three figures
 _FIGURES = {
     7: dict(x="mu", xlabel="mixing parameter μ", measures=FIGURE7_MEASURES, order=ALGORITHMS,
-            title="Agreement with the unweighted LFR ground truth (seed Figure 7)"),
+            title="Agreement with the unweighted LFR ground truth (Rabbany & Zaïane 2015, Figure 7)"),
     8: dict(x="mu_weights", xlabel="weight mixing parameter μ_w", measures=FIGURE8_MEASURES, order=ALGORITHMS,
-            title="Agreement with the weighted LFR ground truth (seed Figure 8)"),
+            title="Agreement with the weighted LFR ground truth (Rabbany & Zaïane 2015, Figure 8)"),
     9: dict(x="overlap_fraction", xlabel="fraction of overlapping nodes", measures=FIGURE9_MEASURES,
-            order=tuple(OVERLAPPING_METHODS), title="Agreement with the overlapping LFR ground truth (seed Figure 9)"),
+            order=tuple(OVERLAPPING_METHODS), title="Agreement with the overlapping LFR ground truth (Rabbany & Zaïane 2015, Figure 9)"),
 }
 
 
 def figure_settings(figure: int) -> dict:
-    """x column, axis label, measure labels, algorithm order and title of seed Figure 7, 8 or 9."""
+    """x column, axis label, measure labels, algorithm order and title of Rabbany & Zaïane 2015, Figure 7, 8 or 9."""
     if figure not in _FIGURES:
         raise InputError("figure", f"must be 7, 8 or 9; got {figure!r}")
     return _FIGURES[figure]
@@ -272,7 +272,7 @@ _GRAPH_KEYS = ("n", "tau1", "tau2", "average_degree", "max_degree", "min_communi
 
 @renamed_parameters(seed="rng")
 def lfr_trial_for_figure(figure: int, settings: dict, x: float, *, rng=None) -> dict:
-    """One trial of seed Figure 7, 8 or 9 from a config section (``clustering.lfr``,
+    """One trial of Rabbany & Zaïane 2015, Figure 7, 8 or 9 from a config section (``clustering.lfr``,
     ``clustering.lfr_weighted`` or ``clustering.lfr_overlapping``) at parameter value ``x``;
     ``rng`` as in :func:`lfr_trial` (``seed=`` deprecated)."""
     figure_settings(figure)

@@ -7,7 +7,7 @@ private modules; this module gathers their public names:
   :func:`lfr_graph` (agreekit's or networkx's LFR generator), :func:`detect_communities`
   (python-igraph, :data:`ALGORITHMS`), :func:`detect_overlapping` (cdlib,
   :data:`OVERLAPPING_METHODS`), :func:`min_degree_for`, :data:`GENERATORS`;
-* :mod:`agreekit.clustering._trials` — one trial of seed Figure 7, 8 or 9 (:func:`lfr_trial`,
+* :mod:`agreekit.clustering._trials` — one trial of Rabbany & Zaïane 2015, Figure 7, 8 or 9 (:func:`lfr_trial`,
   :func:`weighted_lfr_trial`, :func:`overlapping_lfr_trial`, :func:`lfr_trial_for_figure`), the
   measures of each figure (:data:`FIGURE7_MEASURES`, ...), and the trial tables
   (:func:`trials_frame`, :func:`summarize_trials`, :func:`figure_settings`);

@@ -294,6 +294,6 @@ def plot_times(df: pd.DataFrame):
             ax.set_yscale("log")
             ax.set_title(f"{variant}, m = {m}", fontsize=9)
             ax.set_ylabel("seconds")
-    fig.suptitle("Computing time by algorithm (Q = QUICK, F = FAST, E = exact) and theta")
+    fig.suptitle("Computing time by algorithm\n(Q = QUICK, F = FAST, E = exact) and theta", fontsize=10)
     fig.tight_layout()
     return fig
