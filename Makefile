@@ -44,6 +44,7 @@ TEST_WORKERS ?= $(shell echo $$(( $(CORES) + 1 )))
 # rule are in tests/conftest.py); `make test-slow` runs only those; `.ci/run` runs both
 test: $(STAMP)
 	$(VENV)/bin/ruff check --no-cache .
+	$(VENV)/bin/ruff format --check --no-cache .
 	$(VENV)/bin/lint-imports --no-cache
 	$(PY) -m pytest -q -n $(TEST_WORKERS) --maxschedchunk 1 --hypothesis-profile=ci -m "not slow"
 

@@ -7,6 +7,7 @@ resample matrices; the benchmark checks that they agree, then reports the timing
 
 Run: ``.venv/bin/python benchmarks/bench_bootstrap.py`` (writes benchmarks/output/bench_bootstrap.json).
 """
+
 from __future__ import annotations
 
 import json
@@ -51,8 +52,7 @@ def naive(X, idx, idx_swap, idx_pool, k):
             sd = ws.std(axis=1, ddof=1)
             with np.errstate(divide="ignore", invalid="ignore"):
                 ts = np.abs(m / (sd / np.sqrt(n)))
-            ts = np.where(sd <= 1e-5 * np.sqrt((ws ** 2).mean(axis=1)),
-                          np.where((ws == 0).all(axis=1), 0.0, np.inf), ts)
+            ts = np.where(sd <= 1e-5 * np.sqrt((ws**2).mean(axis=1)), np.where((ws == 0).all(axis=1), 0.0, np.inf), ts)
             asl_p.append(np.mean(ts >= abs(t) * (1 - 1e-12)))
             diff_p.append(abs(m[np.argsort(-ts, kind="stable")[k - 1]]) if np.ptp(z) > 0 else np.nan)
             # unpaired (Figs. 3, 4, 6)
@@ -63,7 +63,7 @@ def naive(X, idx, idx_swap, idx_pool, k):
             # stability (Fig. 9)
             mx, my = X[idx, a].mean(axis=1), X[idx, c].mean(axis=1)
             dd = mx - my
-            dd = np.where(np.abs(dd) <= 1e-12 * np.maximum(np.abs(mx), np.abs(my)), 0.0, dd)   # ties
+            dd = np.where(np.abs(dd) <= 1e-12 * np.maximum(np.abs(mx), np.abs(my)), 0.0, dd)  # ties
             for i, ff in enumerate(f):
                 eq = (np.abs(dd) < ff * np.maximum(mx, my) * (1 - 1e-9)) | (dd == 0)
                 gt = np.sum(~eq & (dd > 0))
@@ -77,8 +77,16 @@ def naive(X, idx, idx_swap, idx_pool, k):
             counter += np.bincount(bins, minlength=21)
             swaps += np.bincount(bins[dd * d2 <= 0], minlength=21)
     P = s * (s - 1) // 2
-    return (np.array(asl_p), np.array(asl_u), np.nanmax(diff_p), np.max(diff_u), mr / (B * P), pt / (B * P),
-            counter, swaps)
+    return (
+        np.array(asl_p),
+        np.array(asl_u),
+        np.nanmax(diff_p),
+        np.max(diff_u),
+        mr / (B * P),
+        pt / (B * P),
+        counter,
+        swaps,
+    )
 
 
 def main() -> None:
@@ -106,27 +114,34 @@ def main() -> None:
         "unpaired_asl_equal": bool(np.array_equal(asl_u, ev.unpaired.asl)),
         "paired_estimated_difference_close": bool(np.isclose(est_p, ev.paired.estimated_difference)),
         "unpaired_estimated_difference_close": bool(np.isclose(est_u, ev.unpaired.estimated_difference)),
-        "stability_close": bool(np.allclose(mr, ev.stability.minority_rate)
-                                and np.allclose(pt, ev.stability.proportion_of_ties)),
-        "swap_counters_equal": bool(np.array_equal(counter, ev.swap.bins["comparisons"])
-                                    and np.array_equal(swaps, ev.swap.bins["swaps"])),
+        "stability_close": bool(
+            np.allclose(mr, ev.stability.minority_rate) and np.allclose(pt, ev.stability.proportion_of_ties)
+        ),
+        "swap_counters_equal": bool(
+            np.array_equal(counter, ev.swap.bins["comparisons"]) and np.array_equal(swaps, ev.swap.bins["swaps"])
+        ),
     }
     fast = float(np.median(fast_times))
     result = {
         "benchmark": "bootstrap all-pairs analysis, one metric (paired + unpaired tests, power, required "
-                     "difference, stability, swap)",
+        "difference, stability, swap)",
         "data": f"adhoc7_ap.csv, first {s} runs, {n} topics, {s * (s - 1) // 2} pairs",
-        "n_resamples": B, "alpha": ALPHA,
+        "n_resamples": B,
+        "alpha": ALPHA,
         "fast_seconds_runs": [round(t, 3) for t in fast_times],
         "fast_seconds_median": round(fast, 3),
         "naive_per_pair_numpy_seconds": round(naive_time, 3),
         "speedup_naive_over_fast": round(naive_time / fast, 1),
-        "target_seconds": 2.0, "meets_target": fast <= 2.0,
+        "target_seconds": 2.0,
+        "meets_target": fast <= 2.0,
         "agreement": agree,
-        "paired_power": ev.paired.proportion, "unpaired_power": ev.unpaired.proportion,
+        "paired_power": ev.paired.proportion,
+        "unpaired_power": ev.unpaired.proportion,
         "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
-        "cpus": os.cpu_count(), "load_average_1min": round(os.getloadavg()[0], 2),
-        "python": sys.version.split()[0], "machine": platform.machine(),
+        "cpus": os.cpu_count(),
+        "load_average_1min": round(os.getloadavg()[0], 2),
+        "python": sys.version.split()[0],
+        "machine": platform.machine(),
     }
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(json.dumps(result, indent=2) + "\n")

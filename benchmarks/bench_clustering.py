@@ -7,6 +7,7 @@ Targets (issue 5):
 
 Writes benchmarks/output/bench_clustering.json and .txt.  Run: `.venv/bin/python benchmarks/bench_clustering.py`.
 """
+
 from __future__ import annotations
 
 import json
@@ -50,8 +51,9 @@ def overlapping_cover(rng, n, k, extra=0.2, moved=0.0, base=None):
 
 def to_clusim(m):
     from clusim.clustering import Clustering
+
     m = sp.csr_array(m)
-    return Clustering(elm2clu_dict={i: m.indices[m.indptr[i]:m.indptr[i + 1]].tolist() for i in range(m.shape[0])})
+    return Clustering(elm2clu_dict={i: m.indices[m.indptr[i] : m.indptr[i + 1]].tolist() for i in range(m.shape[0])})
 
 
 def main():
@@ -59,12 +61,17 @@ def main():
     res = {"python": platform.python_version(), "reps": REPS, "partition": [], "omega": [], "ari_delta_approx": {}}
     from sklearn import metrics as skm
     import sklearn
+
     res["sklearn"] = sklearn.__version__
 
     # 1. ARI / NMI at n = 1e7 -------------------------------------------------------------
     n = 10**7
-    warm(lambda: (adjusted_rand_index([0, 1, 1], [0, 1, 0]),  # compile numba kernels outside the timings
-                  normalized_mutual_info([0, 1, 1], [0, 1, 0])))
+    warm(
+        lambda: (
+            adjusted_rand_index([0, 1, 1], [0, 1, 0]),  # compile numba kernels outside the timings
+            normalized_mutual_info([0, 1, 1], [0, 1, 0]),
+        )
+    )
     for k in (100, 10**4):
         u = rng.integers(0, k, n)
         v = rng.integers(0, k, n)
@@ -72,9 +79,18 @@ def main():
         t_ari_sk, ari_sk = best_of(lambda: skm.adjusted_rand_score(u, v))
         t_nmi, nmi = best_of(lambda: normalized_mutual_info(u, v))
         t_nmi_sk, nmi_sk = best_of(lambda: skm.normalized_mutual_info_score(u, v))
-        row = {"n": n, "k": k, "ari_s": t_ari, "ari_sklearn_s": t_ari_sk, "ari_speedup": t_ari_sk / t_ari,
-               "ari_abs_diff": abs(ari - ari_sk), "nmi_s": t_nmi, "nmi_sklearn_s": t_nmi_sk,
-               "nmi_speedup": t_nmi_sk / t_nmi, "nmi_abs_diff": abs(nmi - nmi_sk)}
+        row = {
+            "n": n,
+            "k": k,
+            "ari_s": t_ari,
+            "ari_sklearn_s": t_ari_sk,
+            "ari_speedup": t_ari_sk / t_ari,
+            "ari_abs_diff": abs(ari - ari_sk),
+            "nmi_s": t_nmi,
+            "nmi_sklearn_s": t_nmi_sk,
+            "nmi_speedup": t_nmi_sk / t_nmi,
+            "nmi_abs_diff": abs(nmi - nmi_sk),
+        }
         res["partition"].append(row)
         print(row, flush=True)
 
@@ -87,6 +103,7 @@ def main():
         row = {"n": n, "k": k, "adjusted_omega": val, "ours_s": t_ours}
         try:
             import clusim.sim as csim
+
             if n <= 10**4:
                 cu, cv = to_clusim(truth), to_clusim(cand)
                 t_ref, ref = best_of(lambda: csim.omega_index(cu, cv))
@@ -119,12 +136,17 @@ def main():
     (OUT / "bench_clustering.json").write_text(json.dumps(res, indent=2) + "\n")
     lines = ["bench_clustering (best of %d, one process)" % REPS]
     for r in res["partition"]:
-        lines.append(f"n={r['n']:.0e} k={r['k']}: ARI {r['ari_s']:.3f}s vs sklearn {r['ari_sklearn_s']:.3f}s "
-                     f"({r['ari_speedup']:.1f}x); NMI {r['nmi_s']:.3f}s vs sklearn {r['nmi_sklearn_s']:.3f}s "
-                     f"({r['nmi_speedup']:.1f}x)")
+        lines.append(
+            f"n={r['n']:.0e} k={r['k']}: ARI {r['ari_s']:.3f}s vs sklearn {r['ari_sklearn_s']:.3f}s "
+            f"({r['ari_speedup']:.1f}x); NMI {r['nmi_s']:.3f}s vs sklearn {r['nmi_sklearn_s']:.3f}s "
+            f"({r['nmi_speedup']:.1f}x)"
+        )
     for r in res["omega"]:
-        extra = (f" vs clusim {r['clusim_s']:.3f}s ({r['speedup']:.0f}x, |diff| {r['abs_diff']:.1e})"
-                 if "clusim_s" in r else "")
+        extra = (
+            f" vs clusim {r['clusim_s']:.3f}s ({r['speedup']:.0f}x, |diff| {r['abs_diff']:.1e})"
+            if "clusim_s" in r
+            else ""
+        )
         lines.append(f"adjusted Omega n={r['n']:.0e} k={r['k']}: {r['ours_s']:.3f}s{extra}")
     a = res["ari_delta_approx"]
     lines.append(f"ARI'_delta sparse overlapping n={a['n']:.0e} k={a['k']}: {a['seconds']:.3f}s")

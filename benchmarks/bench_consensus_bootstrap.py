@@ -6,6 +6,7 @@ data.  Writes benchmarks/output/bench_consensus_bootstrap.json.
 
 Usage: python benchmarks/bench_consensus_bootstrap.py
 """
+
 from __future__ import annotations
 
 import json
@@ -45,16 +46,31 @@ def timed(fn):
 
 def case(name, X, labels, method):
     t_one, _ = timed(lambda: kemeny(X, method=method, labels=labels, rng=0))
-    t_boot, res = timed(lambda: bootstrap_consensus(X, n_resamples=B, rng=0, method=method)
-                        if labels is None else bootstrap_consensus(_frame(X, labels), n_resamples=B, rng=0,
-                                                                   method=method))
+    t_boot, res = timed(
+        lambda: (
+            bootstrap_consensus(X, n_resamples=B, rng=0, method=method)
+            if labels is None
+            else bootstrap_consensus(_frame(X, labels), n_resamples=B, rng=0, method=method)
+        )
+    )
     t_plain, plain_support = timed(lambda: plain_bootstrap(X, labels, method, B, 1))
-    return {"data": name, "judges": int(X.shape[0]), "items": int(X.shape[1]), "method": method,
-            "n_resamples": B, "seconds": t_boot, "seconds_per_resample": t_boot / B,
-            "one_solve_seconds": t_one, "ratio_to_one_solve": t_boot / t_one,
-            "plain_bootstrap_seconds": t_plain, "speedup_vs_plain_bootstrap": t_plain / t_boot,
-            "support": res.support, "plain_bootstrap_support": plain_support,
-            "n_distinct_orderings": len(res.orderings), "proven": res.proven}
+    return {
+        "data": name,
+        "judges": int(X.shape[0]),
+        "items": int(X.shape[1]),
+        "method": method,
+        "n_resamples": B,
+        "seconds": t_boot,
+        "seconds_per_resample": t_boot / B,
+        "one_solve_seconds": t_one,
+        "ratio_to_one_solve": t_boot / t_one,
+        "plain_bootstrap_seconds": t_plain,
+        "speedup_vs_plain_bootstrap": t_plain / t_boot,
+        "support": res.support,
+        "plain_bootstrap_support": plain_support,
+        "n_distinct_orderings": len(res.orderings),
+        "proven": res.proven,
+    }
 
 
 def _frame(X, labels):
@@ -67,10 +83,13 @@ def main():
     warmup()
     sports = read_rankings(ROOT / "resources" / "consensus" / "sports.csv")
     profile = simulate_profile(50, 0.1, 100, "complete", np.random.default_rng(50))
-    out = {"machine": {"cpus": os.cpu_count(), "python": platform.python_version()},
-           "results": {"sports_exact": case("sports", sports.X, list(sports.labels), "auto"),
-                       "mallows_100x50_quick": case("mallows theta=0.1", np.asarray(profile, dtype=float), None,
-                                                    "quick")}}
+    out = {
+        "machine": {"cpus": os.cpu_count(), "python": platform.python_version()},
+        "results": {
+            "sports_exact": case("sports", sports.X, list(sports.labels), "auto"),
+            "mallows_100x50_quick": case("mallows theta=0.1", np.asarray(profile, dtype=float), None, "quick"),
+        },
+    }
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(json.dumps(out, indent=2) + "\n")
     print(json.dumps(out, indent=2))

@@ -11,6 +11,7 @@ table, not part of the target, shows first calls whose work is large enough to c
 
 Run: ``.venv/bin/python benchmarks/bench_first_call.py`` (writes benchmarks/output/bench_first_call.json).
 """
+
 from __future__ import annotations
 
 import json
@@ -38,32 +39,85 @@ def _inputs(d: Path) -> dict[str, list[str]]:
     (d / "u.txt").write_text("0\n0\n0\n1\n1\n1\n")
     (d / "v.txt").write_text("0\n0\n1\n1\n2\n2\n")
     return {
-        "moments": ["moments", "--coefficient", "kendall", "--scheme", "additive", "--weigher", "harmonic",
-                    "--n", "6"],
-        "correlate": ["correlate", "--coefficient", "kendall", "--scheme", "additive", "--weigher", "harmonic",
-                      str(d / "x.txt"), str(d / "y.txt")],
-        "standardize": ["standardize", "--coefficient", "spearman", "--scheme", "additive", "--weigher",
-                        "harmonic", "--n", "500", "--gamma", "-0.12"],
+        "moments": ["moments", "--coefficient", "kendall", "--scheme", "additive", "--weigher", "harmonic", "--n", "6"],
+        "correlate": [
+            "correlate",
+            "--coefficient",
+            "kendall",
+            "--scheme",
+            "additive",
+            "--weigher",
+            "harmonic",
+            str(d / "x.txt"),
+            str(d / "y.txt"),
+        ],
+        "standardize": [
+            "standardize",
+            "--coefficient",
+            "spearman",
+            "--scheme",
+            "additive",
+            "--weigher",
+            "harmonic",
+            "--n",
+            "500",
+            "--gamma",
+            "-0.12",
+        ],
         "table": ["table", "kendall_additive_harmonic"],
         "consensus": ["consensus", str(d / "p44.csv")],
         "clustering": ["clustering", str(d / "u.txt"), str(d / "v.txt"), "-m", "ari", "-m", "nmi_sum"],
         "bootstrap": ["bootstrap", SC, "--resamples", "100", "--seed", "1"],
-        "evaluate": ["evaluate", f"{R}/robust03_qrels.txt.gz", f"{R}/runs/input.Sel50.gz", "--metric", "AveP",
-                     "--depth", "100"],
-        "metaeval": ["metaeval", f"AP={T}/adhoc8_ap.csv", f"P@10={T}/adhoc8_p10.csv", "--resamples", "200",
-                     "--seed", "1", "--pvalue-resamples", "500"],
+        "evaluate": [
+            "evaluate",
+            f"{R}/robust03_qrels.txt.gz",
+            f"{R}/runs/input.Sel50.gz",
+            "--metric",
+            "AveP",
+            "--depth",
+            "100",
+        ],
+        "metaeval": [
+            "metaeval",
+            f"AP={T}/adhoc8_ap.csv",
+            f"P@10={T}/adhoc8_p10.csv",
+            "--resamples",
+            "200",
+            "--seed",
+            "1",
+            "--pvalue-resamples",
+            "500",
+        ],
     }
 
 
 def _larger_inputs(d: Path) -> dict[str, list[str]]:
     """Work large enough that the kernels are compiled (reported, not part of the target)."""
     return {
-        "moments n=10": ["moments", "--coefficient", "kendall", "--scheme", "additive", "--weigher", "harmonic",
-                         "--n", "10"],
+        "moments n=10": [
+            "moments",
+            "--coefficient",
+            "kendall",
+            "--scheme",
+            "additive",
+            "--weigher",
+            "harmonic",
+            "--n",
+            "10",
+        ],
         "consensus 15 items": ["consensus", "resources/consensus/emond_mason.csv"],
         "bootstrap B=2000": ["bootstrap", SC, "--resamples", "2000", "--seed", "1"],
-        "metaeval B=1000": ["metaeval", f"AP={T}/adhoc8_ap.csv", f"P@10={T}/adhoc8_p10.csv", "--resamples", "1000",
-                            "--seed", "1", "--pvalue-resamples", "500"],
+        "metaeval B=1000": [
+            "metaeval",
+            f"AP={T}/adhoc8_ap.csv",
+            f"P@10={T}/adhoc8_p10.csv",
+            "--resamples",
+            "1000",
+            "--seed",
+            "1",
+            "--pvalue-resamples",
+            "500",
+        ],
     }
 
 
@@ -93,16 +147,29 @@ def main() -> None:
                 env = dict(base, NUMBA_CACHE_DIR=str(cache))
                 first = _run(AGREEKIT + args, env)
                 cached = _run(AGREEKIT + args, env)
-                table[name] = {"first_wall_s": round(first[0], 2), "first_cpu_s": round(first[1], 2),
-                               "cached_wall_s": round(cached[0], 2), "cached_cpu_s": round(cached[1], 2),
-                               "kernels_compiled": sorted(p.stem.split("-")[0] for p in cache.rglob("*.nbi"))}
-                print(f"{name:19s} first {first[0]:6.2f} s wall {first[1]:6.2f} s cpu | cached {cached[0]:5.2f} s "
-                      f"wall {cached[1]:5.2f} s cpu | {len(table[name]['kernels_compiled'])} kernels", flush=True)
-    out = {"benchmark": "first CLI call with an empty NUMBA_CACHE_DIR", "target_first_wall_s": 2.0,
-           "reference_import_agreekit": {"wall_s": round(ref[0], 2), "cpu_s": round(ref[1], 2)},
-           "load_average": os.getloadavg(), "cpus": os.cpu_count(), "python": platform.python_version(),
-           "subcommands": rows, "meets_target": all(r["first_wall_s"] <= 2.0 for r in rows.values()),
-           "larger_inputs": larger}
+                table[name] = {
+                    "first_wall_s": round(first[0], 2),
+                    "first_cpu_s": round(first[1], 2),
+                    "cached_wall_s": round(cached[0], 2),
+                    "cached_cpu_s": round(cached[1], 2),
+                    "kernels_compiled": sorted(p.stem.split("-")[0] for p in cache.rglob("*.nbi")),
+                }
+                print(
+                    f"{name:19s} first {first[0]:6.2f} s wall {first[1]:6.2f} s cpu | cached {cached[0]:5.2f} s "
+                    f"wall {cached[1]:5.2f} s cpu | {len(table[name]['kernels_compiled'])} kernels",
+                    flush=True,
+                )
+    out = {
+        "benchmark": "first CLI call with an empty NUMBA_CACHE_DIR",
+        "target_first_wall_s": 2.0,
+        "reference_import_agreekit": {"wall_s": round(ref[0], 2), "cpu_s": round(ref[1], 2)},
+        "load_average": os.getloadavg(),
+        "cpus": os.cpu_count(),
+        "python": platform.python_version(),
+        "subcommands": rows,
+        "meets_target": all(r["first_wall_s"] <= 2.0 for r in rows.values()),
+        "larger_inputs": larger,
+    }
     OUT.parent.mkdir(exist_ok=True)
     OUT.write_text(json.dumps(out, indent=2) + "\n")
     print(f"reference `import agreekit`: {ref[0]:.2f} s wall, {ref[1]:.2f} s cpu; load {os.getloadavg()[0]:.1f}")

@@ -18,6 +18,7 @@ Writes ``benchmarks/output/bench_interval_coverage.json`` and ``.md``.
 Run: ``.venv/bin/python benchmarks/bench_interval_coverage.py [--replicates R] [--resamples B]`` (about 6 min on
 one core of a loaded 2-core machine); ``--speed-only`` re-measures the speed section alone.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -76,8 +77,10 @@ def coverage_cell(coefficient, n, rho, R, B, seed, R_analytic):
             hits[m] += ci.low <= truth <= ci.high
             width[m] += ci.high - ci.low
             count[m] += 1
-    return {m: {"coverage": hits[m] / count[m], "mean_width": width[m] / count[m], "replicates": count[m]}
-            for m in METHODS[coefficient]}
+    return {
+        m: {"coverage": hits[m] / count[m], "mean_width": width[m] / count[m], "replicates": count[m]}
+        for m in METHODS[coefficient]
+    }
 
 
 @numba.njit(cache=True)
@@ -117,7 +120,7 @@ def speed(n=100_000):
     y = stats.rankdata(z[:, 1]).astype(np.float64)
     config = configuration("kendall", "additive", ones)
     g = configured_correlation(x.astype(np.int64), y.astype(np.int64), config)
-    I.correlation_interval(x[:100], y[:100], config, 0.0, method="u-statistic")   # compile
+    I.correlation_interval(x[:100], y[:100], config, 0.0, method="u-statistic")  # compile
     _u_variance_quadratic(x[:100], y[:100])
     fast = []
     for _ in range(5):
@@ -131,18 +134,29 @@ def speed(n=100_000):
     t = time.perf_counter()
     I.correlation_interval(x, y, config, g, 0.95, method="analytic")
     fieller = time.perf_counter() - t
-    return {"n": n, "u_statistic_interval_s": min(fast), "quadratic_definition_s": slow,
-            "ratio": slow / min(fast), "fieller_interval_s": fieller,
-            "variance_rel_diff": abs(var - var_ref) / var_ref, "tau_abs_diff": abs(tau - tau_ref),
-            "interval": [ci.low, ci.high]}
+    return {
+        "n": n,
+        "u_statistic_interval_s": min(fast),
+        "quadratic_definition_s": slow,
+        "ratio": slow / min(fast),
+        "fieller_interval_s": fieller,
+        "variance_rel_diff": abs(var - var_ref) / var_ref,
+        "tau_abs_diff": abs(tau - tau_ref),
+        "interval": [ci.low, ci.high],
+    }
 
 
 def markdown(doc):
-    lines = ["# Coverage of 95 % intervals (bivariate normal data)", "",
-             f"BCa: {doc['replicates']} data sets per cell, {doc['resamples']} resamples each (Monte Carlo SE ≈ "
-             f"{doc['coverage_se']:.4f}); the closed-form intervals: {doc['analytic_replicates']} data sets per cell "
-             f"(SE ≈ {doc['analytic_coverage_se']:.4f}). Target band {doc['band'][0]}–{doc['band'][1]}.", "",
-             "| coefficient | method | n | ρ = 0 | ρ = 0.5 | ρ = 0.8 |", "|---|---|---|---|---|---|"]
+    lines = [
+        "# Coverage of 95 % intervals (bivariate normal data)",
+        "",
+        f"BCa: {doc['replicates']} data sets per cell, {doc['resamples']} resamples each (Monte Carlo SE ≈ "
+        f"{doc['coverage_se']:.4f}); the closed-form intervals: {doc['analytic_replicates']} data sets per cell "
+        f"(SE ≈ {doc['analytic_coverage_se']:.4f}). Target band {doc['band'][0]}–{doc['band'][1]}.",
+        "",
+        "| coefficient | method | n | ρ = 0 | ρ = 0.5 | ρ = 0.8 |",
+        "|---|---|---|---|---|---|",
+    ]
     for coef, methods in METHODS.items():
         for m in methods:
             for n in NS:
@@ -153,21 +167,32 @@ def markdown(doc):
                     cells.append(f"{c:.3f}{mark}")
                 lines.append(f"| {coef} | {m} | {n} | " + " | ".join(cells) + " |")
     s = doc["speed"]
-    lines += ["", f"Speed at n = {s['n']}: τ_b interval with the U-statistic variance {s['u_statistic_interval_s']:.3f} s, "
-              f"its O(n²) definition (numba) {s['quadratic_definition_s']:.1f} s: ratio {s['ratio']:.0f}×.", ""]
+    lines += [
+        "",
+        f"Speed at n = {s['n']}: τ_b interval with the U-statistic variance {s['u_statistic_interval_s']:.3f} s, "
+        f"its O(n²) definition (numba) {s['quadratic_definition_s']:.1f} s: ratio {s['ratio']:.0f}×.",
+        "",
+    ]
     return "\n".join(lines)
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--replicates", type=int, default=1000)
-    ap.add_argument("--analytic-replicates", type=int, default=10000,
-                    help="data sets per cell for the closed-form intervals (the bootstrap uses --replicates)")
+    ap.add_argument(
+        "--analytic-replicates",
+        type=int,
+        default=10000,
+        help="data sets per cell for the closed-form intervals (the bootstrap uses --replicates)",
+    )
     ap.add_argument("--resamples", type=int, default=999)
     ap.add_argument("--seed", type=int, default=20261204)
     ap.add_argument("--no-write", action="store_true")
-    ap.add_argument("--speed-only", action="store_true",
-                    help="re-measure the speed section only and update it in the existing output file")
+    ap.add_argument(
+        "--speed-only",
+        action="store_true",
+        help="re-measure the speed section only and update it in the existing output file",
+    )
     a = ap.parse_args()
     if a.speed_only:
         path = OUT / "bench_interval_coverage.json"
@@ -190,21 +215,45 @@ def main():
                 k += 1
                 for m, v in cell.items():
                     coverage.setdefault(coef, {}).setdefault(m, {}).setdefault(str(n), {})[str(rho)] = v
-                print(coef, n, rho, {m: v["coverage"] for m, v in cell.items()}, f"{time.perf_counter() - t:.1f} s",
-                      flush=True)
+                print(
+                    coef,
+                    n,
+                    rho,
+                    {m: v["coverage"] for m, v in cell.items()},
+                    f"{time.perf_counter() - t:.1f} s",
+                    flush=True,
+                )
     band = (0.93, 0.97)
-    misses = [f"{coef} {m} n={n} rho={rho}: {v['coverage']:.3f}"
-              for coef, ms in coverage.items() for m, ns in ms.items() if m != "u-statistic"
-              for n, rs in ns.items() for rho, v in rs.items() if not band[0] <= v["coverage"] <= band[1]]
-    misses_u = [f"kendall u-statistic n={n} rho={rho}: {v['coverage']:.3f}"
-                for n, rs in coverage["kendall"]["u-statistic"].items() for rho, v in rs.items()
-                if not band[0] <= v["coverage"] <= band[1]]
+    misses = [
+        f"{coef} {m} n={n} rho={rho}: {v['coverage']:.3f}"
+        for coef, ms in coverage.items()
+        for m, ns in ms.items()
+        if m != "u-statistic"
+        for n, rs in ns.items()
+        for rho, v in rs.items()
+        if not band[0] <= v["coverage"] <= band[1]
+    ]
+    misses_u = [
+        f"kendall u-statistic n={n} rho={rho}: {v['coverage']:.3f}"
+        for n, rs in coverage["kendall"]["u-statistic"].items()
+        for rho, v in rs.items()
+        if not band[0] <= v["coverage"] <= band[1]
+    ]
     R_a = max(a.replicates, a.analytic_replicates)
-    doc = {"replicates": a.replicates, "resamples": a.resamples, "seed": a.seed, "confidence_level": 0.95,
-           "band": list(band), "coverage_se": math.sqrt(0.95 * 0.05 / a.replicates),
-           "analytic_replicates": R_a, "analytic_coverage_se": math.sqrt(0.95 * 0.05 / R_a),
-           "coverage": coverage, "cells_outside_band": misses, "u_statistic_cells_outside_band": misses_u,
-           "coverage_seconds": time.perf_counter() - t0}
+    doc = {
+        "replicates": a.replicates,
+        "resamples": a.resamples,
+        "seed": a.seed,
+        "confidence_level": 0.95,
+        "band": list(band),
+        "coverage_se": math.sqrt(0.95 * 0.05 / a.replicates),
+        "analytic_replicates": R_a,
+        "analytic_coverage_se": math.sqrt(0.95 * 0.05 / R_a),
+        "coverage": coverage,
+        "cells_outside_band": misses,
+        "u_statistic_cells_outside_band": misses_u,
+        "coverage_seconds": time.perf_counter() - t0,
+    }
     doc["speed"] = speed()
     doc["numba_threads"] = numba.get_num_threads()
     doc["cpu_count"] = os.cpu_count()

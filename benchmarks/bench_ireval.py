@@ -18,6 +18,7 @@ The per-topic values of both tools are compared (largest absolute difference rec
 
 Run: ``.venv/bin/python benchmarks/bench_ireval.py`` (writes benchmarks/output/bench_ireval.json).
 """
+
 from __future__ import annotations
 
 import json
@@ -49,8 +50,12 @@ def write_collection(directory: Path, n_topics: int, n_docs: int) -> tuple[Path,
         for t in range(n_topics):
             docs = rng.choice(collection, size=n_docs, replace=False)
             scores = np.sort(rng.normal(10.0, 2.0, n_docs))[::-1]
-            r.writelines(f"{401 + t} Q0 DOC-{d:07d} {i + 1} {s:.6f} bench\n" for i, (d, s) in enumerate(zip(docs, scores)))
-            judged = np.unique(np.concatenate([docs[: n_docs // 4], rng.choice(collection, n_docs // 4, replace=False)]))
+            r.writelines(
+                f"{401 + t} Q0 DOC-{d:07d} {i + 1} {s:.6f} bench\n" for i, (d, s) in enumerate(zip(docs, scores))
+            )
+            judged = np.unique(
+                np.concatenate([docs[: n_docs // 4], rng.choice(collection, n_docs // 4, replace=False)])
+            )
             grades = (rng.random(judged.size) < 0.2) * rng.integers(1, 3, judged.size)
             q.writelines(f"{401 + t} 0 DOC-{d:07d} {g}\n" for d, g in zip(judged, grades))
     return qrels, run
@@ -86,7 +91,8 @@ def main():
             def theirs_files():
                 with qpath.open() as fq, rpath.open() as fr:
                     return pytrec_eval.RelevanceEvaluator(pytrec_eval.parse_qrel(fq), PYTREC).evaluate(
-                        pytrec_eval.parse_run(fr))
+                        pytrec_eval.parse_run(fr)
+                    )
 
             def ours_memory():
                 return evaluate(qrels_df, {name: run_df}, list(METRICS))
@@ -94,17 +100,37 @@ def main():
             def theirs_memory():
                 return pytrec_eval.RelevanceEvaluator(qdict, PYTREC).evaluate(rdict)
 
-            case = {"topics": n_topics, "documents_per_topic": n_docs, "run_lines": int(len(run_df)),
-                    "qrels_lines": int(len(qrels_df))}
+            case = {
+                "topics": n_topics,
+                "documents_per_topic": n_docs,
+                "run_lines": int(len(run_df)),
+                "qrels_lines": int(len(qrels_df)),
+            }
             for where, ours, theirs in (("files", ours_files, theirs_files), ("memory", ours_memory, theirs_memory)):
                 a_cpu, a_wall, res = timed(ours)
                 b_cpu, b_wall, ref = timed(theirs)
-                worst = max(float(np.max(np.abs(res[m][name].to_numpy() - pd.Series(
-                    {t: v[key] for t, v in ref.items()}).reindex(res[m].index, fill_value=0.0).to_numpy())))
-                    for m, key in METRICS.items())
-                case[where] = {"agreekit_cpu_s": a_cpu, "pytrec_eval_cpu_s": b_cpu, "ratio": b_cpu / a_cpu,
-                               "agreekit_wall_s": a_wall, "pytrec_eval_wall_s": b_wall,
-                               "ratio_wall": b_wall / a_wall, "max_abs_difference": worst}
+                worst = max(
+                    float(
+                        np.max(
+                            np.abs(
+                                res[m][name].to_numpy()
+                                - pd.Series({t: v[key] for t, v in ref.items()})
+                                .reindex(res[m].index, fill_value=0.0)
+                                .to_numpy()
+                            )
+                        )
+                    )
+                    for m, key in METRICS.items()
+                )
+                case[where] = {
+                    "agreekit_cpu_s": a_cpu,
+                    "pytrec_eval_cpu_s": b_cpu,
+                    "ratio": b_cpu / a_cpu,
+                    "agreekit_wall_s": a_wall,
+                    "pytrec_eval_wall_s": b_wall,
+                    "ratio_wall": b_wall / a_wall,
+                    "max_abs_difference": worst,
+                }
             cases.append(case)
             print(json.dumps(case, indent=2))
     ratios = [c[w]["ratio"] for c in cases for w in ("files", "memory")]

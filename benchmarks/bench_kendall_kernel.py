@@ -16,6 +16,7 @@ speed-up at n = 3·10⁴ (the stage is dominated by n ≈ 10⁴ … 4·10⁴).
 Writes ``benchmarks/output/bench_kendall_kernel.json``.
 Run: ``.venv/bin/python benchmarks/bench_kendall_kernel.py [--rounds R]``.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -110,13 +111,15 @@ def old_fused_sample(coef, n, k0, k1, r0, rows, F, active, out):  # pragma: no c
             for m in range(2):
                 for c in range(C):
                     out[m, c, r - r0] = res[m, c] if active[m, c] > r else np.nan
+
+
 # ----------------------------------------------------------------------------------------------------
 
 
 def weight_table(n):
     buf = np.empty(n * 4 + 8)
     start = (-buf.ctypes.data % 64) // 8
-    F = buf[start:start + n * 4].reshape(n, 4)
+    F = buf[start : start + n * 4].reshape(n, 4)
     F[:] = np.column_stack([parse_weigher(w).table(n) for w in WEIGHERS])
     return F
 
@@ -127,10 +130,19 @@ def main(argv=None):
     ap.add_argument("--elements", type=int, default=400_000, help="rows x n per timed call")
     args = ap.parse_args(argv)
     numba.set_num_threads(1)
-    res = {"numba_threads": 1, "cpu_count": os.cpu_count(), "loadavg_before": os.getloadavg(),
-           "rounds": args.rounds, "timer": "min over rounds of time.process_time()", "cases": []}
-    kernels = {"old_kendall": (old_fused_sample, KENDALL), "new_kendall": (_fused.fused_sample, KENDALL),
-               "spearman": (_fused.fused_sample, SPEARMAN)}
+    res = {
+        "numba_threads": 1,
+        "cpu_count": os.cpu_count(),
+        "loadavg_before": os.getloadavg(),
+        "rounds": args.rounds,
+        "timer": "min over rounds of time.process_time()",
+        "cases": [],
+    }
+    kernels = {
+        "old_kendall": (old_fused_sample, KENDALL),
+        "new_kendall": (_fused.fused_sample, KENDALL),
+        "spearman": (_fused.fused_sample, SPEARMAN),
+    }
     for n in (2000, 10_000, 30_000):
         F = weight_table(n)
         rows = max(4, args.elements // n)
@@ -147,25 +159,34 @@ def main(argv=None):
                 best[name] = min(best[name], time.process_time() - t)
         identical = bool(np.array_equal(outs["old_kendall"].view(np.uint64), outs["new_kendall"].view(np.uint64)))
         ns = {name: best[name] / (8 * rows * n) * 1e9 for name in kernels}
-        case = {"n": n, "rows": rows, "schemes_per_permutation": 8,
-                "ns_per_element_and_scheme": ns,
-                "speedup_old_over_new": ns["old_kendall"] / ns["new_kendall"],
-                "kendall_over_spearman_before": ns["old_kendall"] / ns["spearman"],
-                "kendall_over_spearman_after": ns["new_kendall"] / ns["spearman"],
-                "bit_identical_to_old": identical}
+        case = {
+            "n": n,
+            "rows": rows,
+            "schemes_per_permutation": 8,
+            "ns_per_element_and_scheme": ns,
+            "speedup_old_over_new": ns["old_kendall"] / ns["new_kendall"],
+            "kendall_over_spearman_before": ns["old_kendall"] / ns["spearman"],
+            "kendall_over_spearman_after": ns["new_kendall"] / ns["spearman"],
+            "bit_identical_to_old": identical,
+        }
         res["cases"].append(case)
-        print(f"n={n:6d} ({rows:3d} rows): old {ns['old_kendall']:.3f}  new {ns['new_kendall']:.3f}  "
-              f"spearman {ns['spearman']:.3f} ns/element-scheme; old/new {case['speedup_old_over_new']:.3f}x; "
-              f"Kendall/Spearman {case['kendall_over_spearman_before']:.2f} -> {case['kendall_over_spearman_after']:.2f}; "
-              f"bit-identical {identical}", flush=True)
+        print(
+            f"n={n:6d} ({rows:3d} rows): old {ns['old_kendall']:.3f}  new {ns['new_kendall']:.3f}  "
+            f"spearman {ns['spearman']:.3f} ns/element-scheme; old/new {case['speedup_old_over_new']:.3f}x; "
+            f"Kendall/Spearman {case['kendall_over_spearman_before']:.2f} -> {case['kendall_over_spearman_after']:.2f}; "
+            f"bit-identical {identical}",
+            flush=True,
+        )
     big = res["cases"][-1]["speedup_old_over_new"]
     res["kendall_stage_seconds_issue25"] = STAGE_SECONDS
     res["kendall_stage_seconds_estimated"] = STAGE_SECONDS / big
     res["kendall_stage_saving_seconds_estimated"] = STAGE_SECONDS * (1 - 1 / big)
     res["loadavg_after"] = os.getloadavg()
-    print(f"Kendall quantile stage: {STAGE_SECONDS:.0f} s -> ~{STAGE_SECONDS / big:.0f} s "
-          f"(saves ~{STAGE_SECONDS * (1 - 1 / big):.0f} s at the n = 3e4 speed-up); "
-          f"load {res['loadavg_before'][0]:.2f} / {res['loadavg_after'][0]:.2f} on {os.cpu_count()} cores")
+    print(
+        f"Kendall quantile stage: {STAGE_SECONDS:.0f} s -> ~{STAGE_SECONDS / big:.0f} s "
+        f"(saves ~{STAGE_SECONDS * (1 - 1 / big):.0f} s at the n = 3e4 speed-up); "
+        f"load {res['loadavg_before'][0]:.2f} / {res['loadavg_after'][0]:.2f} on {os.cpu_count()} cores"
+    )
     out = ROOT / "benchmarks" / "output" / "bench_kendall_kernel.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(res, indent=2) + "\n")

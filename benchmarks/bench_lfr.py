@@ -16,6 +16,7 @@ mu = 0.1), mu = 0, weighted overlapping (mu = mu_w = 0.3).
 
 Run: ``.venv/bin/python benchmarks/bench_lfr.py`` (writes benchmarks/output/bench_lfr.json).
 """
+
 from __future__ import annotations
 
 import json
@@ -75,14 +76,26 @@ def networkx(n):
 
 
 REGIMES = {
-    **{f"two_equal_mu{mu}": dict(n=1000, mu=mu, average_degree=15, max_degree=50, min_community=500,
-                                 max_community=500) for mu in (0.1, 0.3, 0.5)},
-    "dominant_842_158_mu0.5": dict(n=1000, mu=0.5, average_degree=15, max_degree=50, min_community=150,
-                                   max_community=850, tau2=1.0, rng=16),
-    "small_overlapping": dict(n=10_000, mu=0.3, average_degree=20, max_degree=50, min_community=10,
-                              max_community=50, overlapping_nodes=2000, overlapping_memberships=2),
-    "lf2009_small_mu0.1": dict(n=5000, mu=0.1, tau2=1.0, average_degree=20, max_degree=50, min_community=10,
-                               max_community=50),
+    **{
+        f"two_equal_mu{mu}": dict(n=1000, mu=mu, average_degree=15, max_degree=50, min_community=500, max_community=500)
+        for mu in (0.1, 0.3, 0.5)
+    },
+    "dominant_842_158_mu0.5": dict(
+        n=1000, mu=0.5, average_degree=15, max_degree=50, min_community=150, max_community=850, tau2=1.0, rng=16
+    ),
+    "small_overlapping": dict(
+        n=10_000,
+        mu=0.3,
+        average_degree=20,
+        max_degree=50,
+        min_community=10,
+        max_community=50,
+        overlapping_nodes=2000,
+        overlapping_memberships=2,
+    ),
+    "lf2009_small_mu0.1": dict(
+        n=5000, mu=0.1, tau2=1.0, average_degree=20, max_degree=50, min_community=10, max_community=50
+    ),
     "mu0": dict(n=1000, mu=0.0),
     "weighted_overlapping": dict(n=1000, mu=0.3, mu_weights=0.3, overlapping_nodes=200, overlapping_memberships=2),
 }
@@ -109,8 +122,9 @@ def _networkit_graph(n, mu, deg=None, labels=None, kw=None):
     gen = nk.generators.LFRGenerator(n)
     if deg is None:
         gen.generatePowerlawDegreeSequence(kw.get("average_degree", 20), kw.get("max_degree", 50), -kw.get("tau1", 2.0))
-        gen.generatePowerlawCommunitySizeSequence(kw.get("min_community", 20), kw.get("max_community", 100),
-                                                  -kw.get("tau2", 1.5))
+        gen.generatePowerlawCommunitySizeSequence(
+            kw.get("min_community", 20), kw.get("max_community", 100), -kw.get("tau2", 1.5)
+        )
     else:
         gen.setDegreeSequence([int(d) for d in deg])
         part = nk.Partition(n)
@@ -126,9 +140,14 @@ def _networkit_graph(n, mu, deg=None, labels=None, kw=None):
     lab = np.array(gen.getPartition().getVector())
     comms = [np.flatnonzero(lab == c) for c in np.unique(lab)]
     d = np.bincount(edges.ravel(), minlength=n)
-    return dict(seconds=secs, mu_t=realized_mixing(n, edges, comms), mean_degree=float(d.mean()),
-                communities=len(comms), degree_sum_lost=int((deg.sum() - d.sum()) // 2) if deg is not None else None,
-                tail=d)
+    return dict(
+        seconds=secs,
+        mu_t=realized_mixing(n, edges, comms),
+        mean_degree=float(d.mean()),
+        communities=len(comms),
+        degree_sum_lost=int((deg.sum() - d.sum()) // 2) if deg is not None else None,
+        tail=d,
+    )
 
 
 def regime_rows():
@@ -143,12 +162,27 @@ def regime_rows():
         secs = time.perf_counter() - t
         warned = [str(w.message) for w in caught if issubclass(w.category, LFRWarning)]
         got, target, z = _tail(g.degrees, kw)
-        row = dict(regime=name, n=n, **{k: v for k, v in kw.items()}, rng=rng, ours_s=secs, communities=len(g.communities),
-                   ours_mu_t=g.realized_mu, ours_mu_w=g.realized_mu_weights, ours_dropped=g.dropped_edges,
-                   ours_mean_degree=float(g.degrees.mean()), tail_k=TAIL_K, tail_target=target, ours_tail=got,
-                   ours_tail_z=z, ours_warnings=warned, ours_repairs=g.repairs,
-                   ours_meets=bool(abs(g.realized_mu - kw["mu"]) <= 0.01 and g.dropped_edges == 0 and abs(z) <= 2
-                                   and not warned))
+        row = dict(
+            regime=name,
+            n=n,
+            **{k: v for k, v in kw.items()},
+            rng=rng,
+            ours_s=secs,
+            communities=len(g.communities),
+            ours_mu_t=g.realized_mu,
+            ours_mu_w=g.realized_mu_weights,
+            ours_dropped=g.dropped_edges,
+            ours_mean_degree=float(g.degrees.mean()),
+            tail_k=TAIL_K,
+            tail_target=target,
+            ours_tail=got,
+            ours_tail_z=z,
+            ours_warnings=warned,
+            ours_repairs=g.repairs,
+            ours_meets=bool(
+                abs(g.realized_mu - kw["mu"]) <= 0.01 and g.dropped_edges == 0 and abs(z) <= 2 and not warned
+            ),
+        )
         try:
             import networkit  # noqa: F401
         except ImportError:
@@ -183,12 +217,20 @@ def regime_rows():
 
 
 def main():
-    warm(lambda: lfr_benchmark(200, average_degree=10, max_degree=30, rng=0, progress=False))  # compile the numba kernels
+    warm(
+        lambda: lfr_benchmark(200, average_degree=10, max_degree=30, rng=0, progress=False)
+    )  # compile the numba kernels
     rows = []
     for n, target in ((10_000, 5.0), (100_000, 60.0)):
         t_ours, (mu_o, k_o) = best(lambda: ours(n))
-        row = {"n": n, "target_s": target, "ours_s": t_ours, "ours_mu": mu_o, "ours_mean_degree": k_o,
-               "meets_target": t_ours <= target}
+        row = {
+            "n": n,
+            "target_s": target,
+            "ours_s": t_ours,
+            "ours_mu": mu_o,
+            "ours_mean_degree": k_o,
+            "meets_target": t_ours <= target,
+        }
         try:
             t_nk, (mu_k, k_k) = best(lambda: networkit(n))
             row.update(networkit_s=t_nk, networkit_mu=mu_k, networkit_mean_degree=k_k, ratio_vs_networkit=t_ours / t_nk)
@@ -200,8 +242,13 @@ def main():
         rows.append(row)
         print(json.dumps(row))
     regimes = regime_rows()
-    meta = {"machine": platform.machine(), "python": platform.python_version(), "cpus": os.cpu_count(),
-            "load_average": os.getloadavg(), "mu": MU}
+    meta = {
+        "machine": platform.machine(),
+        "python": platform.python_version(),
+        "cpus": os.cpu_count(),
+        "load_average": os.getloadavg(),
+        "mu": MU,
+    }
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(json.dumps({"meta": meta, "results": rows, "regimes": regimes}, indent=2, default=float) + "\n")
 

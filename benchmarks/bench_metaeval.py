@@ -10,6 +10,7 @@ solver's share and the p-value share.
 
 Run: ``.venv/bin/python benchmarks/bench_metaeval.py`` (writes benchmarks/output/bench_metaeval.json).
 """
+
 from __future__ import annotations
 
 import json
@@ -36,8 +37,15 @@ B, SEED, TARGET = 1000, 12, 30.0
 
 def collection():
     ap, p10, rr = (load_scores(D / f"adhoc8_{k}.csv") for k in ("ap", "p10", "rr"))
-    scores = {"AP": ap, "P@10": p10, "RR": rr, "G_AP": ap, "G_P@10": p10, "G_RR": rr,
-              "RR@5": rr.where(rr >= 0.2 - 1e-12, 0.0)}
+    scores = {
+        "AP": ap,
+        "P@10": p10,
+        "RR": rr,
+        "G_AP": ap,
+        "G_P@10": p10,
+        "G_RR": rr,
+        "RR@5": rr.where(rr >= 0.2 - 1e-12, 0.0),
+    }
     statistic = {"G_AP": "gmean", "G_P@10": "gmean", "G_RR": "gmean"}
     return scores, statistic
 
@@ -52,8 +60,9 @@ def reference_pair(A, Bm, idx):
         rb = stats.rankdata(-np.round(Bm[row].mean(axis=0), 12))
         w = f(ra) + f(rb)
         tb.append(stats.kendalltau(ra, rb).statistic)
-        tw.append(stats.weightedtau(-ra, -rb, rank=np.arange(ra.size), weigher=lambda i, w=w: w[i],
-                                    additive=False).statistic)
+        tw.append(
+            stats.weightedtau(-ra, -rb, rank=np.arange(ra.size), weigher=lambda i, w=w: w[i], additive=False).statistic
+        )
     return np.array(tb), np.array(tw)
 
 
@@ -74,9 +83,16 @@ def main():
         c2, t2 = time.process_time(), time.perf_counter()
         cons = consensus_ranking(scores, statistic=statistic, method="auto")
         c3, t3 = time.process_time(), time.perf_counter()
-        runs.append({"agreement_seconds": t1 - t0, "agreement_with_pvalues_seconds": t2 - t1,
-                     "consensus_seconds": t3 - t2, "agreement_cpu_seconds": c1 - c0,
-                     "agreement_with_pvalues_cpu_seconds": c2 - c1, "consensus_cpu_seconds": c3 - c2})
+        runs.append(
+            {
+                "agreement_seconds": t1 - t0,
+                "agreement_with_pvalues_seconds": t2 - t1,
+                "consensus_seconds": t3 - t2,
+                "agreement_cpu_seconds": c1 - c0,
+                "agreement_with_pvalues_cpu_seconds": c2 - c1,
+                "consensus_cpu_seconds": c3 - c2,
+            }
+        )
     med = {k: float(np.median([r[k] for r in runs])) for k in runs[0]}
     total = med["agreement_with_pvalues_seconds"] + med["consensus_seconds"]
     total_cpu = med["agreement_with_pvalues_cpu_seconds"] + med["consensus_cpu_seconds"]
@@ -85,8 +101,10 @@ def main():
     t0 = time.perf_counter()
     tb, tw = reference_pair(X["AP"], X["P@10"], res.resamples)
     ref_seconds = time.perf_counter() - t0
-    agree = bool(np.allclose(tb, res.bootstrap_tau_b[:, 0], atol=1e-12)
-                 and np.allclose(tw, res.bootstrap_tau_w[:, 0], atol=1e-12))
+    agree = bool(
+        np.allclose(tb, res.bootstrap_tau_b[:, 0], atol=1e-12)
+        and np.allclose(tw, res.bootstrap_tau_w[:, 0], atol=1e-12)
+    )
     out = {
         "benchmark": "metric_agreement (21 pairs, B = 1000, p-values) + consensus_ranking (Kemeny, 7 rankings)",
         "data": "adhoc8 (129 runs, 50 topics): AP, P@10, RR, G_AP, G_P@10, G_RR, RR@5",
@@ -96,13 +114,19 @@ def main():
         "total_seconds": total,
         "total_cpu_seconds": total_cpu,
         "quiet_machine_estimate_seconds": "<= total_cpu_seconds (all of it parallelisable over 2 cores "
-                                          "except the solver); rerun on a quiet machine for the absolute target",
+        "except the solver); rerun on a quiet machine for the absolute target",
         "consensus_share": med["consensus_seconds"] / total,
         "pvalue_share": (med["agreement_with_pvalues_seconds"] - med["agreement_seconds"]) / total,
         "target_seconds": TARGET,
         "meets_target": total <= TARGET,
-        "consensus": {"method": cons.method, "proven": cons.proven, "gap": cons.gap,
-                      "average_tau_x": cons.average_tau_x, "n_optima": cons.n_optima, "message": cons.message},
+        "consensus": {
+            "method": cons.method,
+            "proven": cons.proven,
+            "gap": cons.gap,
+            "average_tau_x": cons.average_tau_x,
+            "n_optima": cons.n_optima,
+            "message": cons.message,
+        },
         "pvalue_methods": sorted(set(resp.to_frame().pvalue_method)),
         "reference_one_pair_scipy_seconds": ref_seconds,
         "fast_seconds_per_pair": med["agreement_seconds"] / 21,

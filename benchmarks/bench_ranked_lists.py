@@ -16,6 +16,7 @@
 
 Run: ``.venv/bin/python benchmarks/bench_ranked_lists.py`` (writes benchmarks/output/bench_ranked_lists.json).
 """
+
 from __future__ import annotations
 
 import json
@@ -72,7 +73,7 @@ def scaling_entry(inputs, make_call):
     entry = {"inputs": inputs}
     for m in (10_000, 1_000_000):
         call = make_call(m)
-        call()                                                    # warm-up
+        call()  # warm-up
         wall, cpu, _ = timed(call, REPEATS[m])
         entry[f"seconds_{'1e4' if m == 10_000 else '1e6'}"] = wall
         entry[f"cpu_seconds_{'1e4' if m == 10_000 else '1e6'}"] = cpu
@@ -84,59 +85,85 @@ def scaling_entry(inputs, make_call):
 
 def main():
     rng = np.random.default_rng(2026)
-    res = {"machine": {"python": platform.python_version(), "cpus": os.cpu_count(),
-                       "load_average_1min": os.getloadavg()[0] if hasattr(os, "getloadavg") else None},
-           "note": "timed on the machine named above; on a shared machine under load the 10⁶ cases suffer most "
-                   "(memory bandwidth and caches are shared), so rerun on a quiet machine for the reference figures"}
+    res = {
+        "machine": {
+            "python": platform.python_version(),
+            "cpus": os.cpu_count(),
+            "load_average_1min": os.getloadavg()[0] if hasattr(os, "getloadavg") else None,
+        },
+        "note": "timed on the machine named above; on a shared machine under load the 10⁶ cases suffer most "
+        "(memory bandwidth and caches are shared), so rerun on a quiet machine for the reference figures",
+    }
     # ------------------------------------------------------------------ τ_AP against the reference
     n = 10_000
     x = rng.permutation(n) + 1
     y = np.where(rng.random(n) < 0.5, x, rng.permutation(n) + 1)
-    y = np.argsort(np.argsort(y + rng.random(n) * 0.1)) + 1       # a correlated untied ranking
+    y = np.argsort(np.argsort(y + rng.random(n) * 0.1)) + 1  # a correlated untied ranking
     ap_correlation(np.arange(1, 6), np.array([2, 1, 3, 5, 4]))
     tau_ap_pairwise(x[:5].astype(np.float64), np.arange(1.0, 6.0))
     try:
         import pyircor  # noqa: F401
+
         reference = "pyircor"
     except Exception as exc:  # ImportError, or its own import failing on this Python
         reference = f"O(n^2) pairwise numba (pyircor does not import: {type(exc).__name__})"
     t_ours, v_ours = best(lambda: ap_correlation(x, y), repeat=11)
     t_ref, v_ref = best(lambda: tau_ap_pairwise(x.astype(np.float64), y.astype(np.float64)), repeat=3)
-    res["tau_ap_vs_reference"] = {"n": n, "reference": reference, "seconds": t_ours, "reference_seconds": t_ref,
-                                  "speedup": t_ref / t_ours, "abs_difference": abs(v_ours - v_ref),
-                                  "target_speedup": 100}
+    res["tau_ap_vs_reference"] = {
+        "n": n,
+        "reference": reference,
+        "seconds": t_ours,
+        "reference_seconds": t_ref,
+        "speedup": t_ref / t_ours,
+        "abs_difference": abs(v_ours - v_ref),
+        "target_speedup": 100,
+    }
     # ------------------------------------------------------------------ RBO against PyPI rbo
     xs = rng.permutation(3 * n)[:n]
     ys = np.where(rng.random(n) < 0.3, xs, rng.permutation(3 * n)[:n] + 3 * n)
     ys = pd.unique(ys)
     try:
         import rbo as rbo_pkg
+
         rank_biased_overlap(xs[:5], ys[:5])
         xl, yl = xs.tolist(), ys.tolist()
         t_ours, r_ours = best(lambda: rank_biased_overlap(xs, ys, p=0.99), repeat=11)
         t_ref, v_ref = best(lambda: rbo_pkg.RankingSimilarity(xl, yl).rbo_ext(p=0.99), repeat=3)
-        res["rbo_vs_pypi_rbo"] = {"items": int(n), "p": 0.99, "available": True, "seconds": t_ours,
-                                  "reference_seconds": t_ref, "speedup": t_ref / t_ours,
-                                  "abs_difference": abs(r_ours.ext - v_ref)}
+        res["rbo_vs_pypi_rbo"] = {
+            "items": int(n),
+            "p": 0.99,
+            "available": True,
+            "seconds": t_ours,
+            "reference_seconds": t_ref,
+            "speedup": t_ref / t_ours,
+            "abs_difference": abs(r_ours.ext - v_ref),
+        }
     except ImportError:
         res["rbo_vs_pypi_rbo"] = {"available": False}
     # ------------------------------------------------------------------ scaling 10⁴ → 10⁶
     scale = {}
     for p in (0.9, 0.999):
+
         def make_rbo(m, p=p):
             a = rng.permutation(2 * m)[:m]
             b = rng.permutation(2 * m)[:m]
             return lambda: rank_biased_overlap(a, b, p=p)
-        scale[f"rbo_p{p}"] = scaling_entry(f"two untied lists of m distinct integer ids from a domain of 2m, "
-                                           f"numpy int64 arrays, p = {p}", make_rbo)
+
+        scale[f"rbo_p{p}"] = scaling_entry(
+            f"two untied lists of m distinct integer ids from a domain of 2m, numpy int64 arrays, p = {p}", make_rbo
+        )
     for symmetric in (False, True):
+
         def make_ap(m, symmetric=symmetric):
             a = rng.permutation(m) + 1
             b = rng.permutation(m) + 1
             return lambda: ap_correlation(a, b, symmetric=symmetric)
+
         scale["tau_ap_b" if symmetric else "tau_ap"] = scaling_entry(
             "two independent random permutations of 1..m as numpy int64 rank vectors"
-            + (", symmetric=True" if symmetric else ""), make_ap)
+            + (", symmetric=True" if symmetric else ""),
+            make_ap,
+        )
     scale["target_ratio"] = 150
     res["scaling"] = scale
     # ------------------------------------------------------------------ 10⁶ items with ties
@@ -148,17 +175,22 @@ def main():
     va, vb = np.round(rng.random(m), 4), np.round(rng.random(m), 4)
     ap_correlation(va, vb, symmetric=True, kind="scores")
     t_ap, c_ap, _ = timed(lambda: ap_correlation(va, vb, symmetric=True, kind="scores"))
-    res["ties_1e6"] = {"items": m, "distinct_scores": 10001,
-                       "inputs": "RBO: two pandas Series item -> score (scores uniform, rounded to 4 decimals, "
-                                 "integer item ids, half of them shared), kind='scores', p = 0.999; τ_AP_b: two "
-                                 "numpy score vectors rounded to 4 decimals, kind='scores', symmetric=True",
-                       "rbo_seconds": t_rbo, "rbo_cpu_seconds": c_rbo, "tau_ap_b_seconds": t_ap,
-                       "tau_ap_b_cpu_seconds": c_ap, "repeats": 5, "target_seconds": 1.0}
+    res["ties_1e6"] = {
+        "items": m,
+        "distinct_scores": 10001,
+        "inputs": "RBO: two pandas Series item -> score (scores uniform, rounded to 4 decimals, "
+        "integer item ids, half of them shared), kind='scores', p = 0.999; τ_AP_b: two "
+        "numpy score vectors rounded to 4 decimals, kind='scores', symmetric=True",
+        "rbo_seconds": t_rbo,
+        "rbo_cpu_seconds": c_rbo,
+        "tau_ap_b_seconds": t_ap,
+        "tau_ap_b_cpu_seconds": c_ap,
+        "repeats": 5,
+        "target_seconds": 1.0,
+    }
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(json.dumps(res, indent=2) + "\n")
     print(json.dumps(res, indent=2))
-
-
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ reference measured in the same process:
 
 The machine's load average is recorded: other jobs on a 2-core machine inflate wall times.
 """
+
 from __future__ import annotations
 
 import math
@@ -45,8 +46,10 @@ def best_of(fn, repeat):
 def kendall_section(lines):
     lines.append("## weighted_kendall vs scipy.stats.weightedtau(additive=False) and the O(n^2) definition")
     lines.append("harmonic weigher, additive scheme, random permutations; best-of-k wall times")
-    lines.append(f"{'n':>8} {'ours [ms]':>10} {'scipy [ms]':>11} {'O(n^2) [ms]':>12} "
-                 f"{'x scipy':>8} {'x O(n^2)':>9} {'|diff| max':>10}")
+    lines.append(
+        f"{'n':>8} {'ours [ms]':>10} {'scipy [ms]':>11} {'O(n^2) [ms]':>12} "
+        f"{'x scipy':>8} {'x O(n^2)':>9} {'|diff| max':>10}"
+    )
     rng = np.random.default_rng(2024)
     f = parse_weigher("harmonic")
     warm(lambda: weighted_kendall([1, 2, 3], [3, 1, 2]))  # compile
@@ -58,19 +61,24 @@ def kendall_section(lines):
         rep = 20 if n <= 10000 else 5
         t_ours = best_of(lambda: weighted_kendall(x, y), rep)
         ours = weighted_kendall(x, y)
-        t_scipy = best_of(lambda: stats.weightedtau(x, y, rank=np.arange(n), weigher=lambda i: w[i],
-                                                     additive=False), 3)
+        t_scipy = best_of(lambda: stats.weightedtau(x, y, rank=np.arange(n), weigher=lambda i: w[i], additive=False), 3)
         ref = stats.weightedtau(x, y, rank=np.arange(n), weigher=lambda i: w[i], additive=False)[0]
         t_quad = best_of(lambda: kendall_weighted_quadratic(x, y, w), 1 if n >= 36119 else 3)
         quad = kendall_weighted_quadratic(x, y, w)
         diff = max(abs(ours - ref), abs(ours - quad))
-        lines.append(f"{n:>8} {t_ours * 1e3:>10.3f} {t_scipy * 1e3:>11.2f} {t_quad * 1e3:>12.2f} "
-                     f"{t_scipy / t_ours:>8.1f} {t_quad / t_ours:>9.1f} {diff:>10.1e}")
+        lines.append(
+            f"{n:>8} {t_ours * 1e3:>10.3f} {t_scipy * 1e3:>11.2f} {t_quad * 1e3:>12.2f} "
+            f"{t_scipy / t_ours:>8.1f} {t_quad / t_ours:>9.1f} {diff:>10.1e}"
+        )
     lines.append("")
 
 
-CONFIGS = [(c, s, w) for c in ("spearman", "kendall") for s in ("additive", "multiplicative")
-           for w in ("harmonic", "inverse_square:n0=0", "inverse_square:n0=1", "inverse_square:n0=2")]
+CONFIGS = [
+    (c, s, w)
+    for c in ("spearman", "kendall")
+    for s in ("additive", "multiplicative")
+    for w in ("harmonic", "inverse_square:n0=0", "inverse_square:n0=1", "inverse_square:n0=2")
+]
 
 
 def exact_section(lines):
@@ -82,11 +90,15 @@ def exact_section(lines):
     for c, s, w in CONFIGS:
         for n in range(3, 11):
             exact_moments(c, n=n, weigher=w, scheme=s, progress=False)
-    lines.append(f"all 16 paper configurations, n = 3..10: wall {time.perf_counter() - t_wall:.2f} s, "
-                 f"CPU {time.process_time() - t_cpu:.2f} s (target: <= 5 s wall on 2 cores)")
+    lines.append(
+        f"all 16 paper configurations, n = 3..10: wall {time.perf_counter() - t_wall:.2f} s, "
+        f"CPU {time.process_time() - t_cpu:.2f} s (target: <= 5 s wall on 2 cores)"
+    )
     top = 11 if QUICK else 12
-    lines.append(f"{'coefficient':>12} {'n':>3} {'n!':>12} {'wall [s]':>9} {'CPU [s]':>8} "
-                 f"{'ns/perm (CPU)':>14}  mean, var, left_var (harmonic, additive)")
+    lines.append(
+        f"{'coefficient':>12} {'n':>3} {'n!':>12} {'wall [s]':>9} {'CPU [s]':>8} "
+        f"{'ns/perm (CPU)':>14}  mean, var, left_var (harmonic, additive)"
+    )
     for c in ("spearman", "kendall"):
         for n in range(10, top + 1):
             t_wall = time.perf_counter()
@@ -95,15 +107,20 @@ def exact_section(lines):
             wall = time.perf_counter() - t_wall
             cpu = time.process_time() - t_cpu
             per = cpu / math.factorial(n) * 1e9
-            lines.append(f"{c:>12} {n:>3} {math.factorial(n):>12} {wall:>9.2f} {cpu:>8.2f} {per:>14.1f}  "
-                         f"{m.mean:.10f}, {m.var:.10f}, {m.left_var:.10f}")
+            lines.append(
+                f"{c:>12} {n:>3} {math.factorial(n):>12} {wall:>9.2f} {cpu:>8.2f} {per:>14.1f}  "
+                f"{m.mean:.10f}, {m.var:.10f}, {m.left_var:.10f}"
+            )
     lines.append("")
 
 
 def main():
-    lines = [f"# bench_ranking ({time.strftime('%Y-%m-%d %H:%M:%S')}, numpy {np.__version__}, "
-             f"numba {numba.__version__}, cores {os.cpu_count()}, load average before "
-             f"{os.getloadavg()[0]:.2f})", ""]
+    lines = [
+        f"# bench_ranking ({time.strftime('%Y-%m-%d %H:%M:%S')}, numpy {np.__version__}, "
+        f"numba {numba.__version__}, cores {os.cpu_count()}, load average before "
+        f"{os.getloadavg()[0]:.2f})",
+        "",
+    ]
     kendall_section(lines)
     exact_section(lines)
     lines.append(f"load average after: {os.getloadavg()[0]:.2f}")

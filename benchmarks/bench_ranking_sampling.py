@@ -15,6 +15,7 @@ default config's training and validation work (row-elements) with the time it im
 
 Writes ``benchmarks/output/bench_ranking_sampling.json``.  Run: ``.venv/bin/python benchmarks/bench_ranking_sampling.py``.
 """
+
 from __future__ import annotations
 
 import json
@@ -41,7 +42,7 @@ def ref_kendall_scipy(rng, n, k, f):
     out = np.empty(k)
     for r in range(k):
         p = rng.permutation(n) + 1
-        w = f[: n] + f[p - 1]
+        w = f[:n] + f[p - 1]
         out[r] = stats.weightedtau(-ident, -p, rank=rank, weigher=lambda i: w[i], additive=False).statistic
     return out
 
@@ -51,7 +52,7 @@ def ref_spearman_numpy(rng, n, k, f):
     out = np.empty(k)
     for r in range(k):
         p = rng.permutation(n) + 1
-        w = f[: n] + f[p - 1]
+        w = f[:n] + f[p - 1]
         mx = np.sum(w * ident) / w.sum()
         my = np.sum(w * p) / w.sum()
         dx, dy = ident - mx, p - my
@@ -72,9 +73,11 @@ def main():
     numba.set_num_threads(1)
     load = os.getloadavg()
     res = {"numba_threads": 1, "cpu_count": os.cpu_count(), "loadavg_before": load, "cases": []}
-    for coef, n, k_today, k_fused, k_ref, ref in (("spearman", 36119, 300, 300, 20, ref_spearman_numpy),
-                                                  ("kendall", 2620, 1500, 1500, 40, ref_kendall_scipy),
-                                                  ("kendall", 36119, 60, 60, 3, ref_kendall_scipy)):
+    for coef, n, k_today, k_fused, k_ref, ref in (
+        ("spearman", 36119, 300, 300, 20, ref_spearman_numpy),
+        ("kendall", 2620, 1500, 1500, 40, ref_kendall_scipy),
+        ("kendall", 36119, 60, 60, 3, ref_kendall_scipy),
+    ):
         # today's kernel: one scheme per pass, all 8 schemes
         def today():
             for w, s in LANES:
@@ -84,8 +87,9 @@ def main():
         def fused():
             sample_lanes(coef, n=n, sizes=[k_fused] * 8, lanes=LANES, key=stream_key(1, coef, n, "bench"))
 
-        sample_coefficient(coef, n=n, size=2, weigher="harmonic", scheme="additive",
-                           rng=np.random.default_rng(0))  # JIT warm-up
+        sample_coefficient(
+            coef, n=n, size=2, weigher="harmonic", scheme="additive", rng=np.random.default_rng(0)
+        )  # JIT warm-up
         sample_lanes(coef, n=n, sizes=[2] * 8, lanes=LANES, key=stream_key(1, coef, n, "bench"))
         t_today = best_of(today)
         t_fused = best_of(fused)
@@ -94,17 +98,24 @@ def main():
         ns_today = t_today / (8 * k_today * n) * 1e9
         ns_fused = t_fused / (8 * k_fused * n) * 1e9
         ns_ref = t_ref / (k_ref * n) * 1e9
-        case = {"coefficient": coef, "n": n, "schemes_per_permutation": 8,
-                "today_ns_per_element_and_scheme": ns_today, "fused_ns_per_element_and_scheme": ns_fused,
-                "throughput_ratio_fused_vs_today": ns_today / ns_fused,
-                "reference": ref.__name__, "reference_ns_per_element_and_scheme": ns_ref,
-                "throughput_ratio_fused_vs_reference": ns_ref / ns_fused}
+        case = {
+            "coefficient": coef,
+            "n": n,
+            "schemes_per_permutation": 8,
+            "today_ns_per_element_and_scheme": ns_today,
+            "fused_ns_per_element_and_scheme": ns_fused,
+            "throughput_ratio_fused_vs_today": ns_today / ns_fused,
+            "reference": ref.__name__,
+            "reference_ns_per_element_and_scheme": ns_ref,
+            "throughput_ratio_fused_vs_reference": ns_ref / ns_fused,
+        }
         res["cases"].append(case)
-        print(f"{coef:8s} n={n:6d}: today {ns_today:6.2f} ns, fused {ns_fused:6.2f} ns per element and scheme "
-              f"-> {ns_today / ns_fused:5.2f}x  ({ref.__name__}: {ns_ref:8.1f} ns, {ns_ref / ns_fused:6.0f}x)")
+        print(
+            f"{coef:8s} n={n:6d}: today {ns_today:6.2f} ns, fused {ns_fused:6.2f} ns per element and scheme "
+            f"-> {ns_today / ns_fused:5.2f}x  ({ref.__name__}: {ns_ref:8.1f} ns, {ns_ref / ns_fused:6.0f}x)"
+        )
     res["loadavg_after"] = os.getloadavg()
-    print(f"load average before/after: {load[0]:.2f} / {res['loadavg_after'][0]:.2f} "
-          f"on {os.cpu_count()} cores")
+    print(f"load average before/after: {load[0]:.2f} / {res['loadavg_after'][0]:.2f} on {os.cpu_count()} cores")
     out = ROOT / "benchmarks" / "output" / "bench_ranking_sampling.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(res, indent=2) + "\n")

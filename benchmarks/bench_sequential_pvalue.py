@@ -12,6 +12,7 @@
 Writes ``benchmarks/output/bench_sequential_pvalue.json``.
 Run: ``.venv/bin/python benchmarks/bench_sequential_pvalue.py``.
 """
+
 from __future__ import annotations
 
 import json
@@ -46,9 +47,14 @@ def main() -> dict:
     g3 = standardize(0.3, weigher="dcg", n=40)
     disk = time.perf_counter() - t0
     assert g1 == g2 == g3
-    out["standardize_dcg_n40"] = {"first_call_s": first, "second_call_ms": 1e3 * second,
-                                  "disk_cache_call_ms": 1e3 * disk, "target_second_call_ms": 10.0,
-                                  "ok": second <= 0.010, "stats": dict(_cache.STATS)}
+    out["standardize_dcg_n40"] = {
+        "first_call_s": first,
+        "second_call_ms": 1e3 * second,
+        "disk_cache_call_ms": 1e3 * disk,
+        "target_second_call_ms": 10.0,
+        "ok": second <= 0.010,
+        "stats": dict(_cache.STATS),
+    }
 
     # -- 1. sequential vs fixed-size at n = 40, dcg
     n, B = 40, 100_000
@@ -59,34 +65,44 @@ def main() -> dict:
     seq_t, seq_used, seq_p = [], [], []
     for k, y in enumerate(ys):
         t0 = time.perf_counter()
-        r = weighted_correlation_test(x, y, weigher="dcg", method="monte-carlo", n_resamples=B, rng=k,
-                                      sequential=True)
+        r = weighted_correlation_test(x, y, weigher="dcg", method="monte-carlo", n_resamples=B, rng=k, sequential=True)
         seq_t.append(time.perf_counter() - t0)
         seq_used.append(r.n_resamples_used)
         seq_p.append(r.pvalue)
     fix_t, fix_p = [], []
     for k, y in enumerate(ys[:5]):
         t0 = time.perf_counter()
-        r = weighted_correlation_test(x, y, weigher="dcg", method="monte-carlo", n_resamples=B, rng=k,
-                                      sequential=False)
+        r = weighted_correlation_test(x, y, weigher="dcg", method="monte-carlo", n_resamples=B, rng=k, sequential=False)
         fix_t.append(time.perf_counter() - t0)
         fix_p.append(r.pvalue)
     out["dcg_n40"] = {
-        "pairs_sequential": len(ys), "pairs_fixed": len(fix_t), "n_resamples": B,
-        "median_resamples_used": float(np.median(seq_used)), "max_resamples_used": int(np.max(seq_used)),
-        "median_seconds_sequential": float(np.median(seq_t)), "median_seconds_fixed": float(np.median(fix_t)),
+        "pairs_sequential": len(ys),
+        "pairs_fixed": len(fix_t),
+        "n_resamples": B,
+        "median_resamples_used": float(np.median(seq_used)),
+        "max_resamples_used": int(np.max(seq_used)),
+        "median_seconds_sequential": float(np.median(seq_t)),
+        "median_seconds_fixed": float(np.median(fix_t)),
         "time_ratio_fixed_over_sequential": float(np.median(fix_t) / np.median(seq_t)),
-        "pvalues_sequential_first5": [round(p, 4) for p in seq_p[:5]], "pvalues_fixed": [round(p, 4) for p in fix_p],
+        "pvalues_sequential_first5": [round(p, 4) for p in seq_p[:5]],
+        "pvalues_fixed": [round(p, 4) for p in fix_p],
     }
 
     # -- 3. validity under H0
     reps, m = 2000, 12
     xr = np.arange(1, m + 1)
     rr = np.random.default_rng(7)
-    p = np.array([weighted_correlation_test(xr, rr.permutation(m) + 1, method="monte-carlo", n_resamples=10_000,
-                                            rng=rr, sequential=True).pvalue for _ in range(reps)])
-    out["h0_rejection_n12"] = {a: {"rate": float(np.mean(p <= a)), "se": math.sqrt(a * (1 - a) / reps)}
-                               for a in (0.05, 0.01)}
+    p = np.array(
+        [
+            weighted_correlation_test(
+                xr, rr.permutation(m) + 1, method="monte-carlo", n_resamples=10_000, rng=rr, sequential=True
+            ).pvalue
+            for _ in range(reps)
+        ]
+    )
+    out["h0_rejection_n12"] = {
+        a: {"rate": float(np.mean(p <= a)), "se": math.sqrt(a * (1 - a) / reps)} for a in (0.05, 0.01)
+    }
     return out
 
 

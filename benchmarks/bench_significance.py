@@ -14,6 +14,7 @@ If the shipped table has no null quantiles (schema 1.0), the table timing uses a
 here with tiny Monte Carlo samples (the timing does not depend on the sample sizes).
 Writes ``benchmarks/output/bench_significance.json``.  Run: ``.venv/bin/python benchmarks/bench_significance.py``.
 """
+
 from __future__ import annotations
 
 import copy
@@ -58,8 +59,10 @@ def table_with_quantiles(sid):
     d = copy.deepcopy(tab.data)
     ns = d["samples"]["n"]
     coef, scheme, weigher = tab.coefficient, tab.scheme, tab.weigher
-    samples = {n: sample_coefficient(coef, n=n, size=500, weigher=weigher, scheme=scheme,
-                                     rng=np.random.default_rng(n)) for n in ns}
+    samples = {
+        n: sample_coefficient(coef, n=n, size=500, weigher=weigher, scheme=scheme, rng=np.random.default_rng(n))
+        for n in ns
+    }
     d["null_quantiles"] = S.null_quantile_block(samples)
     return CoefficientTable(d, None), "synthetic (500 samples per training n; timing only)"
 
@@ -76,13 +79,17 @@ def numpy_mc_spearman(rng, n, B, f, mult, batch=2000):
         W = w.sum(1, keepdims=True)
         dx = ident[None, :] - (w * ident).sum(1, keepdims=True) / W
         dy = p - (w * p).sum(1, keepdims=True) / W
-        out[s:s + k] = (w * dx * dy).sum(1) / np.sqrt((w * dx * dx).sum(1) * (w * dy * dy).sum(1))
+        out[s : s + k] = (w * dx * dy).sum(1) / np.sqrt((w * dx * dx).sum(1) * (w * dy * dy).sum(1))
     return out
 
 
 def main():
-    out = {"numba_threads": numba.get_num_threads(), "cpu_count": os.cpu_count(),
-           "loadavg_start": os.getloadavg(), "cases": []}
+    out = {
+        "numba_threads": numba.get_num_threads(),
+        "cpu_count": os.cpu_count(),
+        "loadavg_start": os.getloadavg(),
+        "cases": [],
+    }
     rng = np.random.default_rng(20261201)
 
     # ---- table, Spearman at n = 10^4 (the target case) ------------------------------------------
@@ -95,10 +102,20 @@ def main():
     reps = 2000
     t_ours, c_ours = best_of(lambda: [weighted_correlation_test(x, ys[i % 50], **kw) for i in range(reps)], 3)
     t_ref, _ = best_of(lambda: [stats.spearmanr(x, ys[i % 50]) for i in range(reps // 10)], 3)
-    out["cases"].append({"case": "table", "coefficient": "spearman", "n": n, "table": kind,
-                         "us_per_call": 1e6 * t_ours / reps, "cpu_us_per_call": 1e6 * c_ours / reps, "target_us": 50,
-                         "reference": "scipy.stats.spearmanr", "reference_us_per_call": 1e6 * t_ref / (reps // 10),
-                         "ratio_ours_over_reference": (t_ours / reps) / (t_ref / (reps // 10))})
+    out["cases"].append(
+        {
+            "case": "table",
+            "coefficient": "spearman",
+            "n": n,
+            "table": kind,
+            "us_per_call": 1e6 * t_ours / reps,
+            "cpu_us_per_call": 1e6 * c_ours / reps,
+            "target_us": 50,
+            "reference": "scipy.stats.spearmanr",
+            "reference_us_per_call": 1e6 * t_ref / (reps // 10),
+            "ratio_ours_over_reference": (t_ours / reps) / (t_ref / (reps // 10)),
+        }
+    )
 
     # ---- table, Kendall at n = 10^4 (no target: τ_w itself is O(n log n), ~0.2 ms at this n) --------
     tab, kind = table_with_quantiles("kendall_additive_harmonic")
@@ -108,12 +125,22 @@ def main():
     reps = 500
     t_ours, c_ours = best_of(lambda: [weighted_correlation_test(x, ys[i % 50], **kw) for i in range(reps)], 3)
     from agreekit import weighted_kendall
+
     t_coef, _ = best_of(lambda: [weighted_kendall(x, ys[i % 50]) for i in range(reps)], 3)
-    out["cases"].append({"case": "table", "coefficient": "kendall", "n": n, "table": kind,
-                         "us_per_call": 1e6 * t_ours / reps, "cpu_us_per_call": 1e6 * c_ours / reps, "target_us": None,
-                         "reference": "agreekit.weighted_kendall alone (the statistic)",
-                         "reference_us_per_call": 1e6 * t_coef / reps,
-                         "ratio_ours_over_reference": t_ours / t_coef})
+    out["cases"].append(
+        {
+            "case": "table",
+            "coefficient": "kendall",
+            "n": n,
+            "table": kind,
+            "us_per_call": 1e6 * t_ours / reps,
+            "cpu_us_per_call": 1e6 * c_ours / reps,
+            "target_us": None,
+            "reference": "agreekit.weighted_kendall alone (the statistic)",
+            "reference_us_per_call": 1e6 * t_coef / reps,
+            "ratio_ours_over_reference": t_ours / t_coef,
+        }
+    )
 
     # ---- exact, n = 10 -------------------------------------------------------------------------
     n = 10
@@ -128,17 +155,27 @@ def main():
             colds.append(time.perf_counter() - t)
             cpus.append(time.process_time() - c)
         ycs = [rng.permutation(n) + 1 for _ in range(100)]
-        t_cached, c_cached = best_of(lambda: [weighted_correlation_test(x, yy, coefficient=coef, method="exact")
-                                       for yy in ycs], 3)
+        t_cached, c_cached = best_of(
+            lambda: [weighted_correlation_test(x, yy, coefficient=coef, method="exact") for yy in ycs], 3
+        )
         t_ref, _ = best_of(lambda: [stats.kendalltau(x, yy, method="exact") for yy in ycs], 3)
-        out["cases"].append({"case": "exact", "coefficient": coef, "n": n,
-                             "cold_s": min(colds), "cold_s_all": colds, "cold_cpu_s": cpus[colds.index(min(colds))],
-                             "target_cold_s": 0.5,
-                             "cached_ms_per_call": 1e3 * t_cached / 100, "cached_cpu_ms_per_call": 1e3 * c_cached / 100,
-                             "target_cached_ms": 5,
-                             "reference": "scipy.stats.kendalltau(method='exact')",
-                             "reference_ms_per_call": 1e3 * t_ref / 100,
-                             "cached_ratio_ours_over_reference": t_cached / t_ref})
+        out["cases"].append(
+            {
+                "case": "exact",
+                "coefficient": coef,
+                "n": n,
+                "cold_s": min(colds),
+                "cold_s_all": colds,
+                "cold_cpu_s": cpus[colds.index(min(colds))],
+                "target_cold_s": 0.5,
+                "cached_ms_per_call": 1e3 * t_cached / 100,
+                "cached_cpu_ms_per_call": 1e3 * c_cached / 100,
+                "target_cached_ms": 5,
+                "reference": "scipy.stats.kendalltau(method='exact')",
+                "reference_ms_per_call": 1e3 * t_ref / 100,
+                "cached_ratio_ours_over_reference": t_cached / t_ref,
+            }
+        )
 
     # ---- Monte Carlo, 10^5 resamples at n = 1000 ------------------------------------------------
     n, B = 1000, 100_000
@@ -146,11 +183,15 @@ def main():
     y = rng.permutation(n) + 1
     f = parse_weigher("harmonic").table(n)
     for coef in ("spearman", "kendall"):
-        warm(lambda: weighted_correlation_test(x[:50], rng.permutation(50) + 1, coefficient=coef,
-                                               method="monte-carlo", n_resamples=100, rng=0))  # compile
+        warm(
+            lambda: weighted_correlation_test(
+                x[:50], rng.permutation(50) + 1, coefficient=coef, method="monte-carlo", n_resamples=100, rng=0
+            )
+        )  # compile
         c, t = time.process_time(), time.perf_counter()
-        res = weighted_correlation_test(x, y, coefficient=coef, method="monte-carlo", n_resamples=B, rng=1,
-                                        progress=False)
+        res = weighted_correlation_test(
+            x, y, coefficient=coef, method="monte-carlo", n_resamples=B, rng=1, progress=False
+        )
         t_ours, c_ours = time.perf_counter() - t, time.process_time() - c
         if coef == "spearman":
             t = time.perf_counter()
@@ -165,10 +206,22 @@ def main():
                 w = f + f[p - 1]
                 stats.weightedtau(x, p, rank=np.arange(n), weigher=lambda i: w[i], additive=False)
             t_ref, ref_name = time.perf_counter() - t, "scipy.stats.weightedtau per resample"
-        out["cases"].append({"case": "monte-carlo", "coefficient": coef, "n": n, "n_resamples": B,
-                             "seconds": t_ours, "cpu_seconds_all_threads": c_ours, "target_s": 5, "pvalue": res.pvalue, "pvalue_se": res.pvalue_se,
-                             "reference": ref_name, "reference_s_per_resample": t_ref / B_ref,
-                             "ratio_ours_over_reference": (t_ours / B) / (t_ref / B_ref)})
+        out["cases"].append(
+            {
+                "case": "monte-carlo",
+                "coefficient": coef,
+                "n": n,
+                "n_resamples": B,
+                "seconds": t_ours,
+                "cpu_seconds_all_threads": c_ours,
+                "target_s": 5,
+                "pvalue": res.pvalue,
+                "pvalue_se": res.pvalue_se,
+                "reference": ref_name,
+                "reference_s_per_resample": t_ref / B_ref,
+                "ratio_ours_over_reference": (t_ours / B) / (t_ref / B_ref),
+            }
+        )
     out["loadavg_end"] = os.getloadavg()
     dest = ROOT / "benchmarks" / "output" / "bench_significance.json"
     dest.parent.mkdir(parents=True, exist_ok=True)

@@ -21,6 +21,7 @@ second, independent reference: ``--seed 20261202 --n 30000 --coefficient kendall
 significance_table_accuracy_seed2 --cache benchmarks/output/significance_table_reference_seed2.npz``).
 Run: ``.venv/bin/python benchmarks/bench_significance_table_accuracy.py [--n 70,125,...] [--coefficient kendall]``.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -58,7 +59,7 @@ def compute_references(tabs, n_values, seed, cache):
             for k in z.files:
                 sid, n = k.rsplit("@", 1)
                 a = z[k]
-                if int(a[0, 0]) == reference_size(int(n)):   # a cached reference of another size is redone
+                if int(a[0, 0]) == reference_size(int(n)):  # a cached reference of another size is redone
                     refs[(sid, int(n))] = (int(a[0, 0]), [tuple(r) for r in a[1:]])
     by_coef = {}
     for t in tabs:
@@ -70,13 +71,20 @@ def compute_references(tabs, n_values, seed, cache):
                 continue
             size = reference_size(n)
             t0 = time.perf_counter()
-            samples = sample_lanes(coef, n=n, sizes=[size] * len(todo), lanes=[(t.weigher, t.scheme) for t in todo],
-                                   key=stream_key(seed, coef, n, "reference"))
+            samples = sample_lanes(
+                coef,
+                n=n,
+                sizes=[size] * len(todo),
+                lanes=[(t.weigher, t.scheme) for t in todo],
+                key=stream_key(seed, coef, n, "reference"),
+            )
             for t, g in zip(todo, samples):
                 refs[(t.scheme_id, n)] = (size, pvalue_reference_rows(g))
             del samples
             print(f"reference {coef} n={n} size={size} x{len(todo)}: {time.perf_counter() - t0:.1f} s", flush=True)
-            arrays = {f"{sid}@{k}": np.array([[sz, 0.0]] + [list(r) for r in rows]) for (sid, k), (sz, rows) in refs.items()}
+            arrays = {
+                f"{sid}@{k}": np.array([[sz, 0.0]] + [list(r) for r in rows]) for (sid, k), (sz, rows) in refs.items()
+            }
             np.savez(cache, **arrays)
     return refs
 
@@ -89,8 +97,11 @@ def main(argv=None):
     ap.add_argument("--tables", default=None, help="comma-separated scheme ids (default: all shipped)")
     ap.add_argument("--recompute", action="store_true", help="ignore the cached references")
     ap.add_argument("--cache", default=str(OUT / "significance_table_reference.npz"))
-    ap.add_argument("--output", default="significance_table_accuracy",
-                    help="file stem of the .json / .md written to benchmarks/output/")
+    ap.add_argument(
+        "--output",
+        default="significance_table_accuracy",
+        help="file stem of the .json / .md written to benchmarks/output/",
+    )
     args = ap.parse_args(argv)
     n_values = [int(v) for v in args.n.split(",")]
     ids = args.tables.split(",") if args.tables else available_tables()
@@ -112,8 +123,11 @@ def main(argv=None):
             size, ref = refs[(t.scheme_id, n)]
             r = pvalue_accuracy_row(t, n, size, ref)
             rows.append(r)
-            print(f"{t.scheme_id:45s} n={n:6d} B={size:9d} abs={r['max_abs_err']:.4f} "
-                  f"rel={r['max_rel_err']:.3f} {'ok' if r['pass'] else 'FAIL'}", flush=True)
+            print(
+                f"{t.scheme_id:45s} n={n:6d} B={size:9d} abs={r['max_abs_err']:.4f} "
+                f"rel={r['max_rel_err']:.3f} {'ok' if r['pass'] else 'FAIL'}",
+                flush=True,
+            )
     out = {"n": n_values, "seed": args.seed, "loadavg_start": load0, "loadavg_end": os.getloadavg(), "rows": rows}
     (OUT / f"{args.output}.json").write_text(json.dumps(out, indent=1) + "\n")
     md = summary_markdown(rows)
@@ -125,20 +139,29 @@ def summary_markdown(rows) -> str:
     npass = sum(r["pass"] for r in rows)
     n_abs = sum(r["max_abs_err"] <= 0.005 for r in rows)
     n_rel = sum(r["max_rel_err"] <= 0.10 for r in rows)
-    lines = ["# Table p-values (shipped tables) vs a fresh Monte Carlo at held-out n", "",
-             "Target: |p_table − p_MC| ≤ 0.005 for p ≥ 0.05, ≤ 10 % relative for 0.001 ≤ p < 0.05 (max over 15 "
-             "probabilities × 2 tails). B = reference size; its relative SE at p = 0.001 is sqrt(0.999/(0.001 B)) "
-             "(1.0 % at 10⁷, 1.8 % at 3·10⁶, 3.2 % at 10⁶) and is part of the measured error.", "",
-             f"Passed both criteria: {npass}/{len(rows)}; absolute: {n_abs}/{len(rows)} "
-             f"(max {max(r['max_abs_err'] for r in rows):.4f}); relative: {n_rel}/{len(rows)} "
-             f"(max {max(r['max_rel_err'] for r in rows):.3f}).", ""]
+    lines = [
+        "# Table p-values (shipped tables) vs a fresh Monte Carlo at held-out n",
+        "",
+        "Target: |p_table − p_MC| ≤ 0.005 for p ≥ 0.05, ≤ 10 % relative for 0.001 ≤ p < 0.05 (max over 15 "
+        "probabilities × 2 tails). B = reference size; its relative SE at p = 0.001 is sqrt(0.999/(0.001 B)) "
+        "(1.0 % at 10⁷, 1.8 % at 3·10⁶, 3.2 % at 10⁶) and is part of the measured error.",
+        "",
+        f"Passed both criteria: {npass}/{len(rows)}; absolute: {n_abs}/{len(rows)} "
+        f"(max {max(r['max_abs_err'] for r in rows):.4f}); relative: {n_rel}/{len(rows)} "
+        f"(max {max(r['max_rel_err'] for r in rows):.3f}).",
+        "",
+    ]
     ns = sorted({r["n"] for r in rows})
-    lines += ["Per n, also the table's own relative standard error at p = 0.001 (from `pvalue_se`: the effective number "
-              "of permutations N_eff of the fit it uses; median over the tables) and the calibration of that error: "
-              "z = (p_table − p_MC) / sqrt(p(1 − p)(1/N_eff + 1/B)) over all rows with p ≥ 0.001, RMS and max |z| "
-              "(about 1 and 3 if the sampling error is all there is; larger means interpolation error).", "",
-              "| n | B | rel SE of B at p = 0.001 | rel SE of table at p = 0.001 | passed | worst abs | worst rel | "
-              "RMS z | max \\|z\\| |", "|---|---|---|---|---|---|---|---|---|"]
+    lines += [
+        "Per n, also the table's own relative standard error at p = 0.001 (from `pvalue_se`: the effective number "
+        "of permutations N_eff of the fit it uses; median over the tables) and the calibration of that error: "
+        "z = (p_table − p_MC) / sqrt(p(1 − p)(1/N_eff + 1/B)) over all rows with p ≥ 0.001, RMS and max |z| "
+        "(about 1 and 3 if the sampling error is all there is; larger means interpolation error).",
+        "",
+        "| n | B | rel SE of B at p = 0.001 | rel SE of table at p = 0.001 | passed | worst abs | worst rel | "
+        "RMS z | max \\|z\\| |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
     for n in ns:
         rr = [r for r in rows if r["n"] == n]
         for c in ("spearman", "kendall"):
@@ -146,16 +169,23 @@ def summary_markdown(rows) -> str:
             if not rc:
                 continue
             zall = np.array([d["z"] for r in rc for d in r["detail"] if d["p_mc"] >= 0.001])
-            lines.append(f"| {n} {c} | {rc[0]['size']:.0e} | {rc[0]['ref_rel_se_p001']:.3f} | "
-                         f"{np.median([r['table_rel_se_p001'] for r in rc]):.3f} | {sum(r['pass'] for r in rc)}/{len(rc)} | "
-                         f"{max(r['max_abs_err'] for r in rc):.4f} | "
-                         f"{max(r['max_rel_err'] for r in rc):.3f} | "
-                         f"{np.sqrt(np.mean(zall ** 2)):.2f} | {np.max(np.abs(zall)):.1f} |")
-    lines += ["", "| table | n | B | max abs err (p ≥ 0.05) | max rel err (0.001 ≤ p < 0.05) | pass |",
-              "|---|---|---|---|---|---|"]
+            lines.append(
+                f"| {n} {c} | {rc[0]['size']:.0e} | {rc[0]['ref_rel_se_p001']:.3f} | "
+                f"{np.median([r['table_rel_se_p001'] for r in rc]):.3f} | {sum(r['pass'] for r in rc)}/{len(rc)} | "
+                f"{max(r['max_abs_err'] for r in rc):.4f} | "
+                f"{max(r['max_rel_err'] for r in rc):.3f} | "
+                f"{np.sqrt(np.mean(zall**2)):.2f} | {np.max(np.abs(zall)):.1f} |"
+            )
+    lines += [
+        "",
+        "| table | n | B | max abs err (p ≥ 0.05) | max rel err (0.001 ≤ p < 0.05) | pass |",
+        "|---|---|---|---|---|---|",
+    ]
     for r in rows:
-        lines.append(f"| {r['scheme_id']} | {r['n']} | {r['size']:.0e} | {r['max_abs_err']:.4f} | "
-                     f"{r['max_rel_err']:.3f} | {'yes' if r['pass'] else 'NO'} |")
+        lines.append(
+            f"| {r['scheme_id']} | {r['n']} | {r['size']:.0e} | {r['max_abs_err']:.4f} | "
+            f"{r['max_rel_err']:.3f} | {'yes' if r['pass'] else 'NO'} |"
+        )
     return "\n".join(lines) + "\n"
 
 

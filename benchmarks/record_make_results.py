@@ -27,6 +27,7 @@ are recomputed over all runs.  A failed run (``rc`` not 0, no 100 % line, exit s
 it is not a timing of ``make results``.  Bad input: one line on stderr, exit status 2, the output file
 untouched.  Same inputs, same bytes.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -41,7 +42,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "benchmarks" / "output" / "make_results_timing.json"
-BUDGET_S = 1200          # issue 25: make results within 20 min on 2 cores
+BUDGET_S = 1200  # issue 25: make results within 20 min on 2 cores
 MAX_LOG_BYTES = 64 * 2**20
 
 START_RE = re.compile(r"^start (\S+) load (\S+) (\S+) (\S+)\s*$")
@@ -103,7 +104,7 @@ def parse_timed_log(text: str, what: str = "LOG"):
         for key, rx in TIME_FIELDS.items():
             m = rx.match(ln)
             if m:
-                found[key] = m.group(1)       # the last block wins: that of the outer `make`
+                found[key] = m.group(1)  # the last block wins: that of the outer `make`
     missing = [k for k in TIME_FIELDS if k not in found]
     if missing:
         raise RecordError(what, f"no /usr/bin/time -v block (missing {', '.join(missing)})")
@@ -130,12 +131,16 @@ def parse_log(text: str, what: str = "LOG") -> dict:
     sys_s = _float(what, found["sys_s"])
     wall_s = parse_elapsed(found["elapsed"], what)
     return {
-        "start": start.group(1), "end": end.group(2),
+        "start": start.group(1),
+        "end": end.group(2),
         "load_start": [_float(what, x) for x in start.groups()[1:]],
         "load_end": [_float(what, x) for x in end.groups()[2:]],
-        "rc": rc, "jobs": total,
-        "wall_s": round(wall_s, 2), "wall_min": round(wall_s / 60, 3),
-        "user_s": round(user_s, 2), "sys_s": round(sys_s, 2),
+        "rc": rc,
+        "jobs": total,
+        "wall_s": round(wall_s, 2),
+        "wall_min": round(wall_s / 60, 3),
+        "user_s": round(user_s, 2),
+        "sys_s": round(sys_s, 2),
         "cpu_min": round((user_s + sys_s) / 60, 3),
         "max_rss_mib": round(int(found["max_rss_kib"]) / 1024, 1),
     }
@@ -149,7 +154,7 @@ def parse_stage_times(text: str, what: str = "stage_times.md") -> dict:
     except StopIteration:
         raise RecordError(what, f"no table with header {STAGE_HEADER!r}") from None
     out: dict = {}
-    for ln in lines[i + 2:]:
+    for ln in lines[i + 2 :]:
         if not ln.startswith("|"):
             break
         cells = [c.strip() for c in ln.strip().strip("|").split("|")]
@@ -174,8 +179,9 @@ def parse_stage_sum(text: str, stages: dict, what: str = "stage_times.md") -> fl
 
 def git_head(clone: Path) -> str:
     try:
-        res = subprocess.run(["git", "-C", str(clone), "rev-parse", "HEAD"], capture_output=True, text=True,
-                             timeout=60, check=False)
+        res = subprocess.run(
+            ["git", "-C", str(clone), "rev-parse", "HEAD"], capture_output=True, text=True, timeout=60, check=False
+        )
     except OSError as exc:
         raise RecordError("--clone", f"cannot run git ({exc})") from None
     head = res.stdout.strip()
@@ -207,10 +213,14 @@ def build_record(log: Path, results: Path, *, label: str | None = None, clone: P
     stage_file = results / "ranking" / "stage_times.md"
     stage_text = _read(stage_file, "RESULTS_DIR")
     stages = parse_stage_times(stage_text, str(stage_file))
-    return {"label": label, "commit": git_head(clone), **run,
-            "stage_job_s": {s: v["total_s"] for s, v in stages.items()},
-            "stage_jobs": {s: v["jobs"] for s, v in stages.items()},
-            "stage_job_total_s": parse_stage_sum(stage_text, stages, str(stage_file))}
+    return {
+        "label": label,
+        "commit": git_head(clone),
+        **run,
+        "stage_job_s": {s: v["total_s"] for s, v in stages.items()},
+        "stage_jobs": {s: v["jobs"] for s, v in stages.items()},
+        "stage_job_total_s": parse_stage_sum(stage_text, stages, str(stage_file)),
+    }
 
 
 def merge(document: dict | None, record: dict, *, budget_s: float = BUDGET_S) -> dict:
@@ -225,8 +235,8 @@ def merge(document: dict | None, record: dict, *, budget_s: float = BUDGET_S) ->
     worst = max(runs, key=lambda r: r["wall_s"])
     return {
         "description": "timed fresh-clone `make results` runs (/usr/bin/time -v), written by "
-                       "benchmarks/record_make_results.py; stage_job_s: results/ranking/stage_times.md "
-                       "(job wall seconds per ranking stage)",
+        "benchmarks/record_make_results.py; stage_job_s: results/ranking/stage_times.md "
+        "(job wall seconds per ranking stage)",
         "budget_s": budget_s,
         "runs": runs,
         "max_wall_s": worst["wall_s"],
@@ -245,8 +255,11 @@ def _load(out: Path) -> dict | None:
         doc = json.loads(out.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise RecordError("--out", f"{out}: not readable JSON ({exc})") from None
-    if not isinstance(doc, dict) or not isinstance(doc.get("runs"), list) or not all(
-            isinstance(r, dict) and "label" in r and "wall_s" in r for r in doc["runs"]):
+    if (
+        not isinstance(doc, dict)
+        or not isinstance(doc.get("runs"), list)
+        or not all(isinstance(r, dict) and "label" in r and "wall_s" in r for r in doc["runs"])
+    ):
         raise RecordError("--out", f"{out}: not a make_results_timing document")
     return doc
 
@@ -279,9 +292,11 @@ def main(argv: list[str] | None = None) -> int:
     except RecordError as exc:
         print(f"record_make_results: {exc}", file=sys.stderr)
         return 2
-    print(f"{args.out}: run {record['label']!r} ({record['commit'][:9]}): {record['wall_s']:.0f} s wall, "
-          f"{record['cpu_min']:.1f} CPU-min, {record['jobs']} jobs; max wall {document['max_wall_s']:.0f} s "
-          f"(budget {document['budget_s']} s)")
+    print(
+        f"{args.out}: run {record['label']!r} ({record['commit'][:9]}): {record['wall_s']:.0f} s wall, "
+        f"{record['cpu_min']:.1f} CPU-min, {record['jobs']} jobs; max wall {document['max_wall_s']:.0f} s "
+        f"(budget {document['budget_s']} s)"
+    )
     return 0
 
 

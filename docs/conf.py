@@ -1,4 +1,5 @@
 """Sphinx configuration of the agreekit documentation (``make docs``; no network access at build time)."""
+
 from __future__ import annotations
 
 import os
@@ -46,6 +47,7 @@ nitpicky = True
 # objects of other packages: no intersphinx inventories offline, so references to them stay plain text
 EXTERNAL = r"(numpy|np|scipy|sklearn|pandas|pd|cdlib|clusim|networkx|nx|igraph|ir_measures|pytrec_eval|matplotlib|statsmodels|numba|highspy|snakemake|jsonschema)"
 nitpick_ignore_regex = [(r"py:.*", EXTERNAL + r"(\..*)?")]
+
 
 # --- MathJax: served from the built site (the [docs] extra ships it; no CDN at build or view time) ----------
 def _mathjax_dir() -> Path:

@@ -9,6 +9,7 @@ precedence matrix: the fraction of resamples whose consensus puts the row sport 
 column sport. The right panel shows each sport's position in the resampled consensus: its mean
 and 95 % percentile interval, with the full-data position as a cross.
 """
+
 import matplotlib.pyplot as plt
 import numpy as np
 
@@ -21,8 +22,10 @@ w = kendall_w(data)
 ct = top_down_concordance(data)
 print(f"consensus: {res.to_dict()['consensus'][0]}")
 print(f"support: {res.support:.3f}; {len(res.orderings)} distinct consensus orderings")
-print(f"Kendall's W = {w.statistic:.3f} (p = {w.pvalue:.2g}, {w.method}); "
-      f"top-down C_T = {ct.statistic:.3f} (p = {ct.pvalue:.2g}, {ct.method})")
+print(
+    f"Kendall's W = {w.statistic:.3f} (p = {w.pvalue:.2g}, {w.method}); "
+    f"top-down C_T = {ct.statistic:.3f} (p = {ct.pvalue:.2g}, {ct.method})"
+)
 table = res.to_frame()
 print(table.round(2).to_string(index=False))
 
@@ -40,17 +43,30 @@ ax1.set_yticks(range(len(labels)), labels)
 for i in range(len(labels)):
     for j in range(len(labels)):
         if i != j:
-            ax1.text(j, i, f"{P[i, j]:.2f}", ha="center", va="center", fontsize=7,
-                     color="white" if P[i, j] < 0.6 else "black")
+            ax1.text(
+                j,
+                i,
+                f"{P[i, j]:.2f}",
+                ha="center",
+                va="center",
+                fontsize=7,
+                color="white" if P[i, j] < 0.6 else "black",
+            )
 ax1.set_xlabel("column sport")
 ax1.set_ylabel("row sport")
 ax1.set_title("P(row sport before column sport)", fontsize=10)
 fig.colorbar(im, ax=ax1, fraction=0.046, pad=0.04, label="fraction of resamples")
 
 y = np.arange(len(labels))
-ax2.errorbar(table.mean_position, y, xerr=[table.mean_position - table.position_low,
-                                           table.position_high - table.mean_position],
-             fmt="o", color="C0", capsize=3, label="mean position, 95 % interval")
+ax2.errorbar(
+    table.mean_position,
+    y,
+    xerr=[table.mean_position - table.position_low, table.position_high - table.mean_position],
+    fmt="o",
+    color="C0",
+    capsize=3,
+    label="mean position, 95 % interval",
+)
 ax2.plot(table.consensus_rank, y, "x", color="C3", markersize=8, label="full-data consensus")
 ax2.set_yticks(y, table["item"])
 ax2.invert_yaxis()

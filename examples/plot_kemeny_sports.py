@@ -5,6 +5,7 @@ Kemeny consensus of the sports data
 130 people ranked seven sports (ConsRank's ``sports`` data). The exact Kemeny consensus, searched over all
 47293 weak orders, is unique; each judge's τ_x with it shows how far the crowd agrees.
 """
+
 import matplotlib.pyplot as plt
 import numpy as np
 

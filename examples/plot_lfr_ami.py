@@ -11,6 +11,7 @@ and the overlapping NMI of covers (ONMI: the LFK variant, the seed's NMI′, and
 partitions neither equals the classic NMI). Every graph and every Louvain run has its own stream, spawned from
 one ``SeedSequence``.
 """
+
 import matplotlib.pyplot as plt
 import numpy as np
 
@@ -23,14 +24,20 @@ streams = np.random.SeedSequence(2015).spawn(len(mus) * repeats)
 scores = {"AMI": [], "ONMI, LFK (NMI′)": [], "ONMI, MGH (NMI″)": []}
 for i, mu in enumerate(mus):
     rows = []
-    for ss in streams[i * repeats:(i + 1) * repeats]:
+    for ss in streams[i * repeats : (i + 1) * repeats]:
         graph_ss, louvain_ss = ss.spawn(2)
-        g = lfr_benchmark(n, mu=mu, average_degree=15, max_degree=40, min_community=20, max_community=60,
-                          rng=graph_ss, progress=False)
+        g = lfr_benchmark(
+            n, mu=mu, average_degree=15, max_degree=40, min_community=20, max_community=60, rng=graph_ss, progress=False
+        )
         truth = g.labels()
         found = detect_communities(n, g.edges, "louvain", rng=louvain_ss)
-        rows.append((adjusted_mutual_info(truth, found), overlapping_nmi(truth, found),
-                     overlapping_nmi(truth, found, variant="mgh")))
+        rows.append(
+            (
+                adjusted_mutual_info(truth, found),
+                overlapping_nmi(truth, found),
+                overlapping_nmi(truth, found, variant="mgh"),
+            )
+        )
     for name, col in zip(scores, np.array(rows).T):
         scores[name].append((col.mean(), col.std(ddof=1)))
     print(f"mu = {mu:.1f}: " + ", ".join(f"{name} {vals[-1][0]:.3f}" for name, vals in scores.items()))

@@ -5,6 +5,7 @@ p-value of a top-weighted correlation
 ``scipy.stats.weightedtau`` has no p-value. ``weighted_correlation_test`` computes the exact null distribution
 over all n! permutations (here n = 8, 40320 permutations) and reads the p-value off it.
 """
+
 import matplotlib.pyplot as plt
 
 from agreekit import weighted_correlation_test

@@ -6,6 +6,7 @@ A top-weighted Kendall τ_w of two independent rankings is not centred on 0: wit
 mean at n = 30 is negative. The standardization g maps [-1, 1] onto itself with E[g(Γ)] = 0, so that 0
 means "as expected by chance" again.
 """
+
 import matplotlib.pyplot as plt
 import numpy as np
 
@@ -14,7 +15,7 @@ from agreekit.ranking import standardization_function, load_table
 n = 30
 table = load_table("kendall_additive_harmonic")
 m = table.moments(n)
-g = standardization_function(n=n)           # kendall, additive, harmonic
+g = standardization_function(n=n)  # kendall, additive, harmonic
 
 gamma = np.linspace(-1, 1, 401)
 fig, ax = plt.subplots(figsize=(5, 4))

@@ -1,4 +1,5 @@
 """Independent brute-force oracle for the consensus tests (plain numpy/itertools)."""
+
 from __future__ import annotations
 
 import itertools
@@ -10,8 +11,7 @@ import numpy as np
 @lru_cache(maxsize=None)
 def all_weak_orders(m: int) -> np.ndarray:
     """All weak orders of m items as dense rank vectors (ordered set partitions)."""
-    rows = [r for r in itertools.product(range(1, m + 1), repeat=m)
-            if set(r) == set(range(1, max(r) + 1))]
+    rows = [r for r in itertools.product(range(1, m + 1), repeat=m) if set(r) == set(range(1, max(r) + 1))]
     return np.array(rows, dtype=np.int64)
 
 

@@ -5,6 +5,7 @@ The shipped coefficient tables were generated with it; the kernel in
 (``tests/test_fused_kernel_bitwise.py``).  Only the prange over row blocks is a plain range here
 (the blocks are independent, so this does not change any value).  Do not optimize this file.
 """
+
 from __future__ import annotations
 
 import numpy as np

@@ -13,6 +13,7 @@ fused sampling kernel nor its single-pair coefficients):
 ``tests/test_ranking_independent_null.py`` checks the coefficient against ``scipy.stats.weightedtau``
 (Kendall) and numpy's weighted covariance (Spearman).
 """
+
 from __future__ import annotations
 
 import numba
@@ -103,5 +104,4 @@ def permutation_blocks(n, size, rng, block=4096):
 
 def null_sample(coefficient, scheme, weigher, n, size, rng):
     """``size`` independent draws of Γ(identity, π) under the null (uniform π)."""
-    return np.concatenate([coefficient_rows(P, coefficient, scheme, weigher)
-                           for P in permutation_blocks(n, size, rng)])
+    return np.concatenate([coefficient_rows(P, coefficient, scheme, weigher) for P in permutation_blocks(n, size, rng)])

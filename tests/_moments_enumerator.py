@@ -9,6 +9,7 @@ Kendall's sum_{i<j} w_i w_j sgn(a_j - a_i) sgn(b_j - b_i) / sum_{i<j} w_i w_j.  
 the variance V = E[(g - G)^2] and the left variance V^l = E[(g - G)^2 ; g < G] (divided by n!, not by
 the number of left values).  Vectorised with numpy over blocks of (n-1)! permutations sharing b_1.
 """
+
 import itertools
 
 import numpy as np

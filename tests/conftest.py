@@ -11,8 +11,9 @@ os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 # name (derandomize), so a run is reproducible and a failure in CI fails again locally with
 # `--hypothesis-profile=ci`; no deadline, since 2 shared cores make per-example timing meaningless.
 # Without the option hypothesis keeps its default, randomized exploration.
-settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True,
-                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile(
+    "ci", derandomize=True, deadline=None, print_blob=True, suppress_health_check=[HealthCheck.too_slow]
+)
 
 
 # ---- order of the tests under pytest-xdist (`make test`: `-n CORES+1 --maxschedchunk 1`)
@@ -130,7 +131,7 @@ def _rank(nodeid: str) -> int:
     return 2 + len(LONG_FIRST)
 
 
-@pytest.hookimpl(tryfirst=True)   # before `-m` deselects by marker
+@pytest.hookimpl(tryfirst=True)  # before `-m` deselects by marker
 def pytest_collection_modifyitems(session, config, items):
     COLLECTED[:] = [item.nodeid for item in items]
     for item in items:
@@ -141,5 +142,5 @@ def pytest_collection_modifyitems(session, config, items):
         short = next((i for i, r in enumerate(ranks) if r == 2 + len(LONG_FIRST)), None)
         if short is not None:
             ranks[short] = 1
-    order = sorted(range(len(items)), key=lambda i: ranks[i])   # stable: collection order within a rank
+    order = sorted(range(len(items)), key=lambda i: ranks[i])  # stable: collection order within a rank
     items[:] = [items[i] for i in order]

@@ -1,4 +1,5 @@
 """The 16 configurations of the seed paper's Tables 2-5, shared by the ranking tests."""
+
 import functools
 
 from agreekit.ranking.moments import exact_moments

@@ -15,6 +15,7 @@ subcommand's parser; a new function or option that breaks a rule of the one dial
   (or CLI-only, with a reason in ``agreekit._cli._common.CLI_ONLY_OPTIONS``); ``-o`` is a file,
   ``--alpha`` a significance level, ``--format`` on every subcommand.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -27,14 +28,34 @@ import sys
 
 import pytest
 
-AREA_MODULES = ("agreekit", "agreekit.ranking", "agreekit.consensus", "agreekit.clustering", "agreekit.ireval",
-                "agreekit.metaeval", "agreekit.consensus.simulation")
+AREA_MODULES = (
+    "agreekit",
+    "agreekit.ranking",
+    "agreekit.consensus",
+    "agreekit.clustering",
+    "agreekit.ireval",
+    "agreekit.metaeval",
+    "agreekit.consensus.simulation",
+)
 #: public classes that hold inputs or specifications, not results (no to_dict required)
-INPUT_CLASSES = {"Clustering", "Graph", "RankingData", "Weigher", "MeasureSpec", "InputError",
-                 "BoundConsistencyError", "TimeLimitWarning", "LFRWarning"}
+INPUT_CLASSES = {
+    "Clustering",
+    "Graph",
+    "RankingData",
+    "Weigher",
+    "MeasureSpec",
+    "InputError",
+    "BoundConsistencyError",
+    "TimeLimitWarning",
+    "LFRWarning",
+}
 FORBIDDEN_PARAMETERS = {
-    "seed": "rng", "random_state": "rng", "statistic": "summary", "statistic_b": "summary_b",
-    "paired_statistic": "paired_summary", "average": "average_method",
+    "seed": "rng",
+    "random_state": "rng",
+    "statistic": "summary",
+    "statistic_b": "summary_b",
+    "paired_statistic": "paired_summary",
+    "average": "average_method",
 }
 COEFFICIENTS = ("kendall", "spearman", "pearson")
 TIMING = re.compile(r"^(elapsed|seconds|wall_time|runtime|time|.*_seconds|.*_elapsed)$")
@@ -77,10 +98,11 @@ def _param_doc(obj, name: str) -> str:
     doc = inspect.getdoc(obj) or ""
     lines = doc.splitlines()
     for i, line in enumerate(lines):
-        if re.match(rf"^\s*{re.escape(name)}\s*(,\s*\w+\s*)*:", line) or re.match(rf"^\s*(\w+\s*,\s*)+{name}\s*:",
-                                                                                  line):
+        if re.match(rf"^\s*{re.escape(name)}\s*(,\s*\w+\s*)*:", line) or re.match(
+            rf"^\s*(\w+\s*,\s*)+{name}\s*:", line
+        ):
             block = [line]
-            for nxt in lines[i + 1:]:
+            for nxt in lines[i + 1 :]:
                 if nxt and not nxt.startswith(" "):
                     break
                 block.append(nxt)
@@ -113,20 +135,26 @@ def test_every_public_name_has_its_own_docstring(modname, name, obj):
     if callable(obj):
         doc = obj.__doc__ or ""
         assert doc.strip(), f"{modname}.{name} has no docstring"
-        assert not doc.startswith(f"{getattr(obj, '__name__', name)}("), \
+        assert not doc.startswith(f"{getattr(obj, '__name__', name)}("), (
             f"{modname}.{name} has only the dataclass-generated docstring"
+        )
     else:
         module_doc = importlib.import_module(modname).__doc__ or ""
-        assert f":data:`{name}`" in module_doc or f":data:`~{modname}.{name}`" in module_doc, \
+        assert f":data:`{name}`" in module_doc or f":data:`~{modname}.{name}`" in module_doc, (
             f"data {modname}.{name} is in __all__ but not described (:data:`{name}`) in the module docstring"
+        )
 
 
 @pytest.mark.parametrize("modname", AREA_MODULES)
 def test_all_holds_only_public_names(modname):
     mod = importlib.import_module(modname)
     bad = [n for n in mod.__all__ if n.startswith("_") and not n.startswith("__")]
-    bad += [n for n in mod.__all__ if n.startswith(("check_", "seed_table")) or n in
-            {"warmup", "TIES", "batch_coefficient", "components", "dense_ranks", "SEED_TABLE_COLUMNS"}]
+    bad += [
+        n
+        for n in mod.__all__
+        if n.startswith(("check_", "seed_table"))
+        or n in {"warmup", "TIES", "batch_coefficient", "components", "dense_ranks", "SEED_TABLE_COLUMNS"}
+    ]
     assert not bad, f"{modname}.__all__ lists internals: {bad}"
     missing = [n for n in mod.__all__ if not hasattr(mod, n)]
     assert not missing, f"{modname}.__all__ names missing attributes: {missing}"
@@ -141,19 +169,22 @@ def test_parameter_names_have_one_meaning(modname, name, obj):
             continue  # a result's `statistic` field is the statistic's value (the one allowed meaning)
         assert p not in FORBIDDEN_PARAMETERS, (
             f"{modname}.{name}({p}=...): use `{FORBIDDEN_PARAMETERS[p]}` (keep `{p}` only as a deprecated alias "
-            "via agreekit._api.renamed_parameters)")
+            "via agreekit._api.renamed_parameters)"
+        )
     if "method" in params:
         default = params["method"].default
         assert default not in COEFFICIENTS, f"{modname}.{name}: `method` defaults to a coefficient ({default!r})"
         block = _param_doc(obj, "method").lower()
-        assert not any(c in block for c in COEFFICIENTS), \
+        assert not any(c in block for c in COEFFICIENTS), (
             f"{modname}.{name}: `method` lists coefficients; use `coefficient`"
+        )
     if "ties" in params:
         default = params["ties"].default
         assert not isinstance(default, bool), f"{modname}.{name}: `ties` is a policy string, not a bool"
     if "alpha" in params:
-        assert "significance" in _param_doc(obj, "alpha").lower(), \
+        assert "significance" in _param_doc(obj, "alpha").lower(), (
             f"{modname}.{name}: `alpha` must be a significance level (documented as such)"
+        )
     if "coefficient" in params and params["coefficient"].default is not inspect.Parameter.empty:
         assert params["coefficient"].default == "kendall", f"{modname}.{name}: coefficient default differs"
 
@@ -218,8 +249,14 @@ def test_results_export_and_compare_like_one_library(qualname, cls):
 
 def test_results_found_by_the_walk():
     names = {q.rsplit(".", 1)[1] for q, _ in RESULTS}
-    assert {"WeightedCorrelationResult", "KemenyResult", "PairedTestResult", "MetricAgreement",
-            "ConsensusRanking", "ExactMoments"} <= names
+    assert {
+        "WeightedCorrelationResult",
+        "KemenyResult",
+        "PairedTestResult",
+        "MetricAgreement",
+        "ConsensusRanking",
+        "ExactMoments",
+    } <= names
 
 
 def test_test_results_unpack_like_scipy():
@@ -243,16 +280,18 @@ def test_test_results_unpack_like_scipy():
 
 # ----------------------------------------------------------------------------- namespace
 def test_import_agreekit_exposes_every_area_lazily():
-    code = ("import sys, agreekit\n"
-            "heavy = [m for m in ('scipy', 'pandas', 'numba', 'matplotlib', 'agreekit.clustering') "
-            "if m in sys.modules]\n"
-            "assert not heavy, heavy\n"
-            "f = agreekit.clustering.adjusted_mutual_info\n"
-            "assert 'agreekit.clustering' in sys.modules\n"
-            "for a in ('ranking', 'consensus', 'clustering', 'ireval', 'metaeval'):\n"
-            "    assert a in dir(agreekit) and getattr(agreekit, a).__name__ == 'agreekit.' + a\n"
-            "from agreekit import weighted_kendall, standardize\n"
-            "print(round(f([0, 0, 1, 1], [0, 0, 1, 1]), 6))\n")
+    code = (
+        "import sys, agreekit\n"
+        "heavy = [m for m in ('scipy', 'pandas', 'numba', 'matplotlib', 'agreekit.clustering') "
+        "if m in sys.modules]\n"
+        "assert not heavy, heavy\n"
+        "f = agreekit.clustering.adjusted_mutual_info\n"
+        "assert 'agreekit.clustering' in sys.modules\n"
+        "for a in ('ranking', 'consensus', 'clustering', 'ireval', 'metaeval'):\n"
+        "    assert a in dir(agreekit) and getattr(agreekit, a).__name__ == 'agreekit.' + a\n"
+        "from agreekit import weighted_kendall, standardize\n"
+        "print(round(f([0, 0, 1, 1], [0, 0, 1, 1]), 6))\n"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "1.0"
 
@@ -342,10 +381,12 @@ def test_cli_options_are_named_as_the_api():
                 continue  # CLI-only, or an action that exists only for a deprecated spelling
             assert action.dest in api_params, (
                 f"`agreekit {name}` option {action.option_strings} (dest {action.dest!r}) is neither a parameter of "
-                f"{[f.__name__ for f in funcs]} nor a CLI-only option")
+                f"{[f.__name__ for f in funcs]} nor a CLI-only option"
+            )
             canonical = "--" + action.dest.replace("_", "-")
             assert canonical in action.option_strings, (
-                f"`agreekit {name}` {action.option_strings}: the API name is `{action.dest}`; add {canonical}")
+                f"`agreekit {name}` {action.option_strings}: the API name is `{action.dest}`; add {canonical}"
+            )
 
 
 def test_renamed_cli_option_warns_once(tmp_path):
@@ -365,7 +406,11 @@ def test_renamed_cli_option_warns_once(tmp_path):
 STDIN_CASES = [
     ("correlate", ["-", "{y}"], "{x}"),
     ("consensus", ["-", "--method", "exact"], "resources/consensus/emond_mason.csv"),
-    ("bootstrap", ["-", "--rng", "1", "--n-resamples", "50"], "resources/bootstrap/trec_topic_by_run_scores/adhoc8_ap.csv"),
+    (
+        "bootstrap",
+        ["-", "--rng", "1", "--n-resamples", "50"],
+        "resources/bootstrap/trec_topic_by_run_scores/adhoc8_ap.csv",
+    ),
 ]
 
 
@@ -382,10 +427,19 @@ def test_cli_reads_stdin_as_dash(command, argv, stdin, tmp_path):
     src = pathlib.Path(stdin.format(**fmt))
     src = src if src.is_absolute() else root / src
     argv = [a.format(**fmt) for a in argv]
-    by_path = subprocess.run([sys.executable, "-m", "agreekit", command, *[str(src) if a == "-" else a for a in argv]],
-                             capture_output=True, text=True, cwd=root)
-    by_stdin = subprocess.run([sys.executable, "-m", "agreekit", command, *argv], input=src.read_text(),
-                              capture_output=True, text=True, cwd=root)
+    by_path = subprocess.run(
+        [sys.executable, "-m", "agreekit", command, *[str(src) if a == "-" else a for a in argv]],
+        capture_output=True,
+        text=True,
+        cwd=root,
+    )
+    by_stdin = subprocess.run(
+        [sys.executable, "-m", "agreekit", command, *argv],
+        input=src.read_text(),
+        capture_output=True,
+        text=True,
+        cwd=root,
+    )
     assert by_path.returncode == 0, by_path.stderr
     assert by_stdin.returncode == 0, by_stdin.stderr
     strip = re.compile(r'"(seconds|elapsed)": [0-9.e-]+')

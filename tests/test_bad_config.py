@@ -7,6 +7,7 @@ merged as ``snakemake --configfile config/config.yaml extra.yaml`` merges it; re
 job and create no ``results/``; the error text is ``invalid config: `` + the function's message; the
 shipped configs pass (issue 21: one dry run per kind of failure instead of one per case).
 """
+
 from __future__ import annotations
 
 import subprocess
@@ -33,8 +34,20 @@ def _workdir(tmp_path: Path, override) -> Path:
 
 def _dry_run(tmp_path: Path, override: dict | str | None, configfile: str = "config/config.yaml"):
     _workdir(tmp_path, override)
-    cmd = [sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "--directory", str(tmp_path),
-           "-n", "--cores", "1", "--configfile", configfile]
+    cmd = [
+        sys.executable,
+        "-m",
+        "snakemake",
+        "-s",
+        str(ROOT / "Snakefile"),
+        "--directory",
+        str(tmp_path),
+        "-n",
+        "--cores",
+        "1",
+        "--configfile",
+        configfile,
+    ]
     if override is not None:
         cmd.append("extra.yaml")
     return subprocess.run(cmd, capture_output=True, text=True, cwd=tmp_path)
@@ -68,11 +81,15 @@ CASES = [
     # B * alpha must be an integer (1000 * 0.0333 = 33.3)
     ({"bootstrap": {"alpha": 1.5}}, ["bootstrap.alpha", "must be < 1.0"]),
     # a repeated weigher key planned 78 jobs
-    ({"ranking": {"schemes": [{"coefficient": "spearman", "scheme": "additive", "weigher": "power:p=1,p=2"}]}},
-     ["ranking.schemes[0].weigher", "given twice"]),
+    (
+        {"ranking": {"schemes": [{"coefficient": "spearman", "scheme": "additive", "weigher": "power:p=1,p=2"}]}},
+        ["ranking.schemes[0].weigher", "given twice"],
+    ),
     # a missing required weigher parameter
-    ({"ranking": {"schemes": [{"coefficient": "spearman", "scheme": "additive", "weigher": "power"}]}},
-     ["ranking.schemes[0].weigher", "needs parameter"]),
+    (
+        {"ranking": {"schemes": [{"coefficient": "spearman", "scheme": "additive", "weigher": "power"}]}},
+        ["ranking.schemes[0].weigher", "needs parameter"],
+    ),
     # issue 23: values that passed validation and failed only at job time, and unsafe YAML
     ("seed: 1\nseed: 2\n", ["extra.yaml", "line 2: key 'seed' is given twice"]),
     ("a: &a [lol, lol]\nb: &b [*a, *a]\nc: &c [*b, *b]\n", ["extra.yaml", "YAML aliases"]),
@@ -83,14 +100,32 @@ CASES = [
     ({"clustering": {"lfr": {"n": 10**12}}}, ["1000000000000 is greater than the maximum of 1000000"]),
     ({"clustering": {"lfr": {"min_community": 60, "max_community": 20}}}, ["clustering.lfr.min_community"]),
     ({"consensus": {"simulation": {"theta": [float("inf")]}}}, ["inf is greater than the maximum"]),
-    ({"bootstrap": {"robust03": {"metrics": [{"name": "AP", "measure": "../x"}, {"name": "P", "measure": "P@10"}]}}},
-     ["bootstrap.robust03.metrics[0].measure", "'../x'"]),
-    ({"ranking": {"sample_size": {"spearman": [{"size": 10**15}], "kendall": [{"size": 2000}]}}},
-     ["ranking.sample_size.spearman[0].size", "7.1 PiB"]),
+    (
+        {"bootstrap": {"robust03": {"metrics": [{"name": "AP", "measure": "../x"}, {"name": "P", "measure": "P@10"}]}}},
+        ["bootstrap.robust03.metrics[0].measure", "'../x'"],
+    ),
+    (
+        {"ranking": {"sample_size": {"spearman": [{"size": 10**15}], "kendall": [{"size": 2000}]}}},
+        ["ranking.sample_size.spearman[0].size", "7.1 PiB"],
+    ),
 ]
-IDS = ["unknown-top-level-key", "alpha-times-B-not-integer", "weigher-repeated-key", "weigher-missing-p",
-       "duplicate-key", "billion-laughs", "use-yte", "exclude-unknown", "bootstrap-exclude-unknown", "metaeval-weigher", "lfr-n-huge",
-       "lfr-min-gt-max", "theta-inf", "measure-path", "sample-size-memory"]
+IDS = [
+    "unknown-top-level-key",
+    "alpha-times-B-not-integer",
+    "weigher-repeated-key",
+    "weigher-missing-p",
+    "duplicate-key",
+    "billion-laughs",
+    "use-yte",
+    "exclude-unknown",
+    "bootstrap-exclude-unknown",
+    "metaeval-weigher",
+    "lfr-n-huge",
+    "lfr-min-gt-max",
+    "theta-inf",
+    "measure-path",
+    "sample-size-memory",
+]
 
 
 @pytest.mark.parametrize("override,needles", CASES, ids=IDS)
@@ -140,14 +175,14 @@ def test_defaults_only_fills_the_same_defaults_and_skips_the_value_checks(tmp_pa
     full = merged_pipeline_config([quick], workflow_configfile=files[0])
     check_pipeline_config(full, files, SCHEMA)
     only = merged_pipeline_config([quick], workflow_configfile=files[0])
-    del only["bootstrap"]["swap"]["bin_width"]   # a key the schema fills in
+    del only["bootstrap"]["swap"]["bin_width"]  # a key the schema fills in
     check_pipeline_config(only, files, SCHEMA, defaults_only=True)
     assert only == full
     bad = merged_pipeline_config([quick], workflow_configfile=files[0])
-    bad["clustering"]["lfr"].update(min_community=60, max_community=20)   # a computed check
+    bad["clustering"]["lfr"].update(min_community=60, max_community=20)  # a computed check
     check_pipeline_config(bad, files, SCHEMA, defaults_only=True)
     with pytest.raises(PipelineConfigError, match="min_community"):
         check_pipeline_config(bad, files, SCHEMA)
-    bad["bootstrap"]["n_resamples"] = 5   # the schema (minimum 20) still holds
+    bad["bootstrap"]["n_resamples"] = 5  # the schema (minimum 20) still holds
     with pytest.raises(WorkflowError, match="n_resamples|5 is less than"):
         check_pipeline_config(bad, files, SCHEMA, defaults_only=True)

@@ -5,6 +5,7 @@ late with a MissingInputException).
 In the style of ``tests/test_bad_config.py``: each case is checked in-process on the config merged as
 ``snakemake --configfile config/config.yaml extra.yaml`` merges it; one real dry run proves the wiring.
 """
+
 from __future__ import annotations
 
 import re
@@ -15,12 +16,12 @@ from test_bad_config import _assert_fails_before_any_job, _check, _dry_run
 
 ALPHA_CASES = [
     # (alpha, n_resamples): B * alpha, written out
-    (0.0333, 1000),   # 33.3 (the finding)
-    (0.05, 999),      # 49.95
-    (0.07, 1010),     # 70.7
-    (0.001, 1500),    # 1.5
-    (0.025, 20),      # 0.5: below 1 as well
-    (0.3, 21),        # 6.3
+    (0.0333, 1000),  # 33.3 (the finding)
+    (0.05, 999),  # 49.95
+    (0.07, 1010),  # 70.7
+    (0.001, 1500),  # 1.5
+    (0.025, 20),  # 0.5: below 1 as well
+    (0.3, 21),  # 6.3
     (0.123456, 1000),  # 123.456
 ]
 
@@ -28,7 +29,7 @@ ALPHA_CASES = [
 @pytest.mark.parametrize("alpha,B", ALPHA_CASES, ids=[f"{a}x{b}" for a, b in ALPHA_CASES])
 def test_alpha_times_n_resamples_not_integer_is_refused(tmp_path, alpha, B):
     with warnings.catch_warnings():
-        warnings.simplefilter("error")   # refused, not warned about
+        warnings.simplefilter("error")  # refused, not warned about
         exc = _check(tmp_path, {"bootstrap": {"alpha": alpha, "n_resamples": B}})
     assert exc is not None, "accepted"
     text = str(exc)

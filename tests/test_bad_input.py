@@ -17,6 +17,7 @@ The should-succeed cases compare against independent references (the same input 
 plainly; scikit-learn / scipy where they compute the same thing).  A few checks need a real
 process (tracebacks, warnings printed by the interpreter): they use ``subprocess``.
 """
+
 from __future__ import annotations
 
 import csv
@@ -64,9 +65,19 @@ def _table_json() -> str:
 
 
 def _base_files() -> dict[str, str]:
-    return {"qrels.txt": QRELS, "runA.txt": RUN_A, "runB.txt": RUN_B, "scores.csv": SCORES,
-            "scores2.csv": SCORES2, "x.txt": RANKS_X, "y.txt": RANKS_Y, "u.txt": LABELS_U,
-            "v.txt": LABELS_V, "graph.txt": GRAPH, "rankings.csv": CONSENSUS}
+    return {
+        "qrels.txt": QRELS,
+        "runA.txt": RUN_A,
+        "runB.txt": RUN_B,
+        "scores.csv": SCORES,
+        "scores2.csv": SCORES2,
+        "x.txt": RANKS_X,
+        "y.txt": RANKS_Y,
+        "u.txt": LABELS_U,
+        "v.txt": LABELS_V,
+        "graph.txt": GRAPH,
+        "rankings.csv": CONSENSUS,
+    }
 
 
 def _gz(text: str) -> bytes:
@@ -85,31 +96,36 @@ KINDS = {
     "missing": (None, None, False, r"does not exist|no such|not found"),
     "directory": (None, None, True, r"directory"),
     "empty": (None, lambda t: b"", False, r"empty|no judgements|no ranked|not valid JSON"),
-    "binary": (None, lambda t: b"\x89PNG\r\n\x1a\n\x9c\xff" + bytes(range(128, 256)) * 4, False,
-               r"not UTF-8|binary"),
+    "binary": (None, lambda t: b"\x89PNG\r\n\x1a\n\x9c\xff" + bytes(range(128, 256)) * 4, False, r"not UTF-8|binary"),
     "utf16": (None, lambda t: t.encode("utf-16"), False, r"UTF-16"),
-    "truncated_gz": (".gz", lambda t: _gz(t)[:len(_gz(t)) // 2], False, r"truncated"),
+    "truncated_gz": (".gz", lambda t: _gz(t)[: len(_gz(t)) // 2], False, r"truncated"),
     "corrupted_gz": (".gz", _corrupt_gz, False, r"corrupted"),
     "not_gzip": (".gz", lambda t: t.encode(), False, r"not gzip-compressed"),
 }
 
 # slot -> (argv with {F} for the bad file, extension, valid content of the slot, parameter name)
 SLOTS = {
-    "bootstrap-SCORES": (["bootstrap", "{F}", "--n-resamples", "40", "--rng", "1"], ".csv", SCORES,
-                         "SCORES"),
-    "bootstrap-correlate": (["bootstrap", "scores.csv", "--correlate", "{F}", "--n-resamples", "40",
-                             "--rng", "1"], ".csv", SCORES2, "--correlate"),
+    "bootstrap-SCORES": (["bootstrap", "{F}", "--n-resamples", "40", "--rng", "1"], ".csv", SCORES, "SCORES"),
+    "bootstrap-correlate": (
+        ["bootstrap", "scores.csv", "--correlate", "{F}", "--n-resamples", "40", "--rng", "1"],
+        ".csv",
+        SCORES2,
+        "--correlate",
+    ),
     "evaluate-QRELS": (["evaluate", "{F}", "runA.txt", "--metric", "AveP"], ".txt", QRELS, "qrels"),
-    "evaluate-RUN": (["evaluate", "qrels.txt", "runA.txt", "{F}", "--metric", "AveP"], ".txt", RUN_B,
-                     "run"),
+    "evaluate-RUN": (["evaluate", "qrels.txt", "runA.txt", "{F}", "--metric", "AveP"], ".txt", RUN_B, "run"),
     "correlate-x": (["correlate", *CORR, "{F}", "y.txt"], ".txt", RANKS_X, "x"),
     "correlate-y": (["correlate", *CORR, "x.txt", "{F}"], ".txt", RANKS_Y, "y"),
     "clustering-U": (["clustering", "{F}", "v.txt"], ".txt", LABELS_U, "U"),
     "clustering-V": (["clustering", "u.txt", "{F}"], ".txt", LABELS_V, "V"),
     "clustering-graph": (["clustering", "u.txt", "v.txt", "--graph", "{F}"], ".txt", GRAPH, "graph"),
     "table": (["table", "{F}"], ".json", None, "table"),
-    "standardize-table": (["standardize", *CORR, "--n", "5", "--gamma", "0.3", "--table", "{F}"], ".json",
-                          None, "table"),
+    "standardize-table": (
+        ["standardize", *CORR, "--n", "5", "--gamma", "0.3", "--table", "{F}"],
+        ".json",
+        None,
+        "table",
+    ),
 }
 # consensus reads its CSV through the shared strict reader (agreekit._io.read_csv_rows)
 SLOT_KINDS: dict = {}
@@ -175,158 +191,373 @@ def test_unreadable_file_is_one_line_error(scratch, capsys, slot, kind):
 # id -> (files to add {name: text or bytes}, argv, regexes the message must match)
 CONTENT_CASES = {
     # bootstrap score matrices (issue 14 §3: duplicate / empty system names, §5: header-only)
-    "scores-duplicate-system": ({"m.csv": "A,A,C\n0.1,0.2,0.3\n0.4,0.5,0.1\n"},
-                                ["bootstrap", "m.csv"], [r"`SCORES`", "m.csv", r"'A' is repeated"]),
-    "scores-empty-system": ({"m.csv": "A,,C\n0.1,0.2,0.3\n0.4,0.5,0.1\n"},
-                            ["bootstrap", "m.csv"], [r"`SCORES`", "m.csv", r"system 2 has no name"]),
-    "scores-ragged-long": ({"m.csv": "A,B,C\n0.1,0.2,0.3,0.4\n0.4,0.5,0.1\n"},
-                           ["bootstrap", "m.csv"], ["m.csv", r"line 2 has 4 fields"]),
-    "scores-ragged-short": ({"m.csv": "A,B,C\n0.1,0.2,0.3\n0.4,0.5\n"},
-                            ["bootstrap", "m.csv"], ["m.csv", r"line 3 has 2 fields"]),
+    "scores-duplicate-system": (
+        {"m.csv": "A,A,C\n0.1,0.2,0.3\n0.4,0.5,0.1\n"},
+        ["bootstrap", "m.csv"],
+        [r"`SCORES`", "m.csv", r"'A' is repeated"],
+    ),
+    "scores-empty-system": (
+        {"m.csv": "A,,C\n0.1,0.2,0.3\n0.4,0.5,0.1\n"},
+        ["bootstrap", "m.csv"],
+        [r"`SCORES`", "m.csv", r"system 2 has no name"],
+    ),
+    "scores-ragged-long": (
+        {"m.csv": "A,B,C\n0.1,0.2,0.3,0.4\n0.4,0.5,0.1\n"},
+        ["bootstrap", "m.csv"],
+        ["m.csv", r"line 2 has 4 fields"],
+    ),
+    "scores-ragged-short": (
+        {"m.csv": "A,B,C\n0.1,0.2,0.3\n0.4,0.5\n"},
+        ["bootstrap", "m.csv"],
+        ["m.csv", r"line 3 has 2 fields"],
+    ),
     "scores-header-only": ({"m.csv": "A,B,C\n"}, ["bootstrap", "m.csv"], ["m.csv", "no data rows"]),
-    "scores-non-numeric": ({"m.csv": "A,B,C\n0.1,0.2,0.3\n0.4,x,0.1\n"},
-                           ["bootstrap", "m.csv"], ["m.csv", r"line 3", r"'x'"]),
-    "scores-blank-line-inside": ({"m.csv": "A,B,C\n0.1,0.2,0.3\n\n0.4,0.5,0.1\n"},
-                                 ["bootstrap", "m.csv"], ["m.csv", r"line 3 is blank"]),
-    "scores-missing-value": ({"m.csv": "A,B,C\n0.1,,0.3\n0.4,0.5,0.1\n"},
-                             ["bootstrap", "m.csv"], ["m.csv", r"line 2", "missing"]),
-    "scores-nan": ({"m.csv": "A,B,C\n0.1,nan,0.3\n0.4,0.5,0.1\n"},
-                   ["bootstrap", "m.csv"], ["m.csv", r"line 2", "NaN or infinite value 'nan'"]),
-    "scores-duplicate-topic": ({"m.csv": "topic,A,B\nt1,0.1,0.2\nt1,0.4,0.5\n"},
-                               ["bootstrap", "m.csv"], ["m.csv", r"topic 't1' appears twice"]),
-    "scores-semicolons": ({"m.csv": "A;B;C\n0.1;0.2;0.3\n0.4;0.5;0.1\n"}, ["bootstrap", "m.csv"],
-                          ["m.csv", "no system columns", "delimiter"]),
-    "scores-typo-in-first-system": ({"m.csv": "A,B,C\n0.1,0.2,0.3\n0.-4,0.5,0.1\n0.3,0.1,0.2\n"},
-                                    ["bootstrap", "m.csv"], ["m.csv", "line 3", "'0.-4'", "system 'A'"]),
+    "scores-non-numeric": (
+        {"m.csv": "A,B,C\n0.1,0.2,0.3\n0.4,x,0.1\n"},
+        ["bootstrap", "m.csv"],
+        ["m.csv", r"line 3", r"'x'"],
+    ),
+    "scores-blank-line-inside": (
+        {"m.csv": "A,B,C\n0.1,0.2,0.3\n\n0.4,0.5,0.1\n"},
+        ["bootstrap", "m.csv"],
+        ["m.csv", r"line 3 is blank"],
+    ),
+    "scores-missing-value": (
+        {"m.csv": "A,B,C\n0.1,,0.3\n0.4,0.5,0.1\n"},
+        ["bootstrap", "m.csv"],
+        ["m.csv", r"line 2", "missing"],
+    ),
+    "scores-nan": (
+        {"m.csv": "A,B,C\n0.1,nan,0.3\n0.4,0.5,0.1\n"},
+        ["bootstrap", "m.csv"],
+        ["m.csv", r"line 2", "NaN or infinite value 'nan'"],
+    ),
+    "scores-duplicate-topic": (
+        {"m.csv": "topic,A,B\nt1,0.1,0.2\nt1,0.4,0.5\n"},
+        ["bootstrap", "m.csv"],
+        ["m.csv", r"topic 't1' appears twice"],
+    ),
+    "scores-semicolons": (
+        {"m.csv": "A;B;C\n0.1;0.2;0.3\n0.4;0.5;0.1\n"},
+        ["bootstrap", "m.csv"],
+        ["m.csv", "no system columns", "delimiter"],
+    ),
+    "scores-typo-in-first-system": (
+        {"m.csv": "A,B,C\n0.1,0.2,0.3\n0.-4,0.5,0.1\n0.3,0.1,0.2\n"},
+        ["bootstrap", "m.csv"],
+        ["m.csv", "line 3", "'0.-4'", "system 'A'"],
+    ),
     "scores-one-system": ({"m.csv": "A\n0.1\n0.4\n"}, ["bootstrap", "m.csv"], [r"`SCORES`", "2 systems"]),
-    "scores-unclosed-quote": ({"m.csv": 'A,B\n"0.1,0.2\n0.4,0.5\n'},
-                              ["bootstrap", "m.csv"], ["m.csv"]),
-    "correlate-scores-differ": ({"m.csv": "A,B,D\n0.1,0.2,0.3\n0.4,0.5,0.1\n0.3,0.3,0.2\n0.5,0.1,0.4\n"},
-                                ["bootstrap", "scores.csv", "--correlate", "m.csv", "--n-resamples", "40"],
-                                [r"`--correlate`", "different systems"]),
+    "scores-unclosed-quote": ({"m.csv": 'A,B\n"0.1,0.2\n0.4,0.5\n'}, ["bootstrap", "m.csv"], ["m.csv"]),
+    "correlate-scores-differ": (
+        {"m.csv": "A,B,D\n0.1,0.2,0.3\n0.4,0.5,0.1\n0.3,0.3,0.2\n0.5,0.1,0.4\n"},
+        ["bootstrap", "scores.csv", "--correlate", "m.csv", "--n-resamples", "40"],
+        [r"`--correlate`", "different systems"],
+    ),
     "bootstrap-alpha-out-of-range": ({}, ["bootstrap", "scores.csv", "--alpha", "1.5"], [r"`alpha`"]),
     "bootstrap-resamples-zero": ({}, ["bootstrap", "scores.csv", "--n-resamples", "0"], [r"resamples"]),
-    "bootstrap-output-proc": ({}, ["bootstrap", "scores.csv", "--n-resamples", "40", "-o", "/proc/x"],
-                              [r"`--output`", r"'/proc/x'"]),
-    "bootstrap-output-dir": ({"outdir/keep.txt": "x"},
-                             ["bootstrap", "scores.csv", "--n-resamples", "40", "-o", "outdir"],
-                             [r"`--output`", "'outdir'", "directory"]),
-    "bootstrap-output-under-file": ({}, ["bootstrap", "scores.csv", "--n-resamples", "40", "-o",
-                                         "x.txt/out.json"], [r"`--output`", "not a directory"]),
+    "bootstrap-output-proc": (
+        {},
+        ["bootstrap", "scores.csv", "--n-resamples", "40", "-o", "/proc/x"],
+        [r"`--output`", r"'/proc/x'"],
+    ),
+    "bootstrap-output-dir": (
+        {"outdir/keep.txt": "x"},
+        ["bootstrap", "scores.csv", "--n-resamples", "40", "-o", "outdir"],
+        [r"`--output`", "'outdir'", "directory"],
+    ),
+    "bootstrap-output-under-file": (
+        {},
+        ["bootstrap", "scores.csv", "--n-resamples", "40", "-o", "x.txt/out.json"],
+        [r"`--output`", "not a directory"],
+    ),
     # evaluate (qrels and runs)
-    "run-two-tags": ({"r.txt": RUN_A + "1 Q0 d7 3 0.5 Z\n"}, ["evaluate", "qrels.txt", "r.txt", "--metric",
-                                                              "AveP"], [r"`run`", "r.txt", r"'Z'", "split"]),
-    "run-five-fields": ({"r.txt": "1 Q0 d1 1 3.0\n"}, ["evaluate", "qrels.txt", "r.txt", "--metric", "AveP"],
-                        ["r.txt", "line 1", "6 fields"]),
-    "run-bad-score": ({"r.txt": "1 Q0 d1 1 high A\n"}, ["evaluate", "qrels.txt", "r.txt", "--metric", "AveP"],
-                      ["r.txt", "'high'"]),
-    "run-inf-score": ({"r.txt": "1 Q0 d1 1 inf A\n"}, ["evaluate", "qrels.txt", "r.txt", "--metric", "AveP"],
-                      ["r.txt", "finite"]),
-    "qrels-three-fields": ({"q.txt": "1 0 d1\n"}, ["evaluate", "q.txt", "runA.txt", "--metric", "AveP"],
-                           ["q.txt", "line 1", "4 fields"]),
-    "qrels-huge-grade": ({"q.txt": "1 0 d1 99999999999999999999\n"},
-                         ["evaluate", "q.txt", "runA.txt", "--metric", "AveP"], ["q.txt", "out of range"]),
-    "qrels-bad-grade": ({"q.txt": "1 0 d1 yes\n"}, ["evaluate", "q.txt", "runA.txt", "--metric", "AveP"],
-                        ["q.txt", "'yes'"]),
-    "qrels-topic-without-relevant": ({"q.txt": QRELS + "9 0 dx 0\n"},
-                                     ["evaluate", "q.txt", "runA.txt", "--metric", "AveP"],
-                                     [r"`qrels`", "no relevant", "drop"]),
-    "evaluate-same-system-twice": ({}, ["evaluate", "qrels.txt", "runA.txt", "runA.txt", "--metric", "AveP"],
-                                   [r"`run`", "duplicate system"]),
-    "evaluate-unknown-metric": ({}, ["evaluate", "qrels.txt", "runA.txt", "--metric", "MAP@x"],
-                                [r"`metrics`", "unsupported metric"]),
-    "evaluate-two-metrics-no-dir": ({}, ["evaluate", "qrels.txt", "runA.txt", "--metric", "AveP,P@10"],
-                                    [r"`--output-dir`"]),
-    "evaluate-bad-gain": ({}, ["evaluate", "qrels.txt", "runA.txt", "--metric", "AveP", "--gain", "2:3"],
-                          [r"`--gains?`"]),
+    "run-two-tags": (
+        {"r.txt": RUN_A + "1 Q0 d7 3 0.5 Z\n"},
+        ["evaluate", "qrels.txt", "r.txt", "--metric", "AveP"],
+        [r"`run`", "r.txt", r"'Z'", "split"],
+    ),
+    "run-five-fields": (
+        {"r.txt": "1 Q0 d1 1 3.0\n"},
+        ["evaluate", "qrels.txt", "r.txt", "--metric", "AveP"],
+        ["r.txt", "line 1", "6 fields"],
+    ),
+    "run-bad-score": (
+        {"r.txt": "1 Q0 d1 1 high A\n"},
+        ["evaluate", "qrels.txt", "r.txt", "--metric", "AveP"],
+        ["r.txt", "'high'"],
+    ),
+    "run-inf-score": (
+        {"r.txt": "1 Q0 d1 1 inf A\n"},
+        ["evaluate", "qrels.txt", "r.txt", "--metric", "AveP"],
+        ["r.txt", "finite"],
+    ),
+    "qrels-three-fields": (
+        {"q.txt": "1 0 d1\n"},
+        ["evaluate", "q.txt", "runA.txt", "--metric", "AveP"],
+        ["q.txt", "line 1", "4 fields"],
+    ),
+    "qrels-huge-grade": (
+        {"q.txt": "1 0 d1 99999999999999999999\n"},
+        ["evaluate", "q.txt", "runA.txt", "--metric", "AveP"],
+        ["q.txt", "out of range"],
+    ),
+    "qrels-bad-grade": (
+        {"q.txt": "1 0 d1 yes\n"},
+        ["evaluate", "q.txt", "runA.txt", "--metric", "AveP"],
+        ["q.txt", "'yes'"],
+    ),
+    "qrels-topic-without-relevant": (
+        {"q.txt": QRELS + "9 0 dx 0\n"},
+        ["evaluate", "q.txt", "runA.txt", "--metric", "AveP"],
+        [r"`qrels`", "no relevant", "drop"],
+    ),
+    "evaluate-same-system-twice": (
+        {},
+        ["evaluate", "qrels.txt", "runA.txt", "runA.txt", "--metric", "AveP"],
+        [r"`run`", "duplicate system"],
+    ),
+    "evaluate-unknown-metric": (
+        {},
+        ["evaluate", "qrels.txt", "runA.txt", "--metric", "MAP@x"],
+        [r"`metrics`", "unsupported metric"],
+    ),
+    "evaluate-two-metrics-no-dir": (
+        {},
+        ["evaluate", "qrels.txt", "runA.txt", "--metric", "AveP,P@10"],
+        [r"`--output-dir`"],
+    ),
+    "evaluate-bad-gain": (
+        {},
+        ["evaluate", "qrels.txt", "runA.txt", "--metric", "AveP", "--gain", "2:3"],
+        [r"`--gains?`"],
+    ),
     # issue 14 §6: multi-file output is all or nothing
-    "evaluate-second-target-is-dir": ({"out/P@10.csv/x": "keep"},
-                                      ["evaluate", "qrels.txt", "runA.txt", "--metric", "AveP,P@10", "-o",
-                                       "out"], [r"`--output-dir`", r"P@10\.csv", "directory"]),
-    "evaluate-first-target-is-dir": ({"out/AveP.csv/x": "keep", "out/P@10.csv": "old data\n"},
-                                     ["evaluate", "qrels.txt", "runA.txt", "--metric", "AveP,P@10", "-o",
-                                      "out"], [r"`--output-dir`", r"AveP\.csv", "directory"]),
-    "evaluate-dir-is-file": ({}, ["evaluate", "qrels.txt", "runA.txt", "--metric", "AveP,P@10", "-o",
-                                  "x.txt"], [r"`--output-dir`", "is required"]),  # -o is a file (issue 36)
+    "evaluate-second-target-is-dir": (
+        {"out/P@10.csv/x": "keep"},
+        ["evaluate", "qrels.txt", "runA.txt", "--metric", "AveP,P@10", "-o", "out"],
+        [r"`--output-dir`", r"P@10\.csv", "directory"],
+    ),
+    "evaluate-first-target-is-dir": (
+        {"out/AveP.csv/x": "keep", "out/P@10.csv": "old data\n"},
+        ["evaluate", "qrels.txt", "runA.txt", "--metric", "AveP,P@10", "-o", "out"],
+        [r"`--output-dir`", r"AveP\.csv", "directory"],
+    ),
+    "evaluate-dir-is-file": (
+        {},
+        ["evaluate", "qrels.txt", "runA.txt", "--metric", "AveP,P@10", "-o", "x.txt"],
+        [r"`--output-dir`", "is required"],
+    ),  # -o is a file (issue 36)
     # correlate: rank values (positive integers, 1 = top; repeated = ties)
-    "ranks-zero": ({"r.txt": "1\n0\n3\n4\n5\n"}, ["correlate", *CORR, "x.txt", "r.txt"],
-                   [r"`y`", "r.txt", "line 2", "'0' is not a positive integer"]),
-    "ranks-negative": ({"r.txt": "1\n-1\n3\n4\n5\n"}, ["correlate", *CORR, "r.txt", "y.txt"],
-                       [r"`x`", "r.txt", "line 2", "'-1'"]),
-    "ranks-fraction": ({"r.txt": "1\n2.5\n3\n4\n5\n"}, ["correlate", *CORR, "x.txt", "r.txt"],
-                       [r"`y`", "'2.5' is not a positive integer"]),
-    "ranks-nan": ({"r.txt": "1\nnan\n3\n4\n5\n"}, ["correlate", *CORR, "x.txt", "r.txt"],
-                  [r"`y`", "line 2", "'nan' is NaN or infinite"]),
-    "ranks-inf": ({"r.txt": "1\n2\ninf\n4\n5\n"}, ["correlate", *CORR, "r.txt", "y.txt"],
-                  [r"`x`", "line 3", "'inf' is NaN or infinite"]),
-    "ranks-huge": ({"r.txt": "1\n99999999999999999999\n3\n4\n5\n"}, ["correlate", *CORR, "x.txt", "r.txt"],
-                   [r"`y`", "line 2", "not a positive integer"]),
-    "ranks-word": ({"r.txt": "rank\n1\ntwo\n3\n4\n5\n"}, ["correlate", *CORR, "x.txt", "r.txt"],
-                   [r"`y`", "line 3", "'two'"]),
-    "ranks-empty-cell": ({"r.txt": "a,b\n1,2\n,1\n3,3\n4,4\n5,5\n", "xc.txt": "a,b\n1,1\n2,2\n3,3\n4,4\n5,5\n"},
-                         ["correlate", *CORR, "xc.txt", "r.txt", "--column", "a"],  # several columns: --column
-                         [r"`y`", "line 3", "''"]),
-    "ranks-blank-line-inside": ({"r.txt": "1\n2\n\n3\n4\n5\n"}, ["correlate", *CORR, "x.txt", "r.txt"],
-                                [r"`y`", "line 3 is blank"]),
-    "ranks-ragged-csv": ({"r.txt": "a,b\n1,2\n2\n"}, ["correlate", *CORR, "x.txt", "r.txt"],
-                         [r"`y`", "line 3 has 1 fields"]),
+    "ranks-zero": (
+        {"r.txt": "1\n0\n3\n4\n5\n"},
+        ["correlate", *CORR, "x.txt", "r.txt"],
+        [r"`y`", "r.txt", "line 2", "'0' is not a positive integer"],
+    ),
+    "ranks-negative": (
+        {"r.txt": "1\n-1\n3\n4\n5\n"},
+        ["correlate", *CORR, "r.txt", "y.txt"],
+        [r"`x`", "r.txt", "line 2", "'-1'"],
+    ),
+    "ranks-fraction": (
+        {"r.txt": "1\n2.5\n3\n4\n5\n"},
+        ["correlate", *CORR, "x.txt", "r.txt"],
+        [r"`y`", "'2.5' is not a positive integer"],
+    ),
+    "ranks-nan": (
+        {"r.txt": "1\nnan\n3\n4\n5\n"},
+        ["correlate", *CORR, "x.txt", "r.txt"],
+        [r"`y`", "line 2", "'nan' is NaN or infinite"],
+    ),
+    "ranks-inf": (
+        {"r.txt": "1\n2\ninf\n4\n5\n"},
+        ["correlate", *CORR, "r.txt", "y.txt"],
+        [r"`x`", "line 3", "'inf' is NaN or infinite"],
+    ),
+    "ranks-huge": (
+        {"r.txt": "1\n99999999999999999999\n3\n4\n5\n"},
+        ["correlate", *CORR, "x.txt", "r.txt"],
+        [r"`y`", "line 2", "not a positive integer"],
+    ),
+    "ranks-word": (
+        {"r.txt": "rank\n1\ntwo\n3\n4\n5\n"},
+        ["correlate", *CORR, "x.txt", "r.txt"],
+        [r"`y`", "line 3", "'two'"],
+    ),
+    "ranks-empty-cell": (
+        {"r.txt": "a,b\n1,2\n,1\n3,3\n4,4\n5,5\n", "xc.txt": "a,b\n1,1\n2,2\n3,3\n4,4\n5,5\n"},
+        ["correlate", *CORR, "xc.txt", "r.txt", "--column", "a"],  # several columns: --column
+        [r"`y`", "line 3", "''"],
+    ),
+    "ranks-blank-line-inside": (
+        {"r.txt": "1\n2\n\n3\n4\n5\n"},
+        ["correlate", *CORR, "x.txt", "r.txt"],
+        [r"`y`", "line 3 is blank"],
+    ),
+    "ranks-ragged-csv": (
+        {"r.txt": "a,b\n1,2\n2\n"},
+        ["correlate", *CORR, "x.txt", "r.txt"],
+        [r"`y`", "line 3 has 1 fields"],
+    ),
     "ranks-header-only": ({"r.txt": "rank\n"}, ["correlate", *CORR, "x.txt", "r.txt"], [r"`y`", "no ranks"]),
-    "ranks-missing-column": ({"r.csv": "a,b\n1,2\n2,1\n"}, ["correlate", *CORR, "r.csv", "r.csv", "--column",
-                                                             "c"], [r"`column`", "'c'"]),
-    "ranks-length-differs": ({"r.txt": "1\n2\n3\n"}, ["correlate", *CORR, "x.txt", "r.txt"],
-                             [r"`y`", "same length"]),
+    "ranks-missing-column": (
+        {"r.csv": "a,b\n1,2\n2,1\n"},
+        ["correlate", *CORR, "r.csv", "r.csv", "--column", "c"],
+        [r"`column`", "'c'"],
+    ),
+    "ranks-length-differs": ({"r.txt": "1\n2\n3\n"}, ["correlate", *CORR, "x.txt", "r.txt"], [r"`y`", "same length"]),
     # weigher specs (issue 14 §3): repeated key, missing required parameter; overflow is one line
-    "weigher-repeated-key": ({}, ["correlate", "--coefficient", "spearman", "--scheme", "additive",
-                                  "--weigher", "power:p=1,p=2", "x.txt", "y.txt"], [r"`weigher`", "twice"]),
-    "weigher-missing-p": ({}, ["correlate", "--coefficient", "spearman", "--scheme", "additive",
-                               "--weigher", "power", "x.txt", "y.txt"], [r"`weigher`", "needs parameter"]),
-    "weigher-overflow": ({}, ["correlate", "--coefficient", "spearman", "--scheme", "additive",
-                              "--weigher", "power:p=1e308", "--pvalue", "x.txt", "y.txt"],
-                         [r"`weigher`", r"power:p=1e\+308"]),  # issue 23: power:p=1000 works now; log f overflows
-    "weigher-unknown": ({}, ["correlate", "--coefficient", "spearman", "--scheme", "additive",
-                             "--weigher", "harmonc", "x.txt", "y.txt"], [r"`weigher`", "unknown family"]),
-    "moments-repeated-key": ({}, ["moments", "--coefficient", "kendall", "--scheme", "additive", "--weigher",
-                                  "inverse_square:n0=1,n0=2", "--n", "4"], [r"`weigher`", "twice"]),
-    "moments-bad-n": ({}, ["moments", "--coefficient", "kendall", "--scheme", "additive", "--weigher",
-                           "harmonic", "--n", "four"], [r"`n`"]),
-    "moments-bad-coefficient": ({}, ["moments", "--coefficient", "pearson", "--scheme", "additive",
-                                     "--weigher", "harmonic", "--n", "4"], [r"--coefficient", "invalid choice"]),
+    "weigher-repeated-key": (
+        {},
+        [
+            "correlate",
+            "--coefficient",
+            "spearman",
+            "--scheme",
+            "additive",
+            "--weigher",
+            "power:p=1,p=2",
+            "x.txt",
+            "y.txt",
+        ],
+        [r"`weigher`", "twice"],
+    ),
+    "weigher-missing-p": (
+        {},
+        ["correlate", "--coefficient", "spearman", "--scheme", "additive", "--weigher", "power", "x.txt", "y.txt"],
+        [r"`weigher`", "needs parameter"],
+    ),
+    "weigher-overflow": (
+        {},
+        [
+            "correlate",
+            "--coefficient",
+            "spearman",
+            "--scheme",
+            "additive",
+            "--weigher",
+            "power:p=1e308",
+            "--pvalue",
+            "x.txt",
+            "y.txt",
+        ],
+        [r"`weigher`", r"power:p=1e\+308"],
+    ),  # issue 23: power:p=1000 works now; log f overflows
+    "weigher-unknown": (
+        {},
+        ["correlate", "--coefficient", "spearman", "--scheme", "additive", "--weigher", "harmonc", "x.txt", "y.txt"],
+        [r"`weigher`", "unknown family"],
+    ),
+    "moments-repeated-key": (
+        {},
+        [
+            "moments",
+            "--coefficient",
+            "kendall",
+            "--scheme",
+            "additive",
+            "--weigher",
+            "inverse_square:n0=1,n0=2",
+            "--n",
+            "4",
+        ],
+        [r"`weigher`", "twice"],
+    ),
+    "moments-bad-n": (
+        {},
+        ["moments", "--coefficient", "kendall", "--scheme", "additive", "--weigher", "harmonic", "--n", "four"],
+        [r"`n`"],
+    ),
+    "moments-bad-coefficient": (
+        {},
+        ["moments", "--coefficient", "pearson", "--scheme", "additive", "--weigher", "harmonic", "--n", "4"],
+        [r"--coefficient", "invalid choice"],
+    ),
     # standardize / table
     "standardize-gamma-out-of-range": ({}, ["standardize", *CORR, "--n", "5", "--gamma", "1.5"], [r"`gamma`"]),
-    "standardize-table-mismatch": ({}, ["standardize", "--coefficient", "kendall", "--scheme", "additive",
-                                        "--weigher", "harmonic", "--n", "5", "--gamma", "0.1", "--table",
-                                        "table.json"], [r"`coefficient`", "table"]),
+    "standardize-table-mismatch": (
+        {},
+        [
+            "standardize",
+            "--coefficient",
+            "kendall",
+            "--scheme",
+            "additive",
+            "--weigher",
+            "harmonic",
+            "--n",
+            "5",
+            "--gamma",
+            "0.1",
+            "--table",
+            "table.json",
+        ],
+        [r"`coefficient`", "table"],
+    ),
     "table-unknown-id": ({}, ["table", "no_such_scheme"], [r"`table`", "no table for scheme"]),
     "table-not-json": ({"t.json": "{not json"}, ["table", "t.json"], [r"`table`", "t.json", "not valid JSON"]),
-    "table-tampered": ({"t.json": _table_json().replace('"spearman"', '"kendall"', 1)}, ["table", "t.json"],
-                       [r"`table`", "t.json"]),
+    "table-tampered": (
+        {"t.json": _table_json().replace('"spearman"', '"kendall"', 1)},
+        ["table", "t.json"],
+        [r"`table`", "t.json"],
+    ),
     # clustering (issue 14 §3: repeated node in a cover line, --mode plus without --graph)
-    "cover-repeated-node": ({"c.txt": "0 1 1 2\n3 4\n"}, ["clustering", "c.txt", "v.txt"],
-                            [r"`U`", "c.txt", "line 1", "'1' twice"]),
+    "cover-repeated-node": (
+        {"c.txt": "0 1 1 2\n3 4\n"},
+        ["clustering", "c.txt", "v.txt"],
+        [r"`U`", "c.txt", "line 1", "'1' twice"],
+    ),
     "mode-plus-without-graph": ({}, ["clustering", "u.txt", "v.txt", "--mode", "plus"], [r"`--mode`", "--graph"]),
     "mode-without-V": ({}, ["clustering", "u.txt", "--graph", "graph.txt", "--mode", "plus"], [r"`--mode`"]),
-    "alpha-without-plus": ({}, ["clustering", "u.txt", "v.txt", "--graph", "graph.txt", "--direct-weight", "0.3"],
-                           [r"--direct-weight|--alpha", "--mode plus"]),
-    "alpha-out-of-range": ({}, ["clustering", "u.txt", "v.txt", "--graph", "graph.txt", "--mode", "plus",
-                                "--direct-weight", "2"], [r"--direct-weight|--alpha"]),
-    "labels-blank-line-inside": ({"l.txt": "0\n\n1\n"}, ["clustering", "l.txt", "v.txt"],
-                                 [r"`U`", "l.txt", "line 2 is empty"]),
-    "labels-two-per-line": ({"l.txt": "0\n1 2\n1\n"}, ["clustering", "l.txt", "v.txt", "--input-format",
-                                                        "labels"], [r"`U`", "line 2"]),
+    "alpha-without-plus": (
+        {},
+        ["clustering", "u.txt", "v.txt", "--graph", "graph.txt", "--direct-weight", "0.3"],
+        [r"--direct-weight|--alpha", "--mode plus"],
+    ),
+    "alpha-out-of-range": (
+        {},
+        ["clustering", "u.txt", "v.txt", "--graph", "graph.txt", "--mode", "plus", "--direct-weight", "2"],
+        [r"--direct-weight|--alpha"],
+    ),
+    "labels-blank-line-inside": (
+        {"l.txt": "0\n\n1\n"},
+        ["clustering", "l.txt", "v.txt"],
+        [r"`U`", "l.txt", "line 2 is empty"],
+    ),
+    "labels-two-per-line": (
+        {"l.txt": "0\n1 2\n1\n"},
+        ["clustering", "l.txt", "v.txt", "--input-format", "labels"],
+        [r"`U`", "line 2"],
+    ),
     "labels-length-differs": ({"l.txt": "0\n1\n"}, ["clustering", "l.txt", "v.txt"], [r"`V`|`U`"]),
-    "graph-four-tokens": ({"g.txt": "0 1 1 7\n"}, ["clustering", "u.txt", "v.txt", "--graph", "g.txt"],
-                          [r"`graph`", "g.txt", "line 1"]),
-    "graph-bad-weight": ({"g.txt": "0 1 heavy\n"}, ["clustering", "u.txt", "v.txt", "--graph", "g.txt"],
-                         [r"`graph`", "'heavy'"]),
+    "graph-four-tokens": (
+        {"g.txt": "0 1 1 7\n"},
+        ["clustering", "u.txt", "v.txt", "--graph", "g.txt"],
+        [r"`graph`", "g.txt", "line 1"],
+    ),
+    "graph-bad-weight": (
+        {"g.txt": "0 1 heavy\n"},
+        ["clustering", "u.txt", "v.txt", "--graph", "g.txt"],
+        [r"`graph`", "'heavy'"],
+    ),
     "matrix-ragged": ({"m.csv": "1,0\n0,1,0\n"}, ["clustering", "m.csv", "v.txt"], [r"`U`", "m.csv", "row 2"]),
-    "matrix-negative": ({"m.csv": "1,0\n-1,1\n0,1\n1,0\n1,0\n"}, ["clustering", "m.csv", "v.txt"],
-                        [r"`U`", "negative"]),
+    "matrix-negative": (
+        {"m.csv": "1,0\n-1,1\n0,1\n1,0\n1,0\n"},
+        ["clustering", "m.csv", "v.txt"],
+        [r"`U`", "negative"],
+    ),
     "clustering-unknown-measure": ({}, ["clustering", "u.txt", "v.txt", "-m", "nope"], [r"measure"]),
-    "clustering-output-dir": ({"odir/k": "x"}, ["clustering", "u.txt", "v.txt", "-o", "odir"],
-                              [r"`--output`", "directory"]),
+    "clustering-output-dir": (
+        {"odir/k": "x"},
+        ["clustering", "u.txt", "v.txt", "-o", "odir"],
+        [r"`--output`", "directory"],
+    ),
     # consensus: output target and option checks of the shared frame
-    "consensus-output-dir": ({"odir/k": "x"}, ["consensus", "rankings.csv", "-o", "odir"],
-                             [r"`--output`", "directory"]),
+    "consensus-output-dir": (
+        {"odir/k": "x"},
+        ["consensus", "rankings.csv", "-o", "odir"],
+        [r"`--output`", "directory"],
+    ),
     "consensus-output-proc": ({}, ["consensus", "rankings.csv", "-o", "/proc/x"], [r"`--output`", "'/proc/x'"]),
 }
 
@@ -345,8 +576,16 @@ def test_the_table_is_large_enough():
     # issue 14 §7: at least 80 malformed inputs over all subcommands
     assert len(FILE_CASES) + len(CONTENT_CASES) >= 80
     commands = {SLOTS[s][0][0] for s, _ in FILE_CASES} | {argv[0] for _, argv, _ in CONTENT_CASES.values()}
-    assert commands == {"bootstrap", "evaluate", "correlate", "moments", "standardize", "table",
-                        "clustering", "consensus"}
+    assert commands == {
+        "bootstrap",
+        "evaluate",
+        "correlate",
+        "moments",
+        "standardize",
+        "table",
+        "clustering",
+        "consensus",
+    }
 
 
 def test_evaluate_partial_output_keeps_old_files(scratch, capsys):
@@ -382,6 +621,7 @@ def test_write_files_is_all_or_nothing(tmp_path):
 
 
 # ----------------------------------------------------------------------------- API entry checks
+
 
 def test_api_entry_points_raise_input_error_naming_the_parameter():
     from agreekit import load_table, standardize
@@ -443,6 +683,7 @@ def test_ranking_config_rejects_bad_weighers():
 
 # ----------------------------------------------------------------------------- must work
 
+
 def _run_ok(capsys, argv) -> str:
     code = main(argv)
     out, err = capsys.readouterr()
@@ -452,10 +693,13 @@ def _run_ok(capsys, argv) -> str:
 
 def _variants(text: str) -> dict[str, bytes]:
     """The same text with CRLF, a BOM, trailing blank lines, all three, and gzip-compressed."""
-    return {"crlf": text.replace("\n", "\r\n").encode(), "bom": b"\xef\xbb\xbf" + text.encode(),
-            "trailing": (text + "\n\n  \n").encode(),
-            "all": b"\xef\xbb\xbf" + (text + "\n\n").replace("\n", "\r\n").encode(),
-            "gzip": _gz(text)}
+    return {
+        "crlf": text.replace("\n", "\r\n").encode(),
+        "bom": b"\xef\xbb\xbf" + text.encode(),
+        "trailing": (text + "\n\n  \n").encode(),
+        "all": b"\xef\xbb\xbf" + (text + "\n\n").replace("\n", "\r\n").encode(),
+        "gzip": _gz(text),
+    }
 
 
 @pytest.mark.parametrize("variant", ["crlf", "bom", "trailing", "all", "gzip"])
@@ -538,6 +782,7 @@ def test_rank_ties_pass_the_reader(tmp_path):
 
 # ----------------------------------------------------------------------------- real processes
 
+
 def _cli(*args, cwd):
     return subprocess.run([sys.executable, "-m", "agreekit", *args], capture_output=True, text=True, cwd=cwd)
 
@@ -548,8 +793,10 @@ def test_gzip_failure_has_no_traceback_in_a_real_process(tmp_path):
     (tmp_path / "run.txt").write_text(RUN_A)
     r = _cli("evaluate", "q.txt.gz", "run.txt", "--metric", "AveP", cwd=tmp_path)
     assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
-    assert r.stderr.splitlines() == ["agreekit evaluate: error: `qrels` 'q.txt.gz' is a truncated or corrupted "
-                                     "gzip file (the compressed data ended early after line 2)"]
+    assert r.stderr.splitlines() == [
+        "agreekit evaluate: error: `qrels` 'q.txt.gz' is a truncated or corrupted "
+        "gzip file (the compressed data ended early after line 2)"
+    ]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["q.txt.gz", "run.txt"]
 
 
@@ -559,8 +806,9 @@ def test_warnings_are_one_line_in_a_real_process(tmp_path):
     (tmp_path / "run.txt").write_text(RUN_A)
     r = _cli("evaluate", "q.txt", "run.txt", "--metric", "AveP", "--empty-topics", "drop", cwd=tmp_path)
     assert r.returncode == 0
-    assert r.stderr.splitlines() == ["agreekit evaluate: warning: UserWarning: dropping 1 topic(s) without "
-                                     "relevant documents: ['9']"]
+    assert r.stderr.splitlines() == [
+        "agreekit evaluate: warning: UserWarning: dropping 1 topic(s) without relevant documents: ['9']"
+    ]
 
 
 def test_warning_format_and_no_stray_numpy_warning(scratch, capsys):
@@ -576,11 +824,27 @@ def test_warning_format_and_no_stray_numpy_warning(scratch, capsys):
         try:
             assert main(["evaluate", "q.txt", "runA.txt", "--metric", "AveP", "--empty-topics", "drop"]) == 0
             assert capsys.readouterr().err.splitlines() == [
-                "agreekit evaluate: warning: UserWarning: dropping 1 topic(s) without relevant documents: ['9']"]
+                "agreekit evaluate: warning: UserWarning: dropping 1 topic(s) without relevant documents: ['9']"
+            ]
             # power:p=1e308 overflows even as log f; the error is the only line (power:p=1000 printed a
             # RuntimeWarning and a source line; issue 23: it now gives its coefficient and p-value)
-            assert main(["correlate", "--coefficient", "spearman", "--scheme", "additive", "--weigher",
-                         "power:p=1e308", "--pvalue", "x.txt", "x.txt"]) == 2
+            assert (
+                main(
+                    [
+                        "correlate",
+                        "--coefficient",
+                        "spearman",
+                        "--scheme",
+                        "additive",
+                        "--weigher",
+                        "power:p=1e308",
+                        "--pvalue",
+                        "x.txt",
+                        "x.txt",
+                    ]
+                )
+                == 2
+            )
             err = capsys.readouterr().err.splitlines()
             assert len(err) == 1 and err[0].startswith("agreekit correlate: error: `weigher`"), err
         finally:
@@ -589,8 +853,9 @@ def test_warning_format_and_no_stray_numpy_warning(scratch, capsys):
 
 # ----------------------------------------------------------------------------- generated CSVs
 
-_cell = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs", "Cc", "Zl", "Zp")),
-                max_size=6).map(str.strip)
+_cell = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs", "Cc", "Zl", "Zp")), max_size=6).map(
+    str.strip
+)
 
 
 @st.composite

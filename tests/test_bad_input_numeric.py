@@ -7,6 +7,7 @@ of ordinary weighers with the values computed before this change (``f(1..n)`` as
 CLI cases run in a real process with the subprocess contract of ``tests/test_bad_input.py`` (exit
 2, one stderr line ``agreekit CMD: error: ...`` naming the parameter, no traceback, no file).
 """
+
 from __future__ import annotations
 
 import itertools
@@ -29,6 +30,7 @@ mpmath.mp.dps = 60
 
 
 # ----------------------------------------------------------------------------- helpers
+
 
 def _cli(*args, cwd):
     # copied from tests/test_bad_input.py
@@ -92,9 +94,9 @@ N10 = "\n".join(map(str, range(1, 11))) + "\n"
 R10 = "\n".join(map(str, range(10, 0, -1))) + "\n"
 
 ISSUE_WEIGHERS = [  # (coefficient, scheme, weigher, y file, expected value)
-    ("kendall", "multiplicative", "inverse_square:n0=1e80", "r.txt", -1.0),   # ZeroDivisionError
-    ("kendall", "multiplicative", "power:p=300", "r.txt", -1.0),              # ZeroDivisionError
-    ("spearman", "additive", "power:p=30,n0=-0.999999", "r.txt", -1.0),       # gave -0.0
+    ("kendall", "multiplicative", "inverse_square:n0=1e80", "r.txt", -1.0),  # ZeroDivisionError
+    ("kendall", "multiplicative", "power:p=300", "r.txt", -1.0),  # ZeroDivisionError
+    ("spearman", "additive", "power:p=30,n0=-0.999999", "r.txt", -1.0),  # gave -0.0
     ("kendall", "multiplicative", "power:p=19,n0=-0.9999999999999999", "x.txt", 1.0),  # gave null
 ]
 
@@ -110,8 +112,9 @@ def files(tmp_path):
 def test_issue_extreme_weighers_in_a_real_process(files, coefficient, scheme, weigher, yfile, expected):
     import json
 
-    r = _cli("correlate", "--coefficient", coefficient, "--scheme", scheme, "--weigher", weigher,
-             "x.txt", yfile, cwd=files)
+    r = _cli(
+        "correlate", "--coefficient", coefficient, "--scheme", scheme, "--weigher", weigher, "x.txt", yfile, cwd=files
+    )
     assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
     value = json.loads(r.stdout)["value"]
     assert value == expected and np.copysign(1.0, value) == np.copysign(1.0, expected)
@@ -131,8 +134,19 @@ def test_issue_pvalue_with_a_span_float64_cannot_carry(files):
 
     from agreekit.ranking import weighted_correlation_test
 
-    r = _cli("correlate", "--coefficient", "kendall", "--scheme", "multiplicative", "--weigher", "power:p=300",
-             "--pvalue", "x.txt", "r.txt", cwd=files)
+    r = _cli(
+        "correlate",
+        "--coefficient",
+        "kendall",
+        "--scheme",
+        "multiplicative",
+        "--weigher",
+        "power:p=300",
+        "--pvalue",
+        "x.txt",
+        "r.txt",
+        cwd=files,
+    )
     assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
     out = json.loads(r.stdout)
     assert out["value"] == -1.0
@@ -141,12 +155,19 @@ def test_issue_pvalue_with_a_span_float64_cannot_carry(files):
     # 1 + Γ = 2 (concordant weight) / (total weight) to ~1e-16 relative; Γ counts as -1 within the library's
     # documented tie tolerance max(1e-12 |γ|, 1e-14) = 1e-12
     at_min = _count_at_minus_one(_all_permutations(10), 300.0, 1e-12)
-    assert at_min == 3_117_360                      # the reversal and 3 117 359 permutations within 1e-12 of it
+    assert at_min == 3_117_360  # the reversal and 3 117 359 permutations within 1e-12 of it
     p_le = at_min / math.factorial(10)
-    assert out["pvalue"] == min(1.0, 2 * p_le) == 1.0   # two-sided: 2 P(Γ <= -1) > 1
+    assert out["pvalue"] == min(1.0, 2 * p_le) == 1.0  # two-sided: 2 P(Γ <= -1) > 1
     x = np.arange(1, 11)
-    less = weighted_correlation_test(x, x[::-1], coefficient="kendall", scheme="multiplicative",
-                                     weigher="power:p=300", method="exact", alternative="less")
+    less = weighted_correlation_test(
+        x,
+        x[::-1],
+        coefficient="kendall",
+        scheme="multiplicative",
+        weigher="power:p=300",
+        method="exact",
+        alternative="less",
+    )
     assert less.pvalue == pytest.approx(p_le, abs=1e-12)
 
 
@@ -191,8 +212,19 @@ def test_issue_pvalue_of_a_rescaled_weigher(files):
     import json
     import math
 
-    r = _cli("correlate", "--coefficient", "kendall", "--scheme", "multiplicative", "--weigher",
-             "inverse_square:n0=1e80", "--pvalue", "x.txt", "r.txt", cwd=files)
+    r = _cli(
+        "correlate",
+        "--coefficient",
+        "kendall",
+        "--scheme",
+        "multiplicative",
+        "--weigher",
+        "inverse_square:n0=1e80",
+        "--pvalue",
+        "x.txt",
+        "r.txt",
+        cwd=files,
+    )
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
     assert out["value"] == -1.0
@@ -223,9 +255,16 @@ def test_issue_bootstrap_scores_overflow_in_a_real_process(tmp_path):
 # ----------------------------------------------------------------------------- fresh variants, API
 
 FRESH = [  # (weigher, n): values that overflow or underflow float64, or whose products do
-    ("power:p=300", 12), ("power:p=150", 30), ("power:p=1000", 6), ("power:p=60,n0=-0.9999999",  8),
-    ("inverse_square:n0=1e200", 9), ("inverse_square:n0=-0.9999999999999", 7), ("power:p=0.5,n0=1e300", 9),
-    ("power:p=40,n0=-0.99999999", 9), ("power:p=5,n0=1e-310", 8), ("power:p=250,n0=3", 8),
+    ("power:p=300", 12),
+    ("power:p=150", 30),
+    ("power:p=1000", 6),
+    ("power:p=60,n0=-0.9999999", 8),
+    ("inverse_square:n0=1e200", 9),
+    ("inverse_square:n0=-0.9999999999999", 7),
+    ("power:p=0.5,n0=1e300", 9),
+    ("power:p=40,n0=-0.99999999", 9),
+    ("power:p=5,n0=1e-310", 8),
+    ("power:p=250,n0=3", 8),
 ]
 
 
@@ -277,7 +316,7 @@ def test_scale_invariance_of_callable_weights(k, coefficient, scheme):
     rng = np.random.default_rng(k % 97)
     x = np.arange(1, 15)
     y = rng.permutation(14) + 1
-    c = 10.0 ** k
+    c = 10.0**k
     base = _coef(coefficient)(x, y, weigher="harmonic", scheme=scheme)
     got = _coef(coefficient)(x, y, weigher=lambda i: c / i, scheme=scheme)
     assert np.isfinite(got) and got == pytest.approx(base, rel=1e-12, abs=1e-14)
@@ -293,8 +332,10 @@ def test_issue_api_weights_1e200_times_i():
             assert got == pytest.approx(ref, rel=1e-12)
 
 
-@pytest.mark.parametrize("spec", ["harmonic", "dcg", "inverse_square:n0=0", "inverse_square:n0=1",
-                                  "power:p=2.5", "power:p=1,n0=3", "power:p=10"])
+@pytest.mark.parametrize(
+    "spec",
+    ["harmonic", "dcg", "inverse_square:n0=0", "inverse_square:n0=1", "power:p=2.5", "power:p=1,n0=3", "power:p=10"],
+)
 def test_ordinary_weighers_are_unchanged(spec):
     # the shipped tables and every existing test rest on the table being f(1..n) itself, bit for bit
     w = parse_weigher(spec)
@@ -311,7 +352,7 @@ def test_power_of_two_scaled_weights_give_the_same_bits(e, coefficient):
     y = rng.permutation(60) + 1
     for scheme in ("additive", "multiplicative"):
         base = _coef(coefficient)(x, y, weigher="harmonic", scheme=scheme)
-        s = 2.0 ** e
+        s = 2.0**e
         got = _coef(coefficient)(x, y, weigher=lambda i: s / i, scheme=scheme)
         assert got == base
 
@@ -325,8 +366,18 @@ def test_only_nonrepresentable_weights_are_refused():
 
 # ----------------------------------------------------------------------------- lenient numbers, raw exceptions
 
-@pytest.mark.parametrize("bad", [[True, 2, 3, 4], ["1", "2", "3", "4"], [1, 2, "3", 4], np.array([True, False]),
-                                 np.array(["1", "2", "3"]), [1, 2, None, 4]])
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        [True, 2, 3, 4],
+        ["1", "2", "3", "4"],
+        [1, 2, "3", 4],
+        np.array([True, False]),
+        np.array(["1", "2", "3"]),
+        [1, 2, None, 4],
+    ],
+)
 def test_booleans_and_strings_are_not_ranks(bad):
     y = list(range(1, len(bad) + 1))
     with pytest.raises(InputError, match="`x`"):
@@ -343,15 +394,18 @@ def test_kemeny_time_limit_must_be_a_number(bad):
         kemeny([[1, 2, 3], [2, 1, 3]], time_limit=bad)
 
 
-@pytest.mark.parametrize("func,fragment", [
-    (lambda i: np.ones(2), "shape"),                     # wrong length
-    (lambda i: np.ones(len(i) + 1), "shape"),
-    (lambda i: ["a"] * len(i), "string"),                 # strings
-    (lambda i: "abc", "string"),
-    (lambda i: None, "None"),                             # None
-    (lambda i: [None] * len(i), "None"),
-    (lambda i: np.ones((len(i), 2)), "shape"),
-])
+@pytest.mark.parametrize(
+    "func,fragment",
+    [
+        (lambda i: np.ones(2), "shape"),  # wrong length
+        (lambda i: np.ones(len(i) + 1), "shape"),
+        (lambda i: ["a"] * len(i), "string"),  # strings
+        (lambda i: "abc", "string"),
+        (lambda i: None, "None"),  # None
+        (lambda i: [None] * len(i), "None"),
+        (lambda i: np.ones((len(i), 2)), "shape"),
+    ],
+)
 def test_weigher_callable_returning_garbage_names_weigher(func, fragment):
     with pytest.raises(InputError, match="`weigher`") as err:
         weighted_kendall([1, 2, 3, 4], [2, 1, 4, 3], weigher=func)
@@ -405,16 +459,24 @@ def test_no_numba_cache_folder_falls_back_with_one_warning(tmp_path):
         msgs = [str(w.message) for w in caught if "cannot cache" in str(w.message)]
         print("agreekit-numba-" in kendall_weighted_fenwick._cache._cache_path, v, len(msgs))  # a temporary folder
     """)
-    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=tmp_path,
-                       env={**__import__("os").environ, "AGREEKIT_JIT": "compiled"})
+    r = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={**__import__("os").environ, "AGREEKIT_JIT": "compiled"},
+    )
     assert r.returncode == 0, r.stderr
     assert r.stdout.split() == ["True", "-1.0", "1"]
 
 
 # ----------------------------------------------------------------------------- overflow, API
 
-@pytest.mark.parametrize("weights,fragment", [([1e308] * 3, "too large"), ([5e307] * 3, "too large"),
-                                              ([np.nan, 1, 1], "NaN"), ([0, 0, 0], "all be zero")])
+
+@pytest.mark.parametrize(
+    "weights,fragment",
+    [([1e308] * 3, "too large"), ([5e307] * 3, "too large"), ([np.nan, 1, 1], "NaN"), ([0, 0, 0], "all be zero")],
+)
 def test_consensus_weights_out_of_range(weights, fragment):
     from agreekit.consensus import kemeny
 
@@ -478,8 +540,10 @@ def test_scores_that_overflow_are_refused(value):
 
 def test_metaeval_weigher_overflow_is_one_error_line(tmp_path):
     """issue 23: `metaeval --weigher power:p=1e308` printed a numpy RuntimeWarning line before the error."""
-    for name, rows in (("a.csv", "t1,0.1,0.2,0.3\nt2,0.4,0.5,0.1\nt3,0.3,0.3,0.2\n"),
-                       ("b.csv", "t1,0.2,0.1,0.3\nt2,0.5,0.4,0.1\nt3,0.3,0.2,0.2\n")):
+    for name, rows in (
+        ("a.csv", "t1,0.1,0.2,0.3\nt2,0.4,0.5,0.1\nt3,0.3,0.3,0.2\n"),
+        ("b.csv", "t1,0.2,0.1,0.3\nt2,0.5,0.4,0.1\nt3,0.3,0.2,0.2\n"),
+    ):
         (tmp_path / name).write_text("topic,A,B,C\n" + rows)
     r = _cli("metaeval", "AP=a.csv", "P=b.csv", "--weigher", "power:p=1e308", "--n-resamples", "20", cwd=tmp_path)
     _assert_clean_rejection(r, "metaeval", ["`weigher`", "finite positive weights"])

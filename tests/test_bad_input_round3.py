@@ -5,6 +5,7 @@ file or parameter, nothing on stdout, no file created/changed); API cases throug
 The unbounded cases run in a subprocess under ``RLIMIT_AS`` = 1 GiB.  Successes compare against the
 same input written plainly and against scikit-learn / a brute force written here.
 """
+
 from __future__ import annotations
 
 import gzip
@@ -45,13 +46,19 @@ def test_numeric_topic_column_is_never_a_system(scratch, capsys, header):
 
 def test_ambiguous_integer_first_column_is_an_error_unless_told(scratch, capsys):
     (scratch / "m.csv").write_text(SC.format(h="x"))
-    _assert_clean_rejection(capsys, scratch, ["bootstrap", "m.csv", "--n-resamples", "40"],
-                            [r"`SCORES`", "m.csv", "'x'", "distinct integers", "--topic-column"])
-    first = json.loads(_run_ok(capsys, ["bootstrap", "m.csv", "--n-resamples", "40", "--rng", "1",
-                                        "--topic-column", "first"]))
+    _assert_clean_rejection(
+        capsys,
+        scratch,
+        ["bootstrap", "m.csv", "--n-resamples", "40"],
+        [r"`SCORES`", "m.csv", "'x'", "distinct integers", "--topic-column"],
+    )
+    first = json.loads(
+        _run_ok(capsys, ["bootstrap", "m.csv", "--n-resamples", "40", "--rng", "1", "--topic-column", "first"])
+    )
     assert first["n_systems"] == 2
-    none = json.loads(_run_ok(capsys, ["bootstrap", "m.csv", "--n-resamples", "40", "--rng", "1",
-                                       "--topic-column", "none"]))
+    none = json.loads(
+        _run_ok(capsys, ["bootstrap", "m.csv", "--n-resamples", "40", "--rng", "1", "--topic-column", "none"])
+    )
     assert none["n_systems"] == 3
 
 
@@ -59,15 +66,20 @@ def test_metaeval_numeric_topic_column(scratch, capsys):
     text = "qid_num,A,B,C\n" + "".join(f"{300 + i},{0.1 * (i % 3)},{0.05 * i},{0.3}\n" for i in range(1, 9))
     (scratch / "a.csv").write_text(text)
     (scratch / "b.csv").write_text(text.replace("qid_num", "topic"))
-    out = json.loads(_run_ok(capsys, ["metaeval", "AP=a.csv", "P=b.csv", "--n-resamples", "20", "--rng", "1",
-                                      "--no-pvalue"]))
+    out = json.loads(
+        _run_ok(capsys, ["metaeval", "AP=a.csv", "P=b.csv", "--n-resamples", "20", "--rng", "1", "--no-pvalue"])
+    )
     assert out["n_systems"] == 3
 
 
 def test_conflicting_qrels_judgements_name_the_lines(scratch, capsys):
     (scratch / "q.txt").write_text("1 0 d1 1\n1 0 d2 1\n1 0 d1 0\n")
-    _assert_clean_rejection(capsys, scratch, ["evaluate", "q.txt", "runA.txt", "--metric", "AveP"],
-                            [r"`qrels`", "q.txt", "line 3", "line 1", "conflicting"])
+    _assert_clean_rejection(
+        capsys,
+        scratch,
+        ["evaluate", "q.txt", "runA.txt", "--metric", "AveP"],
+        [r"`qrels`", "q.txt", "line 3", "line 1", "conflicting"],
+    )
     # the same judgement twice is one judgement: AveP as without the repetition
     (scratch / "q2.txt").write_text("1 0 d1 1\n1 0 d1 1\n1 0 d2 1\n")
     (scratch / "q3.txt").write_text("1 0 d1 1\n1 0 d2 1\n")
@@ -77,9 +89,12 @@ def test_conflicting_qrels_judgements_name_the_lines(scratch, capsys):
 
 
 def test_conflicting_gains(scratch, capsys):
-    _assert_clean_rejection(capsys, scratch, ["evaluate", "qrels.txt", "runA.txt", "--metric", "nDCG@10",
-                                              "--gain", "2=5", "--gain", "02=1"],
-                            [r"`--gains`", "grade 2", "'2=5'", "'02=1'"])
+    _assert_clean_rejection(
+        capsys,
+        scratch,
+        ["evaluate", "qrels.txt", "runA.txt", "--metric", "nDCG@10", "--gain", "2=5", "--gain", "02=1"],
+        [r"`--gains`", "grade 2", "'2=5'", "'02=1'"],
+    )
 
 
 def test_one_numeric_label_rule(scratch, capsys):
@@ -90,19 +105,20 @@ def test_one_numeric_label_rule(scratch, capsys):
     res = json.loads(_run_ok(capsys, ["clustering", "a.txt", "b.txt", "-m", "ari"]))["results"]
     assert res["ari"] == adjusted_rand_score([1, 1, 1, 2, 2], [1, 1, 1, 2, 2]) == 1.0
     (scratch / "c.txt").write_text("1\n01\n1.0\n2\n2\n")
-    _assert_clean_rejection(capsys, scratch, ["clustering", "c.txt", "b.txt"],
-                            [r"`U`", "c.txt", "line 3", "'1.0'", "not an integer"])
+    _assert_clean_rejection(
+        capsys, scratch, ["clustering", "c.txt", "b.txt"], [r"`U`", "c.txt", "line 3", "'1.0'", "not an integer"]
+    )
     # covers: 1 and 01 are one node, as in label files
     (scratch / "cov.txt").write_text("0 1 01\n2 3\n")
-    _assert_clean_rejection(capsys, scratch, ["clustering", "cov.txt", "b.txt"],
-                            [r"`U`", "cov.txt", "line 1", "'01' twice"])
+    _assert_clean_rejection(
+        capsys, scratch, ["clustering", "cov.txt", "b.txt"], [r"`U`", "cov.txt", "line 1", "'01' twice"]
+    )
     assert canonical_label("007") == 7 and canonical_label("q7") == "q7" and canonical_label("2.5") is None
 
 
 def test_blank_line_inside_membership_matrix(scratch, capsys):
     (scratch / "m.csv").write_text("1,0\n0,1\n\n1,0\n0,1\n1,0\n")
-    _assert_clean_rejection(capsys, scratch, ["clustering", "m.csv", "u.txt"],
-                            [r"`U`", "m.csv", "line 3 is blank"])
+    _assert_clean_rejection(capsys, scratch, ["clustering", "m.csv", "u.txt"], [r"`U`", "m.csv", "line 3 is blank"])
 
 
 # ASCII decimal numbers only, everywhere: one row per (slot, spelling)
@@ -110,18 +126,33 @@ BAD_DIGITS = {"arabic": "\u0663", "fullwidth": "\uff13", "underscore": "1_0", "s
 DIGIT_SLOTS = {
     "rank-file": ({"r.txt": "1\n2\n{D}\n4\n5\n"}, ["correlate", *CORR, "x.txt", "r.txt"], [r"`y`", "r.txt", "line 3"]),
     "consensus-cell": ({"c.csv": "a,b,c\n1,2,3\n2,{D},1\n"}, ["consensus", "c.csv"], [r"`FILE`", "c.csv", "line 3"]),
-    "qrels-grade": ({"q.txt": "1 0 d1 1\n1 0 d2 {D}\n"}, ["evaluate", "q.txt", "runA.txt", "--metric", "AveP"],
-                    [r"`qrels`", "q.txt", "line 2"]),
-    "run-score": ({"r.txt": "1 Q0 d1 1 {D} A\n"}, ["evaluate", "qrels.txt", "r.txt", "--metric", "AveP"],
-                  [r"`run`", "r.txt", "line 1"]),
-    "moments-n": ({}, ["moments", "--coefficient", "kendall", "--scheme", "additive", "--weigher", "harmonic",
-                       "--n", "{D}"], [r"`n`", "ASCII"]),
+    "qrels-grade": (
+        {"q.txt": "1 0 d1 1\n1 0 d2 {D}\n"},
+        ["evaluate", "q.txt", "runA.txt", "--metric", "AveP"],
+        [r"`qrels`", "q.txt", "line 2"],
+    ),
+    "run-score": (
+        {"r.txt": "1 Q0 d1 1 {D} A\n"},
+        ["evaluate", "qrels.txt", "r.txt", "--metric", "AveP"],
+        [r"`run`", "r.txt", "line 1"],
+    ),
+    "moments-n": (
+        {},
+        ["moments", "--coefficient", "kendall", "--scheme", "additive", "--weigher", "harmonic", "--n", "{D}"],
+        [r"`n`", "ASCII"],
+    ),
     "metric-cutoff": ({}, ["evaluate", "qrels.txt", "runA.txt", "--metric", "P@{D}"], [r"`metrics`"]),
     "n-resamples": ({}, ["bootstrap", "scores.csv", "--n-resamples", "{D}"], [r"--n-resamples", "ASCII"]),
-    "score-matrix": ({"m.csv": "topic,A,B\nt1,0.1,{D}\nt2,0.3,0.4\n"}, ["bootstrap", "m.csv"],
-                     [r"`SCORES`", "m.csv", "line 2"]),
-    "graph-weight": ({"g.txt": "0 1 {D}\n1 2\n"}, ["clustering", "u.txt", "v.txt", "--graph", "g.txt"],
-                     [r"`graph`", "g.txt", "line 1"]),
+    "score-matrix": (
+        {"m.csv": "topic,A,B\nt1,0.1,{D}\nt2,0.3,0.4\n"},
+        ["bootstrap", "m.csv"],
+        [r"`SCORES`", "m.csv", "line 2"],
+    ),
+    "graph-weight": (
+        {"g.txt": "0 1 {D}\n1 2\n"},
+        ["clustering", "u.txt", "v.txt", "--graph", "g.txt"],
+        [r"`graph`", "g.txt", "line 1"],
+    ),
     "time-limit": ({}, ["consensus", "rankings.csv", "--time-limit", "{D}"], [r"--time-limit", "ASCII"]),
 }
 DIGIT_CASES = [(s, d) for s in DIGIT_SLOTS for d in BAD_DIGITS]
@@ -153,24 +184,42 @@ def test_ascii_parsers_against_python():
 @pytest.mark.parametrize("first", ["NA", "0x1", "nan", "N/A"])
 def test_rank_file_first_line_is_a_value_not_a_header(scratch, capsys, first):
     (scratch / "r.txt").write_text(f"{first}\n2\n3\n4\n5\n")
-    _assert_clean_rejection(capsys, scratch, ["correlate", *CORR, "r.txt", "y.txt"],
-                            [r"`x`", "r.txt", "line 1", repr(first)])
+    _assert_clean_rejection(
+        capsys, scratch, ["correlate", *CORR, "r.txt", "y.txt"], [r"`x`", "r.txt", "line 1", repr(first)]
+    )
 
 
 def test_unclear_messages_are_clear(scratch, capsys):
     (scratch / "q.txt").write_text("\u00b2 0 d1 1\n")
     (scratch / "r.txt").write_text("\u00b2 Q0 d1 1 1.0 A\n")
     assert json.loads(_run_ok(capsys, ["evaluate", "q.txt", "r.txt", "--metric", "AveP", "--format", "json"]))
-    _assert_clean_rejection(capsys, scratch, ["consensus", "rankings.csv", "--max-solutions", str(10**25)],
-                            [r"`--max-solutions`", "<= 10000000"])
+    _assert_clean_rejection(
+        capsys,
+        scratch,
+        ["consensus", "rankings.csv", "--max-solutions", str(10**25)],
+        [r"`--max-solutions`", "<= 10000000"],
+    )
     (scratch / "c.txt").write_text("0 1\n,,,\n2 3\n")
     _assert_clean_rejection(capsys, scratch, ["clustering", "c.txt", "v.txt"], [r"`U`", "c.txt", "line 2"])
     # the coefficient itself is computed for any representable weigher (rescaled in log space); its
     # null distribution is not, and that error must not print 309-digit integers
-    line = _assert_clean_rejection(capsys, scratch, ["correlate", "--coefficient", "spearman", "--scheme",
-                                                     "additive", "--weigher", "power:p=1e308", "x.txt", "y.txt",
-                                                     "--pvalue"],
-                                   [r"`weigher`"])
+    line = _assert_clean_rejection(
+        capsys,
+        scratch,
+        [
+            "correlate",
+            "--coefficient",
+            "spearman",
+            "--scheme",
+            "additive",
+            "--weigher",
+            "power:p=1e308",
+            "x.txt",
+            "y.txt",
+            "--pvalue",
+        ],
+        [r"`weigher`"],
+    )
     assert len(max(line.split(), key=len)) < 60, line  # no 309-digit integer
 
 
@@ -182,11 +231,16 @@ def test_line_length_bound_names_file_and_limit(scratch, capsys, monkeypatch):
 
     monkeypatch.setattr(io_mod, "MAX_LINE_BYTES", 4096)
     (scratch / "r.txt").write_text("1\n" + "2" * 5000 + "\n3\n")
-    _assert_clean_rejection(capsys, scratch, ["correlate", *CORR, "r.txt", "y.txt"],
-                            [r"`x`", "r.txt", "line 2", r"longer than 4\.0 KiB"])
+    _assert_clean_rejection(
+        capsys, scratch, ["correlate", *CORR, "r.txt", "y.txt"], [r"`x`", "r.txt", "line 2", r"longer than 4\.0 KiB"]
+    )
     (scratch / "q.txt").write_text("1 0 " + "d" * 5000)  # no newline at all
-    _assert_clean_rejection(capsys, scratch, ["evaluate", "q.txt", "runA.txt", "--metric", "AveP"],
-                            [r"`qrels`", "q.txt", "line 1", "longer than"])
+    _assert_clean_rejection(
+        capsys,
+        scratch,
+        ["evaluate", "q.txt", "runA.txt", "--metric", "AveP"],
+        [r"`qrels`", "q.txt", "line 1", "longer than"],
+    )
 
 
 def test_nul_found_while_reading(scratch, capsys):
@@ -214,7 +268,7 @@ def test_fifo_keeps_its_first_bytes(tmp_path):
 
 
 def _limited(code: str, cwd, limit=2**30) -> subprocess.CompletedProcess:
-    prog = (f"import resource; resource.setrlimit(resource.RLIMIT_AS, ({limit}, {limit}))\n" + textwrap.dedent(code))
+    prog = f"import resource; resource.setrlimit(resource.RLIMIT_AS, ({limit}, {limit}))\n" + textwrap.dedent(code)
     return subprocess.run([sys.executable, "-c", prog], capture_output=True, text=True, cwd=cwd, timeout=300)
 
 
@@ -245,8 +299,10 @@ def test_unbounded_cases_stay_under_1_gib(tmp_path):
         (["evaluate", "sparse.txt", "run.txt", "--metric", "AveP"], ["`qrels`", "sparse.txt", "NUL"]),
         (["bootstrap", "bomb.csv.gz"], ["`SCORES`", "bomb.csv.gz", "longer than 64.0 MiB"]),
         (["bootstrap", "lines.csv.gz"], ["`SCORES`", "lines.csv.gz", "gzip bomb"]),
-        (["correlate", *CORR, "x.txt", "x.txt", "--pvalue", "--method", "monte-carlo", "--n-resamples",
-          str(10**12)], ["`n_resamples`", "TiB"]),
+        (
+            ["correlate", *CORR, "x.txt", "x.txt", "--pvalue", "--method", "monte-carlo", "--n-resamples", str(10**12)],
+            ["`n_resamples`", "TiB"],
+        ),
     ]
     for argv, fragments in cases:
         r = _cli_limited(argv, tmp_path)
@@ -254,14 +310,17 @@ def test_unbounded_cases_stay_under_1_gib(tmp_path):
         assert r.returncode == 2 and len(lines) == 1 and "Traceback" not in r.stderr, (argv, r.stderr[-800:])
         for frag in fragments:
             assert frag in lines[0], (frag, lines[0])
-    r = _limited("""
+    r = _limited(
+        """
         from agreekit._validation import InputError
         from agreekit.clustering.lfr import lfr_benchmark
         try:
             lfr_benchmark(10**9)
         except InputError as exc:
             print(exc.parameter, exc)
-        """, tmp_path)
+        """,
+        tmp_path,
+    )
     assert r.returncode == 0 and r.stdout.startswith("n ") and "GiB" in r.stdout, r.stderr[-800:]
 
 
@@ -302,9 +361,24 @@ def test_table_json_bounds(scratch, capsys, kind):
 
 
 def test_consensus_many_starts_without_time_limit_warns_first(tmp_path):
-    p = subprocess.Popen([sys.executable, "-m", "agreekit", "consensus", str(ROOT / "resources/consensus/sports.csv"),
-                          "--method", "fast", "--n-starts", str(10**12), "--rng", "1"],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    p = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "agreekit",
+            "consensus",
+            str(ROOT / "resources/consensus/sports.csv"),
+            "--method",
+            "fast",
+            "--n-starts",
+            str(10**12),
+            "--rng",
+            "1",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         first = p.stderr.readline()
     finally:
@@ -319,8 +393,19 @@ def test_consensus_many_starts_without_time_limit_warns_first(tmp_path):
 
 def test_metaeval_output_dir_is_all_or_nothing_and_safe(scratch, capsys):
     S = ROOT / "resources/bootstrap/trec_topic_by_run_scores"
-    argv = ["metaeval", f"AP={S}/adhoc8_ap.csv", f"P@10={S}/adhoc8_p10.csv", "--n-resamples", "30", "--rng", "1",
-            "--pvalue-resamples", "50", "--output-dir", "out"]
+    argv = [
+        "metaeval",
+        f"AP={S}/adhoc8_ap.csv",
+        f"P@10={S}/adhoc8_p10.csv",
+        "--n-resamples",
+        "30",
+        "--rng",
+        "1",
+        "--pvalue-resamples",
+        "50",
+        "--output-dir",
+        "out",
+    ]
     (scratch / "out" / "heatmap.pdf").mkdir(parents=True)
     (scratch / "out" / "agreement.csv").write_text("old\n")
     _assert_clean_rejection(capsys, scratch, argv, [r"`--output-dir`", "heatmap.pdf", "directory"])
@@ -334,8 +419,18 @@ def test_metaeval_output_dir_is_all_or_nothing_and_safe(scratch, capsys):
     assert stat.S_IMODE(os.stat(scratch / "out" / "agreement.csv").st_mode) == 0o600
     assert (scratch / "out" / "heatmap.png").read_bytes()[:4] == b"\x89PNG"
     names = sorted(p.name for p in (scratch / "out").iterdir())
-    assert names == sorted([".heatmap.tmp.png", "agreement.csv", "agreement.md", "collection.json",
-                            "consensus.csv", "consensus.md", "heatmap.pdf", "heatmap.png"])
+    assert names == sorted(
+        [
+            ".heatmap.tmp.png",
+            "agreement.csv",
+            "agreement.md",
+            "collection.json",
+            "consensus.csv",
+            "consensus.md",
+            "heatmap.pdf",
+            "heatmap.png",
+        ]
+    )
 
 
 def test_overwrite_keeps_permission_bits(tmp_path):
@@ -355,13 +450,16 @@ def test_overwrite_keeps_permission_bits(tmp_path):
 # ----------------------------------------------------------------------------- config
 
 
-@pytest.mark.parametrize("text,frag", [
-    ("a: 1\nb: 2\na: 3\n", "line 3: key 'a' is given twice in one mapping (first on line 1)"),
-    ("m:\n  x: 1\n  x: 1\n", "line 3: key 'x' is given twice"),
-    ("a: &a [lol, lol]\nb: &b [*a, *a]\nc: [*b, *b]\n", "line 2: YAML aliases"),
-    ("__use_yte__: true\nx: 1\n", "'__use_yte__' is not allowed"),
-    ("a: [1, 2\n", "is not valid YAML"),
-])
+@pytest.mark.parametrize(
+    "text,frag",
+    [
+        ("a: 1\nb: 2\na: 3\n", "line 3: key 'a' is given twice in one mapping (first on line 1)"),
+        ("m:\n  x: 1\n  x: 1\n", "line 3: key 'x' is given twice"),
+        ("a: &a [lol, lol]\nb: &b [*a, *a]\nc: [*b, *b]\n", "line 2: YAML aliases"),
+        ("__use_yte__: true\nx: 1\n", "'__use_yte__' is not allowed"),
+        ("a: [1, 2\n", "is not valid YAML"),
+    ],
+)
 def test_strict_config_loader(tmp_path, text, frag):
     p = tmp_path / "c.yaml"
     p.write_text(text)
@@ -389,8 +487,15 @@ def test_logged_stderr_keeps_the_traceback_in_the_log(tmp_path):
     text = log.read_text()
     assert "to the log" in text and "Traceback" in text and "RuntimeError: boom in the job" in text
     assert "lost sys.stderr" not in r.stderr and "RuntimeError: boom in the job" in r.stderr
-    for script in ("clustering_figure", "clustering_lfr_trial", "clustering_tables", "consensus_dataset",
-                   "consensus_datasets_table", "consensus_sim_cell", "consensus_sim_summary"):
+    for script in (
+        "clustering_figure",
+        "clustering_lfr_trial",
+        "clustering_tables",
+        "consensus_dataset",
+        "consensus_datasets_table",
+        "consensus_sim_cell",
+        "consensus_sim_summary",
+    ):
         src = (ROOT / "workflow" / "scripts" / f"{script}.py").read_text()
         # every script logs through agreekit.pipeline.script_log, which is logged_stderr plus a logger
         assert "with script_log(sm" in src and "sys.stderr = log" not in src, script

@@ -7,6 +7,7 @@ or parameter, nothing on stdout, no file created or changed); API cases through 
 parameter.  Crafted tables are the shipped JSON edited and given a fresh checksum computed here from the
 schema's definition (sha256 of the canonical JSON without ``checksum``), as an attacker would.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -34,22 +35,22 @@ ROOT = Path(__file__).resolve().parents[1]
 
 # each is a spec that float() or a Unicode-aware regex would read as an ASCII one
 UNICODE_SPECS = [
-    "power:p=\u0661",            # ARABIC-INDIC DIGIT ONE (the finding)
-    "power:p=\u06f1",            # EXTENDED ARABIC-INDIC DIGIT ONE
-    "power:p=\u0967",            # DEVANAGARI DIGIT ONE
-    "power:p=\uff11",            # FULLWIDTH DIGIT ONE
-    "power:p=\U0001d7cf",        # MATHEMATICAL BOLD DIGIT ONE
-    "power:p=1.\u0665",          # a Unicode digit after the point
-    "power:p=1e\u0662",          # ... in the exponent
-    "geometric:p=0.\u0669",      # 0.9 in Arabic-Indic digits
+    "power:p=\u0661",  # ARABIC-INDIC DIGIT ONE (the finding)
+    "power:p=\u06f1",  # EXTENDED ARABIC-INDIC DIGIT ONE
+    "power:p=\u0967",  # DEVANAGARI DIGIT ONE
+    "power:p=\uff11",  # FULLWIDTH DIGIT ONE
+    "power:p=\U0001d7cf",  # MATHEMATICAL BOLD DIGIT ONE
+    "power:p=1.\u0665",  # a Unicode digit after the point
+    "power:p=1e\u0662",  # ... in the exponent
+    "geometric:p=0.\u0669",  # 0.9 in Arabic-Indic digits
     "inverse_square:n0=\u0968",  # DEVANAGARI DIGIT TWO
-    "power:p=1\u00a0",           # a no-break space (str.strip() removes it)
-    "power:p=\u20071",           # FIGURE SPACE
-    "power\u200b:p=1",           # a zero-width space in the family name
-    "power\uff1ap=1",            # FULLWIDTH COLON
-    "power:p\uff1d1",            # FULLWIDTH EQUALS SIGN
-    "harmonic\u3000",            # IDEOGRAPHIC SPACE
-    "\ufeffharmonic",            # a byte-order mark pasted in front
+    "power:p=1\u00a0",  # a no-break space (str.strip() removes it)
+    "power:p=\u20071",  # FIGURE SPACE
+    "power\u200b:p=1",  # a zero-width space in the family name
+    "power\uff1ap=1",  # FULLWIDTH COLON
+    "power:p\uff1d1",  # FULLWIDTH EQUALS SIGN
+    "harmonic\u3000",  # IDEOGRAPHIC SPACE
+    "\ufeffharmonic",  # a byte-order mark pasted in front
 ]
 
 
@@ -66,12 +67,16 @@ def test_weigher_spec_with_non_ascii_is_refused(spec):
         exact_moments(n=4, weigher=spec)
 
 
-@pytest.mark.parametrize("argv", [
-    ["correlate", "x.txt", "y.txt", "--weigher", "power:p=\u0661"],
-    ["correlate", "x.txt", "y.txt", "--weigher", "inverse_square:n0=\uff11", "--pvalue", "--rng", "1"],
-    ["moments", "--n", "4", "--weigher", "power:p=\u0967"],
-    ["standardize", "--n", "30", "--gamma", "0.2", "--weigher", "geometric:p=0.\u0669"],
-], ids=["correlate", "correlate-pvalue", "moments", "standardize"])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["correlate", "x.txt", "y.txt", "--weigher", "power:p=\u0661"],
+        ["correlate", "x.txt", "y.txt", "--weigher", "inverse_square:n0=\uff11", "--pvalue", "--rng", "1"],
+        ["moments", "--n", "4", "--weigher", "power:p=\u0967"],
+        ["standardize", "--n", "30", "--gamma", "0.2", "--weigher", "geometric:p=0.\u0669"],
+    ],
+    ids=["correlate", "correlate-pvalue", "moments", "standardize"],
+)
 def test_cli_weigher_spec_with_unicode_digit(scratch, capsys, argv):
     _assert_clean_rejection(capsys, scratch, argv, ["`weigher`", r"U\+[0-9A-F]{4}", "digits 0-9"])
 
@@ -82,16 +87,18 @@ def test_ascii_spec_still_reads_its_numbers():
 
     i = np.arange(1, 8, dtype=float)
     assert np.allclose(parse_weigher("power:p=1.5,n0=2")(i), 1.0 / (i + 2.0) ** 1.5, rtol=1e-15)
-    assert np.allclose(parse_weigher(" power : p = 2 ")(i), 1.0 / i ** 2, rtol=1e-15)
+    assert np.allclose(parse_weigher(" power : p = 2 ")(i), 1.0 / i**2, rtol=1e-15)
     assert np.allclose(parse_weigher("geometric:p=.5")(i), 0.5 ** (i - 1), rtol=1e-15)
     with pytest.raises(InputError, match="`weigher`.*malformed"):
-        parse_weigher("power:p=1_0")   # int("1_0") reads 10; a spec's numbers are plain digits
+        parse_weigher("power:p=1_0")  # int("1_0") reads 10; a spec's numbers are plain digits
 
 
 # ----------------------------------------------------------------------------- 2. long work: an estimate first
 
-ESTIMATE = re.compile(r"^agreekit: (.+): about (\d+(\.\d+)? (s|min|h|days)) to go \(estimated from the first "
-                      r"(\d+) of (\d+) parts; no time limit")
+ESTIMATE = re.compile(
+    r"^agreekit: (.+): about (\d+(\.\d+)? (s|min|h|days)) to go \(estimated from the first "
+    r"(\d+) of (\d+) parts; no time limit"
+)
 
 
 def _estimate_lines(err: str) -> list[str]:
@@ -118,7 +125,7 @@ MC = ["correlate", "bx.txt", "by.txt", "--pvalue", "--method", "monte-carlo", "-
 
 
 def test_monte_carlo_prints_one_estimate_on_a_terminal(scratch, capsys, monkeypatch, long_work_now):
-    _rank_files(scratch, 200, 1)   # 60000 resamples at n = 200: 3 batches of 20000
+    _rank_files(scratch, 200, 1)  # 60000 resamples at n = 200: 3 batches of 20000
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
     code = main(MC)
     out, err = capsys.readouterr()
@@ -164,7 +171,7 @@ def test_environment_variable_sets_the_threshold(capsys, monkeypatch):
 
     x = np.arange(1, 301)
     y = np.random.default_rng(3).permutation(300) + 1
-    monkeypatch.setenv("AGREEKIT_LONG_WORK_SECONDS", "1e9")   # nothing is long
+    monkeypatch.setenv("AGREEKIT_LONG_WORK_SECONDS", "1e9")  # nothing is long
     weighted_correlation_test(x, y, method="monte-carlo", n_resamples=40000, rng=11, progress=None)
     assert _estimate_lines(capsys.readouterr().err) == []
     monkeypatch.setenv("AGREEKIT_LONG_WORK_SECONDS", "0")
@@ -196,13 +203,14 @@ def test_exact_moments_estimate_and_values(capsys, monkeypatch, long_work_now):
     perms = [np.array(p) + 1 for p in itertools.permutations(range(7))]
     # the definition on a handful of permutations pins the coefficient; the public function does the rest
     for p in perms[::997]:
-        assert weighted_correlation(ident, p, coefficient="kendall", weigher="harmonic", scheme="additive") \
-            == pytest.approx(_kendall_additive(ident, p, lambda r: 1.0 / r), abs=1e-13)
+        assert weighted_correlation(
+            ident, p, coefficient="kendall", weigher="harmonic", scheme="additive"
+        ) == pytest.approx(_kendall_additive(ident, p, lambda r: 1.0 / r), abs=1e-13)
     g = np.array([_kendall_additive(ident, p, lambda r: 1.0 / r) for p in perms])
     mean = g.mean()
     dev = g - mean
     assert m.mean == pytest.approx(mean, abs=1e-13)
-    assert m.var == pytest.approx(np.mean(dev ** 2), abs=1e-13)
+    assert m.var == pytest.approx(np.mean(dev**2), abs=1e-13)
     assert m.left_var == pytest.approx(np.sum(dev[dev < 0] ** 2) / len(g), abs=1e-13)
     exact_moments("kendall", n=7, progress=False)
     assert _estimate_lines(capsys.readouterr().err) == []
@@ -222,6 +230,7 @@ def test_cli_moments_quiet_prints_nothing(scratch, capsys, monkeypatch, long_wor
 
 
 # ----------------------------------------------------------------------------- 4. crafted coefficient tables
+
 
 def _checksum(doc: dict) -> str:
     """The schema's definition: sha256 of the canonical JSON (sorted keys, no whitespace) without checksum."""
@@ -249,6 +258,7 @@ def _set(path, value):
         for k in path[:-1]:
             node = node[k]
         node[path[-1]] = value(node[path[-1]]) if callable(value) else value
+
     return edit
 
 
@@ -258,15 +268,18 @@ CRAFTED = {
     "exact-mean-shifted-right": (_set(("exact", "mean"), _shift_right), r"exact/mean at n = 3 .* enumerating"),
     "exact-n-duplicate": (_set(("exact", "n"), lambda c: [2, 3, 3] + c[3:]), "exact/n must be 2, 3"),
     "n-exact-beyond-rows": (_set(("n_exact",), 12), "n_exact = 12"),
-    "quantiles-reversed": (_set(("null_quantiles", "values"), lambda v: [r[::-1] for r in v]),
-                           "null_quantiles/values/0 .*non-decreasing"),
-    "quantiles-non-monotone": (_set(("null_quantiles", "values"), lambda v: _swap_in_row(v, 10, 11)),
-                               "null_quantiles/values/0 .*decreases"),
+    "quantiles-reversed": (
+        _set(("null_quantiles", "values"), lambda v: [r[::-1] for r in v]),
+        "null_quantiles/values/0 .*non-decreasing",
+    ),
+    "quantiles-non-monotone": (
+        _set(("null_quantiles", "values"), lambda v: _swap_in_row(v, 10, 11)),
+        "null_quantiles/values/0 .*decreases",
+    ),
     # fresh variants
     "exact-var-shifted": (_set(("exact", "var"), lambda c: c[1:] + c[-1:]), "exact row n = 2"),
     "exact-left-var-shifted-right": (_set(("exact", "left_var"), _shift_right), "exact/left_var at n = 3"),
-    "exact-mean-n4-edited": (_set(("exact", "mean"), lambda c: c[:2] + [c[2] + 1e-6] + c[3:]),
-                             "exact/mean at n = 4"),
+    "exact-mean-n4-edited": (_set(("exact", "mean"), lambda c: c[:2] + [c[2] + 1e-6] + c[3:]), "exact/mean at n = 4"),
     "exact-n-reversed": (_set(("exact", "n"), lambda c: c[::-1]), "exact/n must be"),
     "n-exact-below-rows": (_set(("n_exact",), 8), "n_exact = 8"),
     "exact-var-impossible": (_set(("exact", "var"), lambda c: c[:-1] + [1.5]), "exact/var at n = 10"),
@@ -279,12 +292,15 @@ CRAFTED = {
     "quantile-n-duplicate": (_set(("null_quantiles", "n"), lambda c: [c[0], c[0]] + c[2:]), "null_quantiles/n"),
     "quantile-probs-reversed": (_set(("null_quantiles", "probs"), lambda c: c[::-1]), "probs must be strictly"),
     "quantile-probs-outside": (_set(("null_quantiles", "probs"), lambda c: [0.0] + c[1:]), "inside \\(0, 1\\)"),
-    "quantile-value-outside": (_set(("null_quantiles", "values"), lambda v: [[-1.5] + v[0][1:]] + v[1:]),
-                               r"\[-1, 1\]"),
-    "quantile-row-short": (_set(("null_quantiles", "values"), lambda v: [v[0][:-1]] + v[1:]),
-                           "null_quantiles/values/0 has 200 values for 201 probs"),
-    "quantile-rows-fewer-than-n": (_set(("null_quantiles", "values"), lambda v: v[:-1]),
-                                   "null_quantiles columns differ"),
+    "quantile-value-outside": (_set(("null_quantiles", "values"), lambda v: [[-1.5] + v[0][1:]] + v[1:]), r"\[-1, 1\]"),
+    "quantile-row-short": (
+        _set(("null_quantiles", "values"), lambda v: [v[0][:-1]] + v[1:]),
+        "null_quantiles/values/0 has 200 values for 201 probs",
+    ),
+    "quantile-rows-fewer-than-n": (
+        _set(("null_quantiles", "values"), lambda v: v[:-1]),
+        "null_quantiles columns differ",
+    ),
 }
 
 
@@ -303,9 +319,25 @@ def test_crafted_table_is_refused(scratch, capsys, case):
     # the same table passed to a test that reads it
     (scratch / "x5.txt").write_text("".join(f"{v}\n" for v in range(1, 31)))
     (scratch / "y5.txt").write_text("".join(f"{v}\n" for v in [*range(2, 31), 1]))
-    _assert_clean_rejection(capsys, scratch, ["correlate", "x5.txt", "y5.txt", "--coefficient", "spearman",
-                                              "--scheme", "additive", "--weigher", "harmonic", "--standardize",
-                                              "--table", "crafted.json"], ["`table`", "crafted.json"])
+    _assert_clean_rejection(
+        capsys,
+        scratch,
+        [
+            "correlate",
+            "x5.txt",
+            "y5.txt",
+            "--coefficient",
+            "spearman",
+            "--scheme",
+            "additive",
+            "--weigher",
+            "harmonic",
+            "--standardize",
+            "--table",
+            "crafted.json",
+        ],
+        ["`table`", "crafted.json"],
+    )
 
 
 def test_recomputed_checksum_matches_the_library():
@@ -320,14 +352,18 @@ def test_duplicate_json_key_is_refused(scratch, capsys, where):
 
     text = _table_json()
     doc = json.loads(text)
-    key, obj = {"top": ("n_exact", doc), "exact": ("mean", doc["exact"]), "fits-mean": ("degree", doc["fits"]["mean"]),
-                "provenance": ("seed", doc["provenance"])}[where]
+    key, obj = {
+        "top": ("n_exact", doc),
+        "exact": ("mean", doc["exact"]),
+        "fits-mean": ("degree", doc["fits"]["mean"]),
+        "provenance": ("seed", doc["provenance"]),
+    }[where]
     # the repeated key comes first: json.loads keeps the last, so the checksum of the parsed table holds
     first = json.dumps({key: "decoy"})[1:-1]
     body = json.dumps(obj)
     crafted_obj = "{" + first + ", " + body[1:]
     out = json.dumps(doc).replace(body, crafted_obj, 1)
-    assert json.loads(out) == doc   # what a plain JSON reader sees: the intact table
+    assert json.loads(out) == doc  # what a plain JSON reader sees: the intact table
     (scratch / "dup.json").write_text(out)
     with pytest.raises(InputError, match=f"dup.json: key '{key}' is given twice"):
         load_table(scratch / "dup.json")
@@ -339,8 +375,9 @@ def test_huge_integer_in_a_table(scratch, capsys, digits):
     text = _table_json().replace('"n_exact": 10', f'"n_exact": {"9" * digits}', 1)
     assert f'"n_exact": {"9" * digits}' in text
     (scratch / "big.json").write_text(text)
-    line = _assert_clean_rejection(capsys, scratch, ["table", "big.json"],
-                                   ["`table`", "big.json", f"an integer with {digits} digits"])
+    line = _assert_clean_rejection(
+        capsys, scratch, ["table", "big.json"], ["`table`", "big.json", f"an integer with {digits} digits"]
+    )
     assert "int_max_str_digits" not in line and "Exceeds the limit" not in line
 
 
@@ -356,6 +393,7 @@ def test_every_shipped_table_loads_and_passes_the_checks():
 
 # ----------------------------------------------------------------------------- 5. a table from a pipe
 
+
 def _summary(text: str) -> dict:
     d = json.loads(text)
     d.pop("path", None)
@@ -364,11 +402,17 @@ def _summary(text: str) -> dict:
 
 def test_table_from_process_substitution(scratch):
     (scratch / "t.json").write_text(_table_json())
-    ref = subprocess.run([sys.executable, "-m", "agreekit", "table", "t.json"], capture_output=True, text=True,
-                         cwd=scratch, timeout=120)
+    ref = subprocess.run(
+        [sys.executable, "-m", "agreekit", "table", "t.json"], capture_output=True, text=True, cwd=scratch, timeout=120
+    )
     assert ref.returncode == 0, ref.stderr
-    res = subprocess.run(["bash", "-c", f"{sys.executable} -m agreekit table <(cat t.json)"], capture_output=True,
-                         text=True, cwd=scratch, timeout=120)
+    res = subprocess.run(
+        ["bash", "-c", f"{sys.executable} -m agreekit table <(cat t.json)"],
+        capture_output=True,
+        text=True,
+        cwd=scratch,
+        timeout=120,
+    )
     assert res.returncode == 0 and res.stderr == "", res.stderr
     assert _summary(res.stdout) == _summary(ref.stdout)
     assert _summary(res.stdout)["scheme_id"] == TABLE_ID
@@ -378,6 +422,7 @@ def _feed_fifo(path: Path, data: bytes):
     def run():
         with open(path, "wb") as fh:
             fh.write(data)
+
     t = threading.Thread(target=run, daemon=True)
     t.start()
     return t
@@ -407,10 +452,15 @@ def test_crafted_table_from_a_fifo_is_refused(scratch, capsys):
 
 # ----------------------------------------------------------------------------- 7. a message naming the user's parameter
 
+
 @pytest.mark.parametrize("n", [10**18, 10**11, 10**15, 2**62])
 def test_standardize_extrapolate_far_beyond_names_n(scratch, capsys, n):
-    line = _assert_clean_rejection(capsys, scratch, ["standardize", "--extrapolate", "--n", str(n), "--gamma", "0.1"],
-                                   ["`n`", f"= {n} is too far above", "n <= 40000", "stay possible up to about n = "])
+    line = _assert_clean_rejection(
+        capsys,
+        scratch,
+        ["standardize", "--extrapolate", "--n", str(n), "--gamma", "0.1"],
+        ["`n`", f"= {n} is too far above", "n <= 40000", "stay possible up to about n = "],
+    )
     assert "`var`" not in line and "`left_var`" not in line
 
 
@@ -435,6 +485,6 @@ def test_extrapolation_up_to_the_bound_still_works(scratch, capsys):
     bound = int(re.search(r"up to about n = (\d+)", str(info.value)).group(1))
     with pytest.warns(RuntimeWarning, match="extrapolating"):
         m = tab.moments(bound, extrapolate=True)
-    assert abs(m.mean) <= 1 and 0 < m.left_var < m.var <= 1 - m.mean ** 2
+    assert abs(m.mean) <= 1 and 0 < m.left_var < m.var <= 1 - m.mean**2
     out = json.loads(_run_ok(capsys, ["standardize", "--extrapolate", "--n", "100000", "--gamma", "0.1"]))
     assert math.isfinite(out["g"]) if "g" in out else True

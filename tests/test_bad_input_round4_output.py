@@ -13,6 +13,7 @@ contract of ``tests/test_bad_input.py`` (exit 2, one stderr line naming the opti
 stdout, nothing changed in the folder).  The reference output of every command is the same command with
 ``-o -`` (stdout), read in the same test.
 """
+
 from __future__ import annotations
 
 import json
@@ -36,10 +37,12 @@ needs_root = pytest.mark.skipif(not IS_ROOT, reason="mknod of a character/block 
 LABELS_U = "0\n0\n1\n1\n2\n2\n"
 LABELS_V = "0\n0\n0\n1\n1\n1\n"
 CONSENSUS = "a,b,c\n1,2,3\n2,1,3\n1,3,2\n"
-SCORES = "".join(["topic,A,B,C\n"] + [f"{300 + i},{(i * 7 % 10) / 10},{(i * 3 % 10) / 10},{(i % 4) / 4}\n"
-                                      for i in range(1, 9)])
-SCORES2 = "".join(["topic,A,B,C\n"] + [f"{300 + i},{(i * 5 % 10) / 10},{(i * 3 % 7) / 7},{(i % 3) / 3}\n"
-                                       for i in range(1, 9)])
+SCORES = "".join(
+    ["topic,A,B,C\n"] + [f"{300 + i},{(i * 7 % 10) / 10},{(i * 3 % 10) / 10},{(i % 4) / 4}\n" for i in range(1, 9)]
+)
+SCORES2 = "".join(
+    ["topic,A,B,C\n"] + [f"{300 + i},{(i * 5 % 10) / 10},{(i * 3 % 7) / 7},{(i % 3) / 3}\n" for i in range(1, 9)]
+)
 QRELS = "1 0 d1 1\n1 0 d2 0\n1 0 d3 2\n2 0 d4 1\n2 0 d5 0\n2 0 d6 1\n"
 RUN_A = "1 Q0 d1 1 3.0 A\n1 Q0 d2 2 2.0 A\n2 Q0 d4 1 1.0 A\n"
 RUN_B = "1 Q0 d3 1 3.0 B\n1 Q0 d1 2 2.0 B\n2 Q0 d5 1 1.0 B\n2 Q0 d6 2 0.5 B\n"
@@ -50,23 +53,32 @@ COMMANDS = {
     "clustering": ["clustering", "u.txt", "v.txt", "-m", "ari"],
     "consensus": ["consensus", "rankings.csv", "--method", "exact"],
     "correlate": ["correlate", "x.txt", "y.txt"],
-    "bootstrap": ["bootstrap", "scores.csv", "--n-resamples", "40", "--rng", "1", "--pairs"],   # -o FILE has them
+    "bootstrap": ["bootstrap", "scores.csv", "--n-resamples", "40", "--rng", "1", "--pairs"],  # -o FILE has them
     "evaluate": ["evaluate", "qrels.txt", "runA.txt", "runB.txt", "--metrics", "AP"],
-    "metaeval": ["metaeval", "AP=scores.csv", "P=scores2.csv", "--n-resamples", "20", "--rng", "1",
-                 "--no-pvalue"],
+    "metaeval": ["metaeval", "AP=scores.csv", "P=scores2.csv", "--n-resamples", "20", "--rng", "1", "--no-pvalue"],
 }
 
 
 def _agreekit(args, cwd, **kw):
-    return subprocess.run([sys.executable, "-m", "agreekit", *args], capture_output=True, text=True, cwd=cwd,
-                          timeout=120, **kw)
+    return subprocess.run(
+        [sys.executable, "-m", "agreekit", *args], capture_output=True, text=True, cwd=cwd, timeout=120, **kw
+    )
 
 
 @pytest.fixture
 def work(tmp_path):
-    files = {"u.txt": LABELS_U, "v.txt": LABELS_V, "rankings.csv": CONSENSUS, "scores.csv": SCORES,
-             "scores2.csv": SCORES2, "qrels.txt": QRELS, "runA.txt": RUN_A, "runB.txt": RUN_B,
-             "x.txt": "1\n2\n3\n4\n5\n", "y.txt": "2\n1\n3\n5\n4\n"}
+    files = {
+        "u.txt": LABELS_U,
+        "v.txt": LABELS_V,
+        "rankings.csv": CONSENSUS,
+        "scores.csv": SCORES,
+        "scores2.csv": SCORES2,
+        "qrels.txt": QRELS,
+        "runA.txt": RUN_A,
+        "runB.txt": RUN_B,
+        "x.txt": "1\n2\n3\n4\n5\n",
+        "y.txt": "2\n1\n3\n5\n4\n",
+    }
     for name, text in files.items():
         (tmp_path / name).write_text(text)
     return tmp_path
@@ -119,10 +131,12 @@ def _same_output(got: str, ref: str) -> None:
         if isinstance(o, list):
             return [strip(v) for v in o]
         return o
+
     assert strip(a) == strip(b)
 
 
 # ----------------------------------------------------------------------------- character devices
+
 
 @needs_root
 @pytest.mark.parametrize("command", sorted(COMMANDS))
@@ -176,10 +190,12 @@ def test_symlink_to_a_character_device_is_written_in_place(work):
 
 # ----------------------------------------------------------------------------- FIFOs
 
+
 def _fifo_reader(path: Path, box: list) -> threading.Thread:
     def read():
         with open(path, "rb") as fh:
             box.append(fh.read())
+
     t = threading.Thread(target=read, daemon=True)
     t.start()
     return t
@@ -226,6 +242,7 @@ def test_failed_command_writes_nothing_to_a_fifo(work):
 
 # ----------------------------------------------------------------------------- symlinks
 
+
 @pytest.mark.parametrize("command", sorted(COMMANDS))
 def test_symlink_to_a_file_is_written_through(work, command):
     target = work / "real.out"
@@ -264,8 +281,9 @@ def test_symlink_chain_and_link_into_another_folder(work):
 @pytest.mark.parametrize("dest", ["missing.json", "nodir/missing.json", "/nonexistent-agreekit/x.json"])
 def test_dangling_symlink_is_refused(work, dest):
     os.symlink(dest, work / "dangling")
-    line = _assert_refused(work, ["table", "-o", "dangling"], ["`--output`", "'dangling'", "symbolic link",
-                                                               "does not exist"])
+    line = _assert_refused(
+        work, ["table", "-o", "dangling"], ["`--output`", "'dangling'", "symbolic link", "does not exist"]
+    )
     assert dest in line
 
 
@@ -292,6 +310,7 @@ def test_socket_is_refused(work):
 
 # ----------------------------------------------------------------------------- /dev/stdout
 
+
 @pytest.mark.parametrize("spelling", ["/dev/stdout", "/proc/self/fd/1", "/dev/fd/1", "/dev//stdout"])
 @pytest.mark.parametrize("command", ["table", "metaeval"])
 def test_dev_stdout_is_standard_output(work, spelling, command):
@@ -304,14 +323,21 @@ def test_dev_stdout_is_standard_output(work, spelling, command):
 def test_dev_stdout_redirected_to_a_file(work):
     out = work / "redirected.json"
     with open(out, "w") as fh:
-        res = subprocess.run([sys.executable, "-m", "agreekit", "table", "-o", "/dev/stdout"], stdout=fh,
-                             stderr=subprocess.PIPE, text=True, cwd=work, timeout=120)
+        res = subprocess.run(
+            [sys.executable, "-m", "agreekit", "table", "-o", "/dev/stdout"],
+            stdout=fh,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=work,
+            timeout=120,
+        )
     assert res.returncode == 0, res.stderr
     assert out.read_text() == _reference(work, ["table"])
     assert os.path.islink("/dev/stdout")
 
 
 # ----------------------------------------------------------------------------- -o is a file (metaeval, evaluate)
+
 
 @pytest.mark.parametrize("name", ["res.json", "out", "res.csv", "sub/res.json"])
 def test_metaeval_o_is_a_file(work, name):
@@ -355,11 +381,15 @@ def test_evaluate_o_without_suffix_single_metric_csv(work):
 
 
 def test_evaluate_several_metrics_csv_to_one_file_is_refused(work):
-    _assert_refused(work, ["evaluate", "qrels.txt", "runA.txt", "--metrics", "AP,P@10", "-o", "out"],
-                    ["`--output-dir`", "is required"])
+    _assert_refused(
+        work,
+        ["evaluate", "qrels.txt", "runA.txt", "--metrics", "AP,P@10", "-o", "out"],
+        ["`--output-dir`", "is required"],
+    )
 
 
 # ----------------------------------------------------------------------------- the API (atomic_write, write_files)
+
 
 def test_atomic_write_fifo_text_mode_keeps_newlines(tmp_path):
     fifo = tmp_path / "p"
@@ -411,10 +441,22 @@ def test_write_files_dangling_link_is_refused_before_anything(tmp_path):
     assert (tmp_path / "a.csv").read_text() == "old" and not (tmp_path / "nowhere").exists()
 
 
-@pytest.mark.parametrize("path,expected", [("-", True), ("/dev/stdout", True), ("/dev/fd/1", True),
-                                           ("/proc/self/fd/1", True), ("/proc/{pid}/fd/1", True),
-                                           ("/dev/stderr", False), ("/dev/fd/2", False), ("stdout", False),
-                                           ("./-", False), (b"-", False), (1, False)])
+@pytest.mark.parametrize(
+    "path,expected",
+    [
+        ("-", True),
+        ("/dev/stdout", True),
+        ("/dev/fd/1", True),
+        ("/proc/self/fd/1", True),
+        ("/proc/{pid}/fd/1", True),
+        ("/dev/stderr", False),
+        ("/dev/fd/2", False),
+        ("stdout", False),
+        ("./-", False),
+        (b"-", False),
+        (1, False),
+    ],
+)
 def test_is_stdout(path, expected):
     if isinstance(path, str):  # the process id is filled in here: xdist workers must collect the same ids
         path = path.replace("{pid}", str(os.getpid()))

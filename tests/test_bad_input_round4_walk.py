@@ -16,6 +16,7 @@ inf, a 2-D array, a negative int and a huge int.  A call may
 
 Every public function must walk clean (no xfail).
 """
+
 from __future__ import annotations
 
 import importlib
@@ -31,18 +32,35 @@ import pytest
 
 from agreekit._validation import InputError
 
-AREA_MODULES = ("agreekit", "agreekit.ranking", "agreekit.consensus", "agreekit.clustering", "agreekit.ireval",
-                "agreekit.metaeval", "agreekit.consensus.simulation")
+AREA_MODULES = (
+    "agreekit",
+    "agreekit.ranking",
+    "agreekit.consensus",
+    "agreekit.clustering",
+    "agreekit.ireval",
+    "agreekit.metaeval",
+    "agreekit.consensus.simulation",
+)
 CALL_SECONDS = 10
 
 BAD = {
-    "None": None, "bool": True, "str": "abc", "complex": 1 + 2j, "datetime64": np.datetime64("2020-01-01"),
-    "masked": np.ma.masked_array([1.0, 2.0, 3.0], mask=[0, 1, 0]), "nan": math.nan, "inf": math.inf,
-    "2-D": np.ones((2, 3)), "negative": -3, "huge": 10**30,
+    "None": None,
+    "bool": True,
+    "str": "abc",
+    "complex": 1 + 2j,
+    "datetime64": np.datetime64("2020-01-01"),
+    "masked": np.ma.masked_array([1.0, 2.0, 3.0], mask=[0, 1, 0]),
+    "nan": math.nan,
+    "inf": math.inf,
+    "2-D": np.ones((2, 3)),
+    "negative": -3,
+    "huge": 10**30,
 }
 
-SC = pd.DataFrame({"A": [0.1, 0.4, 0.3, 0.5, 0.2], "B": [0.2, 0.5, 0.3, 0.1, 0.4], "C": [0.3, 0.1, 0.2, 0.4, 0.6]},
-                  index=pd.Index(["1", "2", "3", "4", "5"], name="topic"))
+SC = pd.DataFrame(
+    {"A": [0.1, 0.4, 0.3, 0.5, 0.2], "B": [0.2, 0.5, 0.3, 0.1, 0.4], "C": [0.3, 0.1, 0.2, 0.4, 0.6]},
+    index=pd.Index(["1", "2", "3", "4", "5"], name="topic"),
+)
 SC2 = SC.iloc[:, ::-1].set_axis(SC.columns, axis=1)
 R3 = np.array([[1, 2, 3, 4], [2, 1, 3, 4], [1, 3, 2, 4]])
 X5, Y5 = [1, 2, 3, 4, 5], [2, 1, 3, 5, 4]
@@ -57,8 +75,17 @@ def _files(tmp: Path) -> dict:
     (tmp / "graph.txt").write_text("0 1\n1 2\n")
     (tmp / "rankings.csv").write_text("a,b,c\n1,2,3\n2,1,3\n")
     (tmp / "scores.csv").write_text("topic,A,B\n1,0.1,0.2\n2,0.3,0.1\n")
-    return {k: tmp / v for k, v in {"qrels": "qrels.txt", "run": "run.txt", "labels": "labels.txt",
-                                    "graph": "graph.txt", "rankings": "rankings.csv", "scores": "scores.csv"}.items()}
+    return {
+        k: tmp / v
+        for k, v in {
+            "qrels": "qrels.txt",
+            "run": "run.txt",
+            "labels": "labels.txt",
+            "graph": "graph.txt",
+            "rankings": "rankings.csv",
+            "scores": "scores.csv",
+        }.items()
+    }
 
 
 def _baselines(f: dict) -> dict:
@@ -67,7 +94,8 @@ def _baselines(f: dict) -> dict:
     return {
         "Weigher": ((), {"family": "harmonic"}),
         "parse_weigher": (("harmonic",), {}),
-        "weighted_spearman": ((X5, Y5), {}), "weighted_kendall": ((X5, Y5), {}),
+        "weighted_spearman": ((X5, Y5), {}),
+        "weighted_kendall": ((X5, Y5), {}),
         "weighted_correlation": ((X5, Y5), {}),
         "exact_moments": ((), {"n": 6}),
         "standardize": ((0.3,), {"n": 6}),
@@ -84,29 +112,37 @@ def _baselines(f: dict) -> dict:
         "read_rankings": ((f["rankings"],), {}),
         "score_matrix": (([1, 2, 3],), {}),
         "combined_input_matrix": ((R3,), {}),
-        "tau_x": (([1, 2, 3, 4], [2, 1, 3, 4]), {}), "kemeny_distance": (([1, 2, 3, 4], [2, 1, 3, 4]), {}),
-        "average_tau_x": (([1, 2, 3, 4], R3), {}), "penalty": (([1, 2, 3, 4], R3), {}),
+        "tau_x": (([1, 2, 3, 4], [2, 1, 3, 4]), {}),
+        "kemeny_distance": (([1, 2, 3, 4], [2, 1, 3, 4]), {}),
+        "average_tau_x": (([1, 2, 3, 4], R3), {}),
+        "penalty": (([1, 2, 3, 4], R3), {}),
         "ordering_string": (([2, 1, 2], ["a", "b", "c"]), {}),
         "compare_methods": ((RankingDataOf(R3),), {"n_starts": 5, "rng": 1, "exact_time_limit": 5.0}),
         "as_clustering": ((U6,), {}),
         "as_graph": ((EDGES6, ClusteringOf(U6)), {}),
-        "read_clustering": ((f["labels"],), {}), "read_graph": ((f["graph"],), {}),
+        "read_clustering": ((f["labels"],), {}),
+        "read_graph": ((f["graph"],), {}),
         "contingency_table": ((U6, V6), {}),
         "generalized_distance": ((U6, V6), {"phi": "x(x-1)/2"}),
         "agreement_with_graph": ((U6, EDGES6), {}),
         "comembership_stats": ((U6, V6), {}),
         "get_measure": (("ari",), {}),
         "list_measures": ((), {}),
-        "lfr_benchmark": ((60,), {"average_degree": 6, "max_degree": 12, "min_community": 10, "max_community": 30,
-                                  "mu": 0.2, "rng": 1}),
+        "lfr_benchmark": (
+            (60,),
+            {"average_degree": 6, "max_degree": 12, "min_community": 10, "max_community": 30, "mu": 0.2, "rng": 1},
+        ),
         "realized_mixing": ((4, [[0, 1], [1, 2], [2, 3]], [[0, 1], [2, 3]]), {}),
         "powerlaw_exponent_mle": (([2, 2, 3, 4, 5],), {}),
         "evaluate": ((f["qrels"], [f["run"]]), {"metrics": ["AP"]}),
-        "read_qrels": ((f["qrels"],), {}), "read_run": ((f["run"],), {}),
+        "read_qrels": ((f["qrels"],), {}),
+        "read_run": ((f["run"],), {}),
         "load_scores": ((f["scores"],), {}),
         "parse_metric": (("AP",), {}),
         "align_scores": ((SC, SC2), {}),
-        "arithmetic_mean": ((SC,), {}), "geometric_mean": ((SC,), {}), "round_significant": (([0.12345],), {}),
+        "arithmetic_mean": ((SC,), {}),
+        "geometric_mean": ((SC,), {}),
+        "round_significant": (([0.12345],), {}),
         "bootstrap_indices": ((5,), {"n_resamples": 3, "rng": 1}),
         "paired_test": ((SC["A"].to_numpy(), SC["B"].to_numpy()), {**small, "rng": 1}),
         "unpaired_test": ((SC["A"].to_numpy(), SC["B"].to_numpy()), {**small, "rng": 1}),
@@ -119,19 +155,32 @@ def _baselines(f: dict) -> dict:
         "critical_rank": ((100, 0.05), {}),
         "difference_bin": (([0.01, 0.05],), {}),
         "format_difference": ((0.0123,), {}),
-        "kendall_normal_test": ((0.5, 10), {}), "kendall_critical_value": ((10,), {}),
+        "kendall_normal_test": ((0.5, 10), {}),
+        "kendall_critical_value": ((10,), {}),
         "spearman_t_test": ((0.5, 10), {}),
         "metric_agreement": (({"AP": SC, "P": SC2},), {**small, "rng": 1, "pvalue": False}),
         "consensus_ranking": (({"AP": SC, "P": SC2},), {}),
         "mallows_rankings": (([1, 2, 3, 4], 0.5, 3), {"rng": 1}),
-        "merge_ties": ((R3, 0.2), {"rng": 1}), "mask_missing": ((R3, 0.2), {"rng": 1}),
+        "merge_ties": ((R3, 0.2), {"rng": 1}),
+        "mask_missing": ((R3, 0.2), {"rng": 1}),
         "simulate_profile": ((5, 0.5, 4, "complete"), {"rng": 1}),
-        "run_cell": ((), {"m": 5, "theta": 0.5, "variant": "complete", "n_profiles": 2, "n_judges": 4, "n_starts": 5,
-                          "rng": 1, "exact_time_limit": 5.0, "progress": False}),
+        "run_cell": (
+            (),
+            {
+                "m": 5,
+                "theta": 0.5,
+                "variant": "complete",
+                "n_profiles": 2,
+                "n_judges": 4,
+                "n_starts": 5,
+                "rng": 1,
+                "exact_time_limit": 5.0,
+                "progress": False,
+            },
+        ),
         "available_tables": ((), {}),
         "rank_biased_overlap": ((["a", "b", "c", "d"], ["b", "a", "d", "e"]), {}),
-        "rank_biased_overlap_test": ((["a", "b", "c", "d"], ["b", "a", "d", "e"]),
-                                     {"n_items": 8, **small, "rng": 1}),
+        "rank_biased_overlap_test": ((["a", "b", "c", "d"], ["b", "a", "d", "e"]), {"n_items": 8, **small, "rng": 1}),
         "ap_correlation": ((X5, Y5), {}),
         "ap_correlation_test": ((X5, Y5), {**small, "rng": 1}),
         "kendall_w": ((R3,), {**small, "rng": 1}),
@@ -144,11 +193,30 @@ def _baselines(f: dict) -> dict:
     }
 
 
-PAIR_MEASURES = ("rand_index", "adjusted_rand_index", "adjusted_rand_index_approx", "variation_of_information",
-                 "normalized_mutual_info", "jaccard_index", "f_measure", "mirkin_index", "mutual_info",
-                 "expected_mutual_info", "adjusted_mutual_info", "fowlkes_mallows", "homogeneity", "completeness",
-                 "v_measure", "overlapping_nmi", "ri_delta", "ari_delta", "i_norm", "i_sqrt_tr", "omega",
-                 "omega_unadjusted")
+PAIR_MEASURES = (
+    "rand_index",
+    "adjusted_rand_index",
+    "adjusted_rand_index_approx",
+    "variation_of_information",
+    "normalized_mutual_info",
+    "jaccard_index",
+    "f_measure",
+    "mirkin_index",
+    "mutual_info",
+    "expected_mutual_info",
+    "adjusted_mutual_info",
+    "fowlkes_mallows",
+    "homogeneity",
+    "completeness",
+    "v_measure",
+    "overlapping_nmi",
+    "ri_delta",
+    "ari_delta",
+    "i_norm",
+    "i_sqrt_tr",
+    "omega",
+    "omega_unadjusted",
+)
 
 
 def ParsedMetric(name):
@@ -177,7 +245,7 @@ def _public():
             obj = getattr(mod, name)
             if inspect.ismodule(obj) or not callable(obj) or id(obj) in seen:
                 continue
-            if inspect.isclass(obj) and name != "Weigher":   # result / data containers
+            if inspect.isclass(obj) and name != "Weigher":  # result / data containers
                 continue
             seen.add(id(obj))
             out.append((modname, name))
@@ -190,37 +258,86 @@ NO_BASELINE = {"summarize_recovery", "summarize_times", "plot_times", "methods_t
 #: (function or "*", parameter, wrong value) -> why the call rightly succeeds (reviewed one by one)
 ACCEPTED: dict[tuple[str, str, str], str] = {
     # a matrix where the baseline gives one: 2-D is the input's own shape
-    **{(f, p, "2-D"): "a 2-D input of this parameter is a matrix of the documented shape"
-       for f, p in [("kemeny", "rankings"), ("as_rankings", "rankings"), ("combined_input_matrix", "rankings"),
-                    ("bootstrap_consensus", "rankings"), ("compare_methods", "data"), ("merge_ties", "X"),
-                    ("mask_missing", "X"), ("as_clustering", "clustering"), ("as_graph", "graph"),
-                    ("comembership_stats", "graph"), ("realized_mixing", "communities"),
-                    ("discriminative_power", "scores"), ("stability", "scores"), ("swap_rates", "scores"),
-                    ("meta_evaluate", "scores"), ("arithmetic_mean", "x"), ("geometric_mean", "x"),
-                    ("round_significant", "x"), ("difference_bin", "d"), ("standardize", "gamma")]},
+    **{
+        (f, p, "2-D"): "a 2-D input of this parameter is a matrix of the documented shape"
+        for f, p in [
+            ("kemeny", "rankings"),
+            ("as_rankings", "rankings"),
+            ("combined_input_matrix", "rankings"),
+            ("bootstrap_consensus", "rankings"),
+            ("compare_methods", "data"),
+            ("merge_ties", "X"),
+            ("mask_missing", "X"),
+            ("as_clustering", "clustering"),
+            ("as_graph", "graph"),
+            ("comembership_stats", "graph"),
+            ("realized_mixing", "communities"),
+            ("discriminative_power", "scores"),
+            ("stability", "scores"),
+            ("swap_rates", "scores"),
+            ("meta_evaluate", "scores"),
+            ("arithmetic_mean", "x"),
+            ("geometric_mean", "x"),
+            ("round_significant", "x"),
+            ("difference_bin", "d"),
+            ("standardize", "gamma"),
+        ]
+    },
     # values that are ordinary real numbers for these parameters
-    **{(f, p, v): "a finite real number is a valid value (the function is elementwise on real values)"
-       for f, p in [("round_significant", "x"), ("difference_bin", "d"), ("format_difference", "value")]
-       for v in ("negative", "huge")},
-    **{("format_difference", "value", v): "documented: None, NaN or an infinite value format as 'nan'"
-       for v in ("None", "nan", "inf")},
+    **{
+        (f, p, v): "a finite real number is a valid value (the function is elementwise on real values)"
+        for f, p in [("round_significant", "x"), ("difference_bin", "d"), ("format_difference", "value")]
+        for v in ("negative", "huge")
+    },
+    **{
+        ("format_difference", "value", v): "documented: None, NaN or an infinite value format as 'nan'"
+        for v in ("None", "nan", "inf")
+    },
     # large but valid magnitudes
-    **{(f, p, "huge"): "any finite value above the lower bound is valid (10**30 as a float)"
-       for f, p in [("mallows_rankings", "theta"), ("simulate_profile", "theta"), ("run_cell", "theta"),
-                    ("f_measure", "beta"), ("v_measure", "beta"), ("lfr_benchmark", "beta"), ("evaluate", "beta"),
-                    ("evaluate", "log_base"), ("topic_metrics", "beta"), ("topic_metrics", "log_base"),
-                    ("swap_rates", "bin_width"), ("meta_evaluate", "bin_width"), ("difference_bin", "width"),
-                    ("stability", "fuzziness"), ("meta_evaluate", "fuzziness"), ("*", "offset"),
-                    ("kemeny", "time_limit"), ("consensus_ranking", "time_limit"),
-                    ("compare_methods", "exact_time_limit"), ("run_cell", "exact_time_limit")]},
-    **{(f, p, "huge"): "a count with no upper bound in the docs; the call does not do that much work (an exact "
-                       "method, a cut-off beyond the list, or a batch larger than the work)"
-       for f, p in [("weighted_correlation_test", "n_resamples"), ("ap_correlation_test", "n_resamples"),
-                    ("rank_biased_overlap_test", "n_resamples"), ("kendall_w", "n_resamples"),
-                    ("top_down_concordance", "n_resamples"), ("critical_rank", "n_resamples"),
-                    ("metric_agreement", "pvalue_resamples"), ("metric_agreement", "top_k"),
-                    ("evaluate", "depth"), ("topic_metrics", "depth"), ("discriminative_power", "batch_size"),
-                    ("meta_evaluate", "batch_size"), ("rank_biased_overlap_test", "n_items")]},
+    **{
+        (f, p, "huge"): "any finite value above the lower bound is valid (10**30 as a float)"
+        for f, p in [
+            ("mallows_rankings", "theta"),
+            ("simulate_profile", "theta"),
+            ("run_cell", "theta"),
+            ("f_measure", "beta"),
+            ("v_measure", "beta"),
+            ("lfr_benchmark", "beta"),
+            ("evaluate", "beta"),
+            ("evaluate", "log_base"),
+            ("topic_metrics", "beta"),
+            ("topic_metrics", "log_base"),
+            ("swap_rates", "bin_width"),
+            ("meta_evaluate", "bin_width"),
+            ("difference_bin", "width"),
+            ("stability", "fuzziness"),
+            ("meta_evaluate", "fuzziness"),
+            ("*", "offset"),
+            ("kemeny", "time_limit"),
+            ("consensus_ranking", "time_limit"),
+            ("compare_methods", "exact_time_limit"),
+            ("run_cell", "exact_time_limit"),
+        ]
+    },
+    **{
+        (f, p, "huge"): "a count with no upper bound in the docs; the call does not do that much work (an exact "
+        "method, a cut-off beyond the list, or a batch larger than the work)"
+        for f, p in [
+            ("weighted_correlation_test", "n_resamples"),
+            ("ap_correlation_test", "n_resamples"),
+            ("rank_biased_overlap_test", "n_resamples"),
+            ("kendall_w", "n_resamples"),
+            ("top_down_concordance", "n_resamples"),
+            ("critical_rank", "n_resamples"),
+            ("metric_agreement", "pvalue_resamples"),
+            ("metric_agreement", "top_k"),
+            ("evaluate", "depth"),
+            ("topic_metrics", "depth"),
+            ("discriminative_power", "batch_size"),
+            ("meta_evaluate", "batch_size"),
+            ("rank_biased_overlap_test", "n_items"),
+        ]
+    },
     ("*", "resamples", "None"): "None: draw the topic samples (documented default)",
     ("*", "resamples_prime", "None"): "None: draw the topic samples (documented default)",
     ("arithmetic_mean", "axis", "None"): "documented: None averages over all values (numpy's axis=None)",
@@ -228,9 +345,11 @@ ACCEPTED: dict[tuple[str, str, str], str] = {
     ("format_difference", "significant", "None"): "documented default (decimal places are used)",
     ("consensus_ranking", "summary", "None"): "documented: None = the metrics' own summaries",
     ("read_rankings", "weights_column", "None"): "documented: None uses no weights column",
-    **{(f, "graph", "2-D"): "a 2-D array is a graph (here an edge list u, v, weight of two weighted self-loops); "
-                            "checked though eta='overlap' does not use it"
-       for f in ("contingency_table", "generalized_distance")},
+    **{
+        (f, "graph", "2-D"): "a 2-D array is a graph (here an edge list u, v, weight of two weighted self-loops); "
+        "checked though eta='overlap' does not use it"
+        for f in ("contingency_table", "generalized_distance")
+    },
 }
 
 
@@ -270,7 +389,13 @@ def _names(exc: BaseException, param: str, alias: str | None = None) -> bool:
 
 
 #: functions whose first argument is named in errors as what the user typed (a CLI option, a file role)
-DISPLAY_NAMES = {"parse_weigher": "weigher", "get_measure": "measure", "read_qrels": "qrels", "read_run": "run", "parse_metric": "metrics"}
+DISPLAY_NAMES = {
+    "parse_weigher": "weigher",
+    "get_measure": "measure",
+    "read_qrels": "qrels",
+    "read_run": "run",
+    "parse_metric": "metrics",
+}
 
 
 def _alias(sig: inspect.Signature, name: str = "") -> str | None:
@@ -307,8 +432,7 @@ def walk(func, args, kwargs) -> tuple[list[str], list[str]]:
         for label, bad in BAD.items():
             call = dict(bound.arguments)
             call[p.name] = bad
-            pos = [call.pop(q.name) for q in sig.parameters.values()
-                   if q.kind == q.POSITIONAL_ONLY and q.name in call]
+            pos = [call.pop(q.name) for q in sig.parameters.values() if q.kind == q.POSITIONAL_ONLY and q.name in call]
             old = signal.signal(signal.SIGALRM, _alarm)
             signal.alarm(CALL_SECONDS)
             try:
@@ -354,7 +478,7 @@ def test_public_callable_walk(tmp_path, monkeypatch, modname, name):
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        func(*args, **kwargs)   # the baseline itself is valid
+        func(*args, **kwargs)  # the baseline itself is valid
         failures, accepted = walk(func, args, kwargs)
     print(f"{modname}.{name}: {len(failures)} failures, {len(accepted)} accepted: {accepted}")
     assert not failures, "\n".join(failures)
@@ -362,8 +486,9 @@ def test_public_callable_walk(tmp_path, monkeypatch, modname, name):
 
 def _flag_parameters(func) -> list[str]:
     sig = inspect.signature(func)
-    return [p.name for p in sig.parameters.values()
-            if isinstance(p.default, bool) or p.name in ("progress", "sequential")]
+    return [
+        p.name for p in sig.parameters.values() if isinstance(p.default, bool) or p.name in ("progress", "sequential")
+    ]
 
 
 @pytest.mark.parametrize("modname,name", PUBLIC, ids=[f"{m}.{n}" for m, n in PUBLIC])
@@ -400,16 +525,27 @@ def test_difference_bin_refuses_nan_and_bins_by_the_definition():
     d = [0.0, -0.004, 0.0149, 0.05, -0.199, 0.2, 5.0, 1e300]
     want = [min(math.floor(abs(v) / 0.01 + 1e-9), 20) for v in d]
     assert difference_bin(d).tolist() == want
-    assert difference_bin([0.031 - 0.021]).tolist() == [1]      # round-off: 0.01 is bin 1
+    assert difference_bin([0.031 - 0.021]).tolist() == [1]  # round-off: 0.01 is bin 1
 
 
 def test_ireval_helpers_refuse_non_real_numbers():
     """complex, datetime64, masked, booleans and numeric strings are not numbers for the public helpers."""
-    from agreekit.ireval import (arithmetic_mean, format_difference, geometric_mean, kendall_normal_test,
-                                 round_significant, spearman_t_test)
+    from agreekit.ireval import (
+        arithmetic_mean,
+        format_difference,
+        geometric_mean,
+        kendall_normal_test,
+        round_significant,
+        spearman_t_test,
+    )
 
-    bads = [[1 + 2j, 0.5], np.array(["2020-01-01"], dtype="datetime64[D]"), np.ma.masked_array([0.1, 0.2], mask=[0, 1]),
-            [True, False], ["0.1", "0.2"]]
+    bads = [
+        [1 + 2j, 0.5],
+        np.array(["2020-01-01"], dtype="datetime64[D]"),
+        np.ma.masked_array([0.1, 0.2], mask=[0, 1]),
+        [True, False],
+        ["0.1", "0.2"],
+    ]
     for f in (arithmetic_mean, geometric_mean, round_significant):
         for bad in bads:
             with pytest.raises(InputError, match="`x`"):
@@ -425,15 +561,23 @@ def test_ireval_helpers_refuse_non_real_numbers():
     # valid input keeps its value: the plain mean and Sakai's Eq. 7 written out
     X = np.array([[0.1, 0.4], [0.3, 0.0]])
     assert arithmetic_mean(X).tolist() == pytest.approx([(0.1 + 0.3) / 2, (0.4 + 0.0) / 2])
-    gm = [math.exp((math.log(0.1 + 1e-5) + math.log(0.3 + 1e-5)) / 2) - 1e-5,
-          math.exp((math.log(0.4 + 1e-5) + math.log(0.0 + 1e-5)) / 2) - 1e-5]
+    gm = [
+        math.exp((math.log(0.1 + 1e-5) + math.log(0.3 + 1e-5)) / 2) - 1e-5,
+        math.exp((math.log(0.4 + 1e-5) + math.log(0.0 + 1e-5)) / 2) - 1e-5,
+    ]
     assert geometric_mean(X).tolist() == pytest.approx(gm, rel=1e-12)
 
 
 #: areas whose array inputs are numbers (ranks, scores, weights); clustering's label vectors are categories
 #: (any hashable label, as in scikit-learn), so a complex or string label is a label there
-NUMERIC_AREAS = ("agreekit", "agreekit.ranking", "agreekit.consensus", "agreekit.ireval", "agreekit.metaeval",
-                 "agreekit.consensus.simulation")
+NUMERIC_AREAS = (
+    "agreekit",
+    "agreekit.ranking",
+    "agreekit.consensus",
+    "agreekit.ireval",
+    "agreekit.metaeval",
+    "agreekit.consensus.simulation",
+)
 NUMERIC_PUBLIC = [(m, n) for m, n in PUBLIC if m in NUMERIC_AREAS and n not in NO_BASELINE]
 
 
@@ -449,8 +593,13 @@ def _same_shape_variants(value) -> dict:
         return {}
     mask = np.zeros(a.shape, dtype=bool)
     mask.flat[0] = True
-    return {"complex": a.astype(complex) + 1j, "datetime64": a.astype(np.int64).astype("datetime64[D]"),
-            "masked": np.ma.masked_array(a, mask=mask), "bool": a.astype(bool), "numeric str": a.astype(str).tolist()}
+    return {
+        "complex": a.astype(complex) + 1j,
+        "datetime64": a.astype(np.int64).astype("datetime64[D]"),
+        "masked": np.ma.masked_array(a, mask=mask),
+        "bool": a.astype(bool),
+        "numeric str": a.astype(str).tolist(),
+    }
 
 
 @pytest.mark.parametrize("modname,name", NUMERIC_PUBLIC, ids=[f"{m}.{n}" for m, n in NUMERIC_PUBLIC])

@@ -1,4 +1,5 @@
 """agreekit.ireval.metrics: hand-computed metrics, ir_measures cross-checks, TREC parsing errors."""
+
 import gzip
 import math
 from pathlib import Path
@@ -8,8 +9,16 @@ import pandas as pd
 import pytest
 
 from agreekit._validation import InputError
-from agreekit.ireval.metrics import (evaluate, geometric_mean, load_scores, parse_metric, read_qrels, read_run,
-                         round_significant, topic_metrics)
+from agreekit.ireval.metrics import (
+    evaluate,
+    geometric_mean,
+    load_scores,
+    parse_metric,
+    read_qrels,
+    read_run,
+    round_significant,
+    topic_metrics,
+)
 
 ROBUST = Path(__file__).resolve().parents[1] / "resources" / "bootstrap" / "robust03_top100"
 
@@ -25,17 +34,17 @@ def _one(metric, **kw):
 def test_hand_computed_metrics():
     assert _one("AveP") == pytest.approx((1 / 2 + 2 / 4) / 3)
     assert _one("P@3") == pytest.approx(1 / 3)
-    assert _one("P@10") == pytest.approx(2 / 10)           # denominator stays l although L = 5 < l
+    assert _one("P@10") == pytest.approx(2 / 10)  # denominator stays l although L = 5 < l
     # Q: BR(2) = (2 + 1) / (3 + 2), BR(4) = (3 + 2) / (4 + 4); ideal gains 2, 1, 1
     assert _one("Q-measure") == pytest.approx((3 / 5 + 5 / 8) / 3)
     assert _one("nCG@3") == pytest.approx(2 / 4)
-    assert _one("nCG@10") == pytest.approx(3 / 4)          # plateau: cgI(l) = cgI(R) for l >= R
+    assert _one("nCG@10") == pytest.approx(3 / 4)  # plateau: cgI(l) = cgI(R) for l >= R
     # nDCG_jk (a = 2): ranks 1 and 2 undiscounted, rank 4 divided by log2(4) = 2
     ideal = 2 + 1 + 1 / math.log2(3)
     assert _one("nDCG_jk@5") == pytest.approx((2 + 1 / 2) / ideal)
     assert _one("nDCG_jk@2") == pytest.approx(2 / 3)
-    assert _one("Q-measure", beta=0.0) == pytest.approx(_one("AveP"))   # beta = 0 gives AveP
-    assert _one("AveP", depth=3) == pytest.approx((1 / 2) / 3)          # cut at depth
+    assert _one("Q-measure", beta=0.0) == pytest.approx(_one("AveP"))  # beta = 0 gives AveP
+    assert _one("AveP", depth=3) == pytest.approx((1 / 2) / 3)  # cut at depth
     assert _one("AveP@3") == pytest.approx((1 / 2) / 3)
     assert _one("nDCG_jk@5", gains={2: 3, 1: 1}) == pytest.approx((3 + 1 / 2) / (3 + 1 + 1 / math.log2(3)))
 
@@ -45,13 +54,13 @@ def test_q_measure_vs_avep_binary_relevance():
     # no relevant document below rank R -> Q = AveP
     ap, q = topic_metrics([1, 1, 0, 0], [1, 1], specs)
     assert q == pytest.approx(ap)
-    ap, q = topic_metrics([1, 0, 1, 0], [1, 1, 1], specs)   # relevant at ranks 1, 3 with R = 3
+    ap, q = topic_metrics([1, 0, 1, 0], [1, 1, 1], specs)  # relevant at ranks 1, 3 with R = 3
     assert q == pytest.approx(ap)
     # a relevant document below rank R -> Q > AveP
     ap, q = topic_metrics([0, 1, 0, 1], [1, 1], specs)
     assert q > ap
     assert ap == pytest.approx((1 / 2 + 2 / 4) / 2)
-    assert q == pytest.approx(((1 + 1) / (2 + 2) + (2 + 2) / (2 + 4)) / 2)   # cgI(2) = cgI(4) = 2
+    assert q == pytest.approx(((1 + 1) / (2 + 2) + (2 + 2) / (2 + 4)) / 2)  # cgI(2) = cgI(4) = 2
 
 
 def test_geometric_mean_with_zeros():
@@ -65,7 +74,7 @@ def test_missing_topics_score_zero_and_run_only_topics_are_ignored():
     qrels = {"1": {"a": 1}, "2": {"b": 1}, "10": {"c": 1}}
     run = pd.DataFrame({"topic": ["1", "99"], "docno": ["a", "b"], "score": [1.0, 1.0]})
     m = evaluate(qrels, {"s": run}, ["AveP", "nDCG@10"])
-    assert m["AveP"].index.tolist() == ["1", "2", "10"]      # numeric topic order
+    assert m["AveP"].index.tolist() == ["1", "2", "10"]  # numeric topic order
     assert m["AveP"]["s"].tolist() == [1.0, 0.0, 0.0]
     assert m["nDCG@10"]["s"].tolist() == [1.0, 0.0, 0.0]
 
@@ -141,6 +150,7 @@ def test_load_scores_layouts(tmp_path):
 
 # ------------------------------------------------------------------ cross-checks with ir_measures
 
+
 @pytest.fixture
 def ir_measures():
     """ir_measures for the tests that use it (a [test] extra; the other tests of this file do not need it)."""
@@ -148,15 +158,19 @@ def ir_measures():
 
 
 def _irm_qrels(ir_measures, qrels_df):
-    return [ir_measures.Qrel(t, d, int(r))
-            for t, d, r in zip(qrels_df.topic.tolist(), qrels_df.docno.tolist(), qrels_df.relevance.tolist())]
+    return [
+        ir_measures.Qrel(t, d, int(r))
+        for t, d, r in zip(qrels_df.topic.tolist(), qrels_df.docno.tolist(), qrels_df.relevance.tolist())
+    ]
 
 
 def _irm(ir_measures, qrels_df, run_df, measures):
     """ir_measures' values by (measure, topic); ``qrels_df`` may be a list made once by _irm_qrels."""
     qrels = qrels_df if isinstance(qrels_df, list) else _irm_qrels(ir_measures, qrels_df)
-    run = [ir_measures.ScoredDoc(t, d, float(s))
-           for t, d, s in zip(run_df.topic.tolist(), run_df.docno.tolist(), run_df.score.tolist())]
+    run = [
+        ir_measures.ScoredDoc(t, d, float(s))
+        for t, d, s in zip(run_df.topic.tolist(), run_df.docno.tolist(), run_df.score.tolist())
+    ]
     out = {}
     for m in ir_measures.iter_calc(measures, qrels, run):
         out[(str(m.measure), m.query_id)] = m.value
@@ -174,7 +188,7 @@ def test_avep_and_precision_match_ir_measures_on_random_runs_with_ties(ir_measur
         if not any(r[2] > 0 for r in rows if r[0] == str(t)):
             rows.append((str(t), "d000", 1))
         for d in rng.choice(docs + [f"u{i}" for i in range(20)], size=40, replace=False):
-            runs.append((str(t), str(d), float(rng.integers(0, 8))))    # many score ties
+            runs.append((str(t), str(d), float(rng.integers(0, 8))))  # many score ties
     qrels = pd.DataFrame(rows, columns=["topic", "docno", "relevance"]).drop_duplicates(["topic", "docno"])
     run = pd.DataFrame(runs, columns=["topic", "docno", "score"])
     ours = evaluate(qrels, {"s": run}, ["AveP", "P@10", "P@5"], depth=30)
@@ -188,7 +202,7 @@ def test_avep_and_precision_match_ir_measures_on_random_runs_with_ties(ir_measur
 @pytest.mark.skipif(not ROBUST.exists(), reason="robust03 fixture not shipped")
 def test_avep_and_p10_match_ir_measures_on_robust03(ir_measures):
     qrels = read_qrels(ROBUST / "robust03_qrels.txt.gz")
-    names = ["MU03rob01", "NLPR03vb10", "rutcor03100"]   # integer-score ties, short run, ties at the cut
+    names = ["MU03rob01", "NLPR03vb10", "rutcor03100"]  # integer-score ties, short run, ties at the cut
     runs = {n: read_run(ROBUST / "runs" / f"input.{n}.gz")[1] for n in names}
     ours = evaluate(qrels, runs, ["AveP", "P@10"], depth=100)
     irm_qrels = _irm_qrels(ir_measures, qrels)
@@ -222,8 +236,11 @@ def _q_measure_plain(qrels, run, depth, gains, beta=1.0):
     ordered = run.sort_values(["score", "docno"], ascending=[False, False], kind="stable")
     by_topic = {t: d.docno.tolist() for t, d in ordered.groupby("topic", sort=False)}
     for t, rel in qrels.groupby("topic"):
-        g = {d: gains.get(int(r), 0) for d, r in zip(rel.docno.tolist(), rel.relevance.tolist())
-             if gains.get(int(r), 0) > 0}
+        g = {
+            d: gains.get(int(r), 0)
+            for d, r in zip(rel.docno.tolist(), rel.relevance.tolist())
+            if gains.get(int(r), 0) > 0
+        }
         R = len(g)
         if R == 0:
             continue
@@ -250,13 +267,14 @@ def test_robust03_means_against_ir_measures_and_plain_q_measure(ir_measures):
     m = evaluate(ROBUST / "robust03_qrels.txt.gz", paths, ["AveP", "Q-measure"], depth=100, gains={1: 1, 2: 2})
     assert m["AveP"].shape == (100, 17)
     qrels = read_qrels(ROBUST / "robust03_qrels.txt.gz")
-    irm_qrels = _irm_qrels(ir_measures, qrels)     # once for the 17 runs
+    irm_qrels = _irm_qrels(ir_measures, qrels)  # once for the 17 runs
     for p in paths:
         name, run = read_run(p)
         ref = _irm(ir_measures, irm_qrels, run, [ir_measures.AP @ 100])
         ap = np.array([ref.get(("AP@100", t), 0.0) for t in m["AveP"].index])
         np.testing.assert_allclose(m["AveP"][name].to_numpy(), ap, rtol=0, atol=1e-12)
         q = _q_measure_plain(qrels, run, 100, {1: 1, 2: 2})
-        np.testing.assert_allclose(m["Q-measure"][name].to_numpy(),
-                                   [q.get(t, 0.0) for t in m["Q-measure"].index], rtol=0, atol=1e-12)
-    assert (m["Q-measure"] < m["AveP"] - 1e-12).to_numpy().any()   # graded: Q can be below AveP
+        np.testing.assert_allclose(
+            m["Q-measure"][name].to_numpy(), [q.get(t, 0.0) for t in m["Q-measure"].index], rtol=0, atol=1e-12
+        )
+    assert (m["Q-measure"] < m["AveP"] - 1e-12).to_numpy().any()  # graded: Q can be below AveP

@@ -3,6 +3,7 @@
 The streamed paired test must give exactly what the in-memory computation gives on the same
 topic samples (the reference is the in-memory kernel path, run at test time).
 """
+
 from __future__ import annotations
 
 import json
@@ -31,18 +32,19 @@ def _scores(n=20, s=5, seed=0):
 @pytest.mark.parametrize("alpha", [0.05, 0.01])
 def test_streamed_discriminative_power_equals_in_memory(monkeypatch, batch, alpha):
     X = _scores()
-    X[:, 3] = X[:, 2]                        # a degenerate pair (identical systems)
-    X[:, 4] = X[:, 1] + 0.01                 # a constant difference
+    X[:, 3] = X[:, 2]  # a degenerate pair (identical systems)
+    X[:, 4] = X[:, 1] + 0.01  # a constant difference
     B = 2000
     idx = bs.bootstrap_indices(X.shape[0], n_resamples=B, rng=4)
     pa, pb = bs._pairs(X.shape[1])
     k = bs.critical_rank(B, alpha)
     want = bs._paired_all_pairs(X, pa, pb, idx, k)
     monkeypatch.setattr(_resampling, "STREAM_BATCH_ELEMENTS", batch * X.shape[0])
-    for res in (bs.discriminative_power(X, alpha=alpha, resamples=idx),
-                bs.discriminative_power(X, alpha=alpha, n_resamples=B, rng=4)):   # drawn in batches
-        got = (res.table["statistic"], res.table["asl"], res.table["critical_value"],
-               res.table["required_difference"])
+    for res in (
+        bs.discriminative_power(X, alpha=alpha, resamples=idx),
+        bs.discriminative_power(X, alpha=alpha, n_resamples=B, rng=4),
+    ):  # drawn in batches
+        got = (res.table["statistic"], res.table["asl"], res.table["critical_value"], res.table["required_difference"])
         for g, w in zip(got, want):
             np.testing.assert_array_equal(np.asarray(g), w)
 
@@ -60,16 +62,25 @@ def test_streamed_paired_test_equals_one_batch(monkeypatch):
 def test_paired_test_ten_billion_resamples_refused_before_allocating():
     # today: numpy _ArrayMemoryError
     x, y = _scores(10, 2).T
-    with pytest.raises(InputError, match=r"`n_resamples` would need about 149\.0 GiB of memory for the "
-                                         r"10000000000 bootstrap replicates"):
+    with pytest.raises(
+        InputError,
+        match=r"`n_resamples` would need about 149\.0 GiB of memory for the "
+        r"10000000000 bootstrap replicates",
+    ):
         bs.paired_test(x, y, n_resamples=10**10)
 
 
 def test_other_analyses_refused_up_front(monkeypatch):
     X = _scores()
-    for fn, kw in ((bs.stability, {}), (bs.swap_rates, {}), (bs.meta_evaluate, {}),
-                   (bs.discriminative_power, {"test": "unpaired"}), (bs.difference_se, None),
-                   (bs.rank_correlation_se, None), (bs.bootstrap_indices, None)):
+    for fn, kw in (
+        (bs.stability, {}),
+        (bs.swap_rates, {}),
+        (bs.meta_evaluate, {}),
+        (bs.discriminative_power, {"test": "unpaired"}),
+        (bs.difference_se, None),
+        (bs.rank_correlation_se, None),
+        (bs.bootstrap_indices, None),
+    ):
         with pytest.raises(InputError, match=r"`n_resamples` would need about [0-9.]+ [GT]iB"):
             if fn is bs.difference_se:
                 fn(X[:, 0], X[:, 1], n_resamples=10**9)
@@ -109,11 +120,13 @@ def test_many_resamples_run_in_memory_independent_of_the_samples(tmp_path):
     samples and counts; streamed, only the 1.25 x B alpha largest statistics per pair remain."""
     f = tmp_path / "M.csv"
     pd.DataFrame(_scores(s=3), columns=list("ABC")).to_csv(f, index=False)
-    code = ("import resource, json, sys\n"
-            "from agreekit.cli import main\n"
-            f"rc = main(['bootstrap', {str(f)!r}, '--resamples', '4000000', '--seed', '1', '--alpha', '0.01',"
-            f" '-o', {str(tmp_path / 'o.json')!r}])\n"
-            "print(json.dumps({'rc': rc, 'rss': resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))\n")
+    code = (
+        "import resource, json, sys\n"
+        "from agreekit.cli import main\n"
+        f"rc = main(['bootstrap', {str(f)!r}, '--resamples', '4000000', '--seed', '1', '--alpha', '0.01',"
+        f" '-o', {str(tmp_path / 'o.json')!r}])\n"
+        "print(json.dumps({'rc': rc, 'rss': resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))\n"
+    )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600, cwd=ROOT)
     res = json.loads(proc.stdout.strip().splitlines()[-1])
     assert res["rc"] == 0, proc.stderr

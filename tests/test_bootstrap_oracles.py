@@ -1,4 +1,5 @@
 """Deterministic oracles for agreekit.ireval.bootstrap (notes section 13), with injected resamples."""
+
 import math
 from pathlib import Path
 
@@ -9,9 +10,22 @@ from scipy import stats
 
 from agreekit._validation import InputError
 from agreekit.ireval.bootstrap import (
-    bootstrap_indices, critical_rank, difference_bin, difference_se, discriminative_power,
-    format_difference, kendall_critical_value, kendall_normal_test, meta_evaluate, paired_test,
-    rank_correlation_se, spearman_t_test, stability, swap_rates, unpaired_test)
+    bootstrap_indices,
+    critical_rank,
+    difference_bin,
+    difference_se,
+    discriminative_power,
+    format_difference,
+    kendall_critical_value,
+    kendall_normal_test,
+    meta_evaluate,
+    paired_test,
+    rank_correlation_se,
+    spearman_t_test,
+    stability,
+    swap_rates,
+    unpaired_test,
+)
 from agreekit.ireval.metrics import load_scores
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -34,10 +48,12 @@ def test_fig1_indexing_and_hand_computed_t():
 
 
 def test_paired_asl_counting_by_hand():
-    rows = [ROW_FIG1,            # |t*| = 0.894 < |t| = 1.871: not counted
-            [3, 3, 3, 3, 3],     # constant non-zero replicate: |t*| = inf, counted
-            [0, 1, 2, 3, 4],     # the original sample, centred: t* = 0, not counted
-            [1, 1, 4, 4, 1]]     # all zero-valued w + 0.14 ... constant -0.14: inf, counted
+    rows = [
+        ROW_FIG1,  # |t*| = 0.894 < |t| = 1.871: not counted
+        [3, 3, 3, 3, 3],  # constant non-zero replicate: |t*| = inf, counted
+        [0, 1, 2, 3, 4],  # the original sample, centred: t* = 0, not counted
+        [1, 1, 4, 4, 1],
+    ]  # all zero-valued w + 0.14 ... constant -0.14: inf, counted
     res = paired_test(W_FIG1, np.zeros(5), resamples=rows)
     assert res.null_distribution[2] == pytest.approx(0.0, abs=1e-12)
     assert np.isinf(res.null_distribution[1]) and np.isinf(res.null_distribution[3])
@@ -51,7 +67,7 @@ def test_fig3_unpaired_example():
     assert res.statistic == pytest.approx(0.1)
     assert res.asl == 1.0
     res = unpaired_test([0.1, 0.3], [0.2, 0.0], resamples=[[0, 1, 2, 3], [0, 3, 0, 1]])
-    assert res.null_distribution[0] == pytest.approx(0.1)   # tie with |dhat| counts (>=)
+    assert res.null_distribution[0] == pytest.approx(0.1)  # tie with |dhat| counts (>=)
     assert res.asl == 1.0
 
 
@@ -59,7 +75,7 @@ def test_degenerate_pairs():
     x = np.array([0.1, 0.5, 0.3, 0.2, 0.9, 0.4])
     assert paired_test(x, x, rng=0).asl == 1.0
     assert paired_test(x, x, rng=0).statistic == 0.0
-    r = paired_test(x + 0.1, x, rng=0)          # constant non-zero difference
+    r = paired_test(x + 0.1, x, rng=0)  # constant non-zero difference
     assert r.asl == 0.0 and np.isinf(r.statistic)
     assert unpaired_test(x, x, rng=0).asl == 1.0
     assert unpaired_test(x, x, summary="gmean", rng=0).asl == 1.0
@@ -90,7 +106,7 @@ def test_unpaired_callable_matches_builtin_and_median():
     idx = bootstrap_indices(21, n_resamples=300, rng=9)
     a = unpaired_test(x, y, resamples=idx)
     b = unpaired_test(x, y, summary=np.mean, resamples=idx)
-    c = unpaired_test(x, y, summary=lambda s: float(np.mean(s)), resamples=idx)   # no axis keyword
+    c = unpaired_test(x, y, summary=lambda s: float(np.mean(s)), resamples=idx)  # no axis keyword
     assert a.asl == b.asl == c.asl
     np.testing.assert_allclose(a.null_distribution, c.null_distribution)
     med = unpaired_test(x, y, summary=np.median, resamples=idx)
@@ -109,7 +125,7 @@ def test_critical_rank():
     with pytest.warns(UserWarning, match="rounded down to 49"):
         assert critical_rank(999, 0.05) == 49
     with pytest.raises(InputError, match="alpha"):
-        critical_rank(1000, 0.0005)          # B * alpha < 1
+        critical_rank(1000, 0.0005)  # B * alpha < 1
     with pytest.warns(UserWarning, match="rounded down to 1"):
         res = discriminative_power(np.random.default_rng(0).uniform(size=(5, 3)), alpha=0.05, n_resamples=30)
     assert res.k == 1
@@ -190,10 +206,9 @@ def test_swap_rates_by_hand():
 
 def test_rank_correlation_against_scipy_per_replicate():
     rng = np.random.default_rng(11)
-    A = pd.DataFrame(rng.uniform(size=(12, 7)) + np.linspace(0, 0.5, 7),
-                     columns=[f"s{j}" for j in range(7)])
+    A = pd.DataFrame(rng.uniform(size=(12, 7)) + np.linspace(0, 0.5, 7), columns=[f"s{j}" for j in range(7)])
     Bm = A + rng.normal(0, 0.15, A.shape)
-    Bm.iloc[:, 3] = Bm.iloc[:, 2]          # a tie in metric b's ranking (tau-b matters)
+    Bm.iloc[:, 3] = Bm.iloc[:, 2]  # a tie in metric b's ranking (tau-b matters)
     idx = bootstrap_indices(12, n_resamples=50, rng=4)
     res = rank_correlation_se(A, Bm, resamples=idx)
     ref = [stats.kendalltau(A.to_numpy()[r].mean(0), Bm.to_numpy()[r].mean(0)).statistic for r in idx]
@@ -207,8 +222,9 @@ def test_rank_correlation_against_scipy_per_replicate():
     shuffled = Bm[list(reversed(Bm.columns))]
     assert rank_correlation_se(A, shuffled, resamples=idx).standard_error == res.standard_error
     ga = rank_correlation_se(A, A, summary_b="gmean", resamples=idx)
-    ref = [stats.kendalltau(A.to_numpy()[r].mean(0),
-                            np.exp(np.log(A.to_numpy()[r] + 1e-5).mean(0))).statistic for r in idx]
+    ref = [
+        stats.kendalltau(A.to_numpy()[r].mean(0), np.exp(np.log(A.to_numpy()[r] + 1e-5).mean(0))).statistic for r in idx
+    ]
     np.testing.assert_allclose(ga.bootstrap_distribution, ref, rtol=1e-12)
 
 
@@ -227,7 +243,7 @@ def test_required_difference_tie_break_takes_first_replicate():
     idx = [[0, 1], [1, 1], [0, 0]]
     res = paired_test(x, y, resamples=idx)
     assert np.isinf(res.null_distribution[1:]).all()
-    assert res.required_difference(alpha=1 / 3) == pytest.approx(0.1)   # replicate 1: |wbar*| = 0.1
+    assert res.required_difference(alpha=1 / 3) == pytest.approx(0.1)  # replicate 1: |wbar*| = 0.1
     assert res.critical_value(alpha=1 / 3) == np.inf
 
 
@@ -292,11 +308,14 @@ def test_seed_streams_are_shared_and_deterministic(adhoc5):
     assert not np.array_equal(bootstrap_indices(50, rng=8), bootstrap_indices(50, rng=8, stream=1))
 
 
-@pytest.mark.parametrize("bad, param", [
-    (np.array([[0.1, np.nan], [0.2, 0.3]]), "scores"),
-    (np.array([[0.1, 0.2, 0.3]]), "scores"),
-    (np.array([[0.1], [0.2]]), "scores"),
-])
+@pytest.mark.parametrize(
+    "bad, param",
+    [
+        (np.array([[0.1, np.nan], [0.2, 0.3]]), "scores"),
+        (np.array([[0.1, 0.2, 0.3]]), "scores"),
+        (np.array([[0.1], [0.2]]), "scores"),
+    ],
+)
 def test_bad_matrices(bad, param):
     with pytest.raises(InputError, match=param):
         discriminative_power(bad, n_resamples=20)

@@ -1,4 +1,5 @@
 """Collection reports (tables, figures) and determinism across thread counts."""
+
 import hashlib
 import json
 import os
@@ -19,8 +20,7 @@ SCORES = ROOT / "resources" / "bootstrap" / "trec_topic_by_run_scores"
 def _metrics(k=10):
     ap = load_scores(SCORES / "web2013_ndcg20.csv").iloc[:, :k]
     err = load_scores(SCORES / "web2013_err20.csv").iloc[:, :k]
-    return [rep.MetricInput("nDCG@20", ap), rep.MetricInput("ERR@20", err),
-            rep.MetricInput("G_nDCG@20", ap, "gmean")]
+    return [rep.MetricInput("nDCG@20", ap), rep.MetricInput("ERR@20", err), rep.MetricInput("G_nDCG@20", ap, "gmean")]
 
 
 def test_analyze_collection_tables_and_figures(tmp_path):
@@ -35,8 +35,9 @@ def test_analyze_collection_tables_and_figures(tmp_path):
     t2 = rep.table2([summary])
     assert t2.loc[t2.metric == "G_nDCG@20", "paired_metric"].item() == "AG_nDCG@20"
     row = t2[t2.metric == "nDCG@20"].iloc[0]
-    assert row["paired_sensitivity"] == (f"{row['paired_significant']}/45="
-                                         f"{round(100 * row['paired_significant'] / 45)}%")
+    assert row["paired_sensitivity"] == (
+        f"{row['paired_significant']}/45={round(100 * row['paired_significant'] / 45)}%"
+    )
     t3 = rep.table3([summary])
     assert list(t3["sensitivity"]) == sorted(t3["sensitivity"], reverse=True)
     rep.write_table(t2, tmp_path / "table2", markdown_columns=rep.MARKDOWN_COLUMNS["table2"])
@@ -69,6 +70,7 @@ print(";".join(hashlib.sha256(p.read_bytes()).hexdigest() for p in paths.values(
 def test_byte_identical_whatever_the_thread_count(tmp_path):
     """A subprocess with a different numba thread count than this process gives the same bytes."""
     import numba
+
     other = "2" if numba.get_num_threads() == 1 else "1"
     env = dict(os.environ, NUMBA_NUM_THREADS=other)
     code = _SCRIPT.format(tests=str(Path(__file__).parent), out=str(tmp_path / "one"))

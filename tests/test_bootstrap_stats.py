@@ -1,4 +1,5 @@
 """Statistical sanity of the bootstrap tests (seeded, so deterministic)."""
+
 from pathlib import Path
 
 import numpy as np
@@ -21,7 +22,7 @@ def test_asl_roughly_uniform_under_the_null(test):
     rng = np.random.default_rng(20060806)
     asl = []
     for _ in range(400):
-        topic = rng.beta(2, 5, size=30) if test == "paired" else 0.3   # shared topic difficulty
+        topic = rng.beta(2, 5, size=30) if test == "paired" else 0.3  # shared topic difficulty
         x = np.clip(topic + rng.normal(0, 0.1, 30), 0, 1)
         y = np.clip(topic + rng.normal(0, 0.1, 30), 0, 1)
         if test == "paired":

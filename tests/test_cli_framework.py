@@ -6,6 +6,7 @@ from agreekit.cli import main
 
 def test_version(capsys):
     import pytest
+
     with pytest.raises(SystemExit) as exc:
         main(["--version"])
     assert exc.value.code == 0

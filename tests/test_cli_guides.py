@@ -7,6 +7,7 @@ stdout, exactly one line ``agreekit CMD: error: ...`` on stderr, no traceback). 
 the rounding rule written here (4 significant digits), and the bootstrap summary against its own per-pair rows
 counted with numpy.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -44,8 +45,11 @@ def files(tmp_path, monkeypatch):
     rng = np.random.default_rng(5)
     base = rng.uniform(0.1, 0.9, size=6)
     for name, noise in (("m1", 0.05), ("m2", 0.1)):
-        frame = pd.DataFrame(np.clip(base + rng.normal(0, noise, size=(12, 6)), 0.0, 1.0),
-                             columns=[f"s{i}" for i in range(1, 7)], index=pd.Index(range(1, 13), name="topic"))
+        frame = pd.DataFrame(
+            np.clip(base + rng.normal(0, noise, size=(12, 6)), 0.0, 1.0),
+            columns=[f"s{i}" for i in range(1, 7)],
+            index=pd.Index(range(1, 13), name="topic"),
+        )
         frame.to_csv(tmp_path / f"{name}.csv")
     return tmp_path
 
@@ -76,6 +80,7 @@ def _subparsers():
 
 
 # ----------------------------------------------------------------------------------------------- --quiet
+
 
 def _minimal_argv(name: str, p: argparse.ArgumentParser) -> list[str]:
     """The command with a placeholder for every required argument (enough to parse, not to run)."""
@@ -109,8 +114,18 @@ def test_every_subcommand_accepts_quiet():
 #: one quick run per subcommand; stderr is a terminal, so without --quiet progress bars and notes would show
 RUNS = {
     "moments": ["moments", "--n", "6"],
-    "correlate": ["correlate", "x.txt", "y.txt", "--pvalue", "--method", "monte-carlo", "--n-resamples", "2000",
-                  "--rng", "1"],
+    "correlate": [
+        "correlate",
+        "x.txt",
+        "y.txt",
+        "--pvalue",
+        "--method",
+        "monte-carlo",
+        "--n-resamples",
+        "2000",
+        "--rng",
+        "1",
+    ],
     "standardize": ["standardize", "--n", "30", "--gamma", "0.4"],
     "table": ["table"],
     "consensus": ["consensus", "r.csv", "--method", "fast", "--n-starts", "50", "--rng", "1"],
@@ -133,29 +148,47 @@ def test_quiet_leaves_stderr_empty_on_a_terminal(name, files, monkeypatch):
 
 def test_the_run_table_covers_every_command_of_this_branch():
     # a command registered later (by another module) is still checked by test_every_subcommand_accepts_quiet
-    assert set(RUNS) >= {"moments", "correlate", "standardize", "table", "consensus", "clustering", "agreement",
-                         "bootstrap", "evaluate", "metaeval", "rbo", "ap"}
+    assert set(RUNS) >= {
+        "moments",
+        "correlate",
+        "standardize",
+        "table",
+        "consensus",
+        "clustering",
+        "agreement",
+        "bootstrap",
+        "evaluate",
+        "metaeval",
+        "rbo",
+        "ap",
+    }
 
 
 def test_without_quiet_the_terminal_gets_progress_and_notes(files, monkeypatch):
     """The control of the test above: the same kind of run without --quiet writes to the terminal."""
-    code, out, err = _run(["consensus", "r.csv", "--method", "fast", "--n-starts", "3000", "--rng", "1"], monkeypatch,
-                          terminal=True)
+    code, out, err = _run(
+        ["consensus", "r.csv", "--method", "fast", "--n-starts", "3000", "--rng", "1"], monkeypatch, terminal=True
+    )
     assert code == 0 and "FAST starts" in err, err
-    code, out, err = _run(["consensus", "r.csv", "--method", "fast", "--n-starts", "3000", "--rng", "1", "--quiet"],
-                          monkeypatch, terminal=True)
+    code, out, err = _run(
+        ["consensus", "r.csv", "--method", "fast", "--n-starts", "3000", "--rng", "1", "--quiet"],
+        monkeypatch,
+        terminal=True,
+    )
     assert code == 0 and err == ""
     code, out, err = _run(RUNS["bootstrap"], monkeypatch, terminal=True)
     assert code == 0 and err.splitlines() == [
-        "agreekit bootstrap: note: the summary; --pairs (or -o FILE) adds the 15 per-pair rows"], err
+        "agreekit bootstrap: note: the summary; --pairs (or -o FILE) adds the 15 per-pair rows"
+    ], err
 
 
 # ------------------------------------------------------------------------------------- bootstrap's summary
 
+
 def test_bootstrap_prints_a_summary_and_the_pairs_on_request(files, monkeypatch):
-    path = SCORES / "adhoc5_ap.csv"       # 61 systems: 1830 pairs (adhoc8: 129 systems, 8256 pairs)
+    path = SCORES / "adhoc5_ap.csv"  # 61 systems: 1830 pairs (adhoc8: 129 systems, 8256 pairs)
     frame = pd.read_csv(path)
-    assert all(c.startswith("run") for c in frame.columns)       # every column is a system (no topic column)
+    assert all(c.startswith("run") for c in frame.columns)  # every column is a system (no topic column)
     n_topics, n_systems = frame.shape
     argv = ["bootstrap", path, "--n-resamples", "200", "--rng", "3"]
     code, out, err = _run(argv, monkeypatch)
@@ -188,16 +221,31 @@ def test_bootstrap_prints_a_summary_and_the_pairs_on_request(files, monkeypatch)
 
 def test_bootstrap_summary_of_the_help_example_is_small(files, monkeypatch):
     """The first --help example (adhoc8, 8256 pairs: 2.3 MB of JSON with every pair) prints its summary."""
-    code, out, err = _run(["bootstrap", SCORES / "adhoc8_ap.csv", "--rng", "1", "--n-resamples", "40",
-                           "--alpha", "0.05"], monkeypatch)
+    code, out, err = _run(
+        ["bootstrap", SCORES / "adhoc8_ap.csv", "--rng", "1", "--n-resamples", "40", "--alpha", "0.05"], monkeypatch
+    )
     assert code == 0, err
     summary = json.loads(out)
     assert len(out.encode()) < 1000 and summary["n_pairs"] == 129 * 128 // 2 == 8256
-    assert set(summary) == {"n_topics", "n_systems", "seed", "test", "statistic", "alpha", "k", "n_resamples",
-                            "n_pairs", "n_significant", "proportion", "estimated_difference", "asl_quartiles"}
+    assert set(summary) == {
+        "n_topics",
+        "n_systems",
+        "seed",
+        "test",
+        "statistic",
+        "alpha",
+        "k",
+        "n_resamples",
+        "n_pairs",
+        "n_significant",
+        "proportion",
+        "estimated_difference",
+        "asl_quartiles",
+    }
 
 
 # ------------------------------------------------------------------------------------------ --format table
+
 
 def _leaves(obj, prefix=""):
     """Scalar leaves of a JSON object as {dotted key: value} (lists of records are left out)."""
@@ -240,7 +288,7 @@ def _key_value_block(text: str) -> dict[str, str]:
     rows = {}
     key_width = max(len(line.split("  ")[0]) for line in block if not line.startswith(" "))
     for line in block:
-        if line.startswith(" "):        # a continuation line of a list shown one item per line
+        if line.startswith(" "):  # a continuation line of a list shown one item per line
             continue
         key = line[:key_width].rstrip()
         starts.add(len(line) - len(line[key_width:].lstrip()) if line[key_width:].strip() else None)
@@ -257,7 +305,7 @@ def _grid(lines: list[str]) -> list[dict[str, str]]:
     rows = []
     for line in lines[2:]:
         for (a, b), (c, _) in zip(spans, spans[1:]):
-            assert line[b:c].strip() == "", (line, rule)     # nothing between the columns
+            assert line[b:c].strip() == "", (line, rule)  # nothing between the columns
         rows.append({h: line[a:b].strip() for h, (a, b) in zip(header, spans)})
     return rows
 
@@ -271,8 +319,19 @@ TABLE_CASES = {
     "clustering": ["clustering", "u.txt", "v.txt", "-m", "ari", "-m", "vi", "-m", "nmi_sum"],
     "consensus": ["consensus", "r.csv", "--method", "exact"],
     "bootstrap": ["bootstrap", "m1.csv", "--n-resamples", "100", "--rng", "1"],
-    "metaeval": ["metaeval", "A=m1.csv", "B=m2.csv", "--n-resamples", "50", "--rng", "1", "--pvalue-resamples",
-                 "200", "--confidence-level", "0.9"],
+    "metaeval": [
+        "metaeval",
+        "A=m1.csv",
+        "B=m2.csv",
+        "--n-resamples",
+        "50",
+        "--rng",
+        "1",
+        "--pvalue-resamples",
+        "200",
+        "--confidence-level",
+        "0.9",
+    ],
     "table": ["table", "kendall_additive_harmonic"],
 }
 
@@ -292,7 +351,9 @@ def test_format_table_shows_every_value_of_the_json_rounded(name, files, monkeyp
     leaves = {k: v for k, v in _leaves(record).items() if not isinstance(v, list) and k in shown}
     # every scalar of the JSON whose key is a line of the block (long mappings are blocks of their own)
     assert len(leaves) >= 0.7 * len([k for k in _leaves(record) if not k.startswith("consensus.ranking")]), (
-        sorted(shown), sorted(_leaves(record)))
+        sorted(shown),
+        sorted(_leaves(record)),
+    )
     for key, value in leaves.items():
         _check_cell(shown[key], value, key)
     # each list of records of the JSON is a titled table below
@@ -300,12 +361,12 @@ def test_format_table_shows_every_value_of_the_json_rounded(name, files, monkeyp
         if isinstance(value, list) and value and isinstance(value[0], dict):
             section = text.split(f"\n{key}:\n", 1)[1].split("\n\n")[0].splitlines()
             rows = _grid([line[2:] for line in section])
-            if len(rows) == len(value):                      # one row per record
+            if len(rows) == len(value):  # one row per record
                 for row, rec in zip(rows, value):
                     for k, v in rec.items():
                         if not isinstance(v, (list, dict)):
                             _check_cell(row[k], v, (key, k))
-            else:                                            # transposed: one row per field
+            else:  # transposed: one row per field
                 names = list(rows[0])[1:]
                 assert len(names) == len(value)
                 for row in rows:
@@ -329,6 +390,7 @@ def test_format_table_of_rows(files, monkeypatch):
 
     code, text, _ = _run(["clustering", "--list", "--format", "table"], monkeypatch)
     from sklearn.metrics import adjusted_rand_score  # noqa: F401  (the measures listed are the registry's)
+
     rows = _grid(text.splitlines())
     code, js, _ = _run(["clustering", "--list"], monkeypatch)
     assert [r["name"] for r in rows] == [d["name"] for d in json.loads(js)]
@@ -355,30 +417,58 @@ def test_table_cells_are_rounded_to_4_significant_digits(files, monkeypatch):
 
 # ---------------------------------------------------------------------------------------- did you mean
 
+
 def _cli(*args, cwd):
     return subprocess.run([sys.executable, "-m", "agreekit", *map(str, args)], capture_output=True, text=True, cwd=cwd)
 
 
 SUGGESTIONS = {
-    "subcommand": (["corelate", "x.txt", "y.txt"], "agreekit",
-                   ["invalid choice: 'corelate'", "did you mean 'correlate'"]),
-    "option": (["correlate", "--formt", "json", "x.txt", "y.txt"], "agreekit correlate",
-               ["unrecognized arguments: --formt", "did you mean '--format'"]),
-    "option-with-value": (["bootstrap", "m1.csv", "--n-resampels=10"], "agreekit bootstrap",
-                          ["--n-resampels=10", "did you mean '--n-resamples'?"]),
+    "subcommand": (
+        ["corelate", "x.txt", "y.txt"],
+        "agreekit",
+        ["invalid choice: 'corelate'", "did you mean 'correlate'"],
+    ),
+    "option": (
+        ["correlate", "--formt", "json", "x.txt", "y.txt"],
+        "agreekit correlate",
+        ["unrecognized arguments: --formt", "did you mean '--format'"],
+    ),
+    "option-with-value": (
+        ["bootstrap", "m1.csv", "--n-resampels=10"],
+        "agreekit bootstrap",
+        ["--n-resampels=10", "did you mean '--n-resamples'?"],
+    ),
     "top-level-option": (["--verison"], "agreekit", ["did you mean '--version'"]),
-    "choice": (["correlate", "--format", "tabel", "x.txt", "y.txt"], "agreekit correlate",
-               ["argument --format: invalid choice: 'tabel'", "did you mean 'table'"]),
-    "coefficient": (["moments", "--coefficient", "spearmn", "--n", "5"], "agreekit moments",
-                    ["did you mean 'spearman'"]),
-    "weigher": (["moments", "--n", "5", "--weigher", "harmonc"], "agreekit moments",
-                ["`weigher` unknown family 'harmonc'", "did you mean 'harmonic'", "known families: harmonic"]),
-    "weigher-case": (["correlate", "x.txt", "y.txt", "--weigher", "Inverse_Square:n0=1"], "agreekit correlate",
-                     ["did you mean 'inverse_square'"]),
-    "measure": (["clustering", "u.txt", "v.txt", "-m", "amii"], "agreekit clustering",
-                ["`measure` unknown measure 'amii'", "did you mean 'ami'"]),
-    "ir-metric": (["evaluate", QRELS, RUN_A, "--metrics", "map2"], "agreekit evaluate",
-                  ["unsupported metric 'map2'", "did you mean 'map'"]),
+    "choice": (
+        ["correlate", "--format", "tabel", "x.txt", "y.txt"],
+        "agreekit correlate",
+        ["argument --format: invalid choice: 'tabel'", "did you mean 'table'"],
+    ),
+    "coefficient": (
+        ["moments", "--coefficient", "spearmn", "--n", "5"],
+        "agreekit moments",
+        ["did you mean 'spearman'"],
+    ),
+    "weigher": (
+        ["moments", "--n", "5", "--weigher", "harmonc"],
+        "agreekit moments",
+        ["`weigher` unknown family 'harmonc'", "did you mean 'harmonic'", "known families: harmonic"],
+    ),
+    "weigher-case": (
+        ["correlate", "x.txt", "y.txt", "--weigher", "Inverse_Square:n0=1"],
+        "agreekit correlate",
+        ["did you mean 'inverse_square'"],
+    ),
+    "measure": (
+        ["clustering", "u.txt", "v.txt", "-m", "amii"],
+        "agreekit clustering",
+        ["`measure` unknown measure 'amii'", "did you mean 'ami'"],
+    ),
+    "ir-metric": (
+        ["evaluate", QRELS, RUN_A, "--metrics", "map2"],
+        "agreekit evaluate",
+        ["unsupported metric 'map2'", "did you mean 'map'"],
+    ),
 }
 
 
@@ -394,12 +484,15 @@ def test_misspelt_names_get_a_suggestion(case, files):
     assert lines[0].count("did you mean") == 1
 
 
-@pytest.mark.parametrize("argv,prog", [
-    (["correlate", "x.txt"], "agreekit correlate"),                        # a missing argument
-    (["bootstrap", "m1.csv", "--alpha"], "agreekit bootstrap"),            # an option without its value
-    (["rbo", "x.txt", "y.txt", "--p", "abc"], "agreekit rbo"),             # a value of the wrong type
-    (["clustering", "u.txt", "v.txt", "--zzzz"], "agreekit clustering"),   # nothing close: no suggestion
-])
+@pytest.mark.parametrize(
+    "argv,prog",
+    [
+        (["correlate", "x.txt"], "agreekit correlate"),  # a missing argument
+        (["bootstrap", "m1.csv", "--alpha"], "agreekit bootstrap"),  # an option without its value
+        (["rbo", "x.txt", "y.txt", "--p", "abc"], "agreekit rbo"),  # a value of the wrong type
+        (["clustering", "u.txt", "v.txt", "--zzzz"], "agreekit clustering"),  # nothing close: no suggestion
+    ],
+)
 def test_usage_errors_name_the_subcommand(argv, prog, files):
     r = _cli(*argv, cwd=files)
     lines = r.stderr.splitlines()
@@ -432,6 +525,7 @@ def test_the_suggestion_helper():
 
 # ----------------------------------------------------------------------------- metaeval's confidence_level
 
+
 def test_metaeval_states_its_confidence_level(files, monkeypatch):
     base = ["metaeval", "A=m1.csv", "B=m2.csv", "--n-resamples", "50", "--rng", "1", "--pvalue-resamples", "200"]
     code, out, err = _run(base + ["--confidence-level", "0.9"], monkeypatch)
@@ -439,7 +533,7 @@ def test_metaeval_states_its_confidence_level(files, monkeypatch):
     got = json.loads(out)
     assert got["confidence_level"] == 0.9 and got["alpha"] == pytest.approx(0.1, abs=1e-12)
     keys = list(got)
-    assert keys.index("confidence_level") == keys.index("alpha") + 1      # beside alpha
+    assert keys.index("confidence_level") == keys.index("alpha") + 1  # beside alpha
     code, out, _ = _run(base, monkeypatch)
     assert json.loads(out)["confidence_level"] == 0.95
     # the deprecated --alpha A (= 1 - level) is reported as the level it means

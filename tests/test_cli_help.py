@@ -1,5 +1,6 @@
 """CLI finish: every subcommand's --help shows choices, defaults and examples; bare `agreekit` lists the
 commands; commands that draw random numbers report the seed they used (so any run can be repeated)."""
+
 import json
 import shlex
 import subprocess
@@ -39,13 +40,16 @@ def test_command_map_names_every_subcommand_and_its_module_builds_the_same_parse
         action = next(a for a in part._actions if a.__class__.__name__ == "_SubParsersAction")
         assert set(action.choices) <= set(full)
         assert action.choices[name].format_help() == full[name].format_help(), name
-    code = ("import sys, contextlib, io; from agreekit.cli import main\n"
-            "with contextlib.redirect_stdout(io.StringIO()): main(['table'])\n"
-            "print(sorted(m for m in ('agreekit.clustering', 'agreekit.ireval', 'agreekit.consensus') if m in sys.modules))")
+    code = (
+        "import sys, contextlib, io; from agreekit.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()): main(['table'])\n"
+        "print(sorted(m for m in ('agreekit.clustering', 'agreekit.ireval', 'agreekit.consensus') if m in sys.modules))"
+    )
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
-    assert r.stdout.strip() == "[]", r.stdout + r.stderr   # only the tables command's module was imported
-    r = subprocess.run([sys.executable, "-m", "agreekit", "table", "--format", "xml"], capture_output=True,
-                       text=True, cwd=ROOT)
+    assert r.stdout.strip() == "[]", r.stdout + r.stderr  # only the tables command's module was imported
+    r = subprocess.run(
+        [sys.executable, "-m", "agreekit", "table", "--format", "xml"], capture_output=True, text=True, cwd=ROOT
+    )
     assert r.returncode == 2 and r.stderr.count("\n") == 1 and "invalid choice: 'xml'" in r.stderr, r.stderr
     assert main(["standardize", "--n", "30", "--gamma", "0.4"]) == 0
 
@@ -66,19 +70,41 @@ def test_help_shows_choices_defaults_and_examples(name):
 
 def test_listed_choices_include_the_contract_options():
     subs = _subparsers()
-    want = {"moments": ["coefficient", "scheme"], "correlate": ["coefficient", "scheme", "form"],
-            "standardize": ["coefficient", "scheme", "form"], "bootstrap": ["test", "format"],
-            "consensus": ["format", "method"], "clustering": ["format"]}
+    want = {
+        "moments": ["coefficient", "scheme"],
+        "correlate": ["coefficient", "scheme", "form"],
+        "standardize": ["coefficient", "scheme", "form"],
+        "bootstrap": ["test", "format"],
+        "consensus": ["format", "method"],
+        "clustering": ["format"],
+    }
     for name, dests in want.items():
         acts = {a.dest: a for a in subs[name]._actions}
         for d in dests:
             assert acts[d].choices, (name, d)
 
 
-@pytest.mark.parametrize("bad", [["moments", "--coefficient", "pearson", "--scheme", "additive",
-                                  "--weigher", "harmonic", "--n", "5"],
-                                 ["standardize", "--coefficient", "spearman", "--scheme", "additive",
-                                  "--weigher", "harmonic", "--n", "50", "--gamma", "0.1", "--form", "printed"]])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        ["moments", "--coefficient", "pearson", "--scheme", "additive", "--weigher", "harmonic", "--n", "5"],
+        [
+            "standardize",
+            "--coefficient",
+            "spearman",
+            "--scheme",
+            "additive",
+            "--weigher",
+            "harmonic",
+            "--n",
+            "50",
+            "--gamma",
+            "0.1",
+            "--form",
+            "printed",
+        ],
+    ],
+)
 def test_bad_choice_is_one_line_exit_2(bad):
     r = subprocess.run([sys.executable, "-m", "agreekit", *bad], capture_output=True, text=True, cwd=ROOT)
     assert r.returncode == 2 and "invalid choice" in r.stderr and "Traceback" not in r.stderr
@@ -116,6 +142,11 @@ def test_examples_in_help_run(tmp_path):
     bindir = str(Path(sys.executable).parent)
     for name, lines in EXAMPLES.items():
         script = "set -e\n" + "\n".join(lines) + "\n"
-        r = subprocess.run(["bash", "-c", script], cwd=tmp_path, capture_output=True, text=True,
-                           env={"PATH": bindir + ":/usr/bin:/bin", "NUMBA_NUM_THREADS": "1", "HOME": str(tmp_path)})
+        r = subprocess.run(
+            ["bash", "-c", script],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            env={"PATH": bindir + ":/usr/bin:/bin", "NUMBA_NUM_THREADS": "1", "HOME": str(tmp_path)},
+        )
         assert r.returncode == 0, f"examples of {name}: {shlex.join(lines)}\n{r.stderr[-2000:]}"

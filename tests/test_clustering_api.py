@@ -1,5 +1,6 @@
 """Issue 20 in the clustering area: peers' numbers under the peers' names, SPEC 7 randomness,
 peers' objects as input, and one DeprecationWarning per old spelling (same value as the new one)."""
+
 from __future__ import annotations
 
 import hashlib
@@ -37,8 +38,13 @@ def _karate_covers():
                     out[where[u]].add(v)
         return [sorted(c) for c in out]
 
-    return G, {"club": club, "greedy": greedy, "louvain": louvain, "club_overlap": boundary_overlap(club),
-               "greedy_overlap": boundary_overlap(greedy)}
+    return G, {
+        "club": club,
+        "greedy": greedy,
+        "louvain": louvain,
+        "club_overlap": boundary_overlap(club),
+        "greedy_overlap": boundary_overlap(greedy),
+    }
 
 
 def test_omega_equals_cdlib_omega_on_karate_covers():
@@ -49,7 +55,7 @@ def test_omega_equals_cdlib_omega_on_karate_covers():
     names = sorted(covers)
     checked = 0
     for i, a in enumerate(names):
-        for b in names[i + 1:]:
+        for b in names[i + 1 :]:
             x = NodeClustering(covers[a], G, a, overlap=True)
             y = NodeClustering(covers[b], G, b, overlap=True)
             ref = evaluation.omega(x, y).score
@@ -79,8 +85,9 @@ def test_omega_equals_cdlib_omega_on_random_overlapping_covers():
                 if v not in cover[c]:
                     cover[c] = sorted(cover[c] + [int(v)])
             covers.append(cover)
-        ref = evaluation.omega(NodeClustering(covers[0], G, "a", overlap=True),
-                               NodeClustering(covers[1], G, "b", overlap=True)).score
+        ref = evaluation.omega(
+            NodeClustering(covers[0], G, "a", overlap=True), NodeClustering(covers[1], G, "b", overlap=True)
+        ).score
         assert C.omega(*covers) == pytest.approx(ref, abs=1e-12)
 
 
@@ -111,9 +118,11 @@ def test_average_method_equals_sklearn(method):
         if len(set(u)) == n or len(set(v)) == n:
             continue  # documented difference (all singletons): sklearn returns rounding noise
         assert C.adjusted_mutual_info(u, v, average_method=method) == pytest.approx(
-            metrics.adjusted_mutual_info_score(u, v, average_method=method), abs=1e-10)
+            metrics.adjusted_mutual_info_score(u, v, average_method=method), abs=1e-10
+        )
         assert C.normalized_mutual_info(u, v, average_method=method) == pytest.approx(
-            metrics.normalized_mutual_info_score(u, v, average_method=method), abs=1e-12)
+            metrics.normalized_mutual_info_score(u, v, average_method=method), abs=1e-12
+        )
 
 
 @pytest.mark.parametrize("func", [C.normalized_mutual_info, C.adjusted_mutual_info])
@@ -165,7 +174,7 @@ def test_seed_table_alpha_warns_once(func):
         old = f(ex, alpha=0.2)
     _one_warning(w)
     new = f(ex, direct_weight=0.2)
-    assert (old.equals(new) if hasattr(old, "equals") else old == new)
+    assert old.equals(new) if hasattr(old, "equals") else old == new
     assert not any(n.startswith(("seed_table", "SEED_TABLE")) for n in C.__all__)
 
 
@@ -177,8 +186,16 @@ def test_node_clustering_is_accepted_by_every_measure():
     G, covers = _karate_covers()
     a, b = covers["club"], covers["greedy_overlap"]
     x, y = NodeClustering(a, G, "club"), NodeClustering(b, G, "greedy", overlap=True)
-    for name in ("ri_delta", "ari_delta", "ari_delta_approx", "i_norm", "i_sqrt_tr", "omega", "omega_unadjusted",
-                 "overlapping_nmi_lfk"):
+    for name in (
+        "ri_delta",
+        "ari_delta",
+        "ari_delta_approx",
+        "i_norm",
+        "i_sqrt_tr",
+        "omega",
+        "omega_unadjusted",
+        "overlapping_nmi_lfk",
+    ):
         m = C.get_measure(name)
         assert m(x, y) == m(a, b), name
     p = NodeClustering(covers["louvain"], G, "louvain")
@@ -269,8 +286,12 @@ def test_experiments_take_rng_and_seed_warns_once():
     with pytest.warns(DeprecationWarning, match="rng") as w:
         assert X.detect_overlapping(200, e, "lfm", seed=2) == cover
     _one_warning(w)
-    for f, args in ((X.lfr_trial, (small, 0.1)), (X.weighted_lfr_trial, (small, 0.1)),
-                    (X.overlapping_lfr_trial, (small, 0.1)), (X.lfr_trial_for_figure, (7, {}, 0.1))):
+    for f, args in (
+        (X.lfr_trial, (small, 0.1)),
+        (X.weighted_lfr_trial, (small, 0.1)),
+        (X.overlapping_lfr_trial, (small, 0.1)),
+        (X.lfr_trial_for_figure, (7, {}, 0.1)),
+    ):
         with pytest.warns(DeprecationWarning, match="rng") as w, pytest.raises((InputError, KeyError)):
             f(*args, seed=1, measures=["bogus"]) if f is not X.lfr_trial_for_figure else f(*args, seed=1)
         _one_warning(w)
@@ -307,8 +328,9 @@ def _run(argv, stdin=None):
     import subprocess
     import sys
 
-    return subprocess.run([sys.executable, "-m", "agreekit", "clustering", *argv], input=stdin,
-                          capture_output=True, text=True)
+    return subprocess.run(
+        [sys.executable, "-m", "agreekit", "clustering", *argv], input=stdin, capture_output=True, text=True
+    )
 
 
 def test_cli_stdin_stdout_format_and_deprecated_alpha(tmp_path):
@@ -317,8 +339,9 @@ def test_cli_stdin_stdout_format_and_deprecated_alpha(tmp_path):
     v.write_text("0 1 2\n2 3 4\n")
     g.write_text("0 1\n1 2\n2 3 2.0\n3 4\n")
     by_path = _run([str(u), str(v), "-m", "omega", "-m", "omega_unadjusted", "--format", "csv", "-o", "-"])
-    by_stdin = _run(["-", str(v), "-m", "omega", "-m", "omega_unadjusted", "--format", "csv", "--quiet"],
-                    stdin=u.read_text())
+    by_stdin = _run(
+        ["-", str(v), "-m", "omega", "-m", "omega_unadjusted", "--format", "csv", "--quiet"], stdin=u.read_text()
+    )
     assert by_path.returncode == 0 and by_stdin.returncode == 0, by_stdin.stderr
     assert by_path.stdout == by_stdin.stdout
     rows = dict(line.split(",") for line in by_path.stdout.splitlines()[1:])
@@ -330,8 +353,9 @@ def test_cli_stdin_stdout_format_and_deprecated_alpha(tmp_path):
     assert old.stderr.count("DeprecationWarning") == 1 and "--direct-weight" in old.stderr
     assert json.loads(old.stdout) == json.loads(new.stdout)
     edges = [(0, 1), (1, 2), (2, 3, 2.0), (3, 4)]
-    assert json.loads(new.stdout)["results"]["ri_delta"] == C.ri_delta(U, V, graph=edges, mode="plus",
-                                                                        direct_weight=0.3)
+    assert json.loads(new.stdout)["results"]["ri_delta"] == C.ri_delta(
+        U, V, graph=edges, mode="plus", direct_weight=0.3
+    )
     out = tmp_path / "out.json"
     assert _run([str(u), str(v), "-o", str(out)]).returncode == 0
     assert json.loads(out.read_text())["results"]["ari_delta"] == C.ari_delta(U, V)
@@ -362,5 +386,7 @@ def test_pipeline_keeps_the_seeds_omega_labels_and_numbers():
     w = sum(a == b for a, b in zip(cu, cv)) / len(pairs)
     e = sum(cu.count(k) * cv.count(k) for k in set(cu) | set(cv)) / len(pairs) ** 2
     assert _trials._figure9_score("omega", t, f, truth, found, n) == pytest.approx(w, abs=1e-12)
-    assert _trials._figure9_score("adjusted_omega", t, f, truth, found, n) == pytest.approx((w - e) / (1 - e), abs=1e-12)
+    assert _trials._figure9_score("adjusted_omega", t, f, truth, found, n) == pytest.approx(
+        (w - e) / (1 - e), abs=1e-12
+    )
     assert (_trials.FIGURE9_MEASURES["omega"], _trials.FIGURE9_MEASURES["adjusted_omega"]) == ("ω", "Aω")

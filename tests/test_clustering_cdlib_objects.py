@@ -5,6 +5,7 @@ counted); agreekit reads the objects the same way, so every score equals cdlib's
 objects.  ``nodes=list(graph)`` is the explicit way to a larger universe (uncovered nodes then
 follow ``uncovered=``; by default one extra cluster).  Reference: cdlib 0.4.1's scores.
 """
+
 import numpy as np
 import pytest
 
@@ -59,8 +60,10 @@ def test_every_score_equals_cdlib_on_partially_covering_objects(seed):
     pairs = [
         (ac.omega(cu, cv), evaluation.omega(cu, cv).score),
         (ac.overlapping_nmi(cu, cv), evaluation.overlapping_normalized_mutual_information_LFK(cu, cv).score),
-        (ac.overlapping_nmi(cu, cv, variant="mgh"),
-         evaluation.overlapping_normalized_mutual_information_MGH(cu, cv).score),
+        (
+            ac.overlapping_nmi(cu, cv, variant="mgh"),
+            evaluation.overlapping_normalized_mutual_information_MGH(cu, cv).score,
+        ),
         (ac.adjusted_rand_index(cp, cq), evaluation.adjusted_rand_index(cp, cq).score),
         (ac.normalized_mutual_info(cp, cq), evaluation.normalized_mutual_information(cp, cq).score),
         (ac.adjusted_mutual_info(cp, cq), evaluation.adjusted_mutual_information(cp, cq).score),

@@ -1,4 +1,5 @@
 """`agreekit clustering` CLI (alias `agreekit agreement`)."""
+
 import json
 import subprocess
 import sys
@@ -32,34 +33,52 @@ def test_labels_json(files, capsys):
     u, v = [0, 0, 1, 1, 1], ["a", "b", "b", "b", "c"]
     assert res["n"] == 5
     assert res["results"]["ari"] == pytest.approx(adjusted_rand_index(u, v), abs=1e-15)
-    assert res["results"]["nmi_sqrt"] == pytest.approx(normalized_mutual_info(u, v, average_method="geometric"), abs=1e-15)
+    assert res["results"]["nmi_sqrt"] == pytest.approx(
+        normalized_mutual_info(u, v, average_method="geometric"), abs=1e-15
+    )
 
 
 def test_cover_and_matrix_csv_output(files, capsys):
-    code, out, _ = run(capsys, files / "cover.txt", files / "soft.csv", "-m", "ari_delta_approx", "-m", "i_norm",
-                       "--format", "csv")
+    code, out, _ = run(
+        capsys, files / "cover.txt", files / "soft.csv", "-m", "ari_delta_approx", "-m", "i_norm", "--format", "csv"
+    )
     assert code == 0
     lines = out.strip().splitlines()
     assert lines[0] == "measure,value"
     vals = dict(line.split(",") for line in lines[1:])
     soft = [[1, 0], [0.5, 0.5], [0, 1], [0, 1], [0.2, 0.8]]
     import numpy as np
+
     assert float(vals["ari_delta_approx"]) == pytest.approx(
-        ari_delta([[0, 1, 2], [2, 3, 4]], np.array(soft), exact=False), abs=1e-15)
+        ari_delta([[0, 1, 2], [2, 3, 4]], np.array(soft), exact=False), abs=1e-15
+    )
 
 
 def test_graph_modes_and_graph_agreement(files, capsys):
     edges = [(0, 1), (1, 2), (2, 3, 2.0), (3, 4)]
-    code, out, _ = run(capsys, files / "u.txt", files / "cover.txt", "--graph", files / "g.txt", "-m", "ri_delta",
-                       "--mode", "plus", "--direct-weight", "0.3")
+    code, out, _ = run(
+        capsys,
+        files / "u.txt",
+        files / "cover.txt",
+        "--graph",
+        files / "g.txt",
+        "-m",
+        "ri_delta",
+        "--mode",
+        "plus",
+        "--direct-weight",
+        "0.3",
+    )
     assert code == 0
     got = json.loads(out)["results"]["ri_delta"]
-    assert got == pytest.approx(ri_delta([0, 0, 1, 1, 1], [[0, 1, 2], [2, 3, 4]], graph=edges, mode="plus",
-                                         direct_weight=0.3), abs=1e-15)
+    assert got == pytest.approx(
+        ri_delta([0, 0, 1, 1, 1], [[0, 1, 2], [2, 3, 4]], graph=edges, mode="plus", direct_weight=0.3), abs=1e-15
+    )
     code, out, _ = run(capsys, files / "u.txt", "--graph", files / "g.txt", "-m", "ari_delta")
     assert code == 0
     assert json.loads(out)["results"]["ari_delta"] == pytest.approx(
-        agreement_with_graph([0, 0, 1, 1, 1], edges, "ari_delta"), abs=1e-15)
+        agreement_with_graph([0, 0, 1, 1, 1], edges, "ari_delta"), abs=1e-15
+    )
 
 
 def test_list(capsys):
@@ -69,12 +88,15 @@ def test_list(capsys):
     assert "omega_unadjusted" in names and "omega" in names and "ari_delta" in names
 
 
-@pytest.mark.parametrize("content,other,match", [
-    ("0\n\n1\n", "u.txt", "line 2 is empty"),
-    ("", "u.txt", "is empty"),
-    ("0\n1\n", "u.txt", "same node set"),
-    ("0 1\n5 6\n", "cover.txt", "different node set"),
-])
+@pytest.mark.parametrize(
+    "content,other,match",
+    [
+        ("0\n\n1\n", "u.txt", "line 2 is empty"),
+        ("", "u.txt", "is empty"),
+        ("0\n1\n", "u.txt", "same node set"),
+        ("0 1\n5 6\n", "cover.txt", "different node set"),
+    ],
+)
 def test_bad_files_exit_2(files, capsys, content, other, match):
     bad = files / "bad.txt"
     bad.write_text(content)
@@ -110,16 +132,33 @@ def test_no_partial_output_file_on_error(files, capsys):
 
 
 def test_subprocess_exit_code_without_traceback(files):
-    proc = subprocess.run([sys.executable, "-m", "agreekit", "agreement", str(files / "u.txt"),
-                           str(files / "missing.txt")], capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, "-m", "agreekit", "agreement", str(files / "u.txt"), str(files / "missing.txt")],
+        capture_output=True,
+        text=True,
+    )
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr and "missing.txt" in proc.stderr
 
 
 def test_information_and_overlapping_nmi_measures(files, capsys):
     from agreekit.clustering import adjusted_mutual_info, fowlkes_mallows, overlapping_nmi, v_measure
-    code, out, _ = run(capsys, files / "u.txt", files / "v.txt", "-m", "ami", "-m", "ami_max", "-m",
-                       "fowlkes_mallows", "-m", "v_measure", "-m", "mi")
+
+    code, out, _ = run(
+        capsys,
+        files / "u.txt",
+        files / "v.txt",
+        "-m",
+        "ami",
+        "-m",
+        "ami_max",
+        "-m",
+        "fowlkes_mallows",
+        "-m",
+        "v_measure",
+        "-m",
+        "mi",
+    )
     assert code == 0
     res = json.loads(out)["results"]
     u, v = [0, 0, 1, 1, 1], ["a", "b", "b", "b", "c"]

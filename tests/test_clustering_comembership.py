@@ -1,11 +1,22 @@
 """Co-membership measures, Omega and the graph-aware forms against brute-force O(n²) references."""
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from agreekit.clustering import (omega, adjusted_rand_index, adjusted_rand_index_approx,
-                                agreement_with_graph, ari_delta, comembership_stats, i_norm, i_sqrt_tr, omega_unadjusted,
-                                rand_index, ri_delta)
+from agreekit.clustering import (
+    omega,
+    adjusted_rand_index,
+    adjusted_rand_index_approx,
+    agreement_with_graph,
+    ari_delta,
+    comembership_stats,
+    i_norm,
+    i_sqrt_tr,
+    omega_unadjusted,
+    rand_index,
+    ri_delta,
+)
 
 
 def random_cover(rng, n, k, max_memb=3, soft=False):
@@ -72,8 +83,9 @@ def test_delta_measures_match_brute_force(seed, soft):
 @pytest.mark.parametrize("seed", range(8))
 def test_omega_matches_brute_force_pair_count(seed):
     rng = np.random.default_rng(100 + seed)
-    n, k, r = [(2, 1, 2), (5, 3, 3), (25, 4, 6), (40, 6, 3), (80, 10, 10), (150, 12, 20), (60, 3, 3),
-               (200, 30, 8)][seed]
+    n, k, r = [(2, 1, 2), (5, 3, 3), (25, 4, 6), (40, 6, 3), (80, 10, 10), (150, 12, 20), (60, 3, 3), (200, 30, 8)][
+        seed
+    ]
     U = random_cover(rng, n, k, max_memb=min(k, 4))
     V = random_cover(rng, n, r, max_memb=min(r, 4))
     w, aw = brute_omega(U, V)
@@ -139,9 +151,12 @@ def test_transform_mode_equals_explicit_incidence_transform(seed, weighted):
     for exact in (True, False):
         a = comembership_stats(U, V, exact=exact, graph=A)
         b = comembership_stats(N.T @ U, N.T @ V, exact=exact)
-        np.testing.assert_allclose([a.s_u, a.s_v, a.s_uv, a.sum_u, a.sum_v, a.pairs, a.max_u, a.max_v],
-                                   [b.s_u, b.s_v, b.s_uv, b.sum_u, b.sum_v, b.pairs, b.max_u, b.max_v],
-                                   rtol=1e-12, atol=1e-9)
+        np.testing.assert_allclose(
+            [a.s_u, a.s_v, a.s_uv, a.sum_u, a.sum_v, a.pairs, a.max_u, a.max_v],
+            [b.s_u, b.s_v, b.s_uv, b.sum_u, b.sum_v, b.pairs, b.max_u, b.max_v],
+            rtol=1e-12,
+            atol=1e-9,
+        )
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -191,9 +206,10 @@ def test_exact_ri_uses_max_offdiagonal_squared():
 def test_omega_with_many_identical_nodes_and_forced_hash_collisions(seed):
     """Grouping of identical nodes is exact, and a hash collision falls back to single nodes."""
     from agreekit.clustering._comembership import _cover_pair_counts
+
     rng = np.random.default_rng(600 + seed)
     n = [30, 200, 500][seed]
-    U = random_cover(rng, n, 3, max_memb=2)   # few distinct rows: large groups
+    U = random_cover(rng, n, 3, max_memb=2)  # few distinct rows: large groups
     V = random_cover(rng, n, 4, max_memb=2)
     w, aw = brute_omega(U, V)
     assert omega_unadjusted(U, V) == pytest.approx(w, abs=1e-12)

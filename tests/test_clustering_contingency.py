@@ -1,22 +1,51 @@
 """Classic measures against scikit-learn, identities of the generalized distance, large n."""
+
 import math
 
 import numpy as np
 import pytest
 from sklearn import metrics as skm
 
-from agreekit.clustering import (omega, adjusted_rand_index, adjusted_rand_index_approx, ari_delta,
-                                f_measure, generalized_distance, jaccard_index, mirkin_index,
-                                normalized_mutual_info, omega_unadjusted, rand_index, ri_delta, variation_of_information)
+from agreekit.clustering import (
+    omega,
+    adjusted_rand_index,
+    adjusted_rand_index_approx,
+    ari_delta,
+    f_measure,
+    generalized_distance,
+    jaccard_index,
+    mirkin_index,
+    normalized_mutual_info,
+    omega_unadjusted,
+    rand_index,
+    ri_delta,
+    variation_of_information,
+)
 
 
 def labelings():
     rng = np.random.default_rng(20240501)
-    cases = [([0], [0]), ([3], [7]), ([0, 0], [1, 1]), ([0, 1], [0, 1]), ([0, 0], [0, 1]),
-             ([0] * 7, [0] * 7), ([0] * 7, list(range(7))), (list(range(7)), list(range(7))),
-             (list(range(7)), [5] * 7)]
-    for n, ku, kv in [(2, 2, 2), (5, 2, 3), (10, 3, 3), (50, 5, 8), (200, 20, 4), (1000, 40, 60), (3000, 1, 3),
-                      (3000, 300, 250)]:
+    cases = [
+        ([0], [0]),
+        ([3], [7]),
+        ([0, 0], [1, 1]),
+        ([0, 1], [0, 1]),
+        ([0, 0], [0, 1]),
+        ([0] * 7, [0] * 7),
+        ([0] * 7, list(range(7))),
+        (list(range(7)), list(range(7))),
+        (list(range(7)), [5] * 7),
+    ]
+    for n, ku, kv in [
+        (2, 2, 2),
+        (5, 2, 3),
+        (10, 3, 3),
+        (50, 5, 8),
+        (200, 20, 4),
+        (1000, 40, 60),
+        (3000, 1, 3),
+        (3000, 300, 250),
+    ]:
         for _ in range(2):
             cases.append((rng.integers(0, ku, n).tolist(), rng.integers(0, kv, n).tolist()))
     return cases
@@ -38,12 +67,15 @@ def test_against_sklearn(u, v):
     assert rand_index(u, v) == pytest.approx(skm.rand_score(u, v), abs=1e-12)
     assert adjusted_rand_index(u, v) == pytest.approx(skm.adjusted_rand_score(u, v), abs=1e-12)
     assert normalized_mutual_info(u, v, average_method="arithmetic") == pytest.approx(
-        skm.normalized_mutual_info_score(u, v, average_method="arithmetic"), abs=1e-12)
+        skm.normalized_mutual_info_score(u, v, average_method="arithmetic"), abs=1e-12
+    )
     assert normalized_mutual_info(u, v, average_method="geometric") == pytest.approx(
-        skm.normalized_mutual_info_score(u, v, average_method="geometric"), abs=1e-12)
+        skm.normalized_mutual_info_score(u, v, average_method="geometric"), abs=1e-12
+    )
     for method in ("max", "min"):
         assert normalized_mutual_info(u, v, average_method=method) == pytest.approx(
-            skm.normalized_mutual_info_score(u, v, average_method=method), abs=1e-12)
+            skm.normalized_mutual_info_score(u, v, average_method=method), abs=1e-12
+        )
     # VI = H(U) + H(V) - 2 I
     if len(set(u)) > 1 and len(set(v)) > 1:
         hu = skm.mutual_info_score(u, u)
@@ -82,11 +114,12 @@ def test_identities_of_the_generalized_distance(u, v):
     assert gd(u, v, phi="x^2", **AD) == pytest.approx(1 - adjusted_rand_index_approx(u, v), abs=1e-12)
     # Definition-3 expectation with x(x-1) gives ARI', the product form gives ARI
     assert gd(u, v, phi="x(x-1)", **AD, expectation="definition3") == pytest.approx(
-        1 - adjusted_rand_index_approx(u, v), abs=1e-12)
+        1 - adjusted_rand_index_approx(u, v), abs=1e-12
+    )
     assert gd(u, v, phi="x(x-1)", **AD, expectation="product") == pytest.approx(
-        1 - adjusted_rand_index(u, v), abs=1e-12)
-    assert gd(u, v, phi="comb2", **AD, expectation="product") == pytest.approx(
-        1 - adjusted_rand_index(u, v), abs=1e-12)
+        1 - adjusted_rand_index(u, v), abs=1e-12
+    )
+    assert gd(u, v, phi="comb2", **AD, expectation="product") == pytest.approx(1 - adjusted_rand_index(u, v), abs=1e-12)
 
 
 def test_user_callable_phi_matches_builtin():
@@ -97,8 +130,13 @@ def test_user_callable_phi_matches_builtin():
             a = generalized_distance(u, v, phi=lambda x: x * x, normalization=norm, expectation=expectation)
             b = generalized_distance(u, v, phi="square", normalization=norm, expectation=expectation)
             assert a == pytest.approx(b, rel=1e-12)
-            a = generalized_distance(u, v, phi=lambda x: np.where(x > 0, x * np.log(np.where(x > 0, x, 1)), 0),
-                                     normalization=norm, expectation=expectation)
+            a = generalized_distance(
+                u,
+                v,
+                phi=lambda x: np.where(x > 0, x * np.log(np.where(x > 0, x, 1)), 0),
+                normalization=norm,
+                expectation=expectation,
+            )
             b = generalized_distance(u, v, phi="xlogx", normalization=norm, expectation=expectation)
             assert a == pytest.approx(b, rel=1e-10)
 
@@ -122,6 +160,7 @@ def test_ari_at_ten_million_nodes_does_not_overflow():
     v[flip] = 1 - v[flip]
     # reference with exact rationals from the 2x2 contingency table
     from fractions import Fraction
+
     nij = np.zeros((2, 2), dtype=object)
     for a in (0, 1):
         for b in (0, 1):

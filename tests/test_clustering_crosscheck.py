@@ -1,4 +1,5 @@
 """Adjusted Omega against clusim's omega_index (an independent implementation)."""
+
 import json
 from pathlib import Path
 
@@ -31,6 +32,7 @@ def test_adjusted_omega_equals_clusim_on_random_overlapping_covers(seed):
             for c in rng.choice(k, size=rng.integers(1, 4), replace=False):
                 clusters[c].append(i)
         return [c for c in clusters if c]
+
     U, V = cover(), cover()
     assert omega(U, V) == pytest.approx(omega_index(clusim_of(U), clusim_of(V)), abs=1e-12)
 
@@ -39,5 +41,4 @@ def test_adjusted_omega_equals_clusim_on_the_omega_example():
     ex = json.loads((DATA / "fig2a_omega.json").read_text())
     c = ex["clusterings"]
     for cand in ("U1", "U2"):
-        assert omega(c["V"], c[cand]) == pytest.approx(
-            omega_index(clusim_of(c["V"]), clusim_of(c[cand])), abs=1e-12)
+        assert omega(c["V"], c[cand]) == pytest.approx(omega_index(clusim_of(c["V"]), clusim_of(c[cand])), abs=1e-12)

@@ -3,6 +3,7 @@
 References: scikit-learn (the issue's contract: AMI/MI to 1e-10, the others to 1e-12) and an exact
 expected-MI from integer binomials (math.comb), independent of both implementations.
 """
+
 import math
 from fractions import Fraction
 
@@ -14,8 +15,16 @@ from sklearn.metrics.cluster import contingency_matrix
 from sklearn.metrics.cluster._expected_mutual_info_fast import expected_mutual_information
 
 from agreekit._validation import InputError
-from agreekit.clustering import (adjusted_mutual_info, completeness, expected_mutual_info, fowlkes_mallows,
-                                 homogeneity, mutual_info, normalized_mutual_info, v_measure)
+from agreekit.clustering import (
+    adjusted_mutual_info,
+    completeness,
+    expected_mutual_info,
+    fowlkes_mallows,
+    homogeneity,
+    mutual_info,
+    normalized_mutual_info,
+    v_measure,
+)
 
 AVERAGES = ("arithmetic", "max", "min", "geometric")
 
@@ -31,11 +40,19 @@ def _sklearn_without_parameter_validation():
 def random_labelings(count=1000, seed=20261201):
     """1000 labelings: n = 1 and 2, one cluster, all singletons, and random sizes/cluster counts."""
     rng = np.random.default_rng(seed)
-    cases = [([0], [0]), ([0], [5]), ([0, 0], [0, 0]), ([0, 1], [0, 0]), ([0, 0], [0, 1]), ([0, 1], [1, 0]),
-             ([0, 1], [0, 1])]
+    cases = [
+        ([0], [0]),
+        ([0], [5]),
+        ([0, 0], [0, 0]),
+        ([0, 1], [0, 0]),
+        ([0, 0], [0, 1]),
+        ([0, 1], [1, 0]),
+        ([0, 1], [0, 1]),
+    ]
     while len(cases) < count:
         r = rng.random()
         n = int(rng.choice([1, 2, 3, 5, 10, 30, 100, 300, 600, 1000]))
+
         def lab(kind):
             if kind == "one":
                 return np.zeros(n, np.int64)
@@ -45,6 +62,7 @@ def random_labelings(count=1000, seed=20261201):
             if rng.random() < 0.3:  # skewed sizes
                 return np.minimum(rng.geometric(0.3, n) - 1, k - 1)
             return rng.integers(0, k, n)
+
         ku = "one" if r < 0.05 else "singletons" if r < 0.1 else "random"
         kv = "one" if 0.1 <= r < 0.13 else "singletons" if 0.13 <= r < 0.18 else "random"
         cases.append((lab(ku), lab(kv)))
@@ -64,7 +82,9 @@ def test_cases_cover_the_edge_cases():
         n = len(u)
         kinds["n=1"] += n == 1
         kinds["n=2"] += n == 2
-        kinds["one cluster"] += n > 1 and (len(set(np.asarray(u).tolist())) == 1 or len(set(np.asarray(v).tolist())) == 1)
+        kinds["one cluster"] += n > 1 and (
+            len(set(np.asarray(u).tolist())) == 1 or len(set(np.asarray(v).tolist())) == 1
+        )
         kinds["all singletons"] += n > 2 and (is_singletons(u) or is_singletons(v))
     assert len(CASES) == 1000 and all(c >= 10 for c in kinds.values()), kinds
 
@@ -80,8 +100,11 @@ def test_adjusted_mutual_info_against_sklearn():
     checked = 0
     for u, v in CASES:
         n = len(u)
-        degenerate = n > 1 and (is_singletons(u) or is_singletons(v)) and not (
-            len(set(np.asarray(u).tolist())) == 1 or len(set(np.asarray(v).tolist())) == 1)
+        degenerate = (
+            n > 1
+            and (is_singletons(u) or is_singletons(v))
+            and not (len(set(np.asarray(u).tolist())) == 1 or len(set(np.asarray(v).tolist())) == 1)
+        )
         for avg in AVERAGES:
             ours = adjusted_mutual_info(u, v, average_method=avg)
             ref = skm.adjusted_mutual_info_score(u, v, average_method=avg)
@@ -186,8 +209,15 @@ def test_errors():
         adjusted_mutual_info([0, 1], [0, 1], average_method="mean")
     with pytest.raises(InputError, match="beta"):
         v_measure([0, 1], [0, 1], beta=-1)
-    for f in (mutual_info, expected_mutual_info, adjusted_mutual_info, fowlkes_mallows, homogeneity,
-              completeness, v_measure):
+    for f in (
+        mutual_info,
+        expected_mutual_info,
+        adjusted_mutual_info,
+        fowlkes_mallows,
+        homogeneity,
+        completeness,
+        v_measure,
+    ):
         with pytest.raises(InputError, match="partitions"):
             f([[0, 1, 2], [2, 3]], [0, 0, 1, 1])
         with pytest.raises(InputError, match="V"):

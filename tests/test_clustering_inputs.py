@@ -1,12 +1,23 @@
 """The normalizing input layer: equivalent forms, node sets, uncovered nodes, graphs, errors."""
+
 import networkx as nx
 import numpy as np
 import pytest
 import scipy.sparse as sp
 
 from agreekit._validation import InputError
-from agreekit.clustering import (omega, adjusted_rand_index, ari_delta, as_clustering, as_graph,
-                                generalized_distance, i_sqrt_tr, normalized_mutual_info, omega_unadjusted, ri_delta)
+from agreekit.clustering import (
+    omega,
+    adjusted_rand_index,
+    ari_delta,
+    as_clustering,
+    as_graph,
+    generalized_distance,
+    i_sqrt_tr,
+    normalized_mutual_info,
+    omega_unadjusted,
+    ri_delta,
+)
 
 
 def test_equivalent_forms_of_one_partition():
@@ -65,16 +76,19 @@ def test_uncovered_nodes_conventions():
         as_clustering(cover, uncovered="drop")
 
 
-@pytest.mark.parametrize("bad,match", [
-    ([], "empty"),
-    ([0, 1, np.nan], "NaN"),
-    (np.array([[0.5, -0.1], [1, 0]]), "negative"),
-    (np.array([[np.inf, 0], [1, 0]]), "NaN or infinite"),
-    ([0, [1, 2]], "mixes"),
-    (np.zeros((0, 3)), "empty"),
-    (5, "label vector"),
-    ([None, 1], "missing"),
-])
+@pytest.mark.parametrize(
+    "bad,match",
+    [
+        ([], "empty"),
+        ([0, 1, np.nan], "NaN"),
+        (np.array([[0.5, -0.1], [1, 0]]), "negative"),
+        (np.array([[np.inf, 0], [1, 0]]), "NaN or infinite"),
+        ([0, [1, 2]], "mixes"),
+        (np.zeros((0, 3)), "empty"),
+        (5, "label vector"),
+        ([None, 1], "missing"),
+    ],
+)
 def test_bad_clusterings(bad, match):
     with pytest.raises(InputError, match=match):
         ari_delta(bad, bad)
@@ -96,7 +110,8 @@ def test_graph_forms_agree():
     assert ari_delta(truth, cand, graph=[(b, a) for a, b in edges] + [(0, 0)]) == pytest.approx(ref, abs=1e-14)
     # weighted edge list: weight 2 on every edge == scaling √w -> same normalized measures
     assert i_sqrt_tr(truth, cand, graph=[(a, b, 2.0) for a, b in edges]) == pytest.approx(
-        i_sqrt_tr(truth, cand, graph=edges), abs=1e-14)
+        i_sqrt_tr(truth, cand, graph=edges), abs=1e-14
+    )
 
 
 def test_bad_graphs():
@@ -128,9 +143,12 @@ def test_omega_rejects_soft_memberships():
 def test_networkx_is_optional_for_the_library():
     import subprocess
     import sys
-    code = ("import sys; sys.modules['networkx'] = None\n"
-            "from agreekit.clustering import ari_delta\n"
-            "print(ari_delta([0, 0, 1, 1], [0, 1, 1, 1], graph=[(0, 1), (1, 2), (2, 3)]))")
+
+    code = (
+        "import sys; sys.modules['networkx'] = None\n"
+        "from agreekit.clustering import ari_delta\n"
+        "print(ari_delta([0, 0, 1, 1], [0, 1, 1, 1], graph=[(0, 1), (1, 2), (2, 3)]))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert float(out.stdout) == pytest.approx(ari_delta([0, 0, 1, 1], [0, 1, 1, 1], graph=[(0, 1), (1, 2), (2, 3)]))
 
@@ -140,6 +158,7 @@ def test_integer_array_cover_fast_path_equals_generic_path():
     import numpy as np
     from agreekit.clustering import as_clustering
     from agreekit._validation import InputError
+
     rng = np.random.default_rng(12)
     for trial in range(40):
         base = rng.choice([0, 5, -7, 10**9], p=[0.5, 0.2, 0.15, 0.15])
@@ -154,16 +173,20 @@ def test_integer_array_cover_fast_path_equals_generic_path():
             assert fast.is_partition == slow.is_partition
             assert (fast.matrix != slow.matrix).nnz == 0
             for unc in ("cluster", "singletons"):
-                a, b = as_clustering(cover, nodes=nodes, uncovered=unc), as_clustering(
-                    [c.tolist() for c in cover], nodes=nodes, uncovered=unc)
+                a, b = (
+                    as_clustering(cover, nodes=nodes, uncovered=unc),
+                    as_clustering([c.tolist() for c in cover], nodes=nodes, uncovered=unc),
+                )
                 assert a.k == b.k and (a.matrix != b.matrix).nnz == 0
     with pytest.raises(InputError, match="not in `nodes`"):
         as_clustering([np.array([0, 1]), np.array([7])], nodes=range(3))
     with pytest.raises(InputError, match="not in `nodes`"):
         as_clustering([np.array([0, 1]), np.array([-1])], nodes=[1, 0, 5])
     # issue 14: the fast path refuses what the generic path refuses (empty cluster, node twice)
-    for cover, fragment in (([np.array([0, 1]), np.array([], dtype=np.int64)], "cluster 1 is empty"),
-                            ([np.array([0, 1]), np.array([2, 3, 2])], "cluster 1 lists node 2 twice")):
+    for cover, fragment in (
+        ([np.array([0, 1]), np.array([], dtype=np.int64)], "cluster 1 is empty"),
+        ([np.array([0, 1]), np.array([2, 3, 2])], "cluster 1 lists node 2 twice"),
+    ):
         for form in (cover, [c.tolist() for c in cover]):
             with pytest.raises(InputError, match=fragment):
                 as_clustering(form)

@@ -1,4 +1,5 @@
 """The seed's LFR experiments (Figures 7-9: graphs + community detection + scoring) on small graphs."""
+
 import json
 
 import numpy as np
@@ -9,17 +10,30 @@ from sklearn.metrics import adjusted_rand_score
 from agreekit._validation import InputError
 from agreekit.clustering.lfr import _MIXING_TOLERANCE  # 0.01: realized mixing this close, or an LFRWarning
 from agreekit.clustering import adjusted_rand_index, ari_delta, generalized_distance
-from agreekit.clustering.experiments import (FIGURE8_MEASURES, FIGURE9_MEASURES, LFRParameters,
-                                             detect_communities, detect_overlapping, figure_findings,
-                                             figure_report, lfr_graph, lfr_trial, lfr_trial_for_figure,
-                                             min_degree_for, overlapping_lfr_trial, summarize_trials,
-                                             trials_frame, weighted_lfr_trial)
+from agreekit.clustering.experiments import (
+    FIGURE8_MEASURES,
+    FIGURE9_MEASURES,
+    LFRParameters,
+    detect_communities,
+    detect_overlapping,
+    figure_findings,
+    figure_report,
+    lfr_graph,
+    lfr_trial,
+    lfr_trial_for_figure,
+    min_degree_for,
+    overlapping_lfr_trial,
+    summarize_trials,
+    trials_frame,
+    weighted_lfr_trial,
+)
 
-try:                      # igraph and networkx are [test] extras; only the detection tests need them
+try:  # igraph and networkx are [test] extras; only the detection tests need them
     import igraph  # noqa: F401
     import networkx  # noqa: F401
+
     HAVE_GRAPHS = True
-except ImportError:       # pragma: no cover
+except ImportError:  # pragma: no cover
     HAVE_GRAPHS = False
 needs_graphs = pytest.mark.skipif(not HAVE_GRAPHS, reason="igraph / networkx not installed")
 
@@ -30,7 +44,7 @@ SMALL_NX = LFRParameters(n=200, tau2=1.1, average_degree=12, max_degree=30, min_
 def test_min_degree_matches_the_truncated_power_law_mean():
     kmin = min_degree_for(20, 50, 2.0)
     k = np.arange(kmin, 51.0)
-    assert abs(np.sum(k ** -1.0) / np.sum(k ** -2.0) - 20) < 1.0
+    assert abs(np.sum(k**-1.0) / np.sum(k**-2.0) - 20) < 1.0
     assert kmin == 10
 
 
@@ -89,8 +103,10 @@ def test_weighted_trial_scores_with_the_weighted_graph():
     found = detect_communities(200, g.edges, "louvain", rng=s_louvain, weights=g.weights)
     edges = [(int(a), int(b), float(w)) for (a, b), w in zip(g.edges, g.weights)]
     sc = rec["algorithms"]["louvain"]["scores"]
-    assert sc["ari_xi"] == pytest.approx(1 - generalized_distance(g.labels(), found, phi="square", eta="edges",
-                                                                  normalization="adjusted", graph=edges), abs=1e-12)
+    assert sc["ari_xi"] == pytest.approx(
+        1 - generalized_distance(g.labels(), found, phi="square", eta="edges", normalization="adjusted", graph=edges),
+        abs=1e-12,
+    )
     assert sc["c_bot_ari_prime"] == pytest.approx(ari_delta(g.labels(), found, exact=False, graph=edges), abs=1e-12)
     assert sc["ari"] == pytest.approx(adjusted_rand_score(g.labels(), found), abs=1e-12)
 
@@ -120,20 +136,34 @@ def test_overlapping_trial_and_detection():
     from agreekit.clustering._trials import _seeds
 
     gseed, s_slpa, s_lfm = _seeds(6, 3)
-    g = lfr_benchmark(200, mu=0.1, overlapping_nodes=40, overlapping_memberships=2, rng=gseed,
-                      **SMALL.generator_kwargs())
+    g = lfr_benchmark(
+        200, mu=0.1, overlapping_nodes=40, overlapping_memberships=2, rng=gseed, **SMALL.generator_kwargs()
+    )
     cover = detect_overlapping(200, g.edges, "lfm", rng=s_lfm)
     G = g.to_networkx()
     ref = evaluation.overlapping_normalized_mutual_information_LFK(
-        NodeClustering([c.tolist() for c in g.communities], G, overlap=True), NodeClustering(cover, G, overlap=True))
+        NodeClustering([c.tolist() for c in g.communities], G, overlap=True), NodeClustering(cover, G, overlap=True)
+    )
     assert rec["algorithms"]["lfm"]["scores"]["nmi_lfk"] == pytest.approx(ref.score, abs=1e-9)
 
 
 @needs_graphs
 def test_figure_report_and_findings(tmp_path):
-    settings = dict(n=200, tau1=2.0, tau2=1.0, average_degree=12, max_degree=30, min_community=20,
-                    max_community=50, mu=0.5, beta=1.5, mu_weights=[0.2, 0.6], repeats=1,
-                    algorithms=["louvain", "walktrap", "fastgreedy"], measures=list(FIGURE8_MEASURES))
+    settings = dict(
+        n=200,
+        tau1=2.0,
+        tau2=1.0,
+        average_degree=12,
+        max_degree=30,
+        min_community=20,
+        max_community=50,
+        mu=0.5,
+        beta=1.5,
+        mu_weights=[0.2, 0.6],
+        repeats=1,
+        algorithms=["louvain", "walktrap", "fastgreedy"],
+        measures=list(FIGURE8_MEASURES),
+    )
     recs = [lfr_trial_for_figure(8, settings, x, rng=i) for i, x in enumerate(settings["mu_weights"])]
     frame, summary, md = figure_report(8, recs, settings, tmp_path / "f8.png")
     assert (tmp_path / "f8.png").stat().st_size > 10_000
@@ -143,8 +173,9 @@ def test_figure_report_and_findings(tmp_path):
     # the first finding recomputed from the trial records with plain pandas: mean over mu_w of
     # (walktrap - louvain) per measure, "holds" iff most measures favour walktrap
     x = "mu_weights"
-    rows = [(rec[x], alg, m, v) for rec in recs for alg, res in rec["algorithms"].items()
-            for m, v in res["scores"].items()]
+    rows = [
+        (rec[x], alg, m, v) for rec in recs for alg, res in rec["algorithms"].items() for m, v in res["scores"].items()
+    ]
     df = pd.DataFrame(rows, columns=[x, "algorithm", "measure", "value"])
     means = df.groupby(["measure", "algorithm", x])["value"].mean().unstack(x).mean(axis=1).unstack("algorithm")
     used = [m for m in ("ari_xi", "ari_sigma_d", "c_bot_ari_prime", "ari", "nmi") if m in means.index]
@@ -183,9 +214,13 @@ def test_config_section_validates_against_the_schema():
     schema = yaml.safe_load((root / "config" / "clustering.schema.yaml").read_text())
     section = yaml.safe_load((root / "config" / "config.yaml").read_text())["clustering"]
     jsonschema.validate(section, schema)
-    for sub, key, bad in [("lfr", "generator", "igraph"), ("lfr_weighted", "measures", ["ami"]),
-                          ("lfr_overlapping", "methods", ["copra"]), ("lfr_overlapping", "memberships", 1),
-                          ("lfr_weighted", "mu_weights", [1.5])]:
+    for sub, key, bad in [
+        ("lfr", "generator", "igraph"),
+        ("lfr_weighted", "measures", ["ami"]),
+        ("lfr_overlapping", "methods", ["copra"]),
+        ("lfr_overlapping", "memberships", 1),
+        ("lfr_weighted", "mu_weights", [1.5]),
+    ]:
         broken = {**section, sub: {**section[sub], key: bad}}
         with pytest.raises(jsonschema.ValidationError):
             jsonschema.validate(broken, schema)

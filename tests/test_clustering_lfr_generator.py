@@ -4,6 +4,7 @@ References: networkx's ``LFR_benchmark_graph`` (via the Figure 7 adapter, to sho
 the requested mixing) and networkit's ``LFRGenerator`` (test-only dependency) for the
 unweighted disjoint case; brute-force loops for the realized mixing.
 """
+
 import numpy as np
 import pytest
 
@@ -13,13 +14,15 @@ from agreekit.clustering.lfr import LFRBenchmark, lfr_benchmark, powerlaw_expone
 
 def _fit_degree(g):
     # the lowest degree value carries a fractional weight (the mean is met exactly): fit above it
-    return powerlaw_exponent_mle(g.degrees, minimum=int(np.floor(g.parameters["min_degree"])) + 1,
-                                 maximum=g.parameters["max_degree"])
+    return powerlaw_exponent_mle(
+        g.degrees, minimum=int(np.floor(g.parameters["min_degree"])) + 1, maximum=g.parameters["max_degree"]
+    )
 
 
 def _fit_sizes(g):
-    return powerlaw_exponent_mle([c.size for c in g.communities], minimum=g.parameters["min_community"],
-                                 maximum=g.parameters["max_community"])
+    return powerlaw_exponent_mle(
+        [c.size for c in g.communities], minimum=g.parameters["min_community"], maximum=g.parameters["max_community"]
+    )
 
 
 def _mle_se(values, lo, hi):
@@ -33,10 +36,10 @@ def _mle_se(values, lo, hi):
     v = v[(v >= lo) & (v <= hi)]
     tau = powerlaw_exponent_mle(v, minimum=lo, maximum=hi)
     k = np.arange(lo, hi + 1, dtype=float)
-    p = k ** -tau
+    p = k**-tau
     p /= p.sum()
     lk = np.log(k)
-    var = float(p @ lk ** 2 - (p @ lk) ** 2)
+    var = float(p @ lk**2 - (p @ lk) ** 2)
     return tau, 1.0 / np.sqrt(v.size * var)
 
 
@@ -63,9 +66,9 @@ def test_structure_simple_graph_covering_communities():
     assert isinstance(g, LFRBenchmark)
     e = g.edges
     assert e.dtype == np.int64 and e.ndim == 2 and e.shape[1] == 2
-    assert np.all(e[:, 0] < e[:, 1])                                   # u < v, no self-loops
-    assert len(np.unique(e[:, 0] * g.n + e[:, 1])) == len(e)           # no multi-edges
-    assert np.array_equal(e, e[np.lexsort((e[:, 1], e[:, 0]))])        # sorted
+    assert np.all(e[:, 0] < e[:, 1])  # u < v, no self-loops
+    assert len(np.unique(e[:, 0] * g.n + e[:, 1])) == len(e)  # no multi-edges
+    assert np.array_equal(e, e[np.lexsort((e[:, 1], e[:, 0]))])  # sorted
     assert g.weights is None
     assert np.array_equal(np.sort(np.concatenate(g.communities)), np.arange(1000))  # a partition
     sizes = np.array([c.size for c in g.communities])
@@ -80,20 +83,54 @@ def test_structure_simple_graph_covering_communities():
 
 
 def test_seeded_and_deterministic():
-    a = lfr_benchmark(500, mu=0.4, mu_weights=0.3, overlapping_nodes=50, overlapping_memberships=2,
-                      average_degree=15, max_degree=40, rng=7)
-    b = lfr_benchmark(500, mu=0.4, mu_weights=0.3, overlapping_nodes=50, overlapping_memberships=2,
-                      average_degree=15, max_degree=40, rng=np.random.SeedSequence(7))
-    c = lfr_benchmark(500, mu=0.4, mu_weights=0.3, overlapping_nodes=50, overlapping_memberships=2,
-                      average_degree=15, max_degree=40, rng=8)
+    a = lfr_benchmark(
+        500,
+        mu=0.4,
+        mu_weights=0.3,
+        overlapping_nodes=50,
+        overlapping_memberships=2,
+        average_degree=15,
+        max_degree=40,
+        rng=7,
+    )
+    b = lfr_benchmark(
+        500,
+        mu=0.4,
+        mu_weights=0.3,
+        overlapping_nodes=50,
+        overlapping_memberships=2,
+        average_degree=15,
+        max_degree=40,
+        rng=np.random.SeedSequence(7),
+    )
+    c = lfr_benchmark(
+        500,
+        mu=0.4,
+        mu_weights=0.3,
+        overlapping_nodes=50,
+        overlapping_memberships=2,
+        average_degree=15,
+        max_degree=40,
+        rng=8,
+    )
     assert np.array_equal(a.edges, b.edges) and np.array_equal(a.weights, b.weights)
     assert all(np.array_equal(x, y) for x, y in zip(a.communities, b.communities))
     assert not (a.edges.shape == c.edges.shape and np.array_equal(a.edges, c.edges))
 
 
 def test_realized_mixing_matches_brute_force_and_networkx_graph():
-    g = lfr_benchmark(300, mu=0.4, mu_weights=0.25, overlapping_nodes=30, overlapping_memberships=2,
-                      average_degree=10, max_degree=30, min_community=15, max_community=60, rng=3)
+    g = lfr_benchmark(
+        300,
+        mu=0.4,
+        mu_weights=0.25,
+        overlapping_nodes=30,
+        overlapping_memberships=2,
+        average_degree=10,
+        max_degree=30,
+        min_community=15,
+        max_community=60,
+        rng=3,
+    )
     mu_t, mu_w = g.mixing()
     assert mu_t == pytest.approx(_brute_mixing(g.n, g.edges, g.communities), abs=1e-12)
     assert mu_w == pytest.approx(_brute_mixing(g.n, g.edges, g.communities, g.weights), abs=1e-12)
@@ -130,7 +167,7 @@ def test_weight_mixing_within_002(mu_w):
     # strengths follow s = k^beta
     e = g.edges
     s = np.bincount(e[:, 0], g.weights, g.n) + np.bincount(e[:, 1], g.weights, g.n)
-    assert np.allclose(s, g.degrees ** 1.5, rtol=0.02)
+    assert np.allclose(s, g.degrees**1.5, rtol=0.02)
 
 
 def test_overlapping_mixing_within_002():
@@ -167,20 +204,23 @@ def test_exactly_on_nodes_with_om_memberships(o_n, o_m):
 
 
 # ----------------------------------------------------------------------------- errors
-@pytest.mark.parametrize("kw,param", [
-    (dict(max_community=30), "max_community"),                      # (1 - 0.1) * 50 = 45 internal edges
-    (dict(average_degree=5, tau1=0.5), "average_degree"),           # flat law: mean >= 19 on [1, 50]
-    (dict(average_degree=60), "average_degree"),
-    (dict(overlapping_nodes=10), "overlapping_memberships"),        # o_m must be >= 2
-    (dict(overlapping_nodes=10, overlapping_memberships=40), "overlapping_memberships"),
-    (dict(mu=1.2), "mu"),
-    (dict(mu=0.0, mu_weights=0.3), "mu_weights"),
-    (dict(mu_weights=1.5), "mu_weights"),
-    (dict(min_community=50, max_community=40), "max_community"),
-    (dict(max_degree=5000), "max_degree"),
-    (dict(overlapping_nodes=2000, overlapping_memberships=2), "overlapping_nodes"),
-    (dict(beta=0), "beta"),
-])
+@pytest.mark.parametrize(
+    "kw,param",
+    [
+        (dict(max_community=30), "max_community"),  # (1 - 0.1) * 50 = 45 internal edges
+        (dict(average_degree=5, tau1=0.5), "average_degree"),  # flat law: mean >= 19 on [1, 50]
+        (dict(average_degree=60), "average_degree"),
+        (dict(overlapping_nodes=10), "overlapping_memberships"),  # o_m must be >= 2
+        (dict(overlapping_nodes=10, overlapping_memberships=40), "overlapping_memberships"),
+        (dict(mu=1.2), "mu"),
+        (dict(mu=0.0, mu_weights=0.3), "mu_weights"),
+        (dict(mu_weights=1.5), "mu_weights"),
+        (dict(min_community=50, max_community=40), "max_community"),
+        (dict(max_degree=5000), "max_degree"),
+        (dict(overlapping_nodes=2000, overlapping_memberships=2), "overlapping_nodes"),
+        (dict(beta=0), "beta"),
+    ],
+)
 def test_impossible_parameters_raise_input_error(kw, param):
     with pytest.raises(InputError, match=f"`{param}`"):
         lfr_benchmark(1000, **{"rng": 0, **kw})
@@ -189,9 +229,10 @@ def test_impossible_parameters_raise_input_error(kw, param):
 def test_powerlaw_mle_recovers_exponent_and_rejects_bad_input():
     rng = np.random.default_rng(1)
     x = np.arange(5, 200)
-    p = x ** -2.3
-    assert powerlaw_exponent_mle(rng.choice(x, 50_000, p=p / p.sum()), minimum=5, maximum=199) == \
-        pytest.approx(2.3, abs=0.02)
+    p = x**-2.3
+    assert powerlaw_exponent_mle(rng.choice(x, 50_000, p=p / p.sum()), minimum=5, maximum=199) == pytest.approx(
+        2.3, abs=0.02
+    )
     with pytest.raises(InputError, match="values"):
         powerlaw_exponent_mle([3])
 

@@ -3,6 +3,7 @@
 References: the seed's Figure 2(b) values, a brute-force transcription of the papers' formulas
 over all cluster pairs, and cdlib's overlapping_normalized_mutual_information_LFK / _MGH.
 """
+
 import json
 import math
 from pathlib import Path
@@ -36,8 +37,10 @@ def brute_force(X, Y, n, variant, overlapping_pairs_only=False):
         return best
 
     if variant == "lfk":
+
         def side(A, B):
             return sum((cond(x, B) / H(x)) if H(x) > 0 else 1.0 for x in A) / len(A)
+
         return 1 - 0.5 * (side(X, Y) + side(Y, X))
     hx, hy = sum(H(x) for x in X), sum(H(y) for y in Y)
     i = 0.5 * (hx - sum(cond(x, Y) for x in X) + hy - sum(cond(y, X) for y in Y))
@@ -89,15 +92,20 @@ def test_seed_figure_2b_values():
     assert [round(got["lfk", "U1"], 3), round(got["lfk", "U2"], 3)] == [0.610, 0.628]
     assert [round(got["mgh", "U1"], 3), round(got["mgh", "U2"], 3)] == [0.538, 0.616]
     # the seed prints them truncated (not rounded) to two decimals
-    for (m, u), key in {("lfk", "U1"): "NMI_LFK(U1,V)", ("lfk", "U2"): "NMI_LFK(U2,V)",
-                        ("mgh", "U1"): "NMI_MGH(U1,V)", ("mgh", "U2"): "NMI_MGH(U2,V)"}.items():
+    for (m, u), key in {
+        ("lfk", "U1"): "NMI_LFK(U1,V)",
+        ("lfk", "U2"): "NMI_LFK(U2,V)",
+        ("mgh", "U1"): "NMI_MGH(U1,V)",
+        ("mgh", "U2"): "NMI_MGH(U2,V)",
+    }.items():
         assert math.floor(got[m, u] * 100) / 100 == pytest.approx(caption[key], abs=1e-12)
     # the seed's point: both overlapping NMIs prefer U2, the classic NMI prefers U1
     assert got["lfk", "U2"] > got["lfk", "U1"] and got["mgh", "U2"] > got["mgh", "U1"]
     for m in ("lfk", "mgh"):
         for u in ("U1", "U2"):
             assert overlapping_nmi(cl[u], V, variant=m) == pytest.approx(
-                brute_force([set(c) for c in cl[u]], [set(c) for c in V], 11, m), abs=1e-14)
+                brute_force([set(c) for c in cl[u]], [set(c) for c in V], 11, m), abs=1e-14
+            )
 
 
 # --- brute force ---------------------------------------------------------------------------
@@ -106,7 +114,8 @@ def test_against_brute_force_on_random_covers(variant):
     for X, Y in PAIRS:
         n = universe(X, Y)
         assert overlapping_nmi([sorted(c) for c in X], [sorted(c) for c in Y], variant=variant) == pytest.approx(
-            brute_force(X, Y, n, variant), abs=1e-12)
+            brute_force(X, Y, n, variant), abs=1e-12
+        )
 
 
 def test_explicit_node_universe_and_uncovered_nodes():
@@ -131,8 +140,10 @@ def test_disjoint_admissible_pairs_occur_and_count():
     differ = 0
     for X, Y in PAIRS:
         n = universe(X, Y)
-        if any(brute_force(X, Y, n, v) != pytest.approx(brute_force(X, Y, n, v, overlapping_pairs_only=True),
-                                                        abs=1e-12) for v in ("lfk", "mgh")):
+        if any(
+            brute_force(X, Y, n, v) != pytest.approx(brute_force(X, Y, n, v, overlapping_pairs_only=True), abs=1e-12)
+            for v in ("lfk", "mgh")
+        ):
             differ += 1
     assert differ >= 5  # 8 of the 300 random pairs
     # X = {0}, Y = {1..84} of n = 100 are disjoint yet admissible: h(.15) > h(.01) + h(.84)
@@ -141,7 +152,8 @@ def test_disjoint_admissible_pairs_occur_and_count():
     assert full > 0.01
     assert brute_force(X, Y, 100, "mgh", overlapping_pairs_only=True) == 0.0
     assert overlapping_nmi([[0]], [list(range(1, 85))], variant="mgh", nodes=range(100)) == pytest.approx(
-        full, abs=1e-14)
+        full, abs=1e-14
+    )
 
 
 # --- cdlib ------------------------------------------------------------------------------------
@@ -149,10 +161,16 @@ def test_disjoint_admissible_pairs_occur_and_count():
 def test_against_cdlib_on_random_covers(variant):
     pytest.importorskip("cdlib")  # test extra
     from cdlib import NodeClustering
-    from cdlib.evaluation import (overlapping_normalized_mutual_information_LFK,
-                                  overlapping_normalized_mutual_information_MGH)
-    peer = overlapping_normalized_mutual_information_LFK if variant == "lfk" else \
-        overlapping_normalized_mutual_information_MGH
+    from cdlib.evaluation import (
+        overlapping_normalized_mutual_information_LFK,
+        overlapping_normalized_mutual_information_MGH,
+    )
+
+    peer = (
+        overlapping_normalized_mutual_information_LFK
+        if variant == "lfk"
+        else overlapping_normalized_mutual_information_MGH
+    )
     # 100 random pairs (cdlib's pure-Python loop is slow) and a disjoint admissible pair
     for X, Y in PAIRS[:100] + [([{0}, {100}, set(range(50, 99))], [set(range(1, 85)), {0, 99, 100}])]:
         ref = peer(NodeClustering([sorted(c) for c in X], None), NodeClustering([sorted(c) for c in Y], None)).score
@@ -163,15 +181,20 @@ def test_against_cdlib_on_random_covers(variant):
 def test_cdlib_on_figure_2b():
     pytest.importorskip("cdlib")
     from cdlib import NodeClustering
-    from cdlib.evaluation import (overlapping_normalized_mutual_information_LFK,
-                                  overlapping_normalized_mutual_information_MGH)
+    from cdlib.evaluation import (
+        overlapping_normalized_mutual_information_LFK,
+        overlapping_normalized_mutual_information_MGH,
+    )
+
     cl, _ = fig2b()
     for u in ("U1", "U2"):
         a, b = NodeClustering(cl[u], None), NodeClustering(cl["V"], None)
         assert overlapping_nmi(cl[u], cl["V"]) == pytest.approx(
-            overlapping_normalized_mutual_information_LFK(a, b).score, abs=1e-14)
+            overlapping_normalized_mutual_information_LFK(a, b).score, abs=1e-14
+        )
         assert overlapping_nmi(cl[u], cl["V"], variant="mgh") == pytest.approx(
-            overlapping_normalized_mutual_information_MGH(a, b).score, abs=1e-14)
+            overlapping_normalized_mutual_information_MGH(a, b).score, abs=1e-14
+        )
 
 
 # --- properties and conventions -------------------------------------------------------------
@@ -224,7 +247,8 @@ def test_large_cover_is_fast_and_matches_a_sampled_brute_force():
     Y = [set(np.flatnonzero(moved == c).tolist()) for c in range(k)] + [set(range(n // 2))]
     for v in ("lfk", "mgh"):
         assert overlapping_nmi([sorted(c) for c in X], [sorted(c) for c in Y], variant=v) == pytest.approx(
-            brute_force(X, Y, n, v), abs=1e-12)
+            brute_force(X, Y, n, v), abs=1e-12
+        )
 
 
 # --- exact ties of the strict admissibility test ---------------------------------------------
@@ -233,7 +257,9 @@ def test_large_cover_is_fast_and_matches_a_sampled_brute_force():
 # n^(c01+c10) c11^c11 c00^c00), the entropies with mpmath at 50 digits.
 def exact_definition(X, Y, n, variant):
     import mpmath
+
     with mpmath.workdps(50):
+
         def h(c):
             return mpmath.mpf(0) if c == 0 else -(mpmath.mpf(c) / n) * mpmath.log(mpmath.mpf(c) / n)
 
@@ -245,13 +271,15 @@ def exact_definition(X, Y, n, variant):
             for y in cover:
                 o = len(x & y)
                 c11, c10, c01, c00 = o, len(x) - o, len(y) - o, n - len(x) - len(y) + o
-                if n ** (c11 + c00) * c01 ** c01 * c10 ** c10 > n ** (c01 + c10) * c11 ** c11 * c00 ** c00:
+                if n ** (c11 + c00) * c01**c01 * c10**c10 > n ** (c01 + c10) * c11**c11 * c00**c00:
                     best = min(best, h(c11) + h(c10) + h(c01) + h(c00) - H(y))
             return best
 
         if variant == "lfk":
+
             def side(A, B):
                 return sum((cond(x, B) / H(x)) if H(x) > 0 else 1 for x in A) / len(A)
+
             value = 1 - (side(X, Y) + side(Y, X)) / 2
         else:
             hx, hy = sum(H(x) for x in X), sum(H(y) for y in Y)
@@ -266,7 +294,7 @@ def exact_ties(X, Y, n):
         for y in Y:
             o = len(x & y)
             c11, c10, c01, c00 = o, len(x) - o, len(y) - o, n - len(x) - len(y) + o
-            count += n ** (c11 + c00) * c01 ** c01 * c10 ** c10 == n ** (c01 + c10) * c11 ** c11 * c00 ** c00
+            count += n ** (c11 + c00) * c01**c01 * c10**c10 == n ** (c01 + c10) * c11**c11 * c00**c00
     return count
 
 
@@ -279,10 +307,15 @@ def tie_pairs(count=300, seed=20261204):
     rng = np.random.default_rng(seed)
     out = [([set(c) for c in TIE_U], [set(c) for c in TIE_V])]
     for i in range(count):
+
         def cover():
-            sizes = (2 * rng.integers(1, 8, size=rng.integers(1, 5)) if i % 2 else
-                     rng.integers(1, 16, size=rng.integers(1, 5)))
+            sizes = (
+                2 * rng.integers(1, 8, size=rng.integers(1, 5))
+                if i % 2
+                else rng.integers(1, 16, size=rng.integers(1, 5))
+            )
             return [set(rng.choice(16, size=int(s), replace=False).tolist()) for s in sizes]
+
         out.append((cover(), cover()))
     return out
 
@@ -305,8 +338,11 @@ def test_exact_tie_case_is_not_admissible():
 def test_exact_ties_against_the_definition_and_cdlib():
     pytest.importorskip("cdlib")  # test extra
     from cdlib import NodeClustering
-    from cdlib.evaluation import (overlapping_normalized_mutual_information_LFK,
-                                  overlapping_normalized_mutual_information_MGH)
+    from cdlib.evaluation import (
+        overlapping_normalized_mutual_information_LFK,
+        overlapping_normalized_mutual_information_MGH,
+    )
+
     peers = {"lfk": overlapping_normalized_mutual_information_LFK, "mgh": overlapping_normalized_mutual_information_MGH}
     pairs = tie_pairs()
     with_ties = 0

@@ -1,4 +1,5 @@
 """Property tests over the measure registry (as scikit-learn's metrics/cluster/tests/test_common.py)."""
+
 import zlib
 
 import numpy as np
@@ -20,6 +21,7 @@ def inputs_for(spec, rng, n=40):
             cs = rng.choice(k, size=rng.integers(1, 3), replace=False)
             m[i, cs] = rng.random(cs.size) + 0.1 if soft else 1
         return m
+
     return cover(5), cover(4)
 
 
@@ -71,7 +73,8 @@ def test_graph_aware_symmetry_and_node_permutation(spec, mode):
     assert spec(V, U, graph=A, mode=mode) == pytest.approx(base, rel=1e-12)
     perm = rng.permutation(30)
     assert spec(U[perm], V[perm], graph=sp.csr_array(A[np.ix_(perm, perm)]), mode=mode) == pytest.approx(
-        base, rel=1e-12)
+        base, rel=1e-12
+    )
     assert spec(U, U, graph=A, mode=mode) == pytest.approx(1.0, abs=1e-12)
 
 
@@ -82,10 +85,36 @@ def test_registry_lookup_and_listing():
     with pytest.raises(InputError, match="measure"):
         get_measure("no_such_measure")
     names = {d["name"] for d in list_measures()}
-    assert {"ri", "ari", "ari_prime", "vi", "nmi_sum", "nmi_sqrt", "jaccard", "f1", "mirkin", "ri_delta",
-            "ari_delta", "ri_delta_approx", "ari_delta_approx", "i_norm", "i_sqrt_tr", "omega",
-            "omega_unadjusted", "mi", "ami", "ami_max", "ami_min", "ami_sqrt", "fowlkes_mallows", "homogeneity",
-            "completeness", "v_measure", "overlapping_nmi_lfk", "overlapping_nmi_mgh"} <= names
+    assert {
+        "ri",
+        "ari",
+        "ari_prime",
+        "vi",
+        "nmi_sum",
+        "nmi_sqrt",
+        "jaccard",
+        "f1",
+        "mirkin",
+        "ri_delta",
+        "ari_delta",
+        "ri_delta_approx",
+        "ari_delta_approx",
+        "i_norm",
+        "i_sqrt_tr",
+        "omega",
+        "omega_unadjusted",
+        "mi",
+        "ami",
+        "ami_max",
+        "ami_min",
+        "ami_sqrt",
+        "fowlkes_mallows",
+        "homogeneity",
+        "completeness",
+        "v_measure",
+        "overlapping_nmi_lfk",
+        "overlapping_nmi_mgh",
+    } <= names
     assert get_measure("adjusted_mutual_info") is MEASURES["ami"]
     assert get_measure("onmi") is MEASURES["overlapping_nmi_lfk"]
     assert get_measure("nmi-mgh") is MEASURES["overlapping_nmi_mgh"]
@@ -100,9 +129,19 @@ def test_asymmetric_measures_swap_roles():
 
 
 def test_information_measures_cite_their_papers():
-    papers = {"mi": "Cover", "ami": "Vinh", "ami_max": "Vinh", "ami_min": "Vinh", "ami_sqrt": "Vinh",
-              "fowlkes_mallows": "Fowlkes", "homogeneity": "Rosenberg", "completeness": "Rosenberg",
-              "v_measure": "Rosenberg", "overlapping_nmi_lfk": "Lancichinetti", "overlapping_nmi_mgh": "McDaid"}
+    papers = {
+        "mi": "Cover",
+        "ami": "Vinh",
+        "ami_max": "Vinh",
+        "ami_min": "Vinh",
+        "ami_sqrt": "Vinh",
+        "fowlkes_mallows": "Fowlkes",
+        "homogeneity": "Rosenberg",
+        "completeness": "Rosenberg",
+        "v_measure": "Rosenberg",
+        "overlapping_nmi_lfk": "Lancichinetti",
+        "overlapping_nmi_mgh": "McDaid",
+    }
     for name, author in papers.items():
         doc = MEASURES[name].func.__doc__
         assert "References" in doc and author in doc.split("References")[1], name

@@ -1,14 +1,30 @@
 """Seed Tables 1-3 and the worked examples' other test vectors, from tests/data/clustering."""
+
 import json
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from agreekit.clustering import (SEED_TABLE_COLUMNS, omega, adjusted_rand_index,
-                                adjusted_rand_index_approx, ari_delta, contingency_table, f_measure,
-                                generalized_distance, i_norm, i_sqrt_tr, jaccard_index, normalized_mutual_info,
-                                omega_unadjusted, rand_index, ri_delta, seed_table, variation_of_information)
+from agreekit.clustering import (
+    SEED_TABLE_COLUMNS,
+    omega,
+    adjusted_rand_index,
+    adjusted_rand_index_approx,
+    ari_delta,
+    contingency_table,
+    f_measure,
+    generalized_distance,
+    i_norm,
+    i_sqrt_tr,
+    jaccard_index,
+    normalized_mutual_info,
+    omega_unadjusted,
+    rand_index,
+    ri_delta,
+    seed_table,
+    variation_of_information,
+)
 
 DATA = Path(__file__).parent / "data" / "clustering"
 EXAMPLES = ["fig1_structure", "fig2a_omega", "fig2b_matching"]
@@ -96,8 +112,7 @@ def test_omega_example_pair_counts_and_adjusted_omega():
     c = ex["clusterings"]
     for cand in ("U1", "U2"):
         assert omega_unadjusted(c["V"], c[cand]) == pytest.approx(ex["other_checks"]["omega"][f"(V,{cand})"], abs=1e-12)
-        assert omega(c["V"], c[cand]) == pytest.approx(
-            ex["other_checks"]["adjusted_omega"][f"(V,{cand})"], abs=1e-6)
+        assert omega(c["V"], c[cand]) == pytest.approx(ex["other_checks"]["adjusted_omega"][f"(V,{cand})"], abs=1e-6)
     # Aω prefers U1 while ARI'_δ prefers U2 (the seed's point in Fig. 5a)
     assert omega(c["V"], c["U1"]) > omega(c["V"], c["U2"])
     assert ari_delta(c["V"], c["U2"], exact=False) > ari_delta(c["V"], c["U1"], exact=False)
@@ -115,7 +130,8 @@ def test_matching_example_classic_measures():
     assert jaccard_index(V, U1) == pytest.approx(chk["Jaccard"], abs=1e-12)
     assert f_measure(V, U1) == pytest.approx(chk["F1"], abs=1e-6)
     assert 1 - variation_of_information(V, U1, normalized=True) == pytest.approx(
-        chk["VI_agreement_1_minus_VI_over_log_n"], abs=1e-6)
+        chk["VI_agreement_1_minus_VI_over_log_n"], abs=1e-6
+    )
     assert normalized_mutual_info(V, U1) == pytest.approx(chk["NMI_sum"], abs=1e-6)
     assert i_norm(V, U1, exact=True) == pytest.approx(chk["I_norm_exact_diagonal_removed"], abs=1e-6)
     assert i_norm(V, U1) == pytest.approx(chk["I_norm_approx"], abs=1e-6)
@@ -139,16 +155,22 @@ def test_structure_dependent_eta_both_conventions():
     chk = ex["other_checks"]["structure_dependent_eta_variants (V,U1), phi=x^2, adjusted (AD)"]
 
     def ar(eta, convention):
-        return 1 - generalized_distance(c["V"], c["U1"], phi="x^2", eta=eta, graph=ex["edges"],
-                                        normalization="adjusted", convention=convention)
-    assert ar("degree", "seed") == pytest.approx(chk["AR_sum_degree_as_defined_in_seed (eta = sum of degrees)"],
-                                                 abs=5e-5)
-    assert ar("edges", "seed") == pytest.approx(chk["AR_xi_as_defined_in_seed (eta = edges inside u∩v, once)"],
-                                                abs=5e-5)
+        return 1 - generalized_distance(
+            c["V"], c["U1"], phi="x^2", eta=eta, graph=ex["edges"], normalization="adjusted", convention=convention
+        )
+
+    assert ar("degree", "seed") == pytest.approx(
+        chk["AR_sum_degree_as_defined_in_seed (eta = sum of degrees)"], abs=5e-5
+    )
+    assert ar("edges", "seed") == pytest.approx(
+        chk["AR_xi_as_defined_in_seed (eta = edges inside u∩v, once)"], abs=5e-5
+    )
     assert ar("degree", "authors") == pytest.approx(
-        chk["AR_sum_degree_as_in_authors_code (eta = sum over u∩v of (degree+1))"], abs=5e-4)
+        chk["AR_sum_degree_as_in_authors_code (eta = sum over u∩v of (degree+1))"], abs=5e-4
+    )
     assert ar("edges", "authors") == pytest.approx(
-        chk["AR_xi_as_in_authors_code (eta = 2*edges inside u∩v + |u∩v|)"], abs=5e-4)
+        chk["AR_xi_as_in_authors_code (eta = 2*edges inside u∩v + |u∩v|)"], abs=5e-4
+    )
 
 
 # ----------------------------------------------------------------------------- other_checks recomputed
@@ -200,8 +222,8 @@ def _brute_eta(rows, cols, edges, eta, convention="seed"):
 def _brute_ad_square(N):
     """1 − AD_{x²} of an η matrix (Definition 3; for φ = x² both expectation forms coincide)."""
     r, c, T = N.sum(axis=1), N.sum(axis=0), N.sum()
-    sr, sc = (r ** 2).sum(), (c ** 2).sum()
-    return 1 - (sr + sc - 2 * (N ** 2).sum()) / (sr + sc - 2 * sr * sc / T ** 2)
+    sr, sc = (r**2).sum(), (c**2).sum()
+    return 1 - (sr + sc - 2 * (N**2).sum()) / (sr + sc - 2 * sr * sc / T**2)
 
 
 def _pair_table(U, V, idx):
@@ -228,7 +250,7 @@ def _brute_omega(A, B, idx):
     ta, tb = _times_together(A, idx), _times_together(B, idx)
     p = len(ta)
     w = sum(x == y for x, y in zip(ta, tb)) / p
-    e = sum(ta.count(t) * tb.count(t) for t in set(ta) | set(tb)) / p ** 2
+    e = sum(ta.count(t) * tb.count(t) for t in set(ta) | set(tb)) / p**2
     return w, (w - e) / (1 - e)
 
 
@@ -289,7 +311,7 @@ def test_other_checks_matching_example_by_brute_force():
     n11, n10, n01, n00 = _pair_table(V, U1, idx)
     lv, l1 = _labels(V, idx), _labels(U1, idx)
     mv, m1 = _dense(V, idx), _dense(U1, idx)
-    cv, c1 = mv @ mv.T, m1 @ m1.T                      # co-membership matrices, diagonal kept
+    cv, c1 = mv @ mv.T, m1 @ m1.T  # co-membership matrices, diagonal kept
     off = ~np.eye(n, dtype=bool)
 
     def entropy(m):
@@ -297,19 +319,23 @@ def test_other_checks_matching_example_by_brute_force():
         return -(p * np.log(p)).sum()
 
     joint = (mv.T @ m1) / n
-    mi = sum(joint[i, j] * np.log(joint[i, j] / (mv.sum(0)[i] / n * m1.sum(0)[j] / n))
-             for i in range(joint.shape[0]) for j in range(joint.shape[1]) if joint[i, j] > 0)
+    mi = sum(
+        joint[i, j] * np.log(joint[i, j] / (mv.sum(0)[i] / n * m1.sum(0)[j] / n))
+        for i in range(joint.shape[0])
+        for j in range(joint.shape[1])
+        if joint[i, j] > 0
+    )
     brute = {
         "ARI": adjusted_rand_score(lv, l1),
         "RI": (n11 + n00) / (n11 + n10 + n01 + n00),
         "ARI_prime": _brute_ad_square(_brute_eta(V, U1, ex["edges"], "overlap")),
-        "RI_prime": 1 - ((cv - c1) ** 2).sum() / n ** 2,
+        "RI_prime": 1 - ((cv - c1) ** 2).sum() / n**2,
         "Jaccard": n11 / (n11 + n10 + n01),
         "F1": 2 * n11 / (2 * n11 + n10 + n01),
         "VI_agreement_1_minus_VI_over_log_n": 1 - (entropy(mv) + entropy(m1) - 2 * mi) / np.log(n),
         "NMI_sum": normalized_mutual_info_score(lv, l1),
-        "I_norm_exact_diagonal_removed": 1 - np.linalg.norm((cv - c1)[off]) / (np.linalg.norm(cv[off])
-                                                                              + np.linalg.norm(c1[off])),
+        "I_norm_exact_diagonal_removed": 1
+        - np.linalg.norm((cv - c1)[off]) / (np.linalg.norm(cv[off]) + np.linalg.norm(c1[off])),
         "I_norm_approx": 1 - np.linalg.norm(cv - c1) / (np.linalg.norm(cv) + np.linalg.norm(c1)),
         "I_sqrt_tr": np.trace(cv @ c1) / np.sqrt(np.trace(cv @ cv) * np.trace(c1 @ c1)),
     }
@@ -318,7 +344,7 @@ def test_other_checks_matching_example_by_brute_force():
     for key, value in brute.items():
         # the JSON (authors' ReadMe) prints 6 decimals (Jaccard 0.64 exactly)
         assert value == pytest.approx(chk[key], abs=5e-7), key
-    assert brute["omega"] == pytest.approx(brute["RI"], abs=1e-15)           # partitions: ω = RI
+    assert brute["omega"] == pytest.approx(brute["RI"], abs=1e-15)  # partitions: ω = RI
     assert brute["adjusted_omega"] == pytest.approx(brute["ARI"], abs=1e-15)  # and Aω = ARI
     # (V, U2): values of the research notes, to 4 (NMI: 3) decimals
     chk2 = ex["other_checks"]["classic_measures (V,U2)"]
@@ -336,13 +362,16 @@ def test_other_checks_structure_dependent_eta_by_brute_force():
     ex = load("fig2b_matching")
     c = ex["clusterings"]
     chk = ex["other_checks"]["structure_dependent_eta_variants (V,U1), phi=x^2, adjusted (AD)"]
-    cases = {("degree", "seed"): ("AR_sum_degree_as_defined_in_seed (eta = sum of degrees)", 5e-5),
-             ("edges", "seed"): ("AR_xi_as_defined_in_seed (eta = edges inside u∩v, once)", 5e-5),
-             ("degree", "authors"): ("AR_sum_degree_as_in_authors_code (eta = sum over u∩v of (degree+1))", 5e-4),
-             ("edges", "authors"): ("AR_xi_as_in_authors_code (eta = 2*edges inside u∩v + |u∩v|)", 5e-4)}
+    cases = {
+        ("degree", "seed"): ("AR_sum_degree_as_defined_in_seed (eta = sum of degrees)", 5e-5),
+        ("edges", "seed"): ("AR_xi_as_defined_in_seed (eta = edges inside u∩v, once)", 5e-5),
+        ("degree", "authors"): ("AR_sum_degree_as_in_authors_code (eta = sum over u∩v of (degree+1))", 5e-4),
+        ("edges", "authors"): ("AR_xi_as_in_authors_code (eta = 2*edges inside u∩v + |u∩v|)", 5e-4),
+    }
     for (eta, convention), (key, tol) in cases.items():
         brute = _brute_ad_square(_brute_eta(c["V"], c["U1"], ex["edges"], eta, convention))
-        assert brute == pytest.approx(chk[key], abs=tol), key   # JSON: 4 (authors' ReadMe: 3) decimals
-        ours = 1 - generalized_distance(c["V"], c["U1"], phi="x^2", eta=eta, graph=ex["edges"],
-                                        normalization="adjusted", convention=convention)
+        assert brute == pytest.approx(chk[key], abs=tol), key  # JSON: 4 (authors' ReadMe: 3) decimals
+        ours = 1 - generalized_distance(
+            c["V"], c["U1"], phi="x^2", eta=eta, graph=ex["edges"], normalization="adjusted", convention=convention
+        )
         assert ours == pytest.approx(brute, abs=1e-12), key

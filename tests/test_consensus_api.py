@@ -3,6 +3,7 @@
 Numbers are checked against the brute-force oracle (all weak orders / permutations) and
 against the new spelling of the same call; every deprecated spelling warns exactly once.
 """
+
 import csv
 import dataclasses
 import io
@@ -52,8 +53,9 @@ def test_kemeny_result_new_names_match_brute_force():
     assert isinstance(res.seconds, float) and res.seconds > 0
 
 
-@pytest.mark.parametrize("old, new", [("optimal", "proven"), ("elapsed", "seconds"),
-                                      ("n_solutions", "n_optima"), ("tau_x", "average_tau_x")])
+@pytest.mark.parametrize(
+    "old, new", [("optimal", "proven"), ("elapsed", "seconds"), ("n_solutions", "n_optima"), ("tau_x", "average_tau_x")]
+)
 def test_kemeny_result_old_attribute_warns_once_same_value(old, new):
     X, w = _profile()
     res = kemeny(X, weights=w, method="exact")
@@ -144,8 +146,11 @@ def test_bad_rng_is_an_input_error_naming_rng(bad):
 
 
 def test_simulation_helpers_take_spec7_values():
-    for f, args in ((mallows_rankings, ([3, 1, 2, 4], 0.7, 6)), (merge_ties, ([[1, 2, 3, 4], [4, 3, 2, 1]], 0.5)),
-                    (mask_missing, ([[1, 2, 3, 4, 5]] * 3, 0.4))):
+    for f, args in (
+        (mallows_rankings, ([3, 1, 2, 4], 0.7, 6)),
+        (merge_ties, ([[1, 2, 3, 4], [4, 3, 2, 1]], 0.5)),
+        (mask_missing, ([[1, 2, 3, 4, 5]] * 3, 0.4)),
+    ):
         a = f(*args, 9)
         b = f(*args, np.random.SeedSequence(9))
         c = f(*args, np.random.default_rng(9))
@@ -173,8 +178,9 @@ def test_run_cell_rng_forms_and_seed_alias():
     with pytest.warns(DeprecationWarning) as w_:
         lst = run_cell(**kw, seed=[7, 5, 500, 1])
     assert len(w_) == 1
-    pd.testing.assert_frame_equal(_drop_times(lst),
-                                  _drop_times(run_cell(**kw, rng=np.random.SeedSequence([7, 5, 500, 1]))))
+    pd.testing.assert_frame_equal(
+        _drop_times(lst), _drop_times(run_cell(**kw, rng=np.random.SeedSequence([7, 5, 500, 1])))
+    )
     # each row: the exact optimum is the brute-force one for the profile the stream draws
     rng0 = np.random.default_rng(np.random.SeedSequence(5).spawn(2)[0])
     X = simulate_profile(5, 0.5, 8, "tied", rng0)
@@ -199,8 +205,10 @@ def test_compare_methods_rng_and_seed_alias():
 def _metric_scores(seed=2, m=6, n_metrics=3):
     rng = np.random.default_rng(seed)
     q = rng.uniform(0.1, 1.0, size=m)
-    return {f"M{k}": pd.DataFrame(np.clip(q + rng.normal(0, .3, (8, m)), 0.01, None),
-                                  columns=[f"s{i}" for i in range(m)]) for k in range(n_metrics)}
+    return {
+        f"M{k}": pd.DataFrame(np.clip(q + rng.normal(0, 0.3, (8, m)), 0.01, None), columns=[f"s{i}" for i in range(m)])
+        for k in range(n_metrics)
+    }
 
 
 def test_consensus_ranking_summary_and_statistic_alias():
@@ -271,8 +279,10 @@ def _cli(capsys, args):
 def test_cli_new_options_and_csv_columns(capsys):
     X = read_rankings(RES / "sports.csv")
     opt, tau = brute_force(X.X, X.weights, ties=False)
-    out, _ = _cli(capsys, ["consensus", str(RES / "sports.csv"), "--method", "exact", "--no-allow-ties",
-                           "--format", "csv", "--quiet"])
+    out, _ = _cli(
+        capsys,
+        ["consensus", str(RES / "sports.csv"), "--method", "exact", "--no-allow-ties", "--format", "csv", "--quiet"],
+    )
     rows = list(csv.DictReader(io.StringIO(out)))
     assert {"average_tau_x", "proven", "seconds"} <= set(rows[0])
     assert {tuple(int(r[lab]) for lab in X.labels) for r in rows} == opt
@@ -286,8 +296,7 @@ def _strip(text):
     return {k: v for k, v in json.loads(text).items() if k != "seconds"}
 
 
-@pytest.mark.parametrize("old, new", [(["--starts", "15"], ["--n-starts", "15"]),
-                                      (["--no-ties"], ["--no-allow-ties"])])
+@pytest.mark.parametrize("old, new", [(["--starts", "15"], ["--n-starts", "15"]), (["--no-ties"], ["--no-allow-ties"])])
 def test_cli_old_option_warns_once_same_output(capsys, old, new):
     with warnings.catch_warnings():
         warnings.simplefilter("error", DeprecationWarning)
@@ -309,8 +318,13 @@ def test_cli_seed_is_the_rng_synonym(capsys):
 
 def test_cli_stdin_and_stdout_dash(tmp_path):
     src = (RES / "german.csv").read_text()
-    r = subprocess.run([sys.executable, "-m", "agreekit", "consensus", "-", "--method", "exact", "-o", "-"],
-                       input=src, capture_output=True, text=True, cwd=tmp_path)
+    r = subprocess.run(
+        [sys.executable, "-m", "agreekit", "consensus", "-", "--method", "exact", "-o", "-"],
+        input=src,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
     data = read_rankings(RES / "german.csv")
@@ -329,7 +343,7 @@ def test_cli_parser_declares_its_api():
     sub = next(a for a in parser._actions if a.__class__.__name__ == "_SubParsersAction").choices["consensus"]
     api = sub.get_default("api")
     params = set()
-    for f in (api if isinstance(api, tuple) else (api,)):
+    for f in api if isinstance(api, tuple) else (api,):
         params |= set(inspect.signature(inspect.unwrap(f)).parameters)
     for action in sub._actions:
         if action.dest in ("help",):
@@ -344,10 +358,13 @@ def test_workflow_scripts_keep_the_shipped_keys_and_columns(tmp_path):
     """consensus_dataset.py / consensus_datasets_table.py write the seed's keys and columns
     (n_solutions, tau_x, optimal, elapsed), now filled from the new attributes."""
     js = tmp_path / "brook_upton.json"
-    sm = SimpleNamespace(log=[str(tmp_path / "a.log")], wildcards=SimpleNamespace(dataset="brook_upton"),
-                         input=SimpleNamespace(csv=str(RES / "brook_upton.csv")),
-                         params=SimpleNamespace(seed=20250101, fast_starts=10, exact_time_limit=60),
-                         output=SimpleNamespace(json=str(js)))
+    sm = SimpleNamespace(
+        log=[str(tmp_path / "a.log")],
+        wildcards=SimpleNamespace(dataset="brook_upton"),
+        input=SimpleNamespace(csv=str(RES / "brook_upton.csv")),
+        params=SimpleNamespace(seed=20250101, fast_starts=10, exact_time_limit=60),
+        output=SimpleNamespace(json=str(js)),
+    )
     stderr = sys.stderr
     try:
         runpy.run_path(str(ROOT / "workflow" / "scripts" / "consensus_dataset.py"), init_globals={"snakemake": sm})
@@ -363,24 +380,41 @@ def test_workflow_scripts_keep_the_shipped_keys_and_columns(tmp_path):
         assert d["tau_x"] == want["methods"][meth]["average_tau_x"] == pytest.approx(tau, abs=1e-12)
         assert d["optimal"] == want["methods"][meth]["proven"]
         assert d["n_solutions"] == want["methods"][meth]["n_optima"]
-    sm2 = SimpleNamespace(log=[str(tmp_path / "b.log")], input=SimpleNamespace(jsons=[str(js)],
-                          report=str(RES / "report_results.csv")),
-                          output=SimpleNamespace(csv=str(tmp_path / "t.csv"), md=str(tmp_path / "t.md")))
+    sm2 = SimpleNamespace(
+        log=[str(tmp_path / "b.log")],
+        input=SimpleNamespace(jsons=[str(js)], report=str(RES / "report_results.csv")),
+        output=SimpleNamespace(csv=str(tmp_path / "t.csv"), md=str(tmp_path / "t.md")),
+    )
     try:
-        runpy.run_path(str(ROOT / "workflow" / "scripts" / "consensus_datasets_table.py"),
-                       init_globals={"snakemake": sm2})
+        runpy.run_path(
+            str(ROOT / "workflow" / "scripts" / "consensus_datasets_table.py"), init_globals={"snakemake": sm2}
+        )
     finally:
         sys.stderr = stderr
     table = pd.read_csv(tmp_path / "t.csv")
-    assert list(table.columns[:11]) == ["dataset", "n_items", "n_rankings", "method", "n_solutions", "tau_x",
-                                        "optimal", "all_optima", "exact_solutions_recovered", "seconds", "solver"]
+    assert list(table.columns[:11]) == [
+        "dataset",
+        "n_items",
+        "n_rankings",
+        "method",
+        "n_solutions",
+        "tau_x",
+        "optimal",
+        "all_optima",
+        "exact_solutions_recovered",
+        "seconds",
+        "solver",
+    ]
     assert (table["tau_x"] == round(tau, 6)).all()
     assert "| dataset | n_items | method | n_solutions | tau_x | optimal |" in (tmp_path / "t.md").read_text()
 
 
 def test_cli_deprecated_option_is_one_stderr_line():
-    r = subprocess.run([sys.executable, "-m", "agreekit", "consensus", str(RES / "german.csv"), "--no-ties",
-                        "--method", "exact"], capture_output=True, text=True)
+    r = subprocess.run(
+        [sys.executable, "-m", "agreekit", "consensus", str(RES / "german.csv"), "--no-ties", "--method", "exact"],
+        capture_output=True,
+        text=True,
+    )
     assert r.returncode == 0, r.stderr
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and "DeprecationWarning" in lines[0] and "--no-allow-ties" in lines[0]

@@ -1,4 +1,5 @@
 """bootstrap_consensus and consensus_ranking's topic support against plain bootstraps written here."""
+
 from __future__ import annotations
 
 import itertools
@@ -47,7 +48,7 @@ def test_support_and_precedence_match_a_plain_judge_bootstrap():
     B = 300
     ref_support, ref_prec = plain_judge_bootstrap(X, B, seed=99)
     res = bootstrap_consensus(X, n_resamples=B, rng=7, method="exact")
-    assert 0.15 < ref_support < 0.95          # a profile whose consensus is genuinely uncertain
+    assert 0.15 < ref_support < 0.95  # a profile whose consensus is genuinely uncertain
     se = math.sqrt(2 * ref_support * (1 - ref_support) / B)
     assert abs(res.support - ref_support) < 4 * se
     se_p = np.sqrt(2 * np.maximum(ref_prec * (1 - ref_prec), 1 / B) / B)
@@ -128,11 +129,12 @@ def test_metaeval_consensus_support_over_resampled_topics():
     q = rng.uniform(size=m)
     scores = {}
     for k in range(3):
-        Xk = np.round(8 * (q + rng.normal(0, .5, (n_topics, m)))) / 8   # binary fractions: exact sums, ties
-        scores[f"M{k}"] = pd.DataFrame(Xk, index=[f"t{i}" for i in range(n_topics)],
-                                       columns=[f"s{j}" for j in range(m)])
+        Xk = np.round(8 * (q + rng.normal(0, 0.5, (n_topics, m)))) / 8  # binary fractions: exact sums, ties
+        scores[f"M{k}"] = pd.DataFrame(
+            Xk, index=[f"t{i}" for i in range(n_topics)], columns=[f"s{j}" for j in range(m)]
+        )
     res = consensus_ranking(scores, method="exact", n_resamples=B, rng=4)
-    assert res.method == "exact" and res.exhaustive     # every optimum of the full data is known
+    assert res.method == "exact" and res.exhaustive  # every optimum of the full data is known
     W = all_weak_orders(m)
     assert W.shape[0] == 47293
     SW = em_scores(W)

@@ -1,4 +1,5 @@
 """kemeny() against exhaustive search over all weak orders (m <= 7)."""
+
 import numpy as np
 import pytest
 
@@ -86,13 +87,22 @@ def test_all_positive_matrix_gives_all_tie():
     assert {tuple(s) for s in res.solutions} == opt == {(1, 1, 1)}
 
 
-@pytest.mark.parametrize("kwargs, param", [
-    ({"method": "slow"}, "method"), ({"solver": "cplex"}, "solver"), ({"n_starts": 0}, "n_starts"),
-    ({"time_limit": -1}, "time_limit"), ({"allow_ties": "yes"}, "allow_ties"), ({"weights": [1]}, "weights"),
-    ({"max_solutions": 0}, "max_solutions"), ({"labels": ["a", "a", "b"]}, "labels"),
-])
+@pytest.mark.parametrize(
+    "kwargs, param",
+    [
+        ({"method": "slow"}, "method"),
+        ({"solver": "cplex"}, "solver"),
+        ({"n_starts": 0}, "n_starts"),
+        ({"time_limit": -1}, "time_limit"),
+        ({"allow_ties": "yes"}, "allow_ties"),
+        ({"weights": [1]}, "weights"),
+        ({"max_solutions": 0}, "max_solutions"),
+        ({"labels": ["a", "a", "b"]}, "labels"),
+    ],
+)
 def test_bad_arguments(kwargs, param):
     from agreekit._validation import InputError
+
     with pytest.raises(InputError) as exc:
         kemeny([[1, 2, 3], [3, 2, 1]], **kwargs)
     assert exc.value.parameter == param

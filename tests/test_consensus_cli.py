@@ -13,8 +13,7 @@ RES = Path(__file__).resolve().parents[1] / "resources" / "consensus"
 
 
 def test_cli_json(capsys):
-    assert main(["consensus", str(RES / "emond_mason.csv"), "--weights-column", "weight",
-                 "--method", "exact"]) == 0
+    assert main(["consensus", str(RES / "emond_mason.csv"), "--weights-column", "weight", "--method", "exact"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["items"] == list("ABCDEFGHIJKLMNO")
     assert out["n_optima"] == 3 and out["proven"] is True
@@ -25,8 +24,18 @@ def test_cli_json(capsys):
 
 
 def test_cli_csv_fast_seeded(capsys):
-    args = ["consensus", str(RES / "sports.csv"), "--method", "fast", "--n-starts", "20", "--rng", "5",
-            "--format", "csv"]
+    args = [
+        "consensus",
+        str(RES / "sports.csv"),
+        "--method",
+        "fast",
+        "--n-starts",
+        "20",
+        "--rng",
+        "5",
+        "--format",
+        "csv",
+    ]
     assert main(args) == 0
     rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
     assert len(rows) == 1
@@ -40,13 +49,16 @@ def test_cli_output_file(tmp_path):
     assert json.loads(out.read_text())["orderings"] == ["a b c d"]
 
 
-@pytest.mark.parametrize("content, extra, needle", [
-    ("a,b,c\n1,2,3\n,,\n", [], "line 3 ranks no item"),
-    ("a,b\n1,x\n", [], "line 2, column 2 ('b'): 'x' is not a rank"),
-    ("a\n1\n", [], "at least 2 items"),
-    ("a,b,w\n1,2,-1\n", ["--weights-column", "w"], "non-negative"),
-    ("a,b\n1,2\n", ["--weights-column", "w"], "weights_column"),
-])
+@pytest.mark.parametrize(
+    "content, extra, needle",
+    [
+        ("a,b,c\n1,2,3\n,,\n", [], "line 3 ranks no item"),
+        ("a,b\n1,x\n", [], "line 2, column 2 ('b'): 'x' is not a rank"),
+        ("a\n1\n", [], "at least 2 items"),
+        ("a,b,w\n1,2,-1\n", ["--weights-column", "w"], "non-negative"),
+        ("a,b\n1,2\n", ["--weights-column", "w"], "weights_column"),
+    ],
+)
 def test_cli_bad_input_exit_2_no_output(tmp_path, capsys, content, extra, needle):
     f = tmp_path / "in.csv"
     f.write_text(content)
@@ -58,6 +70,7 @@ def test_cli_bad_input_exit_2_no_output(tmp_path, capsys, content, extra, needle
 
 
 def test_cli_missing_file_subprocess():
-    proc = subprocess.run([sys.executable, "-m", "agreekit", "consensus", "no_such_file.csv"],
-                          capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, "-m", "agreekit", "consensus", "no_such_file.csv"], capture_output=True, text=True
+    )
     assert proc.returncode == 2 and "Traceback" not in proc.stderr and "no_such_file" in proc.stderr

@@ -1,6 +1,7 @@
 """Kendall's W and the Iman–Conover top-down concordance against independent references:
 the formulas written here, scipy.stats.friedmanchisquare, brute-force permutation nulls and a
 published R value (irr's ``kendall``, as documented with DescTools' ``KendallW``)."""
+
 from __future__ import annotations
 
 import itertools
@@ -12,8 +13,7 @@ import pytest
 from scipy import stats
 
 from agreekit import InputError
-from agreekit.consensus import (kendall_w, savage_scores, top_down_concordance, top_down_correlation,
-                                read_rankings)
+from agreekit.consensus import kendall_w, savage_scores, top_down_concordance, top_down_correlation, read_rankings
 
 
 # ----------------------------------------------------------------------------- references written here
@@ -29,8 +29,8 @@ def w_formula(X):
     T = 0.0
     for row in X:
         _, t = np.unique(row, return_counts=True)
-        T += float((t ** 3 - t).sum())
-    return 12 * S / (m ** 2 * (n ** 3 - n) - m * T)
+        T += float((t**3 - t).sum())
+    return 12 * S / (m**2 * (n**3 - n) - m * T)
 
 
 def savage(n):
@@ -43,7 +43,7 @@ def ct_formula_untied(X):
     m, n = X.shape
     S = savage(n)
     T = np.array([S[np.asarray(row) - 1] for row in X]).sum(axis=0)
-    return (float((T ** 2).sum()) - m * m * n) / (m * m * (n - S[0]))
+    return (float((T**2).sum()) - m * m * n) / (m * m * (n - S[0]))
 
 
 def rt_formula_untied(x, y):
@@ -63,7 +63,7 @@ def brute_force_pvalues(scores):
     scores = [np.asarray(r, dtype=float) for r in scores]
     P = [np.array(list(itertools.permutations(r))) for r in scores]  # n! rows each (repeats for ties)
     T = P[0][:, None, None, :] + P[1][None, :, None, :] + P[2][None, None, :, :]
-    Q = (T ** 2).sum(axis=-1).ravel()
+    Q = (T**2).sum(axis=-1).ravel()
     q = float((np.sum(scores, axis=0) ** 2).sum())
     tol = 1e-9 * q
     return float(np.mean(Q >= q - tol)), float(np.mean(Q <= q + tol))
@@ -152,11 +152,14 @@ def test_w_irr_anxiety_published_value():
     # listed in DescTools' KendallW documentation, which reports KendallW(anxiety, TRUE) = 0.5396569
     # (irr's kendall(correct=TRUE), "integrated without logical changes"):
     # https://andrisignorell.github.io/DescTools/reference/KendallW.html
-    anxiety = pd.DataFrame({
-        "rater1": [3, 3, 3, 4, 5, 5, 2, 3, 5, 2, 2, 6, 1, 5, 2, 2, 1, 2, 4, 3],
-        "rater2": [3, 6, 4, 6, 2, 4, 2, 4, 3, 3, 2, 3, 3, 3, 2, 2, 1, 3, 3, 4],
-        "rater3": [2, 1, 4, 4, 3, 2, 1, 6, 1, 1, 1, 2, 3, 3, 1, 1, 3, 3, 2, 2]})
-    res = kendall_w(anxiety.T, method="chi2")       # rows = raters
+    anxiety = pd.DataFrame(
+        {
+            "rater1": [3, 3, 3, 4, 5, 5, 2, 3, 5, 2, 2, 6, 1, 5, 2, 2, 1, 2, 4, 3],
+            "rater2": [3, 6, 4, 6, 2, 4, 2, 4, 3, 3, 2, 3, 3, 3, 2, 2, 1, 3, 3, 4],
+            "rater3": [2, 1, 4, 4, 3, 2, 1, 6, 1, 1, 1, 2, 3, 3, 1, 1, 3, 3, 2, 2],
+        }
+    )
+    res = kendall_w(anxiety.T, method="chi2")  # rows = raters
     assert round(res.statistic, 7) == 0.5396569
     assert res.chi2 == pytest.approx(3 * 19 * res.statistic, rel=1e-15)
 
@@ -234,7 +237,9 @@ def test_two_rankings_ct_is_half_one_plus_rt():
             ref = np.corrcoef(savage_scores(xt), savage_scores(yt))[0, 1]
             assert top_down_correlation(xt, yt) == pytest.approx(ref, rel=1e-10, abs=1e-12)
     assert top_down_correlation([1, 2, 3, 4], [1, 2, 3, 4]) == pytest.approx(1.0)
-    assert top_down_correlation([1, 2, 3, 4], [4, 3, 2, 1]) == pytest.approx(rt_formula_untied([1, 2, 3, 4], [4, 3, 2, 1]))
+    assert top_down_correlation([1, 2, 3, 4], [4, 3, 2, 1]) == pytest.approx(
+        rt_formula_untied([1, 2, 3, 4], [4, 3, 2, 1])
+    )
 
 
 @pytest.mark.parametrize("n", [3, 4, 5])
@@ -256,8 +261,10 @@ def test_ct_permutation_pvalue_equals_brute_force(n, tied):
 def test_ct_chi2_pvalues_uniform_under_h0():
     rng = np.random.default_rng(123)
     m, n = 20, 15
-    p = [top_down_concordance(np.array([rng.permutation(n) + 1 for _ in range(m)]), method="chi2").pvalue
-         for _ in range(400)]
+    p = [
+        top_down_concordance(np.array([rng.permutation(n) + 1 for _ in range(m)]), method="chi2").pvalue
+        for _ in range(400)
+    ]
     assert stats.kstest(p, "uniform").pvalue > 0.01
 
 

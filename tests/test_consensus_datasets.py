@@ -1,4 +1,5 @@
 """The shared reference datasets reproduce resources/consensus/known_results.json."""
+
 import json
 from pathlib import Path
 
@@ -11,8 +12,15 @@ from _consensus_oracle import brute_force, random_profile
 
 RES = Path(__file__).resolve().parents[1] / "resources" / "consensus"
 KNOWN = json.loads((RES / "known_results.json").read_text())
-SMALL = ["sports.csv", "apa_full.csv", "apa_full_weighted.csv", "apa_red.csv", "idea.csv",
-         "brook_upton.csv", "german.csv"]
+SMALL = [
+    "sports.csv",
+    "apa_full.csv",
+    "apa_full_weighted.csv",
+    "apa_red.csv",
+    "idea.csv",
+    "brook_upton.csv",
+    "german.csv",
+]
 
 
 def _solutions(res):
@@ -42,9 +50,11 @@ def test_known_results(name, method):
 def test_emond_mason_report_solutions():
     """The report's three BB solutions, with its Italian-alphabet letters (no J, K) mapped
     to ConsRank's labels: report L..Q = J..O."""
-    report = ["D L (E M) (A B) I P (C N) H F G (O Q)",
-              "D L (E M) (A B P) (C N) I H F G (O Q)",
-              "D L (E M) (B P) A (C N) I H F G (O Q)"]
+    report = [
+        "D L (E M) (A B) I P (C N) H F G (O Q)",
+        "D L (E M) (A B P) (C N) I H F G (O Q)",
+        "D L (E M) (B P) A (C N) I H F G (O Q)",
+    ]
     to_consrank = dict(zip("LMNOPQ", "JKLMNO"))
     mapped = {" ".join("".join(to_consrank.get(ch, ch) for ch in tok) for tok in s.split()) for s in report}
     res = kemeny(read_rankings(RES / "emond_mason.csv"), method="exact")
@@ -71,6 +81,7 @@ def test_known_results_of_small_datasets_are_recomputed_by_brute_force(name):
 def test_sports_report_value_does_not_reproduce():
     """The report's 0.428 (resources/consensus/report_results.csv) is not the optimum on ConsRank's data."""
     import csv
+
     with open(RES / "report_results.csv") as fh:
         report = {(r["dataset"], r["method"]): r for r in csv.DictReader(fh)}
     data = read_rankings(RES / "sports.csv")

@@ -4,6 +4,7 @@ Every row of the issue that concerns ``agreekit consensus`` has a test here.  Th
 kernels are checked against ``tests/_consensus_reference.py``, a verbatim copy of the
 pre-issue-14 QUICK/FAST (Θ(m³) per pass), run at test time — no stored outputs.
 """
+
 from __future__ import annotations
 
 import json
@@ -52,7 +53,7 @@ def test_quick_and_fast_identical_to_reference_on_datasets(name, ties):
     full = not ties
     q_ref, q_top = ref.reference_heuristic(C, "quick", full, 0, None)
     q = kemeny(data, method="quick", allow_ties=ties)
-    assert np.array_equal(q.solutions, q_ref)                      # same solutions, same order
+    assert np.array_equal(q.solutions, q_ref)  # same solutions, same order
     assert q.average_tau_x == pytest.approx(q_top / (data.total_weight * C.shape[0] * (C.shape[0] - 1)), abs=1e-12)
     f_ref, _ = ref.reference_heuristic(C, "fast", full, 100, np.random.default_rng(7))
     f = kemeny(data, method="fast", n_starts=100, rng=7, allow_ties=ties)
@@ -118,8 +119,9 @@ def test_components_match_scipy_reference(full):
         m = int(rng.integers(2, 25))
         base = rng.permutation(m) + 1
         n = int(rng.integers(1, 10))
-        X = np.array([np.where(rng.random(m) < 0.3, rng.integers(1, m + 1, size=m), base) for _ in range(n)],
-                     dtype=float)
+        X = np.array(
+            [np.where(rng.random(m) < 0.3, rng.integers(1, m + 1, size=m), base) for _ in range(n)], dtype=float
+        )
         C = _cim_kernel(X, np.ones(n))
         got, want = components(C, full=full), _components_scipy(C, full)
         assert len(got) == len(want) and all(np.array_equal(a, b) for a, b in zip(got, want))
@@ -157,10 +159,11 @@ def test_mip_without_lazy_rows_refused_before_allocating(monkeypatch):
 
 def _run_python(code: str, timeout: float = 300):
     """Run ``code`` in a fresh interpreter; return (its JSON output, peak RSS in MiB)."""
-    wrapper = code + "\nimport resource, json as _j\nprint(_j.dumps({'out': OUT, 'rss_mib': " \
-                     "resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))\n"
-    proc = subprocess.run([sys.executable, "-c", wrapper], capture_output=True, text=True, timeout=timeout,
-                          cwd=ROOT)
+    wrapper = (
+        code + "\nimport resource, json as _j\nprint(_j.dumps({'out': OUT, 'rss_mib': "
+        "resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", wrapper], capture_output=True, text=True, timeout=timeout, cwd=ROOT)
     assert proc.returncode == 0, proc.stderr
     res = json.loads(proc.stdout.strip().splitlines()[-1])
     return res["out"], res["rss_mib"]
@@ -181,9 +184,10 @@ def test_fast_with_a_billion_starts_streams_and_honours_the_time_limit():
         "    r = kemeny(d, method='fast', n_starts=10**9, time_limit=2, rng=1)\n"
         "OUT = dict(elapsed=r.seconds, proven=r.proven, tau=round(r.average_tau_x, 6), message=r.message,\n"
         "           warned=[x.category.__name__ for x in w],\n"
-        "           grow=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024 - base)\n")
+        "           grow=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024 - base)\n"
+    )
     # elapsed time and memory (streamed starts) are measured in benchmarks/bench_limits.py
-    assert out["tau"] == 0.165561                 # the known optimum of emond_mason.csv
+    assert out["tau"] == 0.165561  # the known optimum of emond_mason.csv
     assert not out["proven"] and "TimeLimitWarning" in out["warned"]
     assert "of 1000000000 FAST starts" in out["message"]
 
@@ -197,7 +201,8 @@ def test_auto_on_1000_random_items_does_not_build_cubic_arrays():
         "with warnings.catch_warnings(record=True) as w:\n"
         "    warnings.simplefilter('always')\n"
         "    r = kemeny(X, time_limit=5, rng=0)\n"
-        "OUT = dict(method=r.method, elapsed=r.seconds, message=r.message, proven=r.proven)\n")
+        "OUT = dict(method=r.method, elapsed=r.seconds, message=r.message, proven=r.proven)\n"
+    )
     assert out["method"] == "fast" and "no exact attempt" in out["message"]
     # its time and memory (m² doubles are 8 MB; m³ would be 7.45 GiB) are in benchmarks/bench_limits.py
 
@@ -216,18 +221,23 @@ def test_auto_picks_method_by_size():
 HARD = np.array([np.random.default_rng(100 + i).permutation(3000) + 1 for i in range(5)])
 
 
-@pytest.mark.parametrize("kw", [
-    {"method": "quick"}, {"method": "fast", "n_starts": 10**6}, {"method": "auto"},
-    {"method": "exact", "solver": "mip"},
-])
+@pytest.mark.parametrize(
+    "kw",
+    [
+        {"method": "quick"},
+        {"method": "fast", "n_starts": 10**6},
+        {"method": "auto"},
+        {"method": "exact", "solver": "mip"},
+    ],
+)
 def test_every_method_honours_time_limit(kw):
     # today QUICK on 5 rankings of 3000 items with --time-limit 10 was still running after 900 s
     warmup()  # numba's first call (loading the cached kernels) is not the solvers' time
-    with pytest.warns(TimeLimitWarning, match="time_limit=0.3 s reached"):   # elapsed: bench_limits.py
+    with pytest.warns(TimeLimitWarning, match="time_limit=0.3 s reached"):  # elapsed: bench_limits.py
         res = kemeny(HARD, time_limit=0.3, rng=0, **kw)
     assert not res.proven and not res.proven and "not proven optimal" in res.message
     r = res.solutions[0]
-    assert r.shape == (3000,) and sorted(set(r)) == list(range(1, r.max() + 1))   # a valid weak order
+    assert r.shape == (3000,) and sorted(set(r)) == list(range(1, r.max() + 1))  # a valid weak order
     assert res.average_tau_x == pytest.approx(average_tau_x(r, HARD), abs=1e-12)
 
 
@@ -248,10 +258,10 @@ def test_exact_bb_honours_time_limit():
     t0 = time.perf_counter()
     _, _, proven, _, nodes = _exact.branch_and_bound(C, init, max_nodes=budget)
     per_budget = time.perf_counter() - t0
-    assert not proven and nodes == budget + 1     # the node budget, not a clock, stopped it
+    assert not proven and nodes == budget + 1  # the node budget, not a clock, stopped it
     with pytest.warns(TimeLimitWarning):
         res = kemeny(X, method="exact", solver="bb", time_limit=per_budget / 4)
-    assert not res.proven and "not proven optimal" in res.message   # elapsed: benchmarks/bench_limits.py
+    assert not res.proven and "not proven optimal" in res.message  # elapsed: benchmarks/bench_limits.py
 
 
 def test_no_warning_without_time_limit():
@@ -264,17 +274,20 @@ def test_no_warning_without_time_limit():
 # --------------------------------------------------------------------------- §3 strict input
 
 
-@pytest.mark.parametrize("content, needle", [
-    ("a,b,c\n1,2,3,4\n2,1,3\n", "line 2 has 4 fields, but the header has 3"),       # ragged
-    ("a,b,c\n1,2,3\n2,1\n", "line 3 has 2 fields"),
-    ("a,a,b\n1,2,3\n", "line 1: item name 'a' is repeated (columns 1 and 2)"),              # was renamed a.1
-    ("a,,b\n1,2,3\n", "line 1: header item 2 has no name"),               # was Unnamed: 1
-    ("a,b,c\n-1,2,3\n", "line 2, column 1 ('a'): '-1' is not a rank"),
-    ("a,b,c\n1,0,3\n", "line 2, column 2 ('b'): '0' is not a rank"),
-    ("a,b,c\n1,2,2.5\n", "line 2, column 3 ('c'): '2.5' is not a rank"),
-    ("a,b,c\n1,nan,2\n", "line 2, column 2 ('b'): 'nan' is not a rank"),
-    ("a,b,c\n", "has a header but no data rows"),
-])
+@pytest.mark.parametrize(
+    "content, needle",
+    [
+        ("a,b,c\n1,2,3,4\n2,1,3\n", "line 2 has 4 fields, but the header has 3"),  # ragged
+        ("a,b,c\n1,2,3\n2,1\n", "line 3 has 2 fields"),
+        ("a,a,b\n1,2,3\n", "line 1: item name 'a' is repeated (columns 1 and 2)"),  # was renamed a.1
+        ("a,,b\n1,2,3\n", "line 1: header item 2 has no name"),  # was Unnamed: 1
+        ("a,b,c\n-1,2,3\n", "line 2, column 1 ('a'): '-1' is not a rank"),
+        ("a,b,c\n1,0,3\n", "line 2, column 2 ('b'): '0' is not a rank"),
+        ("a,b,c\n1,2,2.5\n", "line 2, column 3 ('c'): '2.5' is not a rank"),
+        ("a,b,c\n1,nan,2\n", "line 2, column 2 ('b'): 'nan' is not a rank"),
+        ("a,b,c\n", "has a header but no data rows"),
+    ],
+)
 def test_cli_rejects_bad_consensus_csv(tmp_path, capsys, content, needle):
     f = tmp_path / "in.csv"
     f.write_text(content)
@@ -287,7 +300,7 @@ def test_cli_rejects_bad_consensus_csv(tmp_path, capsys, content, needle):
 
 def test_cli_edge_cases_still_read(tmp_path):
     f = tmp_path / "ok.csv"
-    f.write_text("\ufeffa,b,c\r\n1,2,\r\n2,2,1\r\n\r\n\n")   # BOM, CRLF, unranked cell, trailing blanks
+    f.write_text("\ufeffa,b,c\r\n1,2,\r\n2,2,1\r\n\r\n\n")  # BOM, CRLF, unranked cell, trailing blanks
     out = tmp_path / "out.json"
     assert main(["consensus", str(f), "-o", str(out)]) == 0
     assert json.loads(out.read_text())["items"] == ["a", "b", "c"]
@@ -315,9 +328,27 @@ def test_ranks_allowed_values():
 
 def test_cli_fast_with_a_billion_starts(tmp_path):
     out = tmp_path / "o.json"
-    proc = subprocess.run([sys.executable, "-m", "agreekit", "consensus", str(RES / "sports.csv"), "--method",
-                           "fast", "--n-starts", "1000000000", "--time-limit", "1", "-o", str(out)],
-                          capture_output=True, text=True, timeout=120, cwd=ROOT)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "agreekit",
+            "consensus",
+            str(RES / "sports.csv"),
+            "--method",
+            "fast",
+            "--n-starts",
+            "1000000000",
+            "--time-limit",
+            "1",
+            "-o",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+    )
     assert proc.returncode == 0, proc.stderr
     res = json.loads(out.read_text())
     assert round(res["average_tau_x"], 6) == 0.144322 and "of 1000000000 FAST starts" in res["message"]

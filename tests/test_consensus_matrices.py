@@ -4,8 +4,13 @@ from scipy import stats
 
 from agreekit._validation import InputError
 from agreekit.consensus import (
-    average_tau_x, combined_input_matrix, kemeny_distance, ordering_string, penalty,
-    score_matrix, tau_x,
+    average_tau_x,
+    combined_input_matrix,
+    kemeny_distance,
+    ordering_string,
+    penalty,
+    score_matrix,
+    tau_x,
 )
 from _consensus_oracle import naive_cim, random_profile
 
@@ -82,12 +87,15 @@ def test_ordering_string():
     assert ordering_string([2, 1, 2, 3], list("abcd")) == "b (a c) d"
 
 
-@pytest.mark.parametrize("bad, param", [
-    (np.array([[1, 2, 3], [np.nan, np.nan, np.nan]]), "rankings"),
-    (np.array([[1], [1]]), "rankings"),
-    (np.array([["a", "b"]]), "rankings"),
-    (np.array([[1, np.inf]]), "rankings"),
-])
+@pytest.mark.parametrize(
+    "bad, param",
+    [
+        (np.array([[1, 2, 3], [np.nan, np.nan, np.nan]]), "rankings"),
+        (np.array([[1], [1]]), "rankings"),
+        (np.array([["a", "b"]]), "rankings"),
+        (np.array([[1, np.inf]]), "rankings"),
+    ],
+)
 def test_bad_rankings(bad, param):
     with pytest.raises(InputError) as exc:
         combined_input_matrix(bad)

@@ -1,4 +1,5 @@
 """Property tests of the τ_x / Kemeny-distance algebra (hypothesis)."""
+
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st

@@ -1,4 +1,5 @@
 """Simulation-study pieces: Mallows sampler, tie/missing transforms, cell runner, tables."""
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -6,7 +7,12 @@ import pytest
 from agreekit.consensus import kemeny_distance, read_rankings
 from agreekit.consensus.comparison import compare_methods, methods_table
 from agreekit.consensus.simulation import (
-    mallows_rankings, mask_missing, merge_ties, run_cell, summarize_recovery, summarize_times,
+    mallows_rankings,
+    mask_missing,
+    merge_ties,
+    run_cell,
+    summarize_recovery,
+    summarize_times,
 )
 
 
@@ -68,6 +74,7 @@ def test_run_cell_and_tables():
 
 def test_compare_methods_table():
     from pathlib import Path
+
     res_dir = Path(__file__).resolve().parents[1] / "resources" / "consensus"
     out = compare_methods(read_rankings(res_dir / "emond_mason.csv"), n_starts=50, rng=1)
     assert out["methods"]["exact"]["n_optima"] == 3

@@ -7,6 +7,7 @@ plain Python: every weak order of m ≤ 5 items, the weighted sum of Kemeny–Sn
 (pair costs 0 / 1 / 2, 1 for a pair with an unranked item) and the Emond–Mason penalty from a
 combined input matrix summed with ``math.fsum``.
 """
+
 from __future__ import annotations
 
 import io
@@ -20,11 +21,11 @@ import pytest
 
 from agreekit._validation import InputError
 from agreekit.cli import main
-from agreekit.consensus import (average_tau_x, combined_input_matrix, kemeny, penalty,
-                                read_rankings)
+from agreekit.consensus import average_tau_x, combined_input_matrix, kemeny, penalty, read_rankings
 
 
 # ----------------------------------------------------------------------------- plain-Python oracle
+
 
 def _weak_orders(m):
     """Every weak order of m items as a dense rank tuple (ordered set partitions)."""
@@ -46,13 +47,22 @@ def _oracle(X, w):
     ``w`` must be small enough for plain floats (the tests call it with the weights scaled to 1)."""
     n, m = len(X), len(X[0])
     pairs = [(i, j) for i in range(m) for j in range(i + 1, m)]
-    dist = {y: math.fsum(w[k] * sum(_pair_cost(X[k], y, i, j) for i, j in pairs) for k in range(n))
-            for y in _weak_orders(m)}
+    dist = {
+        y: math.fsum(w[k] * sum(_pair_cost(X[k], y, i, j) for i, j in pairs) for k in range(n)) for y in _weak_orders(m)
+    }
     best = min(dist.values())
     opt = {y for y, d in dist.items() if d <= best + 1e-9 * max(1.0, best)}
-    C = [[math.fsum(w[k] * (1 if X[k][i] <= X[k][j] else -1) for k in range(n)
-                    if i != j and X[k][i] is not None and X[k][j] is not None) for j in range(m)]
-         for i in range(m)]
+    C = [
+        [
+            math.fsum(
+                w[k] * (1 if X[k][i] <= X[k][j] else -1)
+                for k in range(n)
+                if i != j and X[k][i] is not None and X[k][j] is not None
+            )
+            for j in range(m)
+        ]
+        for i in range(m)
+    ]
     y = min(opt)
     s = [[0 if i == j else (1 if y[i] <= y[j] else -1) for j in range(m)] for i in range(m)]
     agree = math.fsum(C[i][j] * s[i][j] for i in range(m) for j in range(m))
@@ -76,12 +86,13 @@ def _array(X):
     return np.array([[np.nan if v is None else float(v) for v in row] for row in X])
 
 
-CYCLE = [[1, 2, 3], [2, 3, 1], [3, 1, 2]]        # Condorcet cycle: every consensus has a penalty > 0
-TRANSITIVE = [[1, 2, 3], [2, 1, 3], [1, 3, 2]]   # pairwise majorities form an order: penalty 0
+CYCLE = [[1, 2, 3], [2, 3, 1], [3, 1, 2]]  # Condorcet cycle: every consensus has a penalty > 0
+TRANSITIVE = [[1, 2, 3], [2, 1, 3], [1, 3, 2]]  # pairwise majorities form an order: penalty 0
 PROFILES = [CYCLE, TRANSITIVE, [[1, 2, 3, 4], [2, 1, 3, 4], [4, 3, 2, 1]]] + [
-    _profile(seed, 3, m) for seed, m in ((1, 4), (2, 4), (3, 5), (4, 5), (5, 5))]
+    _profile(seed, 3, m) for seed, m in ((1, 4), (2, 4), (3, 5), (4, 5), (5, 5))
+]
 BASES = ([1.0, 1.0, 1.0], [1.0, 2.0, 5.0])
-SCALES = (1e-12, 1e-300, 1e308 / 5, 2.0 ** -40, 3.0)
+SCALES = (1e-12, 1e-300, 1e308 / 5, 2.0**-40, 3.0)
 
 
 @pytest.mark.parametrize("X", PROFILES, ids=range(len(PROFILES)))
@@ -122,7 +133,7 @@ def test_power_of_two_scales_keep_every_bit():
     for e in (-1000, -40, -1, 1, 40, 1000):
         res = kemeny(X, weights=np.ldexp([1.0, 2.0, 5.0], e), method="exact")
         assert np.array_equal(res.solutions, ref.solutions)
-        assert res.average_tau_x == ref.average_tau_x          # the same float, not approximately
+        assert res.average_tau_x == ref.average_tau_x  # the same float, not approximately
         assert res.penalty == math.ldexp(ref.penalty, e)
 
 
@@ -157,10 +168,17 @@ def test_weights_that_underflow_against_the_largest_leave_a_single_ranking():
     assert res.orderings == ["3 2 1 0"] and res.proven and res.penalty == 0.0
 
 
-@pytest.mark.parametrize("weights, fragment", [
-    ([1, np.nan, 1], "NaN or infinite"), ([1, np.inf, 1], "NaN or infinite"), ([1, -1e-300, 1], "non-negative"),
-    ([0, 0, 0], "all be zero"), ([0.0, -0.0, 0.0], "all be zero"), ([1, 1], "one entry per ranking"),
-])
+@pytest.mark.parametrize(
+    "weights, fragment",
+    [
+        ([1, np.nan, 1], "NaN or infinite"),
+        ([1, np.inf, 1], "NaN or infinite"),
+        ([1, -1e-300, 1], "non-negative"),
+        ([0, 0, 0], "all be zero"),
+        ([0.0, -0.0, 0.0], "all be zero"),
+        ([1, 1], "one entry per ranking"),
+    ],
+)
 def test_only_unusable_weights_are_refused(weights, fragment):
     with pytest.raises(InputError, match="`weights`") as err:
         kemeny(_array(CYCLE), weights=weights)
@@ -175,10 +193,12 @@ def test_matrix_functions_report_the_users_scale():
     for scale in (1e-300, 1e-12, 1e300):
         C = combined_input_matrix(X, weights=scale * base)
         np.testing.assert_allclose(C, scale * C1, rtol=1e-14, atol=0)
-        assert penalty(cand, X, weights=scale * base) == pytest.approx(scale * penalty(cand, X, weights=base),
-                                                                        rel=1e-13)
+        assert penalty(cand, X, weights=scale * base) == pytest.approx(
+            scale * penalty(cand, X, weights=base), rel=1e-13
+        )
         assert average_tau_x(cand, X, weights=scale * base) == pytest.approx(
-            average_tau_x(cand, X, weights=base), rel=1e-13)
+            average_tau_x(cand, X, weights=base), rel=1e-13
+        )
     # a common power of two: the very bits
     assert np.array_equal(combined_input_matrix(X, weights=np.ldexp(base, -900)), np.ldexp(C1, -900))
     assert average_tau_x(cand, X, weights=np.ldexp(base, 900)) == average_tau_x(cand, X, weights=base)
@@ -194,14 +214,20 @@ def test_matrix_functions_report_the_users_scale():
 
 # ----------------------------------------------------------------------------- CLI
 
+
 def _csv(rows, weights):
     return "a,b,c,weight\n" + "".join(",".join(map(str, r)) + f",{w!r}\n" for r, w in zip(rows, weights))
 
 
-@pytest.mark.parametrize("rows, weights, base", [
-    (TRANSITIVE, [1e-12] * 3, [1, 1, 1]), (TRANSITIVE, [1e308] * 3, [1, 1, 1]),
-    (CYCLE, [1e-300, 2e-300, 5e-300], [1, 2, 5]), (CYCLE, [1e-12] * 3, [1, 1, 1]),
-])
+@pytest.mark.parametrize(
+    "rows, weights, base",
+    [
+        (TRANSITIVE, [1e-12] * 3, [1, 1, 1]),
+        (TRANSITIVE, [1e308] * 3, [1, 1, 1]),
+        (CYCLE, [1e-300, 2e-300, 5e-300], [1, 2, 5]),
+        (CYCLE, [1e-12] * 3, [1, 1, 1]),
+    ],
+)
 def test_cli_weight_column_of_any_scale(tmp_path, capsys, rows, weights, base):
     f = tmp_path / "r.csv"
     f.write_text(_csv(rows, weights))

@@ -2,6 +2,7 @@
 file (and to a plain parse of it, without the library's readers); the synthetic TREC sample: a plain parse, its
 documented shape, its generator rewriting the same bytes and ``evaluate`` equal to pytrec_eval on it; the list of
 data sets; the CLI's ``agreekit datasets`` and ``dataset:NAME`` in place of an input file."""
+
 from __future__ import annotations
 
 import csv
@@ -37,8 +38,9 @@ def _plain_rankings(path: Path):
     return labels, X, weights
 
 
-@pytest.mark.parametrize(("loader", "file"), [(datasets.load_sports, "sports.csv"),
-                                              (datasets.load_emond_mason, "emond_mason.csv")])
+@pytest.mark.parametrize(
+    ("loader", "file"), [(datasets.load_sports, "sports.csv"), (datasets.load_emond_mason, "emond_mason.csv")]
+)
 def test_ranking_loaders_equal_the_resources_file(loader, file):
     data = loader()
     assert isinstance(data, RankingData)
@@ -56,8 +58,9 @@ def test_ranking_data_shapes_as_documented():
     assert e.X.shape == (21, 15) and e.weights.sum() == 112 and np.isnan(e.X).any()
 
 
-@pytest.mark.parametrize(("name", "file"), [("fig1", "fig1_structure.json"), ("fig2a", "fig2a_omega.json"),
-                                            ("fig2b", "fig2b_matching.json")])
+@pytest.mark.parametrize(
+    ("name", "file"), [("fig1", "fig1_structure.json"), ("fig2a", "fig2a_omega.json"), ("fig2b", "fig2b_matching.json")]
+)
 def test_clustering_examples_equal_the_resources_file(name, file):
     assert datasets.load_clustering_example(name) == json.loads((RES / "clustering" / file).read_text("utf-8"))
 
@@ -67,7 +70,7 @@ def test_trec_scores_equal_the_resources_file(metric):
     got = datasets.load_trec_scores(metric)
     path = TREC / f"adhoc8_{metric}.csv"
     pd.testing.assert_frame_equal(got, load_scores(path))
-    plain = pd.read_csv(path)                   # rows = topics 1..50, columns run1..run129
+    plain = pd.read_csv(path)  # rows = topics 1..50, columns run1..run129
     assert got.shape == plain.shape == (50, 129)
     assert list(got.columns) == list(plain.columns)
     np.testing.assert_array_equal(got.to_numpy(), plain.to_numpy(dtype=float))
@@ -95,8 +98,9 @@ def test_trec_sample_loader_equals_a_plain_parse_of_the_shipped_files():
     for tag, frame in runs.items():
         rows = _plain_trec(folder / f"run.{tag}.gz")
         assert {len(r) for r in rows} == {6} and {r[1] for r in rows} == {"Q0"} and {r[5] for r in rows} == {tag}
-        assert list(zip(frame["topic"], frame["docno"], frame["score"])) == [(t, d, float(s))
-                                                                              for t, _, d, _, s, _ in rows]
+        assert list(zip(frame["topic"], frame["docno"], frame["score"])) == [
+            (t, d, float(s)) for t, _, d, _, s, _ in rows
+        ]
 
 
 def test_trec_sample_has_the_documented_shape():
@@ -139,8 +143,9 @@ def test_trec_sample_has_the_documented_shape():
 
 
 def test_trec_sample_generator_rewrites_the_same_bytes(tmp_path):
-    r = subprocess.run([sys.executable, str(GENERATOR), "--out", str(tmp_path / "out")], capture_output=True,
-                       text=True, timeout=120)
+    r = subprocess.run(
+        [sys.executable, str(GENERATOR), "--out", str(tmp_path / "out")], capture_output=True, text=True, timeout=120
+    )
     assert r.returncode == 0, r.stderr
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == sorted(SAMPLE_FILES)
     for name in SAMPLE_FILES:
@@ -180,7 +185,8 @@ def test_available_lists_every_file_with_its_readme():
     assert [(d.name, d.path.name, d.loader) for d in items if d.name.startswith("trec_sample")] == [
         ("trec_sample_qrels", "qrels.txt.gz", "load_trec_sample()"),
         ("trec_sample_run_a", "run.sysA.gz", "load_trec_sample()"),
-        ("trec_sample_run_b", "run.sysB.gz", "load_trec_sample()")]
+        ("trec_sample_run_b", "run.sysB.gz", "load_trec_sample()"),
+    ]
     assert all(d.licence.startswith("BSD-3-Clause") for d in items if d.name.startswith("trec_sample"))
     assert not [d.name for d in items if "robust03" in d.name or "robust03" in str(d.path)]
     for d in items:
@@ -222,8 +228,17 @@ def test_cli_accepts_dataset_sports(tmp_path):
     a.pop("seconds", None), b.pop("seconds", None)
     assert a == b and a["items"][0] == "Baseball"
     # `--option=dataset:NAME` and the metaeval NAME=FILE form
-    r = _cli("metaeval", "AP=dataset:adhoc8_ap", "P@10=dataset:adhoc8_p10", "--n-resamples", "20", "--rng", "1",
-             "--no-pvalue", cwd=tmp_path)
+    r = _cli(
+        "metaeval",
+        "AP=dataset:adhoc8_ap",
+        "P@10=dataset:adhoc8_p10",
+        "--n-resamples",
+        "20",
+        "--rng",
+        "1",
+        "--no-pvalue",
+        cwd=tmp_path,
+    )
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)["scores"]["AP"] == str(datasets.dataset_path("adhoc8_ap"))
 

@@ -12,6 +12,7 @@ Registries whose derived tables are built at import (the IR metric parser's patt
 aliases) are extended by re-executing their module's source with the toy entry appended to the registry
 literal (:func:`_with_entry`), so that every derived table is rebuilt by the module's own code.
 """
+
 from __future__ import annotations
 
 import ast
@@ -38,6 +39,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 
 # ------------------------------------------------------------------ helpers
+
 
 def _section(title: str) -> str:
     """The text of the recipe ``## title`` of docs/dev/recipes.md (up to the next ``## ``)."""
@@ -67,8 +69,11 @@ def _with_entry(monkeypatch, module: types.ModuleType, registry: str, entry_name
     source = Path(module.__file__).read_text(encoding="utf-8")
     tree = ast.parse(source)
     for node in tree.body:
-        target = node.target if isinstance(node, ast.AnnAssign) else (node.targets[0] if isinstance(node, ast.Assign)
-                                                                      else None)
+        target = (
+            node.target
+            if isinstance(node, ast.AnnAssign)
+            else (node.targets[0] if isinstance(node, ast.Assign) else None)
+        )
         if isinstance(target, ast.Name) and target.id == registry:
             value = node.value
             seq = value.elts if isinstance(value, ast.List) else value.args
@@ -121,14 +126,19 @@ def _fresh_copy(module_name: str) -> types.ModuleType:
 
 # ------------------------------------------------------------------ recipe: a weigher family
 
+
 def _toy_family():
     from agreekit.ranking._vocabulary import Parameter, WeigherFamily
 
     # f(i) = h / (h + i - 1): 1 at the top, halving at rank h + 1 (a toy, not a published family)
-    return WeigherFamily("toy_halving", lambda i, h: h / (h + i - 1.0),
-                         lambda i, h: np.log(h) - np.log(h + i - 1.0),
-                         (Parameter("h", None, 0.0, math.inf, "must be a positive number", example=2.0),),
-                         label="{h}/({h}+i-1)", doc="a toy family of the developer guide's recipe test")
+    return WeigherFamily(
+        "toy_halving",
+        lambda i, h: h / (h + i - 1.0),
+        lambda i, h: np.log(h) - np.log(h + i - 1.0),
+        (Parameter("h", None, 0.0, math.inf, "must be a positive number", example=2.0),),
+        label="{h}/({h}+i-1)",
+        doc="a toy family of the developer guide's recipe test",
+    )
 
 
 def _kendall_by_definition(x, y, w):
@@ -147,9 +157,14 @@ def test_weigher_family_recipe(monkeypatch):
     from agreekit.ranking.weighting import parse_weigher
 
     section = _section("A new weigher family")
-    assert {"src/agreekit/ranking/_vocabulary.py", "config/config.schema.yaml", "config/metaeval.schema.yaml",
-            "docs/guide/ranking.md", "tests/test_ranking_vocabulary.py",
-            "tests/test_ranking_geometric.py"} <= _paths_named(section)
+    assert {
+        "src/agreekit/ranking/_vocabulary.py",
+        "config/config.schema.yaml",
+        "config/metaeval.schema.yaml",
+        "docs/guide/ranking.md",
+        "tests/test_ranking_vocabulary.py",
+        "tests/test_ranking_geometric.py",
+    } <= _paths_named(section)
     for path in _paths_named(section):
         assert (ROOT / path).exists(), path
     # every reader of the registry holds the one dict that step 1 edits
@@ -175,7 +190,8 @@ def test_weigher_family_recipe(monkeypatch):
         fx, fy = 2.0 / (2.0 + x - 1.0), 2.0 / (2.0 + y - 1.0)
         wts = fx * fy if scheme == "multiplicative" else fx + fy
         assert weighted_kendall(x, y, weigher="toy_halving:h=2", scheme=scheme) == pytest.approx(
-            _kendall_by_definition(x, y, wts), rel=1e-13)
+            _kendall_by_definition(x, y, wts), rel=1e-13
+        )
 
     # on-demand moments: exact mean and variance of Γ(id, π) against all 5! permutations
     n = 5
@@ -214,6 +230,7 @@ def test_weigher_family_recipe(monkeypatch):
 
 # ------------------------------------------------------------------ recipe: a clustering measure
 
+
 def _toy_cluster_count_ratio(U, V, **options):
     """min(k_U, k_V) / max(k_U, k_V) of the numbers of clusters (a toy, not a published measure)."""
     from agreekit.clustering import as_clustering
@@ -227,15 +244,20 @@ def test_clustering_measure_recipe(monkeypatch, tmp_path, capsys):
     from agreekit.clustering import _registry, get_measure, list_measures
 
     section = _section("A new clustering measure")
-    assert {"src/agreekit/clustering/_registry.py", "src/agreekit/_cli/clustering.py",
-            "src/agreekit/clustering/_trials.py", "config/clustering.schema.yaml",
-            "tests/test_clustering_registry.py"} <= _paths_named(section)
+    assert {
+        "src/agreekit/clustering/_registry.py",
+        "src/agreekit/_cli/clustering.py",
+        "src/agreekit/clustering/_trials.py",
+        "config/clustering.schema.yaml",
+        "tests/test_clustering_registry.py",
+    } <= _paths_named(section)
     for path in _paths_named(section):
         assert (ROOT / path).exists(), path
 
     # step 1: one line in _SPECS (MEASURES, the aliases and the listing are derived from it)
-    toy = _registry._spec("toy_count_ratio", _toy_cluster_count_ratio, "ratio of the numbers of clusters (toy)",
-                          "toy_ratio")
+    toy = _registry._spec(
+        "toy_count_ratio", _toy_cluster_count_ratio, "ratio of the numbers of clusters (toy)", "toy_ratio"
+    )
     _with_entry(monkeypatch, _registry, "_SPECS", "_TOY_SPEC", toy)
 
     import agreekit.clustering as clustering
@@ -251,13 +273,15 @@ def test_clustering_measure_recipe(monkeypatch, tmp_path, capsys):
     # the CLI: -m takes it, --list shows it
     (tmp_path / "u.txt").write_text("\n".join(map(str, U)) + "\n")
     (tmp_path / "v.txt").write_text("\n".join(map(str, V)) + "\n")
-    assert main(["clustering", str(tmp_path / "u.txt"), str(tmp_path / "v.txt"), "-m", "toy_ratio",
-                 "--format", "csv"]) in (0, None)
+    assert main(
+        ["clustering", str(tmp_path / "u.txt"), str(tmp_path / "v.txt"), "-m", "toy_ratio", "--format", "csv"]
+    ) in (0, None)
     out = capsys.readouterr().out
     assert out.splitlines() == ["measure,value", f"toy_count_ratio,{2 / 3!r}"]
     assert main(["clustering", "--list", "--format", "csv"]) in (0, None)
-    assert any(line.startswith("toy_count_ratio,similarity,partition,false,") for line in
-               capsys.readouterr().out.splitlines())
+    assert any(
+        line.startswith("toy_count_ratio,similarity,partition,false,") for line in capsys.readouterr().out.splitlines()
+    )
 
     # step 3 (graph=True measures only): the CLI's list of graph-aware measures is the registry's
     from agreekit._cli import clustering as cli_clustering
@@ -291,6 +315,7 @@ def _walk(node):
 
 # ------------------------------------------------------------------ recipe: an IR metric
 
+
 def _toy_hits(L, spec):
     """Number of relevant documents (gain > 0) in the top k (every retrieved document without @k)."""
     k = math.inf if spec.cutoff is None else spec.cutoff
@@ -302,14 +327,22 @@ def test_ir_metric_recipe(monkeypatch):
     from agreekit.ireval import _registry, evaluate, parse_metric
 
     section = _section("A new IR metric")
-    assert {"src/agreekit/ireval/_registry.py", "src/agreekit/ireval/_kernels_ir.py",
-            "tests/test_ireval_registry.py"} <= _paths_named(section)
+    assert {
+        "src/agreekit/ireval/_registry.py",
+        "src/agreekit/ireval/_kernels_ir.py",
+        "tests/test_ireval_registry.py",
+    } <= _paths_named(section)
     for path in _paths_named(section):
         assert (ROOT / path).exists(), path
 
     # step 1: a MetricDefinition in METRICS, its kernel a function (RankedLists, MetricSpec) -> per-topic values
-    toy = _registry.MetricDefinition("Hits", _toy_hits, "number of relevant documents in the top k (toy)",
-                                     aliases=("NumRelRet",), trec_eval=("hits_{k}",))
+    toy = _registry.MetricDefinition(
+        "Hits",
+        _toy_hits,
+        "number of relevant documents in the top k (toy)",
+        aliases=("NumRelRet",),
+        trec_eval=("hits_{k}",),
+    )
     with pytest.raises(InputError, match="unsupported metric 'Hits@2'"):
         parse_metric("Hits@2")  # before: fails closed
     _with_entry(monkeypatch, _registry, "METRICS", "_TOY_METRIC", toy)
@@ -327,12 +360,17 @@ def test_ir_metric_recipe(monkeypatch):
 
     # evaluate on a tiny qrels + run, the values counted by hand
     qrels = {"1": {"d1": 1, "d2": 0, "d3": 2}, "2": {"d4": 1}}
-    run = pd.DataFrame({"topic": ["1", "1", "1", "1", "2", "2"], "docno": ["d2", "d1", "d3", "d5", "d6", "d4"],
-                        "score": [4.0, 3.0, 2.0, 1.0, 2.0, 1.0]})
+    run = pd.DataFrame(
+        {
+            "topic": ["1", "1", "1", "1", "2", "2"],
+            "docno": ["d2", "d1", "d3", "d5", "d6", "d4"],
+            "score": [4.0, 3.0, 2.0, 1.0, 2.0, 1.0],
+        }
+    )
     res = evaluate(qrels, {"s": run}, ["Hits@2", "Hits", "hits_1"])
-    np.testing.assert_array_equal(res["Hits@2"]["s"], [1.0, 1.0])   # topic 1: d2 (0), d1 (1); topic 2: d6, d4
-    np.testing.assert_array_equal(res["Hits"]["s"], [2.0, 1.0])     # topic 1: d1 and d3
-    np.testing.assert_array_equal(res["hits_1"]["s"], [0.0, 0.0])   # d2 and d6 are not relevant
+    np.testing.assert_array_equal(res["Hits@2"]["s"], [1.0, 1.0])  # topic 1: d2 (0), d1 (1); topic 2: d6, d4
+    np.testing.assert_array_equal(res["Hits"]["s"], [2.0, 1.0])  # topic 1: d1 and d3
+    np.testing.assert_array_equal(res["hits_1"]["s"], [0.0, 0.0])  # d2 and d6 are not relevant
 
     # the CLI's --metrics help is built from the registry
     from agreekit._cli import bootstrap as cli_bootstrap
@@ -342,6 +380,7 @@ def test_ir_metric_recipe(monkeypatch):
 
 
 # ------------------------------------------------------------------ recipe: a coefficient
+
 
 def _dispatchers_in_source() -> set[str]:
     """``module.function`` of every function of src/agreekit that compares a value with the SPEARMAN or
@@ -404,8 +443,7 @@ def test_coefficient_recipe_lists_every_dispatcher_and_each_fails_closed():
         if name == "_kernels._last_two":  # inlined in parallel loops: returns a sentinel, tested by name
             assert "_kernels._last_two(" in vocabulary_tests and "returns_the_sentinel" in vocabulary_tests
             continue
-        assert fails_closed_in_a_test(name), f"{name}: no test of tests/test_ranking_vocabulary.py makes it " \
-                                             "fail closed"
+        assert fails_closed_in_a_test(name), f"{name}: no test of tests/test_ranking_vocabulary.py makes it fail closed"
 
 
 def test_coefficient_recipe_steps(monkeypatch):

@@ -4,6 +4,7 @@ states are true: the README's rules (tests/test_readme.py's module docstring), a
 Each ```python / ```bash block runs in a fresh copy of the repository; values after ``# ->`` are checked
 with test_readme's checker.  Use ```console / ```text for blocks that must not run.
 """
+
 from __future__ import annotations
 
 import json
@@ -26,8 +27,12 @@ def doc_pages() -> list[Path]:
     return sorted(p for p in DOCS.rglob("*.md") if not (set(p.relative_to(DOCS).parts[:-1]) & SKIP_DIRS))
 
 
-BLOCKS = [(page, b) for page in doc_pages()
-          for b in tr.extract_blocks(page.read_text(encoding="utf-8")) if b["lang"] in tr.RUNNABLE]
+BLOCKS = [
+    (page, b)
+    for page in doc_pages()
+    for b in tr.extract_blocks(page.read_text(encoding="utf-8"))
+    if b["lang"] in tr.RUNNABLE
+]
 
 
 def _id(page: Path, block: dict) -> str:
@@ -48,10 +53,17 @@ def test_docs_block(page, block, pristine, tmp_path):
         src.write_text(block["code"], encoding="utf-8")
         checks.write_text(json.dumps(tr._python_checks(block["code"], block["first"])), encoding="utf-8")
         runner = tmp_path / "runner.py"
-        runner.write_text(tr._PY_RUNNER.format(test_dir=str(Path(tr.__file__).parent), src_path=str(src),
-                                               checks_path=str(checks), offset=block["first"] - 1))
-        r = subprocess.run([sys.executable, str(runner)], cwd=wd, env=tr._env(), capture_output=True,
-                           text=True, timeout=tr.TIMEOUT)
+        runner.write_text(
+            tr._PY_RUNNER.format(
+                test_dir=str(Path(tr.__file__).parent),
+                src_path=str(src),
+                checks_path=str(checks),
+                offset=block["first"] - 1,
+            )
+        )
+        r = subprocess.run(
+            [sys.executable, str(runner)], cwd=wd, env=tr._env(), capture_output=True, text=True, timeout=tr.TIMEOUT
+        )
         err = r.stderr.replace("README.md", f"docs/{page.relative_to(DOCS).as_posix()}")
         assert r.returncode == 0, f"{where} failed (exit {r.returncode}):\n{err[-4000:]}"
         return
@@ -61,8 +73,7 @@ def test_docs_block(page, block, pristine, tmp_path):
     assert not problems, f"{where}:\n" + "\n".join(problems)
     path = tmp_path / "block.sh"
     path.write_text(script)
-    r = subprocess.run(["bash", str(path)], cwd=wd, env=tr._env(), capture_output=True, text=True,
-                       timeout=tr.TIMEOUT)
+    r = subprocess.run(["bash", str(path)], cwd=wd, env=tr._env(), capture_output=True, text=True, timeout=tr.TIMEOUT)
     if r.returncode != 0:
         m = re.search(r"README_FAILED_LINE (\d+)", r.stderr)
         line = f"line {m.group(1)}" if m else "a line"
@@ -79,6 +90,13 @@ def test_docs_block(page, block, pristine, tmp_path):
 def test_pages_have_blocks():
     """The guide moved out of the README: its blocks must still be found and run here."""
     pages = {p.relative_to(DOCS).as_posix() for p, _ in BLOCKS}
-    for page in ("quickstart.md", "guide/ranking.md", "guide/consensus.md", "guide/clustering.md",
-                 "guide/ireval.md", "guide/metaeval.md", "guide/significance.md"):
+    for page in (
+        "quickstart.md",
+        "guide/ranking.md",
+        "guide/consensus.md",
+        "guide/clustering.md",
+        "guide/ireval.md",
+        "guide/metaeval.md",
+        "guide/significance.md",
+    ):
         assert page in pages, f"docs/{page} has no runnable block"

@@ -6,6 +6,7 @@ under docs/_build/screenshots/ to look at.
 Needs the built site (`make docs`; .ci/run runs this test after building it) and Debian's ``chromium``
 (.ci/run installs it); skipped with the reason when either is missing.
 """
+
 from __future__ import annotations
 
 import os
@@ -19,23 +20,49 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 HTML = ROOT / "docs" / "_build" / "html"
 SHOTS = ROOT / "docs" / "_build" / "screenshots"
-CHROMIUM = next((p for p in (os.environ.get("AGREEKIT_CHROMIUM"), "/usr/bin/chromium", shutil.which("chromium"),
-                             shutil.which("chromium-browser")) if p and Path(p).is_file()), None)
+CHROMIUM = next(
+    (
+        p
+        for p in (
+            os.environ.get("AGREEKIT_CHROMIUM"),
+            "/usr/bin/chromium",
+            shutil.which("chromium"),
+            shutil.which("chromium-browser"),
+        )
+        if p and Path(p).is_file()
+    ),
+    None,
+)
 
 pytestmark = [
     pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (Debian: apt-get install chromium)"),
     pytest.mark.skipif(not (HTML / "index.html").is_file(), reason="docs not built (run `make docs` first)"),
 ]
 
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run",
-         "--disable-extensions", "--disable-sync", "--disable-dev-shm-usage", "--hide-scrollbars",
-         "--allow-file-access-from-files", "--virtual-time-budget=15000"]
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--no-first-run",
+    "--disable-extensions",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+    "--hide-scrollbars",
+    "--allow-file-access-from-files",
+    "--virtual-time-budget=15000",
+]
 
 
 def _chromium(tmp_path: Path, *args: str) -> str:
     profile = tmp_path / "profile"
-    r = subprocess.run([CHROMIUM, *FLAGS, f"--user-data-dir={profile}", *args], capture_output=True, text=True,
-                       timeout=180, env={**os.environ, "HOME": str(tmp_path)})
+    r = subprocess.run(
+        [CHROMIUM, *FLAGS, f"--user-data-dir={profile}", *args],
+        capture_output=True,
+        text=True,
+        timeout=180,
+        env={**os.environ, "HOME": str(tmp_path)},
+    )
     assert r.returncode == 0, f"chromium failed ({r.returncode}): {r.stderr[-2000:]}"
     return r.stdout
 
@@ -61,9 +88,17 @@ def _text(dom: str) -> str:
 def test_index(tmp_path):
     dom = _open(tmp_path, "index.html", "index.png")
     text = _text(dom)
-    for words in ("Agreement measures between rankings, partitions and evaluation metrics", "Quickstart",
-                  "Coming from", "User guide", "Examples", "API", "Validation & notes", "Development",
-                  "Kemeny consensus"):
+    for words in (
+        "Agreement measures between rankings, partitions and evaluation metrics",
+        "Quickstart",
+        "Coming from",
+        "User guide",
+        "Examples",
+        "API",
+        "Validation & notes",
+        "Development",
+        "Kemeny consensus",
+    ):
         assert words in text, f"index: {words!r} not on the page"
     assert 'class="bd-sidebar' in dom or "bd-sidebar" in dom, "the theme's navigation is missing"
 
@@ -96,6 +131,7 @@ def test_search_kemeny(tmp_path):
 
 # --- layout and search at real window sizes, through the DevTools protocol (a pipe: no port, stdlib only) ---
 
+
 class _Page:
     """One headless Chromium tab driven over ``--remote-debugging-pipe`` (JSON messages ending in NUL)."""
 
@@ -112,10 +148,20 @@ class _Page:
             os.dup2(b, 4)  # dup2'ed descriptors are inherited by the exec'ed browser
 
         self._proc = subprocess.Popen(
-            [CHROMIUM, *[f for f in FLAGS if not f.startswith("--virtual-time")], "--remote-debugging-pipe",
-             f"--user-data-dir={tmp_path / f'profile{width}'}", "about:blank"],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            preexec_fn=fds, close_fds=False, env={**os.environ, "HOME": str(tmp_path)})
+            [
+                CHROMIUM,
+                *[f for f in FLAGS if not f.startswith("--virtual-time")],
+                "--remote-debugging-pipe",
+                f"--user-data-dir={tmp_path / f'profile{width}'}",
+                "about:blank",
+            ],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            preexec_fn=fds,
+            close_fds=False,
+            env={**os.environ, "HOME": str(tmp_path)},
+        )
         os.close(to_child_r)
         os.close(from_child_w)
         self._buf = b""
@@ -124,8 +170,7 @@ class _Page:
         target = self.call("Target.createTarget", url="about:blank")["targetId"]
         self.session = self.call("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
         self.call("Page.enable")
-        self.call("Emulation.setDeviceMetricsOverride", width=width, height=height, deviceScaleFactor=1,
-                  mobile=False)
+        self.call("Emulation.setDeviceMetricsOverride", width=width, height=height, deviceScaleFactor=1, mobile=False)
 
     def _read(self) -> dict:
         while b"\0" not in self._buf:
@@ -217,8 +262,12 @@ MEASURE = r"""(() => {
           page_overflow: container.scrollWidth > container.clientWidth + 1};
 })()"""
 
-LAYOUT_PAGES = ["quickstart.html", "guide/significance.html", "guide/clustering.html",
-                "api/generated/agreekit.ranking.weighted_correlation_test.html"]
+LAYOUT_PAGES = [
+    "quickstart.html",
+    "guide/significance.html",
+    "guide/clustering.html",
+    "api/generated/agreekit.ranking.weighted_correlation_test.html",
+]
 
 
 @pytest.mark.parametrize("page", LAYOUT_PAGES)
@@ -243,11 +292,13 @@ def test_layout_1400(page_1400, page):
 def test_sidebar_hierarchy(page_1920):
     """Every part of the site is a header link; a guide page's left sidebar lists its part's pages."""
     page_1920.open("guide/significance.html")
-    header = page_1920.js("[...document.querySelectorAll('.bd-header .navbar-nav .nav-link')]"
-                          ".map(a => a.textContent.trim())")
+    header = page_1920.js(
+        "[...document.querySelectorAll('.bd-header .navbar-nav .nav-link')].map(a => a.textContent.trim())"
+    )
     assert header[:5] == ["User guide", "Examples", "API", "Validation & notes", "Development"], header
-    side = page_1920.js("[...document.querySelectorAll('.bd-sidebar-primary .bd-docs-nav a')]"
-                        ".map(a => a.textContent.trim())")
+    side = page_1920.js(
+        "[...document.querySelectorAll('.bd-sidebar-primary .bd-docs-nav a')].map(a => a.textContent.trim())"
+    )
     assert len(side) >= 10 and "Quickstart" in side, f"left sidebar of the significance guide: {side}"
     assert page_1920.js("!!document.querySelector('button.copybtn')"), "no copy button on code blocks"
 
@@ -255,8 +306,10 @@ def test_sidebar_hierarchy(page_1920):
 def _search(page: _Page, query: str) -> list[str]:
     from urllib.parse import quote
 
-    page.open(f"search.html?q={quote(query)}",
-              ready="/Search finished/.test(document.querySelector('#search-results')?.textContent || '')")
+    page.open(
+        f"search.html?q={quote(query)}",
+        ready="/Search finished/.test(document.querySelector('#search-results')?.textContent || '')",
+    )
     page.screenshot(f"1920_search_{query}.png")
     hrefs = page.js("[...document.querySelectorAll('#search-results li > a')].map(a => a.getAttribute('href'))")
     return [h.split("#")[0].split("?")[0] for h in hrefs]

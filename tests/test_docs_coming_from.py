@@ -4,6 +4,7 @@ give the same number within the row's tolerance, or differ where the row says wh
 
 The same code runs when the docs are built (docs/_ext/agreekit_coming_from.py); here without Sphinx, so
 `make test` checks the pages too."""
+
 from __future__ import annotations
 
 import sys
@@ -39,14 +40,19 @@ def test_pages_cover_the_peers():
 
 def test_checker_can_fail():
     """A `same` row with different numbers and a `differs` row with equal ones both fail."""
-    bad = {"setup": "a = 1.0", "rows": [{"ours": "a", "theirs": "a + 1e-6", "same": 1e-9},
-                                        {"ours": "a", "theirs": "a", "differs": "they do not", "relation": "True"},
-                                        {"ours": "a", "reference": 1.0, "same": 0},
-                                        {"ours": "1 / 0", "theirs": "a", "same": 0},
-                                        # a differs row must hold its claimed relation, and must claim one
-                                        {"ours": "a", "theirs": "2 * a", "differs": "x2", "relation": "theirs == 3 * ours"},
-                                        {"ours": "a", "theirs": "2 * a", "differs": "x2"},
-                                        {"ours": "a", "theirs": "2 * a", "differs": "x2", "relation": "theirs == 2 * ours"}]}
+    bad = {
+        "setup": "a = 1.0",
+        "rows": [
+            {"ours": "a", "theirs": "a + 1e-6", "same": 1e-9},
+            {"ours": "a", "theirs": "a", "differs": "they do not", "relation": "True"},
+            {"ours": "a", "reference": 1.0, "same": 0},
+            {"ours": "1 / 0", "theirs": "a", "same": 0},
+            # a differs row must hold its claimed relation, and must claim one
+            {"ours": "a", "theirs": "2 * a", "differs": "x2", "relation": "theirs == 3 * ours"},
+            {"ours": "a", "theirs": "2 * a", "differs": "x2"},
+            {"ours": "a", "theirs": "2 * a", "differs": "x2", "relation": "theirs == 2 * ours"},
+        ],
+    }
     records = run_block(bad)
     assert [r["ok"] for r in records] == [False, False, False, False, False, False, True]
     assert "1e-06" in records[0]["why"] and "source" in records[2]["why"] and "ZeroDivision" in records[3]["why"]

@@ -2,6 +2,7 @@
 lists them): the checks the docs build enforces (docs/_ext/agreekit_apigen.py: CHECKS) pass for every object
 outside the explicit pending lists, and an object on a pending list that passes now must leave it (the lists
 only shrink).  Needs numpydoc (in the [test] extra as well as [docs]: a missing numpydoc fails, it does not skip)."""
+
 from __future__ import annotations
 
 import importlib
@@ -48,7 +49,9 @@ def test_docstring(name):
         pytest.skip("data: documented by its #: comment")
     errors = failures(name)
     if name in PENDING:
-        assert errors, f"{name} passes numpydoc's {apigen.CHECKS} now: delete it from the pending list in docs/_ext/agreekit_apigen.py"
+        assert errors, (
+            f"{name} passes numpydoc's {apigen.CHECKS} now: delete it from the pending list in docs/_ext/agreekit_apigen.py"
+        )
         pytest.xfail(f"pending ({len(errors)} problems): " + "; ".join(errors))
     assert not errors, f"{name}:\n" + "\n".join(errors)
 

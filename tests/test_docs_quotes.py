@@ -9,6 +9,7 @@ them from the file that holds them (benchmarks/output/*.json) when the docs are 
 * the built site (docs/_build/html, when present) shows a figure that is not the file's current value
   (a benchmark was re-run and the docs were not rebuilt, or a page was edited by hand).
 """
+
 from __future__ import annotations
 
 import json
@@ -86,7 +87,7 @@ def typed_figures(text: str) -> list[tuple[int, str]]:
             plain = re.sub(r"`[^`]*`", "", ROLE_RE.sub("", line))
             for m in TYPED.finditer(plain):
                 if re.search(r"(≤|≥|<|>|target|at most|up to)\s*$", plain[: m.start()]):
-                    continue          # a target or a limit, not a measurement
+                    continue  # a target or a limit, not a measurement
                 found.append((start + k, m.group(0)))
     return found
 
@@ -94,9 +95,11 @@ def typed_figures(text: str) -> list[tuple[int, str]]:
 @pytest.mark.parametrize("page", pages(), ids=[p.relative_to(DOCS).as_posix() for p in pages()])
 def test_no_typed_benchmark_figures(page):
     found = typed_figures(page.read_text(encoding="utf-8"))
-    assert not found, (f"docs/{page.relative_to(DOCS).as_posix()}: figures typed by hand in a benchmark passage "
-                       "(quote them with {bench}`FILE:KEY:FORMAT` from benchmarks/output/): "
-                       + ", ".join(f"line {n}: {t!r}" for n, t in found))
+    assert not found, (
+        f"docs/{page.relative_to(DOCS).as_posix()}: figures typed by hand in a benchmark passage "
+        "(quote them with {bench}`FILE:KEY:FORMAT` from benchmarks/output/): "
+        + ", ".join(f"line {n}: {t!r}" for n, t in found)
+    )
 
 
 def test_typed_figure_detector():

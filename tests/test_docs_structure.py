@@ -1,14 +1,20 @@
 """The documentation's structure, read from its sources (no build needed): the root page's toctree holds the
 five parts of the site, in order, and every page sits in exactly one part's toctree (a page added to the root
 toctree would become a sixth header link)."""
+
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
-PARTS = [("User guide", "guide/index"), ("Examples", "gallery/index"), ("API", "api/index"),
-         ("Validation & notes", "notes/index"), ("Development", "dev/index")]
+PARTS = [
+    ("User guide", "guide/index"),
+    ("Examples", "gallery/index"),
+    ("API", "api/index"),
+    ("Validation & notes", "notes/index"),
+    ("Development", "dev/index"),
+]
 
 
 def _toctree_entries(page: Path) -> list[str]:
@@ -35,9 +41,12 @@ def test_root_toctree_is_the_five_parts():
 
 
 def test_every_page_in_one_part():
-    pages = {p.relative_to(DOCS).with_suffix("").as_posix() for p in DOCS.rglob("*.md")
-             if not any(part.startswith(("_", ".")) for part in p.relative_to(DOCS).parts)
-             and p.relative_to(DOCS).parts[0] not in ("gallery", "api")}
+    pages = {
+        p.relative_to(DOCS).with_suffix("").as_posix()
+        for p in DOCS.rglob("*.md")
+        if not any(part.startswith(("_", ".")) for part in p.relative_to(DOCS).parts)
+        and p.relative_to(DOCS).parts[0] not in ("gallery", "api")
+    }
     listed: dict[str, list[str]] = {}
     for part in ("guide/index", "notes/index", "dev/index", "index"):
         page = DOCS / f"{part}.md"

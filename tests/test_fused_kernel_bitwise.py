@@ -3,6 +3,7 @@
 ``_fused_oracle`` is a frozen copy of that kernel (main 7b015f1).  Every Γ value, the random stream
 (SplitMix64 row seeding + Fisher–Yates) and the NaN pattern of inactive lanes must be identical.
 """
+
 import numpy as np
 import pytest
 
@@ -30,7 +31,7 @@ def _weights(n, kind, offset=0):
     C = len(cols)
     buf = np.empty(n * C + 16)
     start = (-buf.ctypes.data % 64) // 8 + offset
-    F = buf[start:start + n * C].reshape(n, C)
+    F = buf[start : start + n * C].reshape(n, C)
     F[:] = np.column_stack(cols)
     assert F.flags.c_contiguous
     return F
@@ -105,10 +106,19 @@ def test_sample_lanes_matches_the_oracle_at_the_benchmark_sizes(coefficient, n):
     F = np.ascontiguousarray(np.column_stack([parse_weigher(w).table(n) for w in PAPER]))
     active = np.array([sizes[:4], sizes[4:]], np.int64)
     want = np.empty((2, 4, max(sizes)))
-    oracle.fused_sample(_fused.SPEARMAN if coefficient == "spearman" else _fused.KENDALL, n, key[0], key[1], 0,
-                        max(sizes), F, active, want)
+    oracle.fused_sample(
+        _fused.SPEARMAN if coefficient == "spearman" else _fused.KENDALL,
+        n,
+        key[0],
+        key[1],
+        0,
+        max(sizes),
+        F,
+        active,
+        want,
+    )
     for s, (m, c) in enumerate((m, c) for m in range(2) for c in range(4)):
-        assert np.array_equal(_bits(got[s]), _bits(want[m, c, :sizes[s]]))
+        assert np.array_equal(_bits(got[s]), _bits(want[m, c, : sizes[s]]))
 
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 7, 8, 9, 16, 17, 100, 1023, 1024, 1025])
@@ -166,8 +176,13 @@ def test_shipped_tables_sample_means_are_reproduced(coefficient):
     for k in (0, len(grid) // 2, len(grid) - 1):
         n = grid[k]
         sizes = [t["samples"]["size"][k] for t in tabs]
-        got = sample_lanes(coefficient, n=n, sizes=sizes, lanes=[(t["weigher"], t["scheme"]) for t in tabs],
-                           key=stream_key(seed, coefficient, n))
+        got = sample_lanes(
+            coefficient,
+            n=n,
+            sizes=sizes,
+            lanes=[(t["weigher"], t["scheme"]) for t in tabs],
+            key=stream_key(seed, coefficient, n),
+        )
         for t, g in zip(tabs, got):
             assert t["samples"]["n"][k] == n and t["provenance"]["seed"] == seed
             assert float(np.sum(g)) / g.size == t["samples"]["mean"][k]

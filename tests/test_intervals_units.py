@@ -4,6 +4,7 @@ PairedTestResult.confidence_interval hook.
 Independent references: scipy.stats.bootstrap (BCa, percentile) with the same generator, one column at a
 time; the jackknife interval of a mean is the one-sample t interval (scipy.stats.ttest_1samp).
 """
+
 import numpy as np
 import pytest
 from scipy import stats
@@ -21,13 +22,20 @@ def _mean12(a):
 @pytest.mark.parametrize("method,scipy_method", [("bootstrap", "BCa"), ("percentile", "percentile")])
 def test_unit_mean_interval_equals_scipy_per_column(method, scipy_method):
     rng = np.random.default_rng(2)
-    X = rng.gamma(2.0, 0.1, size=(25, 3))          # 25 topics x 3 systems, skewed
-    X[:, 2] = np.round(X[:, 2], 1)                 # repeated values too
+    X = rng.gamma(2.0, 0.1, size=(25, 3))  # 25 topics x 3 systems, skewed
+    X[:, 2] = np.round(X[:, 2], 1)  # repeated values too
     ci = unit_mean_interval(X, 0.9, method=method, n_resamples=1999, rng=7)
     assert ci.method == method and ci.low.shape == (3,)
     for k in range(3):
-        sp = stats.bootstrap((X[:, k],), _mean12, vectorized=False, method=scipy_method, confidence_level=0.9,
-                             n_resamples=1999, rng=np.random.default_rng(7))
+        sp = stats.bootstrap(
+            (X[:, k],),
+            _mean12,
+            vectorized=False,
+            method=scipy_method,
+            confidence_level=0.9,
+            n_resamples=1999,
+            rng=np.random.default_rng(7),
+        )
         assert (ci.low[k], ci.high[k]) == pytest.approx(tuple(sp.confidence_interval), rel=1e-10)
         assert ci.estimate[k] == pytest.approx(X[:, k].mean(), rel=1e-14)
 
@@ -47,8 +55,9 @@ def test_paired_test_result_interval_over_topics():
     y = x - rng.normal(0.02, 0.05, 30)
     res = paired_test(x, y, rng=1)
     ci = res.confidence_interval(rng=5, n_resamples=2999)
-    sp = stats.bootstrap((x - y,), _mean12, vectorized=False, method="BCa", n_resamples=2999,
-                         rng=np.random.default_rng(5))
+    sp = stats.bootstrap(
+        (x - y,), _mean12, vectorized=False, method="BCa", n_resamples=2999, rng=np.random.default_rng(5)
+    )
     low, high = ci
     assert (low, high) == pytest.approx(tuple(sp.confidence_interval), rel=1e-10)
     assert isinstance(ci, ConfidenceInterval) and ci.method == "bootstrap"
@@ -64,10 +73,16 @@ def test_constant_values_give_a_point_interval():
     assert (ci.low, ci.high) == (0.25, 0.25)
 
 
-@pytest.mark.parametrize("kw,name", [({"confidence_level": 1.0}, "confidence_level"),
-                                     ({"confidence_level": 0}, "confidence_level"),
-                                     ({"method": "bca"}, "method"), ({"n_resamples": 0}, "n_resamples"),
-                                     ({"rng": -1}, "rng")])
+@pytest.mark.parametrize(
+    "kw,name",
+    [
+        ({"confidence_level": 1.0}, "confidence_level"),
+        ({"confidence_level": 0}, "confidence_level"),
+        ({"method": "bca"}, "method"),
+        ({"n_resamples": 0}, "n_resamples"),
+        ({"rng": -1}, "rng"),
+    ],
+)
 def test_bad_input(kw, name):
     with pytest.raises(InputError, match=name):
         unit_mean_interval(np.arange(5.0), **kw)
@@ -83,15 +98,33 @@ def test_summarize_trials_interval_columns():
     from agreekit.clustering.experiments import summarize_trials
 
     rng = np.random.default_rng(6)
-    rows = [{"measure": "ARI", "algorithm": a, "mu": mu, "seed": s, "value": float(v), "communities": 4,
-             "true_communities": 4}
-            for a in ("louvain", "infomap") for mu in (0.1, 0.5) for s, v in enumerate(rng.beta(5, 2, 12))]
+    rows = [
+        {
+            "measure": "ARI",
+            "algorithm": a,
+            "mu": mu,
+            "seed": s,
+            "value": float(v),
+            "communities": 4,
+            "true_communities": 4,
+        }
+        for a in ("louvain", "infomap")
+        for mu in (0.1, 0.5)
+        for s, v in enumerate(rng.beta(5, 2, 12))
+    ]
     frame = pd.DataFrame(rows)
     plain = summarize_trials(frame)
     out = summarize_trials(frame, confidence_level=0.9, n_resamples=999, rng=np.random.default_rng(2))
-    assert list(out.columns[:len(plain.columns)]) == list(plain.columns) and "ci_low" not in plain
-    gen = np.random.default_rng(2)            # the groups in order, one generator: scipy with the same stream
+    assert list(out.columns[: len(plain.columns)]) == list(plain.columns) and "ci_low" not in plain
+    gen = np.random.default_rng(2)  # the groups in order, one generator: scipy with the same stream
     for (_, row), (_, grp) in zip(out.iterrows(), frame.groupby(["measure", "algorithm", "mu"], sort=True)):
-        sp = stats.bootstrap((grp["value"].to_numpy(),), _mean12, vectorized=False, method="BCa",
-                             confidence_level=0.9, n_resamples=999, rng=gen)
+        sp = stats.bootstrap(
+            (grp["value"].to_numpy(),),
+            _mean12,
+            vectorized=False,
+            method="BCa",
+            confidence_level=0.9,
+            n_resamples=999,
+            rng=gen,
+        )
         assert (row["ci_low"], row["ci_high"]) == pytest.approx(tuple(sp.confidence_interval), rel=1e-10)

@@ -7,6 +7,7 @@
   plain numpy bootstrap written here;
 * every renamed spelling still works, warns once and gives the same value.
 """
+
 import json
 import math
 from pathlib import Path
@@ -18,23 +19,36 @@ import pytest
 from agreekit._io import dumps_json
 from agreekit._validation import InputError
 from agreekit.cli import main
-from agreekit.ireval import (bootstrap_indices, difference_se, discriminative_power, evaluate, meta_evaluate,
-                             paired_test, parse_metric, rank_correlation_se, read_qrels, read_run, stability,
-                             swap_rates, unpaired_test)
+from agreekit.ireval import (
+    bootstrap_indices,
+    difference_se,
+    discriminative_power,
+    evaluate,
+    meta_evaluate,
+    paired_test,
+    parse_metric,
+    rank_correlation_se,
+    read_qrels,
+    read_run,
+    stability,
+    swap_rates,
+    unpaired_test,
+)
 from agreekit.ireval import report as rep
 
 ROOT = Path(__file__).resolve().parents[1]
 ROBUST = ROOT / "resources" / "bootstrap" / "robust03_top100"
 SCORES = ROOT / "resources" / "bootstrap" / "trec_topic_by_run_scores"
-try:                                   # a [test] extra; only the tests marked `needs_ir_measures` use it
+try:  # a [test] extra; only the tests marked `needs_ir_measures` use it
     import ir_measures
-except ImportError:                    # pragma: no cover
+except ImportError:  # pragma: no cover
     ir_measures = None
 needs_ir_measures = pytest.mark.skipif(ir_measures is None, reason="ir_measures not installed")
 
 QRELS = {"1": {"a": 2, "b": 1, "c": 1, "d": 0}, "2": {"e": 1}}
-RUN = pd.DataFrame({"topic": ["1"] * 5 + ["2"] * 3, "docno": list("xadby") + list("pqe"),
-                    "score": [5.0, 4, 3, 2, 1, 3, 2, 1]})
+RUN = pd.DataFrame(
+    {"topic": ["1"] * 5 + ["2"] * 3, "docno": list("xadby") + list("pqe"), "score": [5.0, 4, 3, 2, 1, 3, 2, 1]}
+)
 
 
 # ----------------------------------------------------------------------------- metrics vs ir_measures
@@ -67,7 +81,7 @@ def test_every_ir_measures_name_equals_ir_measures_on_all_robust03_runs(robust03
         for m in MEASURES:
             col = ours[m][name]
             for t, v in col.items():
-                worst = max(worst, abs(v - ref.get((m, t), 0.0)))   # unanswered topics score 0
+                worst = max(worst, abs(v - ref.get((m, t), 0.0)))  # unanswered topics score 0
                 checked += 1
     assert checked == 17 * 100 * len(MEASURES)
     assert worst <= 1e-12
@@ -84,11 +98,13 @@ def test_ndcg_at_10_is_ir_measures_and_the_jk_form_has_its_own_name(robust03):
     ref = pd.Series({m.query_id: m.value for m in ir_measures.iter_calc([ir_measures.nDCG @ 10], qr, sd)})
     ref = ref.reindex(res["nDCG@10"].index, fill_value=0.0)
     assert np.max(np.abs(res["nDCG@10"][name].to_numpy() - ref.to_numpy())) <= 1e-12
-    assert np.max(np.abs(res["nDCG_jk@10"][name].to_numpy() - ref.to_numpy())) > 0.01   # issue: 0.056 on Sel50
+    assert np.max(np.abs(res["nDCG_jk@10"][name].to_numpy() - ref.to_numpy())) > 0.01  # issue: 0.056 on Sel50
 
 
 def test_pyterrier_qrels_frame_and_ir_measures_run_frame():
-    q = pd.DataFrame([(t, d, g) for t, docs in QRELS.items() for d, g in docs.items()], columns=["qid", "docno", "label"])
+    q = pd.DataFrame(
+        [(t, d, g) for t, docs in QRELS.items() for d, g in docs.items()], columns=["qid", "docno", "label"]
+    )
     r = RUN.rename(columns={"topic": "query_id", "docno": "doc_id"})
     a = evaluate(q, {"s": r}, ["AP", "RR", "R@2"])
     b = evaluate(QRELS, {"s": RUN}, ["AP", "RR", "R@2"])
@@ -105,7 +121,7 @@ def test_rr_at_k_is_rr_truncated_at_k(robust03):
     qrels, runs = robust03
     res = evaluate(qrels, runs, ["RR", "RR@5"], depth=100)
     full, cut = res["RR"].to_numpy(), res["RR@5"].to_numpy()
-    assert np.array_equal(cut, np.where(full >= 1 / 5, full, 0.0))   # first relevant within the top 5 or 0
+    assert np.array_equal(cut, np.where(full >= 1 / 5, full, 0.0))  # first relevant within the top 5 or 0
     assert np.count_nonzero(full != cut) > 0
 
 
@@ -129,7 +145,7 @@ def test_evaluate_returns_one_type_whatever_metrics_is():
     pd.testing.assert_frame_equal(one["AP"], many["AP"])
     pd.testing.assert_frame_equal(obj["AP"], many["AP"])
     with pytest.raises(KeyError, match="returns a dict metric name"):
-        one["s"]     # the pre-issue-20 habit evaluate(..., "AP")["s"] gets told what changed
+        one["s"]  # the pre-issue-20 habit evaluate(..., "AP")["s"] gets told what changed
 
 
 # ----------------------------------------------------------------------------- p-values vs plain numpy
@@ -145,14 +161,17 @@ def _numpy_paired(x, y, idx):
 def _numpy_unpaired(x, y, idx):
     v = np.concatenate([x, y])
     d = np.mean(x) - np.mean(y)
-    db = np.array([v[i[:len(x)]].mean() - v[i[len(x):]].mean() for i in idx])
+    db = np.array([v[i[: len(x)]].mean() - v[i[len(x) :]].mean() for i in idx])
     return d, db
 
 
 def _count(obs, null, alternative):
     tol = 1e-12 * abs(obs)
-    return {"two-sided": int(np.sum(np.abs(null) >= abs(obs) - tol)),
-            "greater": int(np.sum(null >= obs - tol)), "less": int(np.sum(null <= obs + tol))}[alternative]
+    return {
+        "two-sided": int(np.sum(np.abs(null) >= abs(obs) - tol)),
+        "greater": int(np.sum(null >= obs - tol)),
+        "less": int(np.sum(null <= obs + tol)),
+    }[alternative]
 
 
 @pytest.mark.parametrize("alternative", ["two-sided", "greater", "less"])
@@ -227,10 +246,13 @@ def _same_paired(a, b):
     assert np.array_equal(a.null_distribution, b.null_distribution)
 
 
-@pytest.mark.parametrize("func,args", [
-    (paired_test, (X[:, 0], X[:, 1])),
-    (unpaired_test, (X[:, 0], X[:, 1])),
-])
+@pytest.mark.parametrize(
+    "func,args",
+    [
+        (paired_test, (X[:, 0], X[:, 1])),
+        (unpaired_test, (X[:, 0], X[:, 1])),
+    ],
+)
 def test_statistic_keyword_of_the_tests_is_summary(func, args):
     old, msg = _warns_once(lambda: func(*args, statistic="gmean", n_resamples=200, rng=1))
     assert "`summary=`" in msg
@@ -253,11 +275,14 @@ def test_statistic_keyword_of_discriminative_power_stability_swap_difference_se(
     assert old.standard_error == difference_se(X[:, 0], X[:, 1], summary="gmean", **kw).standard_error
 
 
-@pytest.mark.parametrize("old_kw,new_kw", [
-    ({"method": "spearman"}, {"coefficient": "spearman"}),
-    ({"statistic": "gmean"}, {"summary": "gmean"}),
-    ({"statistic_b": "gmean"}, {"summary_b": "gmean"}),
-])
+@pytest.mark.parametrize(
+    "old_kw,new_kw",
+    [
+        ({"method": "spearman"}, {"coefficient": "spearman"}),
+        ({"statistic": "gmean"}, {"summary": "gmean"}),
+        ({"statistic_b": "gmean"}, {"summary_b": "gmean"}),
+    ],
+)
 def test_rank_correlation_se_renames(old_kw, new_kw):
     Y = X + np.random.default_rng(1).normal(0, 0.1, X.shape)
     old, _ = _warns_once(lambda: rank_correlation_se(X, Y, n_resamples=200, rng=2, **old_kw))
@@ -266,8 +291,10 @@ def test_rank_correlation_se_renames(old_kw, new_kw):
     assert tuple(new) == (new.correlation, new.pvalue)
 
 
-@pytest.mark.parametrize("old_kw,new_kw", [({"statistic": "gmean"}, {"summary": "gmean"}),
-                                           ({"paired_statistic": "mean"}, {"paired_summary": "mean"})])
+@pytest.mark.parametrize(
+    "old_kw,new_kw",
+    [({"statistic": "gmean"}, {"summary": "gmean"}), ({"paired_statistic": "mean"}, {"paired_summary": "mean"})],
+)
 def test_meta_evaluate_renames(old_kw, new_kw):
     old, _ = _warns_once(lambda: meta_evaluate(X, n_resamples=200, rng=3, **old_kw))
     assert dumps_json(old.to_dict()) == dumps_json(meta_evaluate(X, n_resamples=200, rng=3, **new_kw).to_dict())
@@ -281,27 +308,36 @@ def test_analyze_collection_seed_and_metric_input_statistic():
     assert dumps_json(old.to_dict()) == dumps_json(rep.analyze_collection("c", mets, rng=9, n_resamples=100).to_dict())
 
 
-@pytest.mark.parametrize("obj_call,old,new", [
-    (lambda: paired_test(X[:, 0], X[:, 1], n_resamples=50, rng=1), "statistic_name", "summary_name"),
-    (lambda: discriminative_power(X, n_resamples=100, rng=1), "statistic", "summary_name"),
-    (lambda: rank_correlation_se(X, X[:, ::-1], n_resamples=50, rng=1), "method", "coefficient"),
-    (lambda: rep.analyze_collection("c", [rep.MetricInput("A", pd.DataFrame(X))], rng=1, n_resamples=100),
-     "statistics", "summary_names"),
-    (lambda: rep.MetricInput("A", pd.DataFrame(X)), "statistic", "summary"),
-])
+@pytest.mark.parametrize(
+    "obj_call,old,new",
+    [
+        (lambda: paired_test(X[:, 0], X[:, 1], n_resamples=50, rng=1), "statistic_name", "summary_name"),
+        (lambda: discriminative_power(X, n_resamples=100, rng=1), "statistic", "summary_name"),
+        (lambda: rank_correlation_se(X, X[:, ::-1], n_resamples=50, rng=1), "method", "coefficient"),
+        (
+            lambda: rep.analyze_collection("c", [rep.MetricInput("A", pd.DataFrame(X))], rng=1, n_resamples=100),
+            "statistics",
+            "summary_names",
+        ),
+        (lambda: rep.MetricInput("A", pd.DataFrame(X)), "statistic", "summary"),
+    ],
+)
 def test_renamed_result_attributes_warn_once(obj_call, old, new):
     obj = obj_call()
     value, msg = _warns_once(lambda: getattr(obj, old))
     assert value == getattr(obj, new) and f".{new}" in msg
 
 
-@pytest.mark.parametrize("make", [
-    lambda: discriminative_power(X, n_resamples=100, rng=1),
-    lambda: swap_rates(X, n_resamples=100, rng=1),
-    lambda: meta_evaluate(X, n_resamples=100, rng=1),
-    lambda: rank_correlation_se(X, X[:, ::-1], n_resamples=50, rng=1),
-    lambda: rep.analyze_collection("c", [rep.MetricInput("A", pd.DataFrame(X))], rng=1, n_resamples=100),
-])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: discriminative_power(X, n_resamples=100, rng=1),
+        lambda: swap_rates(X, n_resamples=100, rng=1),
+        lambda: meta_evaluate(X, n_resamples=100, rng=1),
+        lambda: rank_correlation_se(X, X[:, ::-1], n_resamples=50, rng=1),
+        lambda: rep.analyze_collection("c", [rep.MetricInput("A", pd.DataFrame(X))], rng=1, n_resamples=100),
+    ],
+)
 def test_summary_method_is_a_deprecated_alias_of_to_dict(make):
     res = make()
     old, msg = _warns_once(res.summary)
@@ -342,7 +378,7 @@ def test_metric_agreement_statistic_and_alpha(coll):
     assert new.table["tau_b_ci_high"][0] == pytest.approx(np.quantile(v[np.isfinite(v)], 0.95), abs=1e-15)
     assert _warns_once(lambda: new.alpha)[0] == 0.1
     assert _warns_once(lambda: new.statistic)[0] == ("gmean", "gmean")
-    assert new.to_dict()["alpha"] == 0.1     # the collection.json keys stay those of the seed pipeline
+    assert new.to_dict()["alpha"] == 0.1  # the collection.json keys stay those of the seed pipeline
     with pytest.raises(InputError, match="give only `confidence_level`"):
         metric_agreement(coll, alpha=0.1, confidence_level=0.9)
 
@@ -369,20 +405,36 @@ def ap_csv(tmp_path):
 
 def test_bootstrap_cli_old_spellings_warn_once_and_give_the_same_output(ap_csv, tmp_path, capsys):
     new_out, old_out = tmp_path / "new.json", tmp_path / "old.json"
-    assert main(["bootstrap", str(ap_csv), "--n-resamples", "200", "--rng", "3", "--summary", "gmean",
-                 "-o", str(new_out)]) == 0
+    assert (
+        main(["bootstrap", str(ap_csv), "--n-resamples", "200", "--rng", "3", "--summary", "gmean", "-o", str(new_out)])
+        == 0
+    )
     assert capsys.readouterr().err == ""
     for old_opt, new_opt in (("--resamples", "--n-resamples"), ("--statistic", "--summary")):
-        argv = ["bootstrap", str(ap_csv), "--n-resamples", "200", "--rng", "3", "--summary", "gmean",
-                "-o", str(old_out)]
+        argv = [
+            "bootstrap",
+            str(ap_csv),
+            "--n-resamples",
+            "200",
+            "--rng",
+            "3",
+            "--summary",
+            "gmean",
+            "-o",
+            str(old_out),
+        ]
         argv[argv.index(new_opt)] = old_opt
         with pytest.warns(DeprecationWarning) as w:
             assert main(argv) == 0
         assert len([x for x in w if issubclass(x.category, DeprecationWarning)]) == 1
         assert old_out.read_text() == new_out.read_text()
     # -o - is stdout, never a file named "-" (--pairs: stdout has the summary only unless asked)
-    assert main(["bootstrap", str(ap_csv), "--n-resamples", "200", "--rng", "3", "--summary", "gmean",
-                 "-o", "-", "--pairs"]) == 0
+    assert (
+        main(
+            ["bootstrap", str(ap_csv), "--n-resamples", "200", "--rng", "3", "--summary", "gmean", "-o", "-", "--pairs"]
+        )
+        == 0
+    )
     assert capsys.readouterr().out == new_out.read_text()
     assert main(["bootstrap", str(ap_csv), "--n-resamples", "200", "--rng", "3", "--format", "csv"]) == 0
     table = pd.read_csv(__import__("io").StringIO(capsys.readouterr().out))
@@ -420,8 +472,20 @@ def test_evaluate_cli_old_output_dir_and_ndcg_spellings(tmp_path, capsys):
 
 
 def test_metaeval_cli_alpha_is_confidence_level(tmp_path, capsys):
-    args = ["metaeval", f"AP={SCORES / 'adhoc8_ap.csv'}", f"P10={SCORES / 'adhoc8_p10.csv'}", "--n-resamples", "50",
-            "--rng", "1", "--no-pvalue", "--consensus-method", "quick", "--format", "csv"]
+    args = [
+        "metaeval",
+        f"AP={SCORES / 'adhoc8_ap.csv'}",
+        f"P10={SCORES / 'adhoc8_p10.csv'}",
+        "--n-resamples",
+        "50",
+        "--rng",
+        "1",
+        "--no-pvalue",
+        "--consensus-method",
+        "quick",
+        "--format",
+        "csv",
+    ]
     assert main(args + ["--confidence-level", "0.9"]) == 0
     new = capsys.readouterr().out
     with pytest.warns(DeprecationWarning) as w:
@@ -434,7 +498,7 @@ def test_progress_bar_goes_to_stderr_and_changes_no_number(capsys):
     Y = np.random.default_rng(2).uniform(size=(200, 4))
     quiet = discriminative_power(Y, n_resamples=30_000, rng=1, progress=False)
     assert capsys.readouterr().err == ""
-    shown = discriminative_power(Y, n_resamples=30_000, rng=1, progress=True)   # 3 batches of samples
+    shown = discriminative_power(Y, n_resamples=30_000, rng=1, progress=True)  # 3 batches of samples
     assert "bootstrap: resamples" in capsys.readouterr().err
     pd.testing.assert_frame_equal(quiet.table, shown.table)
     runs = {f"s{i}": RUN.assign(score=RUN["score"] * (i + 1)) for i in range(3)}

@@ -5,6 +5,7 @@ topic as a number (``01`` for ``1``) is an InputError naming both inputs, not a 
 References: pytrec_eval (trec_eval's own code) for what "compared as text" means, hand-computed AP
 for the ids that must keep working, and the CLI contract of tests/test_bad_input.py (exit 2, one
 stderr line, no traceback, no output file) in a real process."""
+
 from __future__ import annotations
 
 import subprocess
@@ -39,12 +40,14 @@ def test_run_topic_equal_only_as_a_number_is_an_error_naming_both_files(tmp_path
     with pytest.raises(InputError) as exc:
         evaluate(str(q), str(r), "AP")
     assert exc.value.parameter == "run"
-    assert exc.value.message == (f"topic {first!r} of {r} matches topic '1' of {q} only as a number: ids are "
-                                 "compared as text (as trec_eval does); write the topic ids alike in both")
+    assert exc.value.message == (
+        f"topic {first!r} of {r} matches topic '1' of {q} only as a number: ids are "
+        "compared as text (as trec_eval does); write the topic ids alike in both"
+    )
 
 
 def test_the_first_such_id_in_run_order_is_named(tmp_path):
-    q, r = _files(tmp_path, ("1", "02"))          # topic 1 is written alike, topic 2 is not
+    q, r = _files(tmp_path, ("1", "02"))  # topic 1 is written alike, topic 2 is not
     with pytest.raises(InputError, match=r"topic '02' of .* matches topic '2' of "):
         evaluate(str(q), str(r), "AP")
 
@@ -71,9 +74,13 @@ def test_text_ids_are_unaffected():
     """``q1``, ``301``: a run topic absent from the qrels that is not a number, or a number equal to
     no qrels topic, is ignored as before (trec_eval), and the scores are AP by hand."""
     qrels = {"q1": {"d1": 1, "d2": 1}, "301": {"d3": 1}}
-    run = pd.DataFrame({"topic": ["q1", "q1", "q1", "301", "q2", "302", "0302"],
-                        "docno": ["d1", "dx", "d2", "d3", "d1", "d3", "d3"],
-                        "score": [3.0, 2.0, 1.0, 1.0, 1.0, 1.0, 1.0]})
+    run = pd.DataFrame(
+        {
+            "topic": ["q1", "q1", "q1", "301", "q2", "302", "0302"],
+            "docno": ["d1", "dx", "d2", "d3", "d1", "d3", "d3"],
+            "score": [3.0, 2.0, 1.0, 1.0, 1.0, 1.0, 1.0],
+        }
+    )
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         ap = evaluate(qrels, {"s": run}, "AP")["AP"]["s"]
@@ -103,14 +110,16 @@ def test_qrels_with_1_and_01_keep_two_topics_with_a_warning():
     """trec_eval keeps qrels topics 1 and 01 apart; so does evaluate(), with a warning (a qrels
     file like that is most likely a mistake).  Same per-topic AP as pytrec_eval."""
     qrels = {"1": {"d1": 1}, "01": {"d2": 1, "d3": 1}}
-    run = pd.DataFrame({"topic": ["1", "1", "01", "01"], "docno": ["d1", "d2", "d2", "d1"],
-                        "score": [2.0, 1.0, 2.0, 1.0]})
+    run = pd.DataFrame(
+        {"topic": ["1", "1", "01", "01"], "docno": ["d1", "d2", "d2", "d1"], "score": [2.0, 1.0, 2.0, 1.0]}
+    )
     with pytest.warns(UserWarning, match=r"topics '1' and '01' are equal as numbers but differ as text"):
         ap = evaluate(qrels, {"s": run}, "AP")["AP"]["s"]
     assert ap.to_dict() == {"1": 1.0, "01": 0.5}
     pytrec_eval = pytest.importorskip("pytrec_eval")
     ref = pytrec_eval.RelevanceEvaluator(qrels, {"map"}).evaluate(
-        {"1": {"d1": 2.0, "d2": 1.0}, "01": {"d2": 2.0, "d1": 1.0}})
+        {"1": {"d1": 2.0, "d2": 1.0}, "01": {"d2": 2.0, "d1": 1.0}}
+    )
     assert ap.to_dict() == {t: v["map"] for t, v in ref.items()}
 
 
@@ -125,18 +134,25 @@ def test_cli_exit_2_one_line_no_traceback_no_output(tmp_path, out):
     assert r.returncode == 2 and r.stdout == ""
     assert r.stderr.splitlines() == [
         "agreekit evaluate: error: `run` topic '01' of run.txt matches topic '1' of qrels.txt only as a number: "
-        "ids are compared as text (as trec_eval does); write the topic ids alike in both"]
+        "ids are compared as text (as trec_eval does); write the topic ids alike in both"
+    ]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["qrels.txt", "run.txt"]
 
 
 def test_cli_run_from_stdin_is_named_stdin(tmp_path):
     (tmp_path / "qrels.txt").write_text(QRELS)
-    r = subprocess.run([sys.executable, "-m", "agreekit", "evaluate", "qrels.txt", "-", "--metrics", "AP"],
-                       input=_run_text(("1", "+2")), capture_output=True, text=True, cwd=tmp_path)
+    r = subprocess.run(
+        [sys.executable, "-m", "agreekit", "evaluate", "qrels.txt", "-", "--metrics", "AP"],
+        input=_run_text(("1", "+2")),
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
     assert r.returncode == 2 and r.stdout == "" and "Traceback" not in r.stderr
     assert r.stderr.splitlines() == [
         "agreekit evaluate: error: `run` topic '+2' of <stdin> matches topic '2' of qrels.txt only as a number: "
-        "ids are compared as text (as trec_eval does); write the topic ids alike in both"]
+        "ids are compared as text (as trec_eval does); write the topic ids alike in both"
+    ]
 
 
 def test_cli_text_ids_still_evaluate(tmp_path):
@@ -154,9 +170,11 @@ def test_score_matrices_aligned_by_label_say_when_ids_match_only_as_numbers():
     with pytest.raises(InputError) as exc:
         align_scores(a, b)
     assert exc.value.parameter == "scores_b"
-    assert exc.value.message == ("has different topics than `scores_a` (only in scores_a: ['1', '2']; only in "
-                                 "scores_b: ['01', '02']; '01' of scores_b equals '1' of scores_a only as a "
-                                 "number: labels are compared as text)")
-    c = a.set_axis(["q1", "q2"], axis=0)   # different text ids: the error as before, no hint
+    assert exc.value.message == (
+        "has different topics than `scores_a` (only in scores_a: ['1', '2']; only in "
+        "scores_b: ['01', '02']; '01' of scores_b equals '1' of scores_a only as a "
+        "number: labels are compared as text)"
+    )
+    c = a.set_axis(["q1", "q2"], axis=0)  # different text ids: the error as before, no hint
     with pytest.raises(InputError, match=r"only in scores_b: \['q1', 'q2'\]\)$"):
         align_scores(a, c)

@@ -4,6 +4,7 @@ Independent references: scipy.stats.bootstrap (BCa, percentile) on one system's 
 generator, and the one-sample t interval (scipy.stats.ttest_1samp) for the jackknife; the per-topic
 scores themselves are computed inside the test from the definitions (reciprocal rank, precision at 2).
 """
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -22,7 +23,7 @@ def _collection(n_topics=30, n_docs=6, seed=11):
     rng = np.random.default_rng(seed)
     qrels = {str(t): {f"d{d}": int(rng.integers(0, 3)) for d in range(n_docs)} for t in range(n_topics)}
     for t in qrels:
-        qrels[t]["d0"] = 1                       # every topic has a relevant document
+        qrels[t]["d0"] = 1  # every topic has a relevant document
     runs = {}
     for name in ("a", "b"):
         rows = [(t, f"d{d}", float(s)) for t in qrels for d, s in zip(rng.permutation(n_docs), range(n_docs, 0, -1))]
@@ -54,8 +55,15 @@ def test_interval_equals_scipy_bootstrap_on_one_column(method, scipy_method):
     assert isinstance(ci, ConfidenceInterval) and ci.low.shape == (2,)
     assert ci.method == ("bootstrap" if method is None else method) and ci.n_resamples == 1999
     # the first metric uses the generator first: its first system's column is scipy's interval with rng=7
-    sp = stats.bootstrap((rr_a,), _mean12, vectorized=False, method=scipy_method, confidence_level=0.9,
-                         n_resamples=1999, rng=np.random.default_rng(7))
+    sp = stats.bootstrap(
+        (rr_a,),
+        _mean12,
+        vectorized=False,
+        method=scipy_method,
+        confidence_level=0.9,
+        n_resamples=1999,
+        rng=np.random.default_rng(7),
+    )
     assert (ci.low[0], ci.high[0]) == pytest.approx(tuple(sp.confidence_interval), rel=1e-10)
     assert ci.estimate == pytest.approx([rr_a.mean(), _by_definition(qrels, runs["b"])[0].mean()], rel=1e-14)
     # deterministic for a given rng

@@ -1,6 +1,7 @@
 """R-prec and trec_eval's nDCG against pytrec_eval and a rank-by-rank formula written here (ir_measures
 computes these measures by calling pytrec_eval, so it is not a second reference): since issue 20 a bare ``nDCG@k`` is
 trec_eval's form and the seed's Jarvelin-Kekalainen form is ``nDCG_jk@k``; ``ndcg=`` is deprecated."""
+
 import math
 from pathlib import Path
 
@@ -54,7 +55,7 @@ def test_bad_ndcg_form_and_rprec_cutoff_are_rejected():
 
 
 def _pytrec(qrels_df, run_df, measures):
-    pytrec_eval = pytest.importorskip("pytrec_eval")   # [test] extra; only these tests need it
+    pytrec_eval = pytest.importorskip("pytrec_eval")  # [test] extra; only these tests need it
     qrels, run = {}, {}
     for t, d, r in qrels_df.itertuples(index=False):
         qrels.setdefault(str(t), {})[str(d)] = int(r)
@@ -76,9 +77,13 @@ def test_rprec_and_trec_ndcg_match_pytrec_eval_on_all_robust03_runs():
         # pytrec_eval sees the run cut to depth 100 exactly as trec_eval ranks it (score desc, docno desc)
         ref = _pytrec(qrels_df, run_df, {"Rprec", "ndcg_cut.10,20,100"})
         for t in ours["R-prec"].index:
-            r = ref.get(t, {})    # topics the run does not answer score 0 (trec_eval -c)
-            for ours_name, ref_name in (("R-prec", "Rprec"), ("nDCG@10", "ndcg_cut_10"),
-                                        ("nDCG@20", "ndcg_cut_20"), ("nDCG@100", "ndcg_cut_100")):
+            r = ref.get(t, {})  # topics the run does not answer score 0 (trec_eval -c)
+            for ours_name, ref_name in (
+                ("R-prec", "Rprec"),
+                ("nDCG@10", "ndcg_cut_10"),
+                ("nDCG@20", "ndcg_cut_20"),
+                ("nDCG@100", "ndcg_cut_100"),
+            ):
                 d = abs(ours[ours_name].loc[t, name] - r.get(ref_name, 0.0))
                 worst = max(worst, d)
                 n_checked += 1
@@ -98,8 +103,7 @@ def _trec_forms_plain(qrels_df, run_df, k, depth=100):
         ideal = sorted(gains.values(), reverse=True)[:k]
         idcg = sum(g / math.log2(r + 1) for r, g in enumerate(ideal, start=1))
         R = len(gains)
-        out[t] = (dcg / idcg if idcg > 0 else 0.0,
-                  sum(d in gains for d in docs[:R]) / R if R else 0.0)
+        out[t] = (dcg / idcg if idcg > 0 else 0.0, sum(d in gains for d in docs[:R]) / R if R else 0.0)
     return out
 
 
@@ -116,4 +120,4 @@ def test_trec_ndcg_and_rprec_match_the_plain_formula_and_jk_differs():
         assert ours["nDCG@20"].loc[t, name] == pytest.approx(ref[t][0], rel=0, abs=1e-12)
         assert ours["R-prec"].loc[t, name] == pytest.approx(ref[t][1], rel=0, abs=1e-12)
     gap = (jk[name] - ours["nDCG@20"][name]).abs()
-    assert gap.max() > 0.01   # the paper's form is a different metric
+    assert gap.max() > 0.01  # the paper's form is a different metric

@@ -5,6 +5,7 @@ Every call site that lets :func:`agreekit._jit.pick` choose is run here in the t
 must be identical (``==`` on floats, not approximately equal): the interpreted kernel is
 the same source run by CPython, the serial twin the same source without ``parallel``.
 """
+
 from __future__ import annotations
 
 import numba as nb
@@ -67,20 +68,30 @@ def test_consensus_same_in_every_mode(seed, method):
 def test_ranking_same_in_every_mode(coefficient, scheme):
     rng = np.random.default_rng(7)
     kw = dict(coefficient=coefficient, weigher="inverse_square:n0=1", scheme=scheme)
+
     def perm(n):
         return rng.permutation(n) + 1
 
     x, y, x30, y30, x8, y8, x40, y40 = perm(60), perm(60), perm(30), perm(30), perm(8), perm(8), perm(40), perm(40)
     t = rng.integers(1, 20, 60)  # ties
     P = np.array([perm(30) for _ in range(40)])
-    _same(_in_modes(lambda: (weighted_correlation(x, y, **kw), weighted_correlation(x30, y30, **kw),
-                             weighted_correlation(t, y, **kw), batch_coefficient(P, **kw))))
+    _same(
+        _in_modes(
+            lambda: (
+                weighted_correlation(x, y, **kw),
+                weighted_correlation(x30, y30, **kw),
+                weighted_correlation(t, y, **kw),
+                batch_coefficient(P, **kw),
+            )
+        )
+    )
     m = _in_modes(lambda: exact_moments(coefficient, n=7, weigher="harmonic", scheme=scheme))
     _same({k: (v.mean, v.var, v.left_var) for k, v in m.items()})
     p = _in_modes(lambda: weighted_correlation_test(x8, y8, method="exact", **kw).pvalue)
     _same(p)
-    mc = _in_modes(lambda: weighted_correlation_test(x40, y40, method="monte-carlo", n_resamples=300,
-                                                     rng=3, **kw).pvalue)
+    mc = _in_modes(
+        lambda: weighted_correlation_test(x40, y40, method="monte-carlo", n_resamples=300, rng=3, **kw).pvalue
+    )
     _same(mc)
 
 
@@ -96,16 +107,16 @@ def test_paired_bootstrap_numpy_path_is_the_kernel_bit_for_bit(n):
     # n = 8: a multiple of the four partial sums; 5, 13: with a remainder
     rng = np.random.default_rng(n)
     X = rng.uniform(size=(n, 7))
-    X[:, 3] = X[:, 2]                      # identical systems: degenerate pair (t = 0)
-    X[:, 4] = X[:, 1] + 0.25               # constant difference: t = ±inf
-    X[: n // 2, 5] = X[: n // 2, 0]        # many zero differences
+    X[:, 3] = X[:, 2]  # identical systems: degenerate pair (t = 0)
+    X[:, 4] = X[:, 1] + 0.25  # constant difference: t = ±inf
+    X[: n // 2, 5] = X[: n // 2, 0]  # many zero differences
     pa, pb = np.triu_indices(7, 1)
     pa, pb = pa.astype(np.int64), pb.astype(np.int64)
     B, k = 203, 11
     idx = rng.integers(0, n, size=(B, n))
 
     def batches():
-        return ((lo, idx[lo:lo + 64]) for lo in range(0, B, 64))
+        return ((lo, idx[lo : lo + 64]) for lo in range(0, B, 64))
 
     ref = _in_modes(lambda: bs._paired_all_pairs_stream(X, pa, pb, B, batches(), k))
     _same(ref)
@@ -195,8 +206,8 @@ def test_metaeval_and_gather_kernels_numpy_versions_are_bit_identical():
     from agreekit.metaeval import _kernels as MK
 
     rng = np.random.default_rng(11)
-    S = rng.integers(0, 6, size=(40, 23)) / 7.0          # many exact ties
-    S[:, 5] = S[:, 4] * (1 + 1e-14)                       # near-ties within TIE_TOL
+    S = rng.integers(0, 6, size=(40, 23)) / 7.0  # many exact ties
+    S[:, 5] = S[:, 4] * (1 + 1e-14)  # near-ties within TIE_TOL
     _same(_in_modes(lambda: _jit.pick(MK.average_ranks_desc, 1)(S, MK.TIE_TOL)))
     with _jit.forced("compiled"):
         RA = MK.average_ranks_desc(np.concatenate([S, S[::-1], S[:, ::-1]])[:, :23], MK.TIE_TOL)
@@ -206,7 +217,7 @@ def test_metaeval_and_gather_kernels_numpy_versions_are_bit_identical():
     for mult in (False, True):
         _same(_in_modes(lambda: _jit.pick(MK.pair_correlations, 1)(RA, FW, pa, pb, mult)))
     X = rng.normal(size=(17, 9))
-    idx = rng.integers(-2, 19, size=(30, 17))              # out-of-range rows add nothing
+    idx = rng.integers(-2, 19, size=(30, 17))  # out-of-range rows add nothing
     _same(_in_modes(lambda: _jit.pick(IK.gather_sum, 1)(idx, X)))
 
 

@@ -1,4 +1,5 @@
 """``agreekit metaeval`` CLI (JSON, files, bad input -> exit 2) and the metaeval pipeline stage."""
+
 import json
 import subprocess
 import sys
@@ -40,36 +41,66 @@ def test_metaeval_json_matches_library(csvs, capsys):
     assert out["metrics"] == ["AP", "P@10", "RR"] and len(out["pairs"]) == 3
     for row, (_, r) in zip(out["pairs"], frame.iterrows()):
         assert row["tau_b"] == pytest.approx(r.tau_b) and row["tau_w_standardized_se"] == pytest.approx(
-            r.tau_w_standardized_se)
+            r.tau_w_standardized_se
+        )
     assert out["consensus"]["proven"] is True
     assert set(out["consensus"]["ranking"]) == set(csvs["AP"][1].columns)
 
 
 def test_metaeval_writes_files(csvs, tmp_path, capsys):
     d = tmp_path / "out"
-    assert main(["metaeval", *_args(csvs), "--n-resamples", "50", "--rng", "1", "--no-pvalue", "--output-dir", str(d),
-                 "--name", "adhoc5 (15 runs)"]) == 0
+    assert (
+        main(
+            [
+                "metaeval",
+                *_args(csvs),
+                "--n-resamples",
+                "50",
+                "--rng",
+                "1",
+                "--no-pvalue",
+                "--output-dir",
+                str(d),
+                "--name",
+                "adhoc5 (15 runs)",
+            ]
+        )
+        == 0
+    )
     info = json.loads(capsys.readouterr().out)
-    for f in ("agreement.csv", "agreement.md", "heatmap.png", "heatmap.pdf", "consensus.csv", "consensus.md",
-              "collection.json"):
+    for f in (
+        "agreement.csv",
+        "agreement.md",
+        "heatmap.png",
+        "heatmap.pdf",
+        "consensus.csv",
+        "consensus.md",
+        "collection.json",
+    ):
         assert (d / f).stat().st_size > 0, f
     assert set(info["files"]) >= {"agreement_csv", "heatmap"}
     agree = pd.read_csv(d / "agreement.csv")
     assert list(agree[["metric_a", "metric_b"]].itertuples(index=False, name=None)) == [
-        ("AP", "P@10"), ("AP", "RR"), ("P@10", "RR")]
+        ("AP", "P@10"),
+        ("AP", "RR"),
+        ("P@10", "RR"),
+    ]
     cons = pd.read_csv(d / "consensus.csv")
     assert (cons.kind == "system").sum() == 15 and (cons.kind == "metric").sum() == 3
 
 
-@pytest.mark.parametrize("case,message", [
-    ("one", "at least 2 metrics"),
-    ("noeq", "NAME=PATH"),
-    ("twice", "given twice"),
-    ("misaligned", "different systems"),
-    ("nan", "missing value"),
-    ("missing", "does not exist"),
-    ("gmean", "--gmean"),
-])
+@pytest.mark.parametrize(
+    "case,message",
+    [
+        ("one", "at least 2 metrics"),
+        ("noeq", "NAME=PATH"),
+        ("twice", "given twice"),
+        ("misaligned", "different systems"),
+        ("nan", "missing value"),
+        ("missing", "does not exist"),
+        ("gmean", "--gmean"),
+    ],
+)
 def test_metaeval_bad_input_exit_2_one_line(csvs, tmp_path, capsys, case, message):
     args = _args(csvs)
     if case == "one":
@@ -94,7 +125,7 @@ def test_metaeval_bad_input_exit_2_one_line(csvs, tmp_path, capsys, case, messag
     assert main(["metaeval", *args, "--n-resamples", "20", "--no-pvalue", "--output-dir", str(d), *extra]) == 2
     err = capsys.readouterr().err
     assert message in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
-    assert not d.exists()     # no partial output
+    assert not d.exists()  # no partial output
 
 
 # ------------------------------------------------------------------ the pipeline stage
@@ -109,16 +140,38 @@ def _workdir(tmp: Path, extra: dict) -> Path:
 
 
 def _snake(wd, *args, cores=2):
-    cmd = [sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "--directory", str(wd),
-           "--configfile", "config/config.yaml", "extra.yaml", "--cores", str(cores), *args]
+    cmd = [
+        sys.executable,
+        "-m",
+        "snakemake",
+        "-s",
+        str(ROOT / "Snakefile"),
+        "--directory",
+        str(wd),
+        "--configfile",
+        "config/config.yaml",
+        "extra.yaml",
+        "--cores",
+        str(cores),
+        *args,
+    ]
     return subprocess.run(cmd, capture_output=True, text=True, cwd=wd)
 
 
-SMALL = {"metaeval": {"n_resamples": 60, "weigher": "harmonic", "scheme": "additive", "top_k": 5, "alpha": 0.1,
-                      "interchangeable_threshold": 0.9, "pvalue_resamples": 200, "geometric": [],
-                      "exclude": ["adhoc5", "adhoc6", "adhoc7", "adhoc8", "web2010", "web2011", "web2012",
-                                  "robust03"],
-                      "consensus": {"method": "exact", "time_limit": None, "max_solutions": 20}}}
+SMALL = {
+    "metaeval": {
+        "n_resamples": 60,
+        "weigher": "harmonic",
+        "scheme": "additive",
+        "top_k": 5,
+        "alpha": 0.1,
+        "interchangeable_threshold": 0.9,
+        "pvalue_resamples": 200,
+        "geometric": [],
+        "exclude": ["adhoc5", "adhoc6", "adhoc7", "adhoc8", "web2010", "web2011", "web2012", "robust03"],
+        "consensus": {"method": "exact", "time_limit": None, "max_solutions": 20},
+    }
+}
 
 
 def test_metaeval_stage_one_job_per_collection_and_deterministic(tmp_path):
@@ -142,8 +195,10 @@ def test_metaeval_stage_one_job_per_collection_and_deterministic(tmp_path):
     assert (a / "results/metaeval/summary.md").read_bytes() == (b / "results/metaeval/summary.md").read_bytes()
 
 
-@pytest.mark.parametrize("override,key", [({"top_k": 0}, "top_k"), ({"weigher": "harmonc"}, "weigher"),
-                                          ({"consensus": {"method": "best"}}, "method")])
+@pytest.mark.parametrize(
+    "override,key",
+    [({"top_k": 0}, "top_k"), ({"weigher": "harmonc"}, "weigher"), ({"consensus": {"method": "best"}}, "method")],
+)
 def test_metaeval_invalid_config_fails_before_any_job(tmp_path, override, key):
     """The parse-time check the Snakefile runs (check_pipeline_config, see test_bad_config.py for the wiring),
     in-process on the config merged as `--configfile config/config.yaml extra.yaml` merges it."""

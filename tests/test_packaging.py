@@ -2,6 +2,7 @@
 matplotlib/statsmodels, the metadata (SPDX licence, classifiers, URLs, one version source, py.typed), and the
 built wheel installed into a fresh venv without extras computing a standardized coefficient, a p-value, a
 consensus and an AMI.  The exact pins stay in requirements/lock.txt, which `make` installs."""
+
 from __future__ import annotations
 
 import os
@@ -20,7 +21,8 @@ ROOT = Path(__file__).resolve().parents[1]
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 PROJECT = PYPROJECT["project"]
 ALL = [(None, r) for r in PROJECT["dependencies"]] + [
-    (extra, r) for extra, reqs in PROJECT["optional-dependencies"].items() for r in reqs]
+    (extra, r) for extra, reqs in PROJECT["optional-dependencies"].items() for r in reqs
+]
 
 
 @pytest.mark.parametrize(("extra", "req"), ALL, ids=[f"{e or 'runtime'}:{r.split(';')[0]}" for e, r in ALL])
@@ -52,8 +54,9 @@ def test_lock_pins_every_dependency_of_make():
             r = Requirement(req)
             name = re.sub(r"[-_.]+", "-", r.name.lower())
             assert name in lock, f"{r.name} ({extra or 'runtime'}) is not pinned in requirements/lock.txt"
-            assert r.specifier.contains(lock[name], prereleases=True), \
+            assert r.specifier.contains(lock[name], prereleases=True), (
                 f"requirements/lock.txt pins {r.name}=={lock[name]}, outside {r.specifier}"
+            )
     assert "-c requirements/lock.txt" in (ROOT / "Makefile").read_text(), "make must install the pinned set"
 
 
@@ -64,7 +67,9 @@ def test_metadata():
     assert PYPROJECT["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "agreekit.__version__"}
     assert PROJECT["readme"] == "README.md"
     classifiers = PROJECT["classifiers"]
-    assert "Typing :: Typed" in classifiers and any(c.startswith("Programming Language :: Python :: 3.") for c in classifiers)
+    assert "Typing :: Typed" in classifiers and any(
+        c.startswith("Programming Language :: Python :: 3.") for c in classifiers
+    )
     assert not any(c.startswith("License ::") for c in classifiers), "the SPDX expression replaces licence classifiers"
     assert {"Homepage", "Documentation", "Source", "Changelog", "Issues"} <= set(PROJECT["urls"])
     assert (ROOT / "src" / "agreekit" / "py.typed").is_file()
@@ -77,7 +82,7 @@ def test_one_version_source():
     import agreekit
 
     assert importlib.metadata.version("agreekit") == agreekit.__version__
-    assert "version" not in PROJECT     # [project] takes it from agreekit.__version__ (test_metadata)
+    assert "version" not in PROJECT  # [project] takes it from agreekit.__version__ (test_metadata)
 
 
 def test_plotting_without_matplotlib_names_the_extra(monkeypatch):
@@ -136,17 +141,26 @@ def test_wheel_installs_into_a_fresh_venv_without_extras(tmp_path):
     if uv is None:
         pytest.skip("uv not found (make installs it into .venv)")
     dist = tmp_path / "dist"
-    r = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
-                        "-w", str(dist), str(ROOT)], capture_output=True, text=True, timeout=600)
+    r = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(dist), str(ROOT)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert r.returncode == 0, f"building the wheel failed:\n{r.stderr[-3000:]}"
     wheel = next(dist.glob("agreekit-*.whl"))
     venv = tmp_path / "fresh"
-    r = subprocess.run([uv, "venv", "--quiet", "--python", sys.executable, str(venv)], capture_output=True,
-                       text=True, timeout=300)
+    r = subprocess.run(
+        [uv, "venv", "--quiet", "--python", sys.executable, str(venv)], capture_output=True, text=True, timeout=300
+    )
     assert r.returncode == 0, r.stderr
     py = venv / "bin" / "python"
-    r = subprocess.run([uv, "pip", "install", "--offline", "--quiet", "--python", str(py), str(wheel)],
-                       capture_output=True, text=True, timeout=600)
+    r = subprocess.run(
+        [uv, "pip", "install", "--offline", "--quiet", "--python", str(py), str(wheel)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     if r.returncode != 0:
         pytest.skip(f"the wheel's dependencies cannot be resolved offline from uv's cache: {r.stderr.strip()[-300:]}")
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
@@ -162,8 +176,8 @@ def test_wheel_installs_into_a_fresh_venv_without_extras(tmp_path):
     assert (Path(out["typed"]) / "py.typed").is_file()
     # the same numbers as the repository's own tests and pages
     assert abs(out["standardized"] - 0.48475227879115923) < 1e-12
-    assert abs(out["pvalue"] - 36 / 4032) < 1e-12          # exact: 360 of 8! permutations, two-sided
-    from agreekit.consensus import kemeny      # the source tree's (tested against brute force elsewhere)
+    assert abs(out["pvalue"] - 36 / 4032) < 1e-12  # exact: 360 of 8! permutations, two-sided
+    from agreekit.consensus import kemeny  # the source tree's (tested against brute force elsewhere)
     import numpy as np
 
     assert out["consensus"] == kemeny(np.array([[1, 2, 3, 4], [2, 1, 3, 4], [1, 2, 4, 3]]), method="exact").orderings

@@ -1,4 +1,5 @@
 """`agreekit rbo` and `agreekit ap` through a subprocess, against values computed here from the definitions."""
+
 from __future__ import annotations
 
 import csv
@@ -13,8 +14,13 @@ from scipy.stats import combine_pvalues
 
 
 def run(*argv, stdin=None):
-    r = subprocess.run([sys.executable, "-m", "agreekit", *argv], capture_output=True, text=True, input=stdin,
-                       env={"NUMBA_NUM_THREADS": "1", "PATH": "/usr/bin:/bin"})
+    r = subprocess.run(
+        [sys.executable, "-m", "agreekit", *argv],
+        capture_output=True,
+        text=True,
+        input=stdin,
+        env={"NUMBA_NUM_THREADS": "1", "PATH": "/usr/bin:/bin"},
+    )
     return r.returncode, r.stdout, r.stderr
 
 
@@ -23,12 +29,14 @@ def webber_untied(S, L, p):
     if len(S) > len(L):
         S, L = L, S
     s, l = len(S), len(L)
-    X = [0] + [len(set(S[:min(d, s)]) & set(L[:d])) for d in range(1, l + 1)]
+    X = [0] + [len(set(S[: min(d, s)]) & set(L[:d])) for d in range(1, l + 1)]
     w = (1 - p) / p
-    head = sum(X[d] / d * p ** d for d in range(1, l + 1))
-    mn = w * (head + X[l] * (math.log(1 / (1 - p)) - sum(p ** d / d for d in range(1, l + 1))))
-    ext = w * (head + sum(X[s] * (d - s) / (s * d) * p ** d for d in range(s + 1, l + 1))) \
-        + ((X[l] - X[s]) / l + X[s] / s) * p ** l
+    head = sum(X[d] / d * p**d for d in range(1, l + 1))
+    mn = w * (head + X[l] * (math.log(1 / (1 - p)) - sum(p**d / d for d in range(1, l + 1))))
+    ext = (
+        w * (head + sum(X[s] * (d - s) / (s * d) * p**d for d in range(s + 1, l + 1)))
+        + ((X[l] - X[s]) / l + X[s] / s) * p**l
+    )
     return ext, mn
 
 
@@ -77,8 +85,9 @@ def test_rbo_n_items_adds_tests_and_fisher_combination(tmp_path):
     a, b = tmp_path / "a.run", tmp_path / "b.run"
     a.write_text(RUN_A)
     b.write_text(RUN_B)
-    code, out, err = run("rbo", str(a), str(b), "--n-items", "10", "--rng", "3", "-o", str(tmp_path / "o.json"),
-                         "--quiet")
+    code, out, err = run(
+        "rbo", str(a), str(b), "--n-items", "10", "--rng", "3", "-o", str(tmp_path / "o.json"), "--quiet"
+    )
     assert code == 0 and out == "" and err == ""
     res = json.loads((tmp_path / "o.json").read_text())
     pv = [t["pvalue"] for t in res["topics"]]
@@ -86,8 +95,10 @@ def test_rbo_n_items_adds_tests_and_fisher_combination(tmp_path):
     assert res["combined"]["method"] == "fisher"
     # Fisher: -2 Σ ln p ~ χ²(2k)
     from scipy.stats import chi2
-    assert res["combined"]["pvalue"] == pytest.approx(chi2.sf(-2 * sum(math.log(v) for v in pv), 2 * len(pv)),
-                                                      rel=1e-12)
+
+    assert res["combined"]["pvalue"] == pytest.approx(
+        chi2.sf(-2 * sum(math.log(v) for v in pv), 2 * len(pv)), rel=1e-12
+    )
     assert res["combined"]["pvalue"] == pytest.approx(combine_pvalues(pv, method="fisher").pvalue, rel=1e-12)
     # csv: one row per topic, the mean, the topics in one run only, the combined p-value
     code, out, err = run("rbo", str(a), str(b), "--n-items", "10", "--format", "csv", "--rng", "3")
@@ -104,19 +115,22 @@ def test_rbo_list_files_with_ties(tmp_path):
     assert code == 0, err
     res = json.loads(out)
     # Corsi & Urbano's README example
-    assert round(res["ext"], 7) == .6922853 and round(res["min"], 7) == .3310519 and round(res["max"], 7) == .8930692
+    assert round(res["ext"], 7) == 0.6922853 and round(res["min"], 7) == 0.3310519 and round(res["max"], 7) == 0.8930692
     code, out, err = run("rbo", str(x), "-", "--p", "0.95", "--ties", "w", stdin=y.read_text())
-    assert code == 0 and round(json.loads(out)["ext"], 7) == .7068257
+    assert code == 0 and round(json.loads(out)["ext"], 7) == 0.7068257
 
 
-@pytest.mark.parametrize("files, extra, fragment", [
-    (("red\nred\n", "a\n"), [], "`a`"),
-    (("a\nb\n", "b\nc\n"), ["--p", "1.5"], "`p`"),
-    (("a\nb\n", "b\nc\n"), ["--n-items", "2"], "`n_items`"),
-    (("", "b\nc\n"), [], "`a`"),
-    (("a b\nb\n", "b\nc\n"), [], "`a`"),
-    (("a\nb\n", "b\nc\n"), ["--depth", "0"], "`depth`"),
-])
+@pytest.mark.parametrize(
+    "files, extra, fragment",
+    [
+        (("red\nred\n", "a\n"), [], "`a`"),
+        (("a\nb\n", "b\nc\n"), ["--p", "1.5"], "`p`"),
+        (("a\nb\n", "b\nc\n"), ["--n-items", "2"], "`n_items`"),
+        (("", "b\nc\n"), [], "`a`"),
+        (("a b\nb\n", "b\nc\n"), [], "`a`"),
+        (("a\nb\n", "b\nc\n"), ["--depth", "0"], "`depth`"),
+    ],
+)
 def test_rbo_bad_input_is_one_line_exit_2(tmp_path, files, extra, fragment):
     x, y = tmp_path / "x.txt", tmp_path / "y.txt"
     x.write_text(files[0])
@@ -142,12 +156,15 @@ def test_ap_and_pvalue(tmp_path):
     assert res["value"] == pytest.approx(tau_ap_direct([1, 2, 3, 4, 5, 6], [2, 1, 3, 5, 4, 6]), abs=1e-12)
     # exact p-value: the fraction of the 720 orders with τ_AP >= the observed one
     import itertools
+
     null = [tau_ap_direct(list(range(1, 7)), list(p)) for p in itertools.permutations(range(1, 7))]
     ref = sum(v >= res["value"] - 1e-12 for v in null) / len(null)
     assert res["method"] == "exact" and res["pvalue"] == pytest.approx(ref, abs=1e-12)
     code, out, err = run("ap", str(x), str(y), "--symmetric", "--format", "csv")
     row = next(csv.DictReader(io.StringIO(out)))
-    ref_b = (tau_ap_direct([1, 2, 3, 4, 5, 6], [2, 1, 3, 5, 4, 6]) + tau_ap_direct([2, 1, 3, 5, 4, 6], [1, 2, 3, 4, 5, 6])) / 2
+    ref_b = (
+        tau_ap_direct([1, 2, 3, 4, 5, 6], [2, 1, 3, 5, 4, 6]) + tau_ap_direct([2, 1, 3, 5, 4, 6], [1, 2, 3, 4, 5, 6])
+    ) / 2
     assert row["coefficient"] == "tau_ap_b" and float(row["value"]) == pytest.approx(ref_b, abs=1e-12)
 
 

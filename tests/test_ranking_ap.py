@@ -9,6 +9,7 @@ References (none is agreekit's own code path):
 pyircor (PyPI, 2019) pins numpy==1.17.4 and imports ``collections.Iterable`` (gone since Python 3.10):
 it cannot be installed with this project's pinned stack, so it is not a reference here.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -22,21 +23,31 @@ from agreekit.ranking import ap_correlation
 
 # ircor's tests/testthat/helper_data.R (scores, higher = better)
 SETS = {
-    1: dict(x=[0.897, 0.372, 0.908, 0.898, 0.661, 0.062, 0.177, 0.384, 0.498, 0.992],
-            y=[0.82, 0.406, 0.817, 0.953, 0.673, 0.073, 0.364, 0.547, 0.589, 0.988],
-            xt=[0.9, 0.4, 0.9, 0.9, 0.7, 0.1, 0.2, 0.4, 0.5, 1],
-            yt=[0.8, 0.4, 0.8, 1, 0.7, 0.1, 0.4, 0.5, 0.6, 1]),
-    2: dict(x=[0.266, 0.573, 0.202, 0.945, 0.629, 0.206, 0.687, 0.77, 0.718, 0.38],
-            y=[0.263, 0.843, 0.728, 0.928, 0.08, 0.114, 0.467, 0.641, 0.973, 0.644],
-            xt=[0.3, 0.6, 0.2, 0.9, 0.6, 0.2, 0.7, 0.8, 0.7, 0.4],
-            yt=[0.3, 0.8, 0.7, 0.9, 0.1, 0.1, 0.5, 0.6, 1, 0.6]),
-    3: dict(x=[0.185, 0.573, 0.944, 0.129, 0.468, 0.553, 0.761, 0.405, 0.976, 0.445],
-            y=[0.845, 0.272, 0.275, 0.924, 0.605, 0.334, 0.162, 0.872, 0.018, 0.25],
-            xt=[0.2, 0.6, 0.9, 0.1, 0.5, 0.6, 0.8, 0.4, 1, 0.4],
-            yt=[0.8, 0.3, 0.3, 0.9, 0.6, 0.3, 0.2, 0.9, 0, 0.2]),
+    1: dict(
+        x=[0.897, 0.372, 0.908, 0.898, 0.661, 0.062, 0.177, 0.384, 0.498, 0.992],
+        y=[0.82, 0.406, 0.817, 0.953, 0.673, 0.073, 0.364, 0.547, 0.589, 0.988],
+        xt=[0.9, 0.4, 0.9, 0.9, 0.7, 0.1, 0.2, 0.4, 0.5, 1],
+        yt=[0.8, 0.4, 0.8, 1, 0.7, 0.1, 0.4, 0.5, 0.6, 1],
+    ),
+    2: dict(
+        x=[0.266, 0.573, 0.202, 0.945, 0.629, 0.206, 0.687, 0.77, 0.718, 0.38],
+        y=[0.263, 0.843, 0.728, 0.928, 0.08, 0.114, 0.467, 0.641, 0.973, 0.644],
+        xt=[0.3, 0.6, 0.2, 0.9, 0.6, 0.2, 0.7, 0.8, 0.7, 0.4],
+        yt=[0.3, 0.8, 0.7, 0.9, 0.1, 0.1, 0.5, 0.6, 1, 0.6],
+    ),
+    3: dict(
+        x=[0.185, 0.573, 0.944, 0.129, 0.468, 0.553, 0.761, 0.405, 0.976, 0.445],
+        y=[0.845, 0.272, 0.275, 0.924, 0.605, 0.334, 0.162, 0.872, 0.018, 0.25],
+        xt=[0.2, 0.6, 0.9, 0.1, 0.5, 0.6, 0.8, 0.4, 1, 0.4],
+        yt=[0.8, 0.3, 0.3, 0.9, 0.6, 0.3, 0.2, 0.9, 0, 0.2],
+    ),
 }
 # ircor's tests/testthat/test_tauAP.R
-IRCOR = {1: (.8519, .7454, .8333, .7321), 2: (.2504, .2692, .2880, .297), 3: (-.6971, -.5558, -.668, -.7047)}
+IRCOR = {
+    1: (0.8519, 0.7454, 0.8333, 0.7321),
+    2: (0.2504, 0.2692, 0.2880, 0.297),
+    3: (-0.6971, -0.5558, -0.668, -0.7047),
+}
 
 
 @pytest.mark.parametrize("k", [1, 2, 3])
@@ -53,7 +64,7 @@ def test_ircor_published_values(k):
 def tau_ap_direct(rx, ry):
     """Yilmaz et al.: rank vectors (1 = top), no ties; y evaluated against x."""
     n = len(rx)
-    order = sorted(range(n), key=lambda i: ry[i])          # items in y's order
+    order = sorted(range(n), key=lambda i: ry[i])  # items in y's order
     total = 0.0
     for pos in range(1, n):
         i = order[pos]
@@ -94,6 +105,7 @@ def random_ranks(rng, n, tie_prob):
     if tie_prob:
         v = np.floor(v * (1 - tie_prob))  # merge neighbours into groups
     from scipy.stats import rankdata
+
     return rankdata(v, method="min").astype(int)
 
 
@@ -152,15 +164,18 @@ def test_large_n_matches_direct_on_a_subsample_and_is_fast_enough_to_run():
     assert ap_correlation(rx, rx) == 1.0 and ap_correlation(rx, n + 1 - rx) == pytest.approx(-1.0, abs=1e-12)
 
 
-@pytest.mark.parametrize("args, kwargs, parameter", [
-    (([1, 2, 2, 4], [1, 2, 3, 4]), {}, "x"),                 # tied reference, asymmetric
-    (([1, 2, 3], [1, 2]), {}, "y"),
-    (([1, 2, 3], [1, 2, 5]), {}, "y"),
-    (([0.1, float("nan"), 0.3], [1, 2, 3]), dict(kind="scores"), "x"),
-    (([1, 2, 3], [1, 2, 3]), dict(kind="lists"), "kind"),
-    (([1, 2, 3], [1, 2, 3]), dict(symmetric="yes"), "symmetric"),
-    (([1], [1]), {}, "x"),
-])
+@pytest.mark.parametrize(
+    "args, kwargs, parameter",
+    [
+        (([1, 2, 2, 4], [1, 2, 3, 4]), {}, "x"),  # tied reference, asymmetric
+        (([1, 2, 3], [1, 2]), {}, "y"),
+        (([1, 2, 3], [1, 2, 5]), {}, "y"),
+        (([0.1, float("nan"), 0.3], [1, 2, 3]), dict(kind="scores"), "x"),
+        (([1, 2, 3], [1, 2, 3]), dict(kind="lists"), "kind"),
+        (([1, 2, 3], [1, 2, 3]), dict(symmetric="yes"), "symmetric"),
+        (([1], [1]), {}, "x"),
+    ],
+)
 def test_bad_input(args, kwargs, parameter):
     with pytest.raises(InputError) as exc:
         ap_correlation(*args, **kwargs)
@@ -188,8 +203,13 @@ def tails(null, value, alternative):
 
 
 def test_null_variance_formula_and_published_fractions():
-    published = {3: Fraction(5, 12), 4: Fraction(20, 81), 5: Fraction(49, 288), 6: Fraction(287, 2250),
-                 7: Fraction(109, 1080)}
+    published = {
+        3: Fraction(5, 12),
+        4: Fraction(20, 81),
+        5: Fraction(49, 288),
+        6: Fraction(287, 2250),
+        7: Fraction(109, 1080),
+    }
     for n in range(3, 9):
         rx = list(range(1, n + 1))
         null = enumerated_null(rx, rx, tau_ap_direct)
@@ -204,7 +224,7 @@ def test_exact_pvalues_equal_enumeration_of_all_orders():
     rng = np.random.default_rng(10)
     for n in range(3, 9):
         rx = list(range(1, n + 1))
-        null = enumerated_null(rx, rx, tau_ap_direct)   # y ∘ π over all π: the law of τ_AP(x, random order)
+        null = enumerated_null(rx, rx, tau_ap_direct)  # y ∘ π over all π: the law of τ_AP(x, random order)
         for _ in range(4 if n < 8 else 2):
             ry = list(rng.permutation(n) + 1)
             value = tau_ap_direct(rx, ry)
@@ -224,7 +244,7 @@ def digit_convolution_law(n):
         step = ell // (i - 1)
         new = np.zeros(prob.size + step * (i - 1))
         for c in range(i):
-            new[c * step: c * step + prob.size] += prob
+            new[c * step : c * step + prob.size] += prob
         prob = new / i
     keep = prob > 0
     return (2.0 / (n - 1) * np.flatnonzero(keep) / ell - 1.0), prob[keep]
@@ -236,8 +256,9 @@ def test_exact_pvalues_beyond_enumeration_equal_the_digit_convolution(n):
     the convolution of the Lehmer digits' uniform laws written here, and the extreme orders (1/n!)."""
     values, probs = digit_convolution_law(n)
     assert float(np.sum(probs * values)) == pytest.approx(0.0, abs=1e-12)
-    assert float(np.sum(probs * values ** 2)) == pytest.approx(
-        ((n - 1) + 2 * sum(1 / k for k in range(1, n))) / (3 * (n - 1) ** 2), abs=1e-12)
+    assert float(np.sum(probs * values**2)) == pytest.approx(
+        ((n - 1) + 2 * sum(1 / k for k in range(1, n))) / (3 * (n - 1) ** 2), abs=1e-12
+    )
     rng = np.random.default_rng(n)
     rx = list(range(1, n + 1))
     for ry in [list(rng.permutation(n) + 1) for _ in range(3)]:
@@ -270,6 +291,7 @@ def test_symmetric_and_tied_exact_pvalues_equal_enumeration():
 
         def tb(a, b):
             return (tau_star_direct(a, b) + tau_star_direct(b, a)) / 2
+
         null_b = enumerated_null(rxt, ry, tb)
         res = ap_correlation_test(rxt, ry, symmetric=True, alternative="two-sided")
         if np.isnan(res.statistic):
@@ -281,8 +303,11 @@ def test_symmetric_and_tied_exact_pvalues_equal_enumeration():
 def test_monte_carlo_within_3_se_of_exact():
     rng = np.random.default_rng(4)
     rx = list(range(1, 9))
-    for ry, kw in ((list(rng.permutation(8) + 1), {}), (list(rng.permutation(8) + 1), dict(symmetric=True)),
-                   ([1, 2, 2, 4, 4, 4, 7, 8], {})):
+    for ry, kw in (
+        (list(rng.permutation(8) + 1), {}),
+        (list(rng.permutation(8) + 1), dict(symmetric=True)),
+        ([1, 2, 2, 4, 4, 4, 7, 8], {}),
+    ):
         ex = ap_correlation_test(rx, ry, alternative="greater", **kw)
         mc = ap_correlation_test(rx, ry, alternative="greater", method="monte-carlo", n_resamples=20000, rng=5, **kw)
         assert ex.method == "exact" and mc.method == "monte-carlo"
@@ -290,8 +315,9 @@ def test_monte_carlo_within_3_se_of_exact():
     # untied beyond the lattice: Monte Carlo from the Lehmer digits, against the exact lattice law at n = 13
     ry = list(rng.permutation(13) + 1)
     ex = ap_correlation_test(list(range(1, 14)), ry, alternative="two-sided")
-    mc = ap_correlation_test(list(range(1, 14)), ry, alternative="two-sided", method="monte-carlo",
-                             n_resamples=20000, rng=6)
+    mc = ap_correlation_test(
+        list(range(1, 14)), ry, alternative="two-sided", method="monte-carlo", n_resamples=20000, rng=6
+    )
     assert ex.method == "exact" and abs(mc.pvalue - ex.pvalue) <= 3 * mc.pvalue_se + 1e-4
 
 
@@ -299,8 +325,12 @@ def test_monte_carlo_within_3_se_of_exact():
 def test_pvalues_uniform_under_h0(n, method):
     rng = np.random.default_rng(n)
     rx = np.arange(1, n + 1)
-    ps = [ap_correlation_test(rx, rng.permutation(n) + 1, alternative="greater", method=method, n_resamples=2000,
-                              rng=rng).pvalue for _ in range(200)]
+    ps = [
+        ap_correlation_test(
+            rx, rng.permutation(n) + 1, alternative="greater", method=method, n_resamples=2000, rng=rng
+        ).pvalue
+        for _ in range(200)
+    ]
     assert kstest(ps, "uniform").pvalue > 0.01
 
 
@@ -309,8 +339,12 @@ def test_result_protocol_and_bad_test_input():
     stat, p = res
     assert stat == res.statistic and p == res.pvalue
     assert {"statistic", "pvalue", "null_mean", "null_var", "method"} <= set(res.to_dict())
-    for kwargs, par in ((dict(alternative="up"), "alternative"), (dict(method="table"), "method"),
-                        (dict(rng="x", method="monte-carlo"), "rng"), (dict(n_resamples=0), "n_resamples")):
+    for kwargs, par in (
+        (dict(alternative="up"), "alternative"),
+        (dict(method="table"), "method"),
+        (dict(rng="x", method="monte-carlo"), "rng"),
+        (dict(n_resamples=0), "n_resamples"),
+    ):
         with pytest.raises(InputError) as exc:
             ap_correlation_test([1, 2, 3, 4], [2, 1, 3, 4], **kwargs)
         assert exc.value.parameter == par

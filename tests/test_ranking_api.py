@@ -4,6 +4,7 @@ results like scipy's, SPEC 7 rng, deprecated spellings that warn once, CLI names
 References are independent of the code under test: ranks derived by hand (a double loop),
 ``scipy.stats.weightedtau`` with explicit item weights, brute-force enumeration of n! permutations.
 """
+
 import dataclasses
 import itertools
 import json
@@ -17,9 +18,18 @@ import pytest
 from scipy import stats
 
 from agreekit._validation import InputError
-from agreekit.ranking import (ExactMoments, StandardizationFunction, WeightedCorrelationResult, exact_moments,
-                              parse_weigher, standardize, weighted_correlation, weighted_correlation_test,
-                              weighted_kendall, weighted_spearman)
+from agreekit.ranking import (
+    ExactMoments,
+    StandardizationFunction,
+    WeightedCorrelationResult,
+    exact_moments,
+    parse_weigher,
+    standardize,
+    weighted_correlation,
+    weighted_correlation_test,
+    weighted_kendall,
+    weighted_spearman,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 WEIGHERS = ["harmonic", "inverse_square:n0=1", "dcg"]
@@ -66,8 +76,9 @@ def test_scores_equal_hand_derived_ranks(weigher, scheme, tied):
         assert weighted_kendall(a, b, kind="scores", **kw) == weighted_kendall(ra, rb, **kw)
         assert weighted_spearman(a, b, kind="scores", **kw) == weighted_spearman(ra, rb, **kw)
         for coef in ("kendall", "spearman"):
-            assert weighted_correlation(a, b, coefficient=coef, kind="scores", **kw) == \
-                weighted_correlation(ra, rb, coefficient=coef, **kw)
+            assert weighted_correlation(a, b, coefficient=coef, kind="scores", **kw) == weighted_correlation(
+                ra, rb, coefficient=coef, **kw
+            )
         # and ρ_w straight from its definition on the hand-derived average ranks
         w = item_weights(ha, hb, weigher, scheme)
         dx, dy = ha - w @ ha / w.sum(), hb - w @ hb / w.sum()
@@ -118,8 +129,7 @@ def test_scores_in_the_test_equal_ranks():
     assert res.pvalue == pytest.approx(p_ge, abs=1e-15)
 
 
-@pytest.mark.parametrize("func", [weighted_kendall, weighted_spearman, weighted_correlation,
-                                  weighted_correlation_test])
+@pytest.mark.parametrize("func", [weighted_kendall, weighted_spearman, weighted_correlation, weighted_correlation_test])
 def test_invalid_kind_and_bad_scores(func):
     kw = {"coefficient": "kendall"} if func is weighted_correlation else {}
     with pytest.raises(InputError, match="`kind`"):
@@ -136,7 +146,7 @@ def test_invalid_kind_and_bad_scores(func):
 def test_tied_scores_with_ties_raise_and_in_the_test():
     with pytest.raises(InputError, match="`x`.*tied"):
         weighted_kendall([0.5, 0.5, 0.1], [0.3, 0.2, 0.1], kind="scores", ties="raise")
-    with pytest.raises(InputError, match="`method`.*untied"):   # ties: every method but the table (issue 24)
+    with pytest.raises(InputError, match="`method`.*untied"):  # ties: every method but the table (issue 24)
         weighted_correlation_test([0.5, 0.5, 0.1], [0.3, 0.2, 0.1], kind="scores", method="table")
 
 
@@ -176,15 +186,17 @@ def test_moments_defaults_match_brute_force_and_the_other_functions():
     n = 5
     m = exact_moments(n=n)
     assert m == exact_moments("kendall", n=n, weigher="harmonic", scheme="additive")
-    vals = np.array([weighted_kendall(np.arange(1, n + 1), np.array(p))
-                     for p in itertools.permutations(range(1, n + 1))])
+    vals = np.array(
+        [weighted_kendall(np.arange(1, n + 1), np.array(p)) for p in itertools.permutations(range(1, n + 1))]
+    )
     assert m.mean == pytest.approx(vals.mean(), abs=1e-14)
     assert m.var == pytest.approx(vals.var(), abs=1e-14)
     res = weighted_correlation_test([1, 2, 3, 4, 5], [2, 1, 3, 5, 4])
     assert (res.coefficient, res.weigher, res.scheme) == ("kendall", "harmonic", "additive")
     assert res.null_mean == pytest.approx(m.mean, abs=1e-14)
-    assert standardize(0.3, n=30) == standardize(0.3, coefficient="kendall", scheme="additive",
-                                                 weigher="harmonic", n=30)
+    assert standardize(0.3, n=30) == standardize(
+        0.3, coefficient="kendall", scheme="additive", weigher="harmonic", n=30
+    )
 
 
 # ----------------------------------------------------------------------------- results
@@ -226,8 +238,11 @@ def test_standardization_function_to_dict_and_alias():
 def test_other_ranking_objects_export():
     from agreekit.ranking import load_table
 
-    assert parse_weigher("power:p=1.5,n0=2").to_dict() == {"spec": "power:p=1.5,n0=2", "family": "power",
-                                                           "params": {"p": 1.5, "n0": 2.0}}
+    assert parse_weigher("power:p=1.5,n0=2").to_dict() == {
+        "spec": "power:p=1.5,n0=2",
+        "family": "power",
+        "params": {"p": 1.5, "n0": 2.0},
+    }
     tab = load_table("kendall_additive_harmonic")
     d = tab.to_dict()
     assert d == tab.data and d is not tab.data
@@ -251,8 +266,9 @@ def test_rng_int_seedsequence_generator_same_draws():
 
 # ----------------------------------------------------------------------------- CLI
 def _cli(*argv, stdin=None):
-    return subprocess.run([sys.executable, "-m", "agreekit", *argv], capture_output=True, text=True, cwd=ROOT,
-                          input=stdin)
+    return subprocess.run(
+        [sys.executable, "-m", "agreekit", *argv], capture_output=True, text=True, cwd=ROOT, input=stdin
+    )
 
 
 @pytest.fixture
@@ -268,13 +284,18 @@ def test_cli_defaults_and_kind_scores_from_stdin(rank_files, tmp_path):
     r = _cli("correlate", x, y)
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
-    assert (out["coefficient"], out["scheme"], out["weigher"], out["kind"]) == ("kendall", "additive",
-                                                                              "harmonic", "ranks")
+    assert (out["coefficient"], out["scheme"], out["weigher"], out["kind"]) == (
+        "kendall",
+        "additive",
+        "harmonic",
+        "ranks",
+    )
     assert out["value"] == weighted_kendall([1, 2, 3, 4, 5, 6, 7], [2, 1, 3, 5, 4, 7, 6])
     s = tmp_path / "s.txt"
     s.write_text("0.8\n0.9\n0.5\n0.3\n0.4\n0.1\n0.2\n")  # descending ranks 2 1 3 5 4 7 6 = y
-    r = _cli("correlate", "--kind", "scores", "-", str(s), "-o", str(tmp_path / "o.json"),
-             stdin="7\n6\n5\n4\n3\n2\n1\n")
+    r = _cli(
+        "correlate", "--kind", "scores", "-", str(s), "-o", str(tmp_path / "o.json"), stdin="7\n6\n5\n4\n3\n2\n1\n"
+    )
     assert r.returncode == 0 and r.stdout == "", r.stderr
     got = json.loads((tmp_path / "o.json").read_text())
     assert got["value"] == out["value"] and got["kind"] == "scores"
@@ -298,8 +319,9 @@ def test_cli_csv_and_the_pvalue(rank_files):
     assert r.stdout.splitlines() == ["table", *available_tables()]
 
 
-@pytest.mark.parametrize("old, new", [(["--test"], ["--pvalue"]),
-                                      (["--pvalue", "--resamples", "500"], ["--pvalue", "--n-resamples", "500"])])
+@pytest.mark.parametrize(
+    "old, new", [(["--test"], ["--pvalue"]), (["--pvalue", "--resamples", "500"], ["--pvalue", "--n-resamples", "500"])]
+)
 def test_cli_old_spellings_warn_once(rank_files, old, new):
     x, y = rank_files
     tail = ["--method", "monte-carlo", "--rng", "3"]

@@ -1,5 +1,6 @@
 """The on-demand Monte Carlo null moments are a function of the configuration only: a new release (another
 ``agreekit.__version__``) recomputes them (the cache key carries the version) and gets the same numbers."""
+
 from __future__ import annotations
 
 import pytest
@@ -17,12 +18,13 @@ def test_monte_carlo_moments_do_not_depend_on_the_version(tmp_path, monkeypatch)
     _cache._MEMORY.clear()
     computed = _cache.STATS["computed"]
     second = null_moments(weigher="dcg", n=25)
-    assert _cache.STATS["computed"] == computed + 1          # recomputed, not read from a cache
+    assert _cache.STATS["computed"] == computed + 1  # recomputed, not read from a cache
     assert (second.mean, second.var) == (first.mean, first.var)
 
 
 @pytest.mark.parametrize("version", ["0.1.0", "0.2.0"])
 def test_the_cache_key_carries_the_version(version, monkeypatch):
     monkeypatch.setattr(_cache, "_version", lambda: version)
-    assert _cache._key("kendall", "additive", [1.0, 0.5], 30, 10) != _cache._key("kendall", "additive", [1.0, 0.5],
-                                                                                  30, 10, version="other")
+    assert _cache._key("kendall", "additive", [1.0, 0.5], 30, 10) != _cache._key(
+        "kendall", "additive", [1.0, 0.5], 30, 10, version="other"
+    )

@@ -18,13 +18,31 @@ def run(capsys, *argv):
 
 
 def test_moments_json(capsys):
-    code, out, err = run(capsys, "moments", "--coefficient", "kendall", "--scheme", "multiplicative",
-                         "--weigher", "inverse_square:n0=1", "--n", "6")
+    code, out, err = run(
+        capsys,
+        "moments",
+        "--coefficient",
+        "kendall",
+        "--scheme",
+        "multiplicative",
+        "--weigher",
+        "inverse_square:n0=1",
+        "--n",
+        "6",
+    )
     assert code == 0 and err == ""
     res = json.loads(out)
     ref = exact_moments("kendall", n=6, weigher="inverse_square:n0=1", scheme="multiplicative")
-    assert res == {"coefficient": "kendall", "scheme": "multiplicative", "weigher": "inverse_square:n0=1",
-                   "n": 6, "mean": ref.mean, "var": ref.var, "left_var": ref.left_var, "source": "exact"}
+    assert res == {
+        "coefficient": "kendall",
+        "scheme": "multiplicative",
+        "weigher": "inverse_square:n0=1",
+        "n": 6,
+        "mean": ref.mean,
+        "var": ref.var,
+        "left_var": ref.left_var,
+        "source": "exact",
+    }
     # Table 4 of the seed, n = 6, Kendall/mult/1/(i+1)^2: -0.1911483, 0.316453, 0.0974049
     assert round(res["mean"], 7) == -0.1911483 and round(res["var"], 7) == 0.316453
 
@@ -34,13 +52,26 @@ def test_correlate_files(tmp_path, capsys):
     y = tmp_path / "y.csv"
     x.write_text("1\n2\n3\n4\n5\n")
     y.write_text("item,rank\na,2\nb,1\nc,3\nd,5\ne,4\n")
-    code, out, err = run(capsys, "correlate", "--coefficient", "kendall", "--scheme", "additive",
-                         "--weigher", "harmonic", str(x), str(y), "--column", "rank")
+    code, out, err = run(
+        capsys,
+        "correlate",
+        "--coefficient",
+        "kendall",
+        "--scheme",
+        "additive",
+        "--weigher",
+        "harmonic",
+        str(x),
+        str(y),
+        "--column",
+        "rank",
+    )
     assert code == 2  # x has no "rank" column
     assert "`column`" in err
     y.write_text("rank\n2\n1\n3\n5\n4\n")
-    code, out, err = run(capsys, "correlate", "--coefficient", "kendall", "--scheme", "additive",
-                         "--weigher", "harmonic", str(x), str(y))
+    code, out, err = run(
+        capsys, "correlate", "--coefficient", "kendall", "--scheme", "additive", "--weigher", "harmonic", str(x), str(y)
+    )
     assert code == 0, err
     assert json.loads(out)["value"] == pytest.approx(weighted_kendall([1, 2, 3, 4, 5], [2, 1, 3, 5, 4]), abs=1e-15)
 
@@ -48,18 +79,21 @@ def test_correlate_files(tmp_path, capsys):
 @pytest.mark.parametrize(
     "argv, fragment",
     [
-        (["moments", "--coefficient", "kendall", "--scheme", "additive", "--weigher", "harmonic", "--n", "1"],
-         "`n`"),
-        (["moments", "--coefficient", "kendall", "--scheme", "additive", "--weigher", "harmonic", "--n", "x"],
-         "`n`"),
-        (["moments", "--coefficient", "tau", "--scheme", "additive", "--weigher", "harmonic", "--n", "4"],
-         "--coefficient"),
-        (["moments", "--coefficient", "kendall", "--scheme", "sum", "--weigher", "harmonic", "--n", "4"],
-         "--scheme"),
-        (["moments", "--coefficient", "kendall", "--scheme", "additive", "--weigher", "cubic", "--n", "4"],
-         "`weigher`"),
-        (["moments", "--coefficient", "kendall", "--scheme", "additive", "--weigher", "power:p=", "--n", "4"],
-         "`weigher`"),
+        (["moments", "--coefficient", "kendall", "--scheme", "additive", "--weigher", "harmonic", "--n", "1"], "`n`"),
+        (["moments", "--coefficient", "kendall", "--scheme", "additive", "--weigher", "harmonic", "--n", "x"], "`n`"),
+        (
+            ["moments", "--coefficient", "tau", "--scheme", "additive", "--weigher", "harmonic", "--n", "4"],
+            "--coefficient",
+        ),
+        (["moments", "--coefficient", "kendall", "--scheme", "sum", "--weigher", "harmonic", "--n", "4"], "--scheme"),
+        (
+            ["moments", "--coefficient", "kendall", "--scheme", "additive", "--weigher", "cubic", "--n", "4"],
+            "`weigher`",
+        ),
+        (
+            ["moments", "--coefficient", "kendall", "--scheme", "additive", "--weigher", "power:p=", "--n", "4"],
+            "`weigher`",
+        ),
         (["moments", "--coefficient", "kendall", "--scheme", "additive", "--weigher", "harmonic"], "--n"),
     ],
 )
@@ -87,22 +121,57 @@ def test_bad_correlate_files(tmp_path, capsys, xtext, ytext, fragment):
     y = tmp_path / "y.txt"
     x.write_text(xtext)
     y.write_text(ytext)
-    code, out, err = run(capsys, "correlate", "--coefficient", "spearman", "--scheme", "additive",
-                         "--weigher", "harmonic", str(x), str(y))
+    code, out, err = run(
+        capsys,
+        "correlate",
+        "--coefficient",
+        "spearman",
+        "--scheme",
+        "additive",
+        "--weigher",
+        "harmonic",
+        str(x),
+        str(y),
+    )
     assert code == 2 and out == ""
     assert fragment in err and len(err.strip().splitlines()) == 1
 
 
 def test_missing_file(capsys, tmp_path):
-    code, out, err = run(capsys, "correlate", "--coefficient", "spearman", "--scheme", "additive",
-                         "--weigher", "harmonic", str(tmp_path / "nope"), str(tmp_path / "nope2"))
+    code, out, err = run(
+        capsys,
+        "correlate",
+        "--coefficient",
+        "spearman",
+        "--scheme",
+        "additive",
+        "--weigher",
+        "harmonic",
+        str(tmp_path / "nope"),
+        str(tmp_path / "nope2"),
+    )
     assert code == 2 and "`x`" in err
 
 
 def test_console_script_exit_code_and_no_traceback():
-    proc = subprocess.run([sys.executable, "-m", "agreekit", "moments", "--coefficient", "kendall",
-                           "--scheme", "additive", "--weigher", "harmonic", "--n", "0"],
-                          capture_output=True, text=True)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "agreekit",
+            "moments",
+            "--coefficient",
+            "kendall",
+            "--scheme",
+            "additive",
+            "--weigher",
+            "harmonic",
+            "--n",
+            "0",
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert proc.returncode == 2
     assert proc.stdout == ""
     assert proc.stderr.strip() == "agreekit moments: error: `n` must be >= 2; got 0"
@@ -120,8 +189,21 @@ def test_correlate_test_exact(tmp_path, capsys):
 
     x, y = [1, 2, 3, 4, 5, 6, 7, 8], [2, 1, 3, 5, 4, 6, 8, 7]
     fx, fy = _rank_files(tmp_path, x, y)
-    code, out, err = run(capsys, "correlate", "--coefficient", "kendall", "--scheme", "additive",
-                         "--weigher", "harmonic", fx, fy, "--pvalue", "--alternative", "greater")
+    code, out, err = run(
+        capsys,
+        "correlate",
+        "--coefficient",
+        "kendall",
+        "--scheme",
+        "additive",
+        "--weigher",
+        "harmonic",
+        fx,
+        fy,
+        "--pvalue",
+        "--alternative",
+        "greater",
+    )
     assert code == 0 and err == ""
     res = json.loads(out)
     ref = weighted_correlation_test(x, y, alternative="greater", method="exact")
@@ -136,8 +218,24 @@ def test_correlate_test_monte_carlo_seeded(tmp_path, capsys):
     rng = np.random.default_rng(0)
     x, y = rng.permutation(40) + 1, rng.permutation(40) + 1
     fx, fy = _rank_files(tmp_path, x, y)
-    argv = ["correlate", "--coefficient", "spearman", "--scheme", "multiplicative", "--weigher", "harmonic",
-            fx, fy, "--pvalue", "--method", "monte-carlo", "--n-resamples", "2000", "--rng", "5"]
+    argv = [
+        "correlate",
+        "--coefficient",
+        "spearman",
+        "--scheme",
+        "multiplicative",
+        "--weigher",
+        "harmonic",
+        fx,
+        fy,
+        "--pvalue",
+        "--method",
+        "monte-carlo",
+        "--n-resamples",
+        "2000",
+        "--rng",
+        "5",
+    ]
     code, out1, _ = run(capsys, *argv)
     code2, out2, _ = run(capsys, *argv)
     assert code == code2 == 0 and out1 == out2
@@ -159,8 +257,20 @@ def test_correlate_test_monte_carlo_seeded(tmp_path, capsys):
 )
 def test_correlate_test_bad_options(tmp_path, capsys, extra, fragment):
     fx, fy = _rank_files(tmp_path, [1, 2, 3, 4], [2, 1, 4, 3])
-    code, out, err = run(capsys, "correlate", "--coefficient", "kendall", "--scheme", "additive",
-                         "--weigher", "harmonic", fx, fy, "--pvalue", *extra)
+    code, out, err = run(
+        capsys,
+        "correlate",
+        "--coefficient",
+        "kendall",
+        "--scheme",
+        "additive",
+        "--weigher",
+        "harmonic",
+        fx,
+        fy,
+        "--pvalue",
+        *extra,
+    )
     assert code == 2 and out == "" and fragment in err and len(err.strip().splitlines()) == 1
 
 

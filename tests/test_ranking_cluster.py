@@ -2,6 +2,7 @@
 
 Every job runs as a separate job script in its own shell (no shared interpreter with the submitting
 Snakemake), which shows the jobs are self-contained — what the SLURM profile relies on."""
+
 import subprocess
 import sys
 from pathlib import Path
@@ -16,11 +17,28 @@ def test_quick_scheme_runs_through_cluster_generic_executor(tmp_path):
     for name in ("config", "resources"):
         (tmp_path / name).symlink_to(ROOT / name)
     sid = "kendall_multiplicative_inverse_square-n0=1"
-    cmd = [sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "--directory", str(tmp_path),
-           "--configfile", "config/quick.yaml", "--executor", "cluster-generic",
-           "--cluster-generic-submit-cmd", str(ROOT / "tests" / "data" / "ranking" / "fake_sbatch.sh"),
-           "--jobs", "2", "--latency-wait", "10", "--max-status-checks-per-second", "5",
-           f"results/tables/{sid}.json"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "snakemake",
+        "-s",
+        str(ROOT / "Snakefile"),
+        "--directory",
+        str(tmp_path),
+        "--configfile",
+        "config/quick.yaml",
+        "--executor",
+        "cluster-generic",
+        "--cluster-generic-submit-cmd",
+        str(ROOT / "tests" / "data" / "ranking" / "fake_sbatch.sh"),
+        "--jobs",
+        "2",
+        "--latency-wait",
+        "10",
+        "--max-status-checks-per-second",
+        "5",
+        f"results/tables/{sid}.json",
+    ]
     r = subprocess.run(cmd, capture_output=True, text=True, cwd=tmp_path, timeout=600)
     assert r.returncode == 0, r.stderr[-4000:]
     from agreekit.ranking.tables import load_table

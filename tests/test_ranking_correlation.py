@@ -45,9 +45,11 @@ def test_constant_weights_equal_scipy(n):
         y = rng.permutation(n) + 1
         for scheme in SCHEMES:
             assert weighted_spearman(x, y, weigher=ones, scheme=scheme) == pytest.approx(
-                stats.spearmanr(x, y).statistic, abs=1e-12)
+                stats.spearmanr(x, y).statistic, abs=1e-12
+            )
             assert weighted_kendall(x, y, weigher=ones, scheme=scheme) == pytest.approx(
-                stats.kendalltau(x, y).statistic, abs=1e-12)
+                stats.kendalltau(x, y).statistic, abs=1e-12
+            )
 
 
 @pytest.mark.parametrize("weigher", WEIGHERS)
@@ -77,7 +79,8 @@ def test_spearman_matches_pairwise_eq16(weigher, scheme):
         y = rng.permutation(n) + 1
         w = _item_weights(x, y, weigher, scheme)
         assert weighted_spearman(x, y, weigher=weigher, scheme=scheme) == pytest.approx(
-            _spearman_pairwise(x, y, w), abs=1e-12)
+            _spearman_pairwise(x, y, w), abs=1e-12
+        )
 
 
 def test_extremes_and_symmetry():
@@ -91,7 +94,8 @@ def test_extremes_and_symmetry():
         assert weighted_correlation(x, rev, coefficient=coef, weigher=ones) == pytest.approx(-1.0, abs=1e-14)
         y = rng.permutation(20) + 1
         assert weighted_correlation(x, y, coefficient=coef) == pytest.approx(
-            weighted_correlation(y, x, coefficient=coef), abs=1e-14)
+            weighted_correlation(y, x, coefficient=coef), abs=1e-14
+        )
 
 
 @pytest.mark.parametrize("coef", ["spearman", "kendall"])

@@ -9,6 +9,7 @@ weight 10^-1000 times the largest) — and the mean, variance, left variance (di
 tail counts of a given pair are taken from those values.  Monte Carlo p-values are compared with the
 exact reference within 3 binomial standard errors.  CLI cases run in a real process.
 """
+
 from __future__ import annotations
 
 import bisect
@@ -174,7 +175,7 @@ def test_the_fast_reference_is_the_plain_one_bit_for_bit(coefficient, scheme):
     perms, vals, f, *_ = _reference(coefficient, scheme, spec, n)
     mult = scheme == "multiplicative"
     for r in range(0, len(perms), 7):
-        assert vals[r] == _mp_gamma(perms[r], f, coefficient, mult)   # mpf equality: same bits
+        assert vals[r] == _mp_gamma(perms[r], f, coefficient, mult)  # mpf equality: same bits
     for y in (perms[0], perms[-1], perms[100], perms[333]):
         g = _mp_gamma(y, f, coefficient, mult)
         for alternative in ("two-sided", "greater", "less"):
@@ -195,8 +196,14 @@ def _log10_span(spec, n):
 
 # spans of f(1..n): 10^101, 10^934, 10^3035 (n = 6), 10^600 (a callable), 10^18 and 10^23 (linear
 # tables that Spearman's one-pass enumeration could not carry)
-EXTREME = [("power:p=130", 6), ("power:p=1200", 6), ("power:p=3900", 6), (_wide, 7),
-           ("power:p=30", 6), ("inverse_square:n0=-0.999999999", 6)]
+EXTREME = [
+    ("power:p=130", 6),
+    ("power:p=1200", 6),
+    ("power:p=3900", 6),
+    (_wide, 7),
+    ("power:p=30", 6),
+    ("inverse_square:n0=-0.999999999", 6),
+]
 CONFIGS = [(c, s) for c in ("kendall", "spearman") for s in ("additive", "multiplicative")]
 
 
@@ -213,6 +220,7 @@ def test_the_spans_are_what_the_issue_asks_for():
 
 
 # ----------------------------------------------------------------------------- exact moments and p-values
+
 
 @pytest.mark.parametrize("coefficient,scheme", CONFIGS)
 @pytest.mark.parametrize("spec,n", EXTREME, ids=[f"{_id(s)}-n{n}" for s, n in EXTREME])
@@ -233,12 +241,14 @@ def test_exact_pvalues_match_the_60_digit_enumeration(spec, n, coefficient, sche
     for y in cases:
         g = _mp_gamma(tuple(int(v) for v in y), f, coefficient, scheme == "multiplicative")
         for alternative in ("two-sided", "greater", "less"):
-            res = weighted_correlation_test(x, y, coefficient=coefficient, scheme=scheme, weigher=spec,
-                                            method="exact", alternative=alternative)
+            res = weighted_correlation_test(
+                x, y, coefficient=coefficient, scheme=scheme, weigher=spec, method="exact", alternative=alternative
+            )
             assert res.statistic == pytest.approx(float(g), rel=1e-12, abs=1e-14)
             assert res.pvalue == pytest.approx(_ref_pvalue(vals, g, alternative), rel=1e-12), (y, alternative)
-        assert (res.null_mean, res.null_var, res.null_left_var) == pytest.approx((mean, var, left), rel=1e-12,
-                                                                                abs=1e-12)
+        assert (res.null_mean, res.null_var, res.null_left_var) == pytest.approx(
+            (mean, var, left), rel=1e-12, abs=1e-12
+        )
 
 
 @pytest.mark.parametrize("coefficient,scheme", CONFIGS)
@@ -252,13 +262,29 @@ def test_monte_carlo_pvalues_are_within_3_se_of_the_exact_reference(spec, n, coe
         y = np.array(head + list(range(7, n + 1)))
         g = _mp_gamma(tuple(int(v) for v in y), f, coefficient, scheme == "multiplicative")
         exact = _ref_pvalue(vals, g)
-        res = weighted_correlation_test(x, y, coefficient=coefficient, scheme=scheme, weigher=spec,
-                                        method="monte-carlo", n_resamples=B, rng=np.random.default_rng(7))
+        res = weighted_correlation_test(
+            x,
+            y,
+            coefficient=coefficient,
+            scheme=scheme,
+            weigher=spec,
+            method="monte-carlo",
+            n_resamples=B,
+            rng=np.random.default_rng(7),
+        )
         q = min(exact / 2, 0.5)
         se = 2 * math.sqrt(q * (1 - q) / B)
         assert abs(res.pvalue - exact) <= 3 * se + 2 / (B + 1), (y, res.pvalue, exact, se)
-        again = weighted_correlation_test(x, y, coefficient=coefficient, scheme=scheme, weigher=spec,
-                                          method="monte-carlo", n_resamples=B, rng=np.random.default_rng(7))
+        again = weighted_correlation_test(
+            x,
+            y,
+            coefficient=coefficient,
+            scheme=scheme,
+            weigher=spec,
+            method="monte-carlo",
+            n_resamples=B,
+            rng=np.random.default_rng(7),
+        )
         assert again.pvalue == res.pvalue  # same rng, same bits
         checked += 1
     assert checked == 3
@@ -284,8 +310,9 @@ def test_null_moments_and_standardize_without_a_table(coefficient, scheme):
 
 
 @pytest.mark.parametrize("coefficient,scheme", CONFIGS)
-@pytest.mark.parametrize("spec,n", [(_times_1e200, 7), ("inverse_square:n0=1e80", 6)],
-                         ids=["1e200*i-n7", "inverse_square:n0=1e80-n6"])
+@pytest.mark.parametrize(
+    "spec,n", [(_times_1e200, 7), ("inverse_square:n0=1e80", 6)], ids=["1e200*i-n7", "inverse_square:n0=1e80-n6"]
+)
 def test_standardize_without_a_table_where_a_monotone_g_exists(spec, n, coefficient, scheme):
     # rescaled weighers whose null admits g: standardize(γ) is g(γ) of the exact moments, and g has mean 0
     # over the 60-digit null (E[g(Γ)] = 0 is what g is built for)
@@ -327,10 +354,10 @@ def test_issue_cases_in_the_api(coefficient, scheme, spec, which, expected):
     assert res.method == "exact"
     assert res.statistic == pytest.approx(float(g), abs=1e-14)
     assert res.pvalue == pytest.approx(_ref_pvalue(vals, g), rel=1e-12)
-    assert (res.null_mean, res.null_var, res.null_left_var) == pytest.approx((mean, var, left), rel=1e-12,
-                                                                            abs=1e-12)
-    mc = weighted_correlation_test(x, y, coefficient=coefficient, scheme=scheme, weigher=spec,
-                                   method="monte-carlo", n_resamples=20_000, rng=1)
+    assert (res.null_mean, res.null_var, res.null_left_var) == pytest.approx((mean, var, left), rel=1e-12, abs=1e-12)
+    mc = weighted_correlation_test(
+        x, y, coefficient=coefficient, scheme=scheme, weigher=spec, method="monte-carlo", n_resamples=20_000, rng=1
+    )
     q = min(res.pvalue / 2, 0.5)
     assert abs(mc.pvalue - res.pvalue) <= 3 * 2 * math.sqrt(q * (1 - q) / 20_000) + 2 / 20_001
 
@@ -343,9 +370,26 @@ def test_issue_cases_through_the_cli(tmp_path, coefficient, scheme, spec, which,
     (tmp_path / "x.txt").write_text("".join(f"{i}\n" for i in range(1, n + 1)))
     (tmp_path / "y.txt").write_text("".join(f"{int(v)}\n" for v in y))
     flag = "--test" if which == "x" else "--pvalue"  # --test: the deprecated spelling the issue used
-    r = subprocess.run([sys.executable, "-m", "agreekit", "correlate", "--coefficient", coefficient, "--scheme",
-                        scheme, "--weigher", spec, flag, "x.txt", "y.txt"], capture_output=True, text=True,
-                       cwd=tmp_path)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "agreekit",
+            "correlate",
+            "--coefficient",
+            coefficient,
+            "--scheme",
+            scheme,
+            "--weigher",
+            spec,
+            flag,
+            "x.txt",
+            "y.txt",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
     assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
     out = json.loads(r.stdout)
     g = _mp_gamma(tuple(int(v) for v in y), f, coefficient, scheme == "multiplicative")
@@ -363,13 +407,15 @@ def test_issue_callable_1e200_times_i():
         assert (m.mean, m.var, m.left_var) == pytest.approx((mean, var, left), rel=1e-12, abs=1e-12)
         y = np.array([3, 1, 2, 7, 5, 4, 6])
         g = _mp_gamma(tuple(y.tolist()), f, coefficient, scheme == "multiplicative")
-        res = weighted_correlation_test(np.arange(1, n + 1), y, coefficient=coefficient, scheme=scheme,
-                                        weigher=_times_1e200, method="exact")
+        res = weighted_correlation_test(
+            np.arange(1, n + 1), y, coefficient=coefficient, scheme=scheme, weigher=_times_1e200, method="exact"
+        )
         assert res.statistic == pytest.approx(float(g), abs=1e-14)
         assert res.pvalue == pytest.approx(_ref_pvalue(vals, g), rel=1e-12)
 
 
 # ----------------------------------------------------------------------------- the table and what is refused
+
 
 def test_the_log_table_is_the_weighers_log_relative_to_its_largest():
     n = 6
@@ -399,8 +445,15 @@ def test_ordinary_weighers_keep_the_tree_enumeration(spec):
         assert t.shape == (n,) and scratch_table(t, n, 0) is None and scratch_table(t, n, 1) is None
 
 
-@pytest.mark.parametrize("bad", [lambda i: np.where(i == 3, np.nan, 1.0 / i), lambda i: np.where(i == 2, np.inf, 1.0),
-                                 lambda i: np.zeros_like(i, dtype=float), lambda i: np.where(i == 4, 0.0, 1.0 / i)])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        lambda i: np.where(i == 3, np.nan, 1.0 / i),
+        lambda i: np.where(i == 2, np.inf, 1.0),
+        lambda i: np.zeros_like(i, dtype=float),
+        lambda i: np.where(i == 4, 0.0, 1.0 / i),
+    ],
+)
 def test_nan_inf_zero_raw_weights_are_refused_by_name(bad):
     with pytest.raises(InputError, match="`weigher`"):
         exact_moments("kendall", n=5, weigher=bad, scheme="multiplicative")
@@ -429,8 +482,9 @@ def test_every_permutations_coefficient_matches_the_reference(spec, coefficient,
     np.testing.assert_allclose(got, ref, rtol=1e-12, atol=1e-14)
     x = np.arange(1, n + 1)
     for r in (0, 119, 300, 481, 719):
-        assert weighted_correlation(x, P[r], coefficient=coefficient, weigher=spec, scheme=scheme) == \
-            pytest.approx(ref[r], rel=1e-12, abs=1e-14)
+        assert weighted_correlation(x, P[r], coefficient=coefficient, weigher=spec, scheme=scheme) == pytest.approx(
+            ref[r], rel=1e-12, abs=1e-14
+        )
 
 
 def test_public_table_is_always_one_weight_per_rank():
@@ -453,5 +507,6 @@ def test_tables_of_an_extreme_weigher_are_refused_by_name():
     ok = sample_lanes("kendall", n=12, sizes=[50], lanes=[("harmonic", "additive")], key=key)
     assert ok[0].shape == (50,) and np.all(np.abs(ok[0]) <= 1)
     with pytest.raises(InputError, match=r"weigher.*power:p=300.*spans more than 2\*\*240"):
-        sample_lanes("kendall", n=12, sizes=[50, 50], lanes=[("harmonic", "additive"), ("power:p=300", "additive")],
-                     key=key)
+        sample_lanes(
+            "kendall", n=12, sizes=[50, 50], lanes=[("harmonic", "additive"), ("power:p=300", "additive")], key=key
+        )

@@ -1,6 +1,7 @@
 """The ``geometric:p=…`` weigher family (f(i) = p^(i-1), the weights of rank-biased overlap; Webber, Moffat
 and Zobel 2010), added through its registry entry only: parsed, evaluated, correlated, tested and
 standardized by the library, the CLI and a pipeline config, against references written here."""
+
 from __future__ import annotations
 
 import itertools
@@ -13,8 +14,14 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from agreekit import (InputError, exact_moments, standardize, weighted_correlation, weighted_correlation_test,
-                      weighted_kendall)
+from agreekit import (
+    InputError,
+    exact_moments,
+    standardize,
+    weighted_correlation,
+    weighted_correlation_test,
+    weighted_kendall,
+)
 from agreekit.cli import main
 from agreekit.ranking import exact_null_distribution
 from agreekit.ranking.weighting import WEIGHER_FAMILIES, parse_weigher
@@ -23,6 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 # ------------------------------------------------------------------ references written here
+
 
 def _weights(x, y, p, scheme):
     fx = np.array([p ** (int(r) - 1) for r in x])
@@ -58,6 +66,7 @@ def _brute_null(coefficient, scheme, p, n):
 
 # ------------------------------------------------------------------ the family
 
+
 @pytest.mark.parametrize("p", [0.5, 0.9, 0.123, 1e-3])
 def test_weights_are_p_to_the_i_minus_1(p):
     w = parse_weigher(f"geometric:p={p!r}")
@@ -69,12 +78,18 @@ def test_weights_are_p_to_the_i_minus_1(p):
     assert w.label == f"{p!r}^(i-1)"
 
 
-@pytest.mark.parametrize("spec, needle", [
-    ("geometric", "needs parameter"), ("geometric:p=0", "p must be in (0, 1); got 0"),
-    ("geometric:p=1", "p must be in (0, 1); got 1"), ("geometric:p=1.5", "in (0, 1)"),
-    ("geometric:p=-0.2", "in (0, 1)"), ("geometric:n0=1", "no parameter 'n0'"),
-    ("geometric:p=0.5,p=0.6", "given twice"),
-])
+@pytest.mark.parametrize(
+    "spec, needle",
+    [
+        ("geometric", "needs parameter"),
+        ("geometric:p=0", "p must be in (0, 1); got 0"),
+        ("geometric:p=1", "p must be in (0, 1); got 1"),
+        ("geometric:p=1.5", "in (0, 1)"),
+        ("geometric:p=-0.2", "in (0, 1)"),
+        ("geometric:n0=1", "no parameter 'n0'"),
+        ("geometric:p=0.5,p=0.6", "given twice"),
+    ],
+)
 def test_bad_parameters_are_refused(spec, needle):
     with pytest.raises(InputError, match="weigher") as exc:
         parse_weigher(spec)
@@ -90,6 +105,7 @@ def test_the_missing_parameter_example_is_valid():
 
 # ------------------------------------------------------------------ the coefficients
 
+
 @pytest.mark.parametrize("scheme", ["additive", "multiplicative"])
 @pytest.mark.parametrize("p, n", [(0.5, 6), (0.5, 47), (0.8, 47), (0.8, 300), (0.97, 300)])
 def test_kendall_matches_scipy_weightedtau(scheme, p, n):
@@ -104,8 +120,9 @@ def test_kendall_matches_scipy_weightedtau(scheme, p, n):
         ref = stats.weightedtau(x, y, rank=np.arange(n), weigher=lambda i: w[i], additive=False)[0]
         assert ours == pytest.approx(ref, abs=1e-12)
         # the spec and the same function as a Python callable: the same number, bit for bit
-        assert ours == weighted_correlation(x, y, coefficient="kendall", weigher=lambda i: p ** (i - 1.0),
-                                            scheme=scheme)
+        assert ours == weighted_correlation(
+            x, y, coefficient="kendall", weigher=lambda i: p ** (i - 1.0), scheme=scheme
+        )
 
 
 @pytest.mark.parametrize("scheme", ["additive", "multiplicative"])
@@ -142,6 +159,7 @@ def test_extreme_geometric_weights_keep_full_precision(n, p):
 
 # ------------------------------------------------------------------ null moments, test, standardization
 
+
 @pytest.mark.parametrize("coefficient", ["kendall", "spearman"])
 @pytest.mark.parametrize("scheme", ["additive", "multiplicative"])
 @pytest.mark.parametrize("p, n", [(0.5, 4), (0.8, 6), (0.3, 7)])
@@ -152,8 +170,12 @@ def test_exact_moments_match_enumeration(coefficient, scheme, p, n):
     left = math.fsum(((g - mean) ** 2)[g < mean]) / g.size
     m = exact_moments(coefficient, n=n, weigher=f"geometric:p={p}", scheme=scheme)
     assert (m.mean, m.var, m.left_var) == pytest.approx((mean, var, left), rel=1e-11, abs=1e-14)
-    np.testing.assert_allclose(exact_null_distribution(coefficient, n=n, weigher=f"geometric:p={p}", scheme=scheme),
-                               np.sort(g), rtol=0, atol=1e-13)
+    np.testing.assert_allclose(
+        exact_null_distribution(coefficient, n=n, weigher=f"geometric:p={p}", scheme=scheme),
+        np.sort(g),
+        rtol=0,
+        atol=1e-13,
+    )
 
 
 def test_exact_pvalue_matches_enumeration():
@@ -161,8 +183,15 @@ def test_exact_pvalue_matches_enumeration():
     g = _brute_null("kendall", "multiplicative", p, n)
     x = np.arange(1, n + 1)
     y = np.array([2, 1, 3, 5, 4, 7, 6])
-    res = weighted_correlation_test(x, y, coefficient="kendall", weigher=f"geometric:p={p}", scheme="multiplicative",
-                                    alternative="greater", method="exact")
+    res = weighted_correlation_test(
+        x,
+        y,
+        coefficient="kendall",
+        weigher=f"geometric:p={p}",
+        scheme="multiplicative",
+        alternative="greater",
+        method="exact",
+    )
     gamma = _kendall(x, y, _weights(x, y, p, "multiplicative"))
     assert res.statistic == pytest.approx(gamma, abs=1e-13)
     assert res.pvalue == pytest.approx(np.mean(g >= gamma - 1e-12), abs=1e-15)
@@ -181,6 +210,7 @@ def test_standardize_on_demand_has_mean_zero():
 
 
 # ------------------------------------------------------------------ CLI and pipeline config
+
 
 def _run(capsys, *argv):
     try:
@@ -221,21 +251,27 @@ def test_pipeline_config_accepts_geometric(tmp_path):
     for name in ("config", "resources"):
         (tmp_path / name).symlink_to(ROOT / name)
     quick = yaml.safe_load((ROOT / "config" / "quick.yaml").read_text())
-    schemes = quick["ranking"]["schemes"] + [{"coefficient": "kendall", "scheme": "additive",
-                                              "weigher": "geometric:p=0.9"}]
-    (tmp_path / "extra.yaml").write_text(yaml.safe_dump({"ranking": {"schemes": schemes},
-                                                         "metaeval": {"weigher": "geometric:p=0.95"}}))
+    schemes = quick["ranking"]["schemes"] + [
+        {"coefficient": "kendall", "scheme": "additive", "weigher": "geometric:p=0.9"}
+    ]
+    (tmp_path / "extra.yaml").write_text(
+        yaml.safe_dump({"ranking": {"schemes": schemes}, "metaeval": {"weigher": "geometric:p=0.95"}})
+    )
     files = [tmp_path / "config" / "quick.yaml", tmp_path / "extra.yaml"]
     cfg = merged_pipeline_config(files, workflow_configfile=tmp_path / "config" / "config.yaml")
     check_pipeline_config(cfg, [tmp_path / "config" / "config.yaml", *files], ROOT / "config" / "config.schema.yaml")
     assert cfg["ranking"]["schemes"][-1]["weigher"] == "geometric:p=0.9"
     # and out-of-bounds parameters fail there, naming the weigher
-    (tmp_path / "extra.yaml").write_text(yaml.safe_dump({"ranking": {"schemes": [
-        {"coefficient": "kendall", "scheme": "additive", "weigher": "geometric:p=2"}]}}))
+    (tmp_path / "extra.yaml").write_text(
+        yaml.safe_dump(
+            {"ranking": {"schemes": [{"coefficient": "kendall", "scheme": "additive", "weigher": "geometric:p=2"}]}}
+        )
+    )
     cfg = merged_pipeline_config(files, workflow_configfile=tmp_path / "config" / "config.yaml")
     with pytest.raises((PipelineConfigError, InputError), match="in \\(0, 1\\)"):
-        check_pipeline_config(cfg, [tmp_path / "config" / "config.yaml", *files],
-                              ROOT / "config" / "config.schema.yaml")
+        check_pipeline_config(
+            cfg, [tmp_path / "config" / "config.yaml", *files], ROOT / "config" / "config.schema.yaml"
+        )
 
 
 def test_the_family_is_one_registry_entry():

@@ -1,4 +1,5 @@
 """The independent null sampler of tests/_independent_null.py against scipy and numpy."""
+
 import numpy as np
 import pytest
 from scipy import stats
@@ -17,8 +18,9 @@ def test_kendall_equals_scipy_weightedtau(scheme, weigher):
         fr = weigher_values(weigher, n)
         for b, got in zip(P, coefficient_rows(P, "kendall", scheme, weigher)):
             w = fr + fr[b - 1] if scheme == "additive" else fr * fr[b - 1]
-            ref = stats.weightedtau(np.arange(1, n + 1), b, rank=np.arange(n), weigher=lambda i: w[i],
-                                    additive=False).statistic
+            ref = stats.weightedtau(
+                np.arange(1, n + 1), b, rank=np.arange(n), weigher=lambda i: w[i], additive=False
+            ).statistic
             assert got == pytest.approx(ref, abs=1e-12), (n, b)
 
 
@@ -43,6 +45,7 @@ def test_unweighted_limits_and_uniform_permutations():
     b = P[0]
     fr = np.ones(40)
     from _independent_null import _kendall_rows, _spearman_rows
+
     assert _kendall_rows(P[:1], fr, False)[0] == pytest.approx(stats.kendalltau(np.arange(40), b).statistic, abs=1e-12)
     assert _spearman_rows(P[:1], fr, True)[0] == pytest.approx(stats.spearmanr(np.arange(40), b).statistic, abs=1e-12)
     # uniform: at n = 4 each of the 24 permutations appears with frequency 1/24 (chi-square)
@@ -51,6 +54,7 @@ def test_unweighted_limits_and_uniform_permutations():
     assert counts.size == 24 and stats.chisquare(counts).pvalue > 1e-4
     # the null sample: at n = 5 its mean matches the exact mean over all 120 permutations
     from itertools import permutations
+
     allp = np.array(list(permutations(range(1, 6))))
     for coef in ("kendall", "spearman"):
         exact = coefficient_rows(allp, coef, "additive", "harmonic").mean()

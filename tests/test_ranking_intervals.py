@@ -5,6 +5,7 @@ here with scipy's kendalltau / spearmanr; the U-statistic variance by its O(n^2)
 scipy.stats.bootstrap (BCa and percentile, paired=True) with the same generator, on scipy's coefficients or a
 brute-force weighted tau written here; the jackknife by its definition with leave-one-out kendalltau.
 """
+
 import math
 
 import numpy as np
@@ -13,7 +14,6 @@ from scipy import stats
 
 from agreekit import InputError, weighted_correlation_test
 from agreekit.ranking._intervals import kendall_u_variance
-
 
 
 def ones(i):
@@ -48,7 +48,7 @@ def _u_variance_definition(x, y):
     t = c * d
     off = ~np.eye(n, dtype=bool)
     tau = t[off].mean()
-    ti = t.sum(axis=1) / (n - 1)          # diagonal is 0
+    ti = t.sum(axis=1) / (n - 1)  # diagonal is 0
     s1 = ((ti - tau) ** 2).sum() / (n - 1)
     s2 = ((t[off] - tau) ** 2).sum() / (n * (n - 1))
     return tau, (4 * (n - 2) * s1 + 2 * s2) / (n * (n - 1))
@@ -62,7 +62,7 @@ def test_u_variance_equals_its_quadratic_definition(ties):
         x, y = _data(rng, n, rho=float(rng.uniform(-0.9, 0.9)), ties=ties)
         if ties and (np.unique(x).size < 2 or np.unique(y).size < 2):
             continue
-        if ties and case % 3 == 0:      # a float, non-integer tie pattern too
+        if ties and case % 3 == 0:  # a float, non-integer tie pattern too
             x = x / 3.0
         tau, var = kendall_u_variance(x, y)
         tau_ref, var_ref = _u_variance_definition(x, y)
@@ -90,18 +90,20 @@ def test_analytic_intervals_equal_the_fisher_z_formulas(level, n):
     ci = _test(x, y).confidence_interval(level)
     assert ci.method == "analytic" and ci.confidence_level == level
     h = q * math.sqrt(0.437 / (n - 4))
-    assert (ci.low, ci.high) == pytest.approx((math.tanh(math.atanh(tau) - h), math.tanh(math.atanh(tau) + h)),
-                                              rel=1e-13)
+    assert (ci.low, ci.high) == pytest.approx(
+        (math.tanh(math.atanh(tau) - h), math.tanh(math.atanh(tau) + h)), rel=1e-13
+    )
     rs = stats.spearmanr(x, y).statistic
     ci = _test(x, y, coefficient="spearman").confidence_interval(level, method="analytic")
-    h = q * math.sqrt((1 + rs ** 2 / 2) / (n - 3))
+    h = q * math.sqrt((1 + rs**2 / 2) / (n - 3))
     low, high = ci
     assert (low, high) == pytest.approx((math.tanh(math.atanh(rs) - h), math.tanh(math.atanh(rs) + h)), rel=1e-13)
     ci = _test(x, y).confidence_interval(level, method="u-statistic")
     t_ref, v_ref = _u_variance_definition(x, y)
-    h = q * math.sqrt(v_ref) / (1 - t_ref ** 2)
-    assert (ci.low, ci.high) == pytest.approx((math.tanh(math.atanh(t_ref) - h), math.tanh(math.atanh(t_ref) + h)),
-                                              rel=1e-10)
+    h = q * math.sqrt(v_ref) / (1 - t_ref**2)
+    assert (ci.low, ci.high) == pytest.approx(
+        (math.tanh(math.atanh(t_ref) - h), math.tanh(math.atanh(t_ref) + h)), rel=1e-10
+    )
 
 
 def _ranked_stat(f):
@@ -119,10 +121,19 @@ def test_bootstrap_equals_scipy_bootstrap_constant_weights(coefficient, ref, tie
     for seed, n in ((1, 15), (2, 50)):
         x, y = _data(rng, n, rho=0.4, ties=ties)
         res = _test(x, y, coefficient=coefficient)
-        ours = res.confidence_interval(0.9, method="bootstrap" if method == "BCa" else "percentile",
-                                       n_resamples=999, rng=seed)
-        sp = stats.bootstrap((x, y), _ranked_stat(ref), paired=True, vectorized=False, method=method,
-                             confidence_level=0.9, n_resamples=999, rng=np.random.default_rng(seed))
+        ours = res.confidence_interval(
+            0.9, method="bootstrap" if method == "BCa" else "percentile", n_resamples=999, rng=seed
+        )
+        sp = stats.bootstrap(
+            (x, y),
+            _ranked_stat(ref),
+            paired=True,
+            vectorized=False,
+            method=method,
+            confidence_level=0.9,
+            n_resamples=999,
+            rng=np.random.default_rng(seed),
+        )
         assert res.statistic == pytest.approx(ref(x, y).statistic, rel=1e-12)
         assert (ours.low, ours.high) == pytest.approx(tuple(sp.confidence_interval), rel=1e-10, abs=1e-12)
         assert ours.n_resamples == 999
@@ -152,8 +163,15 @@ def test_bca_equals_scipy_bootstrap_weighted():
         assert res.statistic == pytest.approx(_weighted_tau(x, y), rel=1e-12)
         ours = res.confidence_interval(n_resamples=499, rng=seed)
         assert ours.method == "bootstrap"
-        sp = stats.bootstrap((x, y), _weighted_tau_rounded, paired=True, vectorized=False, method="BCa",
-                             n_resamples=499, rng=np.random.default_rng(seed))
+        sp = stats.bootstrap(
+            (x, y),
+            _weighted_tau_rounded,
+            paired=True,
+            vectorized=False,
+            method="BCa",
+            n_resamples=499,
+            rng=np.random.default_rng(seed),
+        )
         assert (ours.low, ours.high) == pytest.approx(tuple(sp.confidence_interval), rel=1e-10)
 
 

@@ -47,6 +47,7 @@ def test_reproduces_all_384_printed_values(reference):
 # b = one permutation; w_i = f(a_i) + f(b_i) (additive) or f(a_i) f(b_i) (multiplicative); Spearman is the
 # w-weighted Pearson correlation of a and b, Kendall sum_{i<j} w_i w_j sgn(b_j - b_i) / sum_{i<j} w_i w_j.
 
+
 @numba.njit(cache=False)
 def _gamma_of(b, fr, kendall, additive):
     """Γ(identity, b) for one permutation b of (1..n) (values 1..n); fr[r - 1] = f(r)."""
@@ -147,7 +148,7 @@ def enumerate_moments(coef, scheme, weigher, n):
 def test_heap_enumerator_is_every_permutation_once(n):
     P = all_permutations(n).astype(np.int64)
     ref = np.array(list(itertools.permutations(range(1, n + 1))))
-    np.testing.assert_array_equal(np.unique(P, axis=0), ref)   # itertools order is lexicographic
+    np.testing.assert_array_equal(np.unique(P, axis=0), ref)  # itertools order is lexicographic
     assert P.shape[0] == ref.shape[0]
 
 
@@ -156,11 +157,13 @@ def test_heap_enumerator_n10_rows_are_distinct_permutations():
     n = P.shape[1]
     # each row holds n values in 1..n whose bits OR to all n bits: a permutation of (1..n)
     assert P.min() >= 1 and P.max() <= n
-    assert np.all(np.bitwise_or.reduce(np.left_shift(np.int16(1), P.astype(np.int16) - 1), axis=1) == np.int16((1 << n) - 1))
+    assert np.all(
+        np.bitwise_or.reduce(np.left_shift(np.int16(1), P.astype(np.int16) - 1), axis=1) == np.int16((1 << n) - 1)
+    )
     # Lehmer code -> rank in [0, n!): every rank exactly once means the n! rows are distinct
     rank = np.zeros(P.shape[0], dtype=np.int64)
     for i in range(n):
-        smaller_after = (P[:, i + 1:] < P[:, i:i + 1]).sum(axis=1)
+        smaller_after = (P[:, i + 1 :] < P[:, i : i + 1]).sum(axis=1)
         rank += smaller_after.astype(np.int64) * math.factorial(n - 1 - i)
     assert np.all(np.bincount(rank, minlength=math.factorial(n)) == 1)
 
@@ -168,13 +171,18 @@ def test_heap_enumerator_n10_rows_are_distinct_permutations():
 def test_compiled_values_equal_the_numpy_definitions():
     # the compiled Γ against tests/_moments_enumerator.py's numpy version on all 7! permutations
     from _moments_enumerator import _values as numpy_values
+
     n = 7
     P = all_permutations(n)
     for coef, scheme, weigher in PAPER_CONFIGS:
         f = plain_weigher(weigher)
         fr = f(np.arange(1, n + 1, dtype=np.float64))
-        np.testing.assert_allclose(_values(P, fr, coef == "kendall", scheme == "additive"),
-                                   numpy_values(coef, scheme, f, P.astype(np.float64)), rtol=0, atol=1e-14)
+        np.testing.assert_allclose(
+            _values(P, fr, coef == "kendall", scheme == "additive"),
+            numpy_values(coef, scheme, f, P.astype(np.float64)),
+            rtol=0,
+            atol=1e-14,
+        )
 
 
 def _check_against_enumeration(reference, n):
@@ -226,7 +234,7 @@ def _numpy_moments(coef, scheme, weigher, n):
     vals = np.array(vals)
     mean = vals.mean()
     d = vals - mean
-    return mean, (d ** 2).mean(), (d[d < 0] ** 2).sum() / len(vals)
+    return mean, (d**2).mean(), (d[d < 0] ** 2).sum() / len(vals)
 
 
 @pytest.mark.parametrize("weigher", ["power:p=0.7,n0=0.5", "dcg"])
@@ -258,9 +266,11 @@ def test_thread_count_does_not_change_result():
     import subprocess
     import sys
 
-    code = ("from agreekit import exact_moments; import numba; "
-            "m = exact_moments('kendall', n=9, weigher='harmonic', scheme='multiplicative'); "
-            "print(numba.get_num_threads(), repr((m.mean, m.var, m.left_var)))")
+    code = (
+        "from agreekit import exact_moments; import numba; "
+        "m = exact_moments('kendall', n=9, weigher='harmonic', scheme='multiplicative'); "
+        "print(numba.get_num_threads(), repr((m.mean, m.var, m.left_var)))"
+    )
     outs = []
     for threads in ("1", "2"):
         env = dict(os.environ, NUMBA_NUM_THREADS=threads)

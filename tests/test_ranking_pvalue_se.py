@@ -6,6 +6,7 @@ permutations with the coefficient of tests/_independent_null.py (checked against
 the binomial standard error sqrt(p(1 - p)/B) · B/(B + 1) of (b + 1)/(B + 1) at that exact p (twice the
 smaller tail's for the two-sided p), and the spread of p over independent seeds.
 """
+
 import itertools
 import math
 
@@ -46,8 +47,17 @@ def test_pvalue_se_is_the_binomial_se_at_the_exact_p(coefficient, scheme, weighe
     p_ge, p_le = exact_tails(coefficient, scheme, weigher, y)
     assert 0.02 < min(p_ge, p_le) < 0.4  # a p where 10 % of the SE is resolved
     B = 20_000
-    res = weighted_correlation_test(X, y, coefficient=coefficient, scheme=scheme, weigher=weigher,
-                                    method="monte-carlo", n_resamples=B, rng=5, alternative=alternative)
+    res = weighted_correlation_test(
+        X,
+        y,
+        coefficient=coefficient,
+        scheme=scheme,
+        weigher=weigher,
+        method="monte-carlo",
+        n_resamples=B,
+        rng=5,
+        alternative=alternative,
+    )
     assert res.method == "monte-carlo" and res.n_resamples_used == B
     assert res.pvalue_se == pytest.approx(binomial_se(p_ge, p_le, alternative, B), rel=0.10)
 
@@ -63,9 +73,17 @@ def test_pvalue_se_is_the_spread_of_p_over_independent_seeds(coefficient, scheme
     for alternative in ("greater", "two-sided"):
         ps, ses = [], []
         for s in seeds:
-            r = weighted_correlation_test(X, y, coefficient=coefficient, scheme=scheme, weigher=weigher,
-                                          method="monte-carlo", n_resamples=B, rng=np.random.default_rng(s),
-                                          alternative=alternative)
+            r = weighted_correlation_test(
+                X,
+                y,
+                coefficient=coefficient,
+                scheme=scheme,
+                weigher=weigher,
+                method="monte-carlo",
+                n_resamples=B,
+                rng=np.random.default_rng(s),
+                alternative=alternative,
+            )
             ps.append(r.pvalue)
             ses.append(r.pvalue_se)
         sd = float(np.std(ps, ddof=1))

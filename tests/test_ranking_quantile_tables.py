@@ -1,6 +1,7 @@
 """Null quantiles of the tables (issue 10, schema 1.2): their own Monte Carlo stage (every n up to
 ranking.quantiles.dense_upto, then a geometric grid), batch invariance, the shipped blocks against a
 regeneration from the quantile stream, and method="table" against an independent Monte Carlo at held-out n."""
+
 import copy
 from pathlib import Path
 
@@ -11,8 +12,14 @@ import yaml
 from agreekit._validation import InputError
 from agreekit.ranking._quantile_model import quantile_model
 from agreekit.ranking import tables as T
-from agreekit.ranking.tablegen.generation import (check_ranking_config, quantile_batch_stage, quantile_grid,
-                                                  quantile_settings, scheme_settings, schemes_from_config)
+from agreekit.ranking.tablegen.generation import (
+    check_ranking_config,
+    quantile_batch_stage,
+    quantile_grid,
+    quantile_settings,
+    scheme_settings,
+    schemes_from_config,
+)
 from agreekit.ranking.tablegen.reproduction import pvalue_accuracy_row, pvalue_reference_rows
 from agreekit.ranking.tablegen.sampling import quantile_probs, sample_lanes, sample_stream, stream_key
 
@@ -42,9 +49,13 @@ def test_quantile_sizes_follow_the_rules():
 
 
 def _small(coef, scheme, weigher, seed=4):
-    return {"coefficient": coef, "scheme": scheme, "weigher": weigher, "seed": seed,
-            "quantiles": {"n": [11, 12, 17, 40], "size": [3000, 2000, 2500, 1500], "stream": "quantiles",
-                          "round": 9}}
+    return {
+        "coefficient": coef,
+        "scheme": scheme,
+        "weigher": weigher,
+        "seed": seed,
+        "quantiles": {"n": [11, 12, 17, 40], "size": [3000, 2000, 2500, 1500], "stream": "quantiles", "round": 9},
+    }
 
 
 def test_quantile_stage_batch_equals_single_and_is_the_stream():
@@ -58,8 +69,15 @@ def test_quantile_stage_batch_equals_single_and_is_the_stream():
     blk = single[sid]
     assert blk["n"] == [11, 12, 17, 40] and blk["size"] == [1000, 4000, 2500, 1200]
     for k, n in enumerate(blk["n"]):
-        g = sample_stream("spearman", n=n, size=blk["size"][k], weigher="inverse_square:n0=1",
-                          scheme="multiplicative", seed=4, purpose="quantiles")
+        g = sample_stream(
+            "spearman",
+            n=n,
+            size=blk["size"][k],
+            weigher="inverse_square:n0=1",
+            scheme="multiplicative",
+            seed=4,
+            purpose="quantiles",
+        )
         np.testing.assert_array_equal(blk["values"][k], np.round(np.quantile(g, quantile_probs()), 9))
         assert blk["mean"][k] == pytest.approx(g.mean(), abs=1e-12)
         assert blk["sd"][k] == pytest.approx(g.std(), abs=1e-12)
@@ -89,8 +107,15 @@ def test_shipped_quantiles_are_the_configured_stream(sid):
     nq = tab.data["null_quantiles"]
     assert nq["n"] == settings["quantiles"]["n"] and nq["size"] == settings["quantiles"]["size"]
     k = nq["n"].index(66)
-    g = sample_stream(tab.coefficient, n=66, size=nq["size"][k], weigher=tab.weigher, scheme=tab.scheme,
-                      seed=CFG["seed"], purpose="quantiles")
+    g = sample_stream(
+        tab.coefficient,
+        n=66,
+        size=nq["size"][k],
+        weigher=tab.weigher,
+        scheme=tab.scheme,
+        seed=CFG["seed"],
+        purpose="quantiles",
+    )
     np.testing.assert_array_equal(nq["values"][k], np.round(np.quantile(g, quantile_probs()), 9))
 
 
@@ -132,8 +157,12 @@ def test_every_shipped_table_meets_the_target_at_every_held_out_n(cached_referen
             size = int(a[0, 0])
             assert size == _reference_size(n) and a.shape == (31, 2)
             row = pvalue_accuracy_row(t, n, size, [tuple(r) for r in a[1:]])
-            assert row["max_abs_err"] <= 0.005 and row["max_rel_err"] <= 0.10, (sid, n, row["max_abs_err"],
-                                                                               row["max_rel_err"])
+            assert row["max_abs_err"] <= 0.005 and row["max_rel_err"] <= 0.10, (
+                sid,
+                n,
+                row["max_abs_err"],
+                row["max_rel_err"],
+            )
             checked += 1
     assert checked == 16 * len(HELD_OUT)
 
@@ -144,6 +173,7 @@ def _plain_null_sample(coef, scheme, weigher, n, size, rng, block=25_000):
     tests/test_ranking_moments.py (checked there against the numpy definitions of
     tests/_moments_enumerator.py; no agreekit kernel)."""
     from test_ranking_moments import _values, plain_weigher
+
     fr = plain_weigher(weigher)(np.arange(1, n + 1, dtype=np.float64))
     out = []
     base = np.tile(np.arange(1, n + 1, dtype=np.int64), (block, 1))
@@ -169,19 +199,21 @@ def test_cached_references_agree_with_a_plain_numpy_monte_carlo(cached_reference
         g = np.sort(_plain_null_sample(coef, t.scheme, t.weigher, n, size, rng))
         rows = cached_references[f"{sid}@{n}"][1:]
         for k, (gamma, p_mc) in enumerate(rows):
-            p_plain = (np.searchsorted(g, gamma, side="right") if k % 2 == 0
-                       else size - np.searchsorted(g, gamma, side="left")) / size
+            p_plain = (
+                np.searchsorted(g, gamma, side="right") if k % 2 == 0 else size - np.searchsorted(g, gamma, side="left")
+            ) / size
             se = np.sqrt(p_mc * (1 - p_mc) / size)
             assert abs(p_plain - p_mc) <= 4.5 * se, (sid, k, gamma, p_mc, p_plain)
             if k < 2:
                 diff += p_plain - p_mc
-                var += se ** 2
+                var += se**2
     # one row is 10 % noisy at p = 0.001 (4.5 SE = 45 %); the 16 rows together are 2.5 % noisy, so a
     # systematic error of the cached small p-values (e.g. +20 %: 8 SE) cannot hide in the per-row slack
     assert abs(diff) <= 4.5 * np.sqrt(var), (coef, diff, np.sqrt(var))
 
 
 # ---- issue 25: the default run takes the shipped null quantiles (verified), `make tables` samples them
+
 
 def _settings(sid, cfg=None):
     cfg = CFG["ranking"] if cfg is None else cfg
@@ -221,8 +253,15 @@ def test_verify_quantile_block_regenerates_bit_for_bit_and_names_a_changed_row()
     res = verify_quantile_block(sts, blocks, [11, 12])
     assert res["mismatches"] == [] and len(res["rows"]) == 4 and all(r["equal"] for r in res["rows"])
     # independent of the function: the stored row is the stream's sample quantiles
-    g = sample_stream("spearman", n=12, size=blocks[sids[1]]["size"][1], weigher="inverse_square:n0=1",
-                      scheme="multiplicative", seed=CFG["seed"], purpose="quantiles")
+    g = sample_stream(
+        "spearman",
+        n=12,
+        size=blocks[sids[1]]["size"][1],
+        weigher="inverse_square:n0=1",
+        scheme="multiplicative",
+        seed=CFG["seed"],
+        purpose="quantiles",
+    )
     np.testing.assert_array_equal(blocks[sids[1]]["values"][1], np.round(np.quantile(g, quantile_probs()), 9))
     bad = copy.deepcopy(blocks)
     bad[sids[1]]["values"][1][100] += 1e-9
@@ -250,8 +289,13 @@ def test_pvalue_gate_passes_the_shipped_table_and_fails_a_shifted_one():
 
     sid, n, B = "spearman_additive_harmonic", 125, 200_000
     tab = T.load_table(sid)
-    ref = sample_lanes("spearman", n=n, sizes=[B], lanes=[(tab.weigher, tab.scheme)],
-                       key=stream_key(13572468, "spearman", n, "test-reference"))[0]
+    ref = sample_lanes(
+        "spearman",
+        n=n,
+        sizes=[B],
+        lanes=[(tab.weigher, tab.scheme)],
+        key=stream_key(13572468, "spearman", n, "test-reference"),
+    )[0]
     rows = pvalue_reference_rows(ref)
     good = pvalue_accuracy_row(tab, n, B, rows)
     assert pvalue_gate_failures({sid: [good]}) == []
@@ -259,8 +303,9 @@ def test_pvalue_gate_passes_the_shipped_table_and_fails_a_shifted_one():
     for d in good["detail"]:
         if d["p_mc"] >= 0.001:
             tol = 0.005 if d["p_mc"] >= 0.05 else 0.1 * d["p_mc"]
-            assert abs(d["p_table"] - d["p_mc"]) <= tol + 3 * np.sqrt(d["p_mc"] * (1 - d["p_mc"])
-                                                                      * (1 / d["n_eff"] + 1 / B))
+            assert abs(d["p_table"] - d["p_mc"]) <= tol + 3 * np.sqrt(
+                d["p_mc"] * (1 - d["p_mc"]) * (1 / d["n_eff"] + 1 / B)
+            )
     # a table whose null quantiles are shifted by 0.1 SD of the null misses it
     data = copy.deepcopy(tab.data)
     nq = data["null_quantiles"]

@@ -9,6 +9,7 @@ References used (none is agreekit's own code path):
 * variant a as the mean over every tie-breaking of both lists (the seen-part quantities);
 * a dense item x depth implementation of the tie contributions c(d) (Corsi & Urbano's definitions).
 """
+
 from __future__ import annotations
 
 import itertools
@@ -38,8 +39,11 @@ def parse(text):
 def test_corsi_urbano_readme_example_to_7_digits():
     x = parse("red (blue green) yellow pink")
     y = parse("(blue red) white (yellow black purple) green")
-    expected = {"a": (.6922853, .3310519, .8930692, .5620173), "w": (.7068257, .3429684, .9049857, None),
-                "b": (.7207131, .3509163, .9129336, None)}
+    expected = {
+        "a": (0.6922853, 0.3310519, 0.8930692, 0.5620173),
+        "w": (0.7068257, 0.3429684, 0.9049857, None),
+        "b": (0.7207131, 0.3509163, 0.9129336, None),
+    }
     for ties, (ext, mn, mx, res) in expected.items():
         r = rank_biased_overlap(x, y, p=0.95, ties=ties)
         assert round(r.ext, 7) == ext and round(r.min, 7) == mn and round(r.max, 7) == mx
@@ -66,14 +70,21 @@ def brute_untied(S, L, p, depth=4000):
     s, l = len(S), len(L)
     X = [0] * (l + 1)
     for d in range(1, l + 1):
-        X[d] = len(set(S[:min(d, s)]) & set(L[:d]))
+        X[d] = len(set(S[: min(d, s)]) & set(L[:d]))
     # Eq. 11 generalized (X_d for d > s counts overlap with the seen part of S)
-    mn = (1 - p) / p * (sum(X[d] / d * p ** d for d in range(1, l + 1))
-                        + X[l] * (math.log(1 / (1 - p)) - sum(p ** d / d for d in range(1, l + 1))))
+    mn = (
+        (1 - p)
+        / p
+        * (
+            sum(X[d] / d * p**d for d in range(1, l + 1))
+            + X[l] * (math.log(1 / (1 - p)) - sum(p**d / d for d in range(1, l + 1)))
+        )
+    )
     # Eq. 32
-    ext = ((1 - p) / p * (sum(X[d] / d * p ** d for d in range(1, l + 1))
-                          + sum(X[s] * (d - s) / (s * d) * p ** d for d in range(s + 1, l + 1)))
-           + ((X[l] - X[s]) / l + X[s] / s) * p ** l)
+    ext = (1 - p) / p * (
+        sum(X[d] / d * p**d for d in range(1, l + 1))
+        + sum(X[s] * (d - s) / (s * d) * p**d for d in range(s + 1, l + 1))
+    ) + ((X[l] - X[s]) / l + X[s] / s) * p**l
 
     def infinite(a, b):
         sa, sb, ov, total = set(), set(), 0, 0.0
@@ -134,9 +145,10 @@ def random_tied(rng, universe=9, max_len=7):
         out, i = [], 0
         while i < n:
             g = min(int(rng.choice([1, 1, 2, 3])), n - i)
-            out.append(set(items[i:i + g]) if g > 1 else items[i])
+            out.append(set(items[i : i + g]) if g > 1 else items[i])
             i += g
         return out
+
     return one(int(rng.integers(1, max_len))), one(int(rng.integers(1, max_len)))
 
 
@@ -200,9 +212,9 @@ def dense_definition(x, y, p, ties):
         A_max.append(norm(X + unseen_max, d, True))
         A_ext.append(norm(X + unseen_ext, d, True))
     Xl = len(set(fS) & set(fL))
-    sec3_min = Xl * (math.log(1 / (1 - p)) - sum(p ** d / d for d in range(1, l + 1)))
+    sec3_min = Xl * (math.log(1 / (1 - p)) - sum(p**d / d for d in range(1, l + 1)))
     f = l + s - Xl
-    sec3_max = sum((2 * d - l - s + Xl) / d * p ** d for d in range(l + 1, f + 1)) + p ** (f + 1) / (1 - p)
+    sec3_max = sum((2 * d - l - s + Xl) / d * p**d for d in range(l + 1, f + 1)) + p ** (f + 1) / (1 - p)
     sec3_ext = (Xl + (l - s) * A_s) / l * p ** (l + 1) / (1 - p)
     k = (1 - p) / p
 
@@ -264,8 +276,14 @@ def test_variant_w_is_webber_eq28():
             Ld = {i for i, (t, b) in fy.items() if t <= d}
             A.append(2 * len(Sd & Ld) / (len(Sd) + len(Ld)))
         Xl = len(set(fx) & set(fy))
-        mn = (1 - p) / p * (sum(a * p ** d for d, a in enumerate(A, 1))
-                            + Xl * (math.log(1 / (1 - p)) - sum(p ** d / d for d in range(1, n + 1))))
+        mn = (
+            (1 - p)
+            / p
+            * (
+                sum(a * p**d for d, a in enumerate(A, 1))
+                + Xl * (math.log(1 / (1 - p)) - sum(p**d / d for d in range(1, n + 1)))
+            )
+        )
         assert rank_biased_overlap(x, y, p=p, ties="w").min == pytest.approx(mn, abs=1e-12)
 
 
@@ -278,7 +296,7 @@ def test_variant_b_of_a_list_with_itself_is_one_and_a_le_b():
 
 
 def test_bounds_on_dlukes_rbo_issue_4_and_at_scale():
-    r = rank_biased_overlap([1, 2, 3], [1], p=0.4)   # dlukes/rbo#4 returned ext = 1.0453
+    r = rank_biased_overlap([1, 2, 3], [1], p=0.4)  # dlukes/rbo#4 returned ext = 1.0453
     assert r.min <= r.ext <= r.max <= 1.0
     assert r.ext == pytest.approx(1.0, abs=1e-15)
     rng = np.random.default_rng(0)
@@ -309,21 +327,24 @@ def test_numpy_array_input_matches_list_input():
 
 
 # ----------------------------------------------------------------------------- bad input
-@pytest.mark.parametrize("kwargs, parameter", [
-    (dict(x=[], y=[1]), "x"),
-    (dict(x=[1], y=[]), "y"),
-    (dict(x=[1, 2, 1], y=[1]), "x"),
-    (dict(x=[1, {2, 3}], y=[{1, 4}, 4]), "y"),
-    (dict(x=[1, {2, 3}, 2], y=[1]), "x"),
-    (dict(x=[[1, 2], 3], y=[1]), "x"),
-    (dict(x=[1, 2], y=[1], p=1.0), "p"),
-    (dict(x=[1, 2], y=[1], p=0), "p"),
-    (dict(x=[1, 2], y=[1], p=float("nan")), "p"),
-    (dict(x=[1, 2], y=[1], ties="c"), "ties"),
-    (dict(x="abc", y=[1]), "x"),
-    (dict(x={"a": 1.0, "b": float("nan")}, y={"a": 1.0}, kind="scores"), "x"),
-    (dict(x=[1], y=[1], kind="ranks"), "kind"),
-])
+@pytest.mark.parametrize(
+    "kwargs, parameter",
+    [
+        (dict(x=[], y=[1]), "x"),
+        (dict(x=[1], y=[]), "y"),
+        (dict(x=[1, 2, 1], y=[1]), "x"),
+        (dict(x=[1, {2, 3}], y=[{1, 4}, 4]), "y"),
+        (dict(x=[1, {2, 3}, 2], y=[1]), "x"),
+        (dict(x=[[1, 2], 3], y=[1]), "x"),
+        (dict(x=[1, 2], y=[1], p=1.0), "p"),
+        (dict(x=[1, 2], y=[1], p=0), "p"),
+        (dict(x=[1, 2], y=[1], p=float("nan")), "p"),
+        (dict(x=[1, 2], y=[1], ties="c"), "ties"),
+        (dict(x="abc", y=[1]), "x"),
+        (dict(x={"a": 1.0, "b": float("nan")}, y={"a": 1.0}, kind="scores"), "x"),
+        (dict(x=[1], y=[1], kind="ranks"), "kind"),
+    ],
+)
 def test_bad_input_is_one_input_error(kwargs, parameter):
     x, y = kwargs.pop("x"), kwargs.pop("y")
     with pytest.raises(InputError) as exc:
@@ -347,16 +368,21 @@ def webber_scores(S, L, p):
     X = [0] * (l + 1)
     setS = set()
     for d in range(1, l + 1):
-        X[d] = len(set(S[:min(d, s)]) & set(L[:d]))
+        X[d] = len(set(S[: min(d, s)]) & set(L[:d]))
     w = (1 - p) / p
-    head = sum(X[d] / d * p ** d for d in range(1, l + 1))
-    mn = w * (head + X[l] * (math.log(1 / (1 - p)) - sum(p ** d / d for d in range(1, l + 1))))
-    ext = w * (head + sum(X[s] * (d - s) / (s * d) * p ** d for d in range(s + 1, l + 1))) \
-        + ((X[l] - X[s]) / l + X[s] / s) * p ** l
+    head = sum(X[d] / d * p**d for d in range(1, l + 1))
+    mn = w * (head + X[l] * (math.log(1 / (1 - p)) - sum(p**d / d for d in range(1, l + 1))))
+    ext = (
+        w * (head + sum(X[s] * (d - s) / (s * d) * p**d for d in range(s + 1, l + 1)))
+        + ((X[l] - X[s]) / l + X[s] / s) * p**l
+    )
     f = l + s - X[l]
-    mx = w * (sum(X[d] / d * p ** d for d in range(1, s + 1))
-              + sum((X[d] + d - s) / d * p ** d for d in range(s + 1, l + 1))
-              + sum((2 * d - l - s + X[l]) / d * p ** d for d in range(l + 1, f + 1)) + p ** (f + 1) / (1 - p))
+    mx = w * (
+        sum(X[d] / d * p**d for d in range(1, s + 1))
+        + sum((X[d] + d - s) / d * p**d for d in range(s + 1, l + 1))
+        + sum((2 * d - l - s + X[l]) / d * p**d for d in range(l + 1, f + 1))
+        + p ** (f + 1) / (1 - p)
+    )
     del setS
     return {"ext": ext, "min": mn, "max": mx}
 
@@ -369,8 +395,18 @@ def enumerate_rbo_null(N, s, l, p, score, fix_first=False):
     return np.array([webber_scores(list(a), list(b), p)[score] for a in firsts for b in seconds])
 
 
-@pytest.mark.parametrize("N, s, l, fix", [(4, 2, 3, False), (5, 3, 3, False), (5, 2, 4, False), (6, 3, 4, True),
-                                          (7, 3, 3, True), (7, 2, 5, True), (7, 4, 4, True)])
+@pytest.mark.parametrize(
+    "N, s, l, fix",
+    [
+        (4, 2, 3, False),
+        (5, 3, 3, False),
+        (5, 2, 4, False),
+        (6, 3, 4, True),
+        (7, 3, 3, True),
+        (7, 2, 5, True),
+        (7, 4, 4, True),
+    ],
+)
 def test_rbo_null_moments_and_pvalues_equal_enumeration(N, s, l, fix):
     rng = np.random.default_rng(N * 100 + s * 10 + l)
     for score in ("ext", "min", "max"):
@@ -400,15 +436,17 @@ def test_published_null_mean():
 
 def tied_null_enumeration(x, y, N, p, ties, score):
     """Both tie patterns kept, the lists' items every injective assignment from a domain of N items."""
+
     def shape(lst):
         return [len(g) if isinstance(g, set) else 1 for g in lst]
 
     def build(sizes, items):
         out, i = [], 0
         for g in sizes:
-            out.append(set(items[i:i + g]) if g > 1 else items[i])
+            out.append(set(items[i : i + g]) if g > 1 else items[i])
             i += g
         return out
+
     sx, sy = shape(x), shape(y)
     vals = []
     for a in itertools.combinations(range(N), sum(sx)):  # a set per tie group order does not matter within groups
@@ -440,8 +478,9 @@ def test_tied_monte_carlo_longer_x_within_3_se_of_enumeration(ties, score):
     null = tied_null_enumeration(x, y, 5, 0.7, ties, score)
     value = dense_definition(x, y, 0.7, ties)[{"ext": 0, "min": 1, "max": 2}[score]]
     ref = np.mean(null >= value - 1e-10)
-    res = rank_biased_overlap_test(x, y, n_items=5, p=0.7, ties=ties, score=score, method="monte-carlo",
-                                   n_resamples=4000, rng=7)
+    res = rank_biased_overlap_test(
+        x, y, n_items=5, p=0.7, ties=ties, score=score, method="monte-carlo", n_resamples=4000, rng=7
+    )
     assert res.statistic == pytest.approx(value, abs=1e-12)
     assert abs(res.pvalue - ref) <= 3 * res.pvalue_se + 1e-3
     assert abs(res.null_mean - np.mean(null)) <= 3 * np.std(null) / math.sqrt(4000)
@@ -467,9 +506,13 @@ def test_rbo_pvalues_uniform_under_h0(N, s, method):
 
 
 def test_rbo_test_bad_input():
-    for kwargs, par in ((dict(n_items=3), "n_items"), (dict(n_items=10, score="res"), "score"),
-                        (dict(n_items=10, alternative="up"), "alternative"), (dict(n_items=10, p=1.5), "p"),
-                        (dict(n_items="ten"), "n_items")):
+    for kwargs, par in (
+        (dict(n_items=3), "n_items"),
+        (dict(n_items=10, score="res"), "score"),
+        (dict(n_items=10, alternative="up"), "alternative"),
+        (dict(n_items=10, p=1.5), "p"),
+        (dict(n_items="ten"), "n_items"),
+    ):
         with pytest.raises(InputError) as exc:
             rank_biased_overlap_test([1, 2, 3], [2, 4], **kwargs)
         assert exc.value.parameter == par

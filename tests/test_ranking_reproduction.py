@@ -1,4 +1,5 @@
 """Comparison of the shipped tables with the paper (Tables 1-5) and the held-out E[g] check."""
+
 import csv
 import json
 from pathlib import Path
@@ -6,8 +7,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from agreekit.ranking.tablegen.reproduction import (exact_comparison, fit_comparison, held_out_check, read_paper_degrees,
-                                   read_paper_values, render_paper_tables, reproduction_report)
+from agreekit.ranking.tablegen.reproduction import (
+    exact_comparison,
+    fit_comparison,
+    held_out_check,
+    read_paper_degrees,
+    read_paper_values,
+    render_paper_tables,
+    reproduction_report,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 RES = ROOT / "resources" / "ranking"
@@ -26,7 +34,10 @@ def test_paper_csv_transcription(paper):
     assert sum(len(q["coefficient"]) for v in values.values() for q in v.values()) == 187
     # spot checks against the printed tables
     assert values[("spearman", "additive", "inverse_square:n0=2")]["left_var"]["coefficient"] == {
-        0: "0.003742", 1: "0.728583", 2: "-1.128635"}
+        0: "0.003742",
+        1: "0.728583",
+        2: "-1.128635",
+    }
     assert values[("kendall", "multiplicative", "harmonic")]["mean"]["is_log"] == "True"
     assert degrees[("spearman", "additive", "inverse_square:n0=2")] == {"mean": 4, "var": 3, "left_var": 5}
     # the printed exact values equal the brute-force column of the notes' CSV at 7 decimals

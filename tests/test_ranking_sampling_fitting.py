@@ -1,4 +1,5 @@
 """Monte Carlo sampling, polynomial fits and degree selection of the table pipeline."""
+
 import itertools
 import math
 
@@ -10,8 +11,14 @@ from scipy import stats
 from agreekit._validation import InputError
 from agreekit.ranking.tablegen.fitting import choose_degree, fit_polynomial, select_degree, x_of_n
 from agreekit.ranking.moments import exact_moments
-from agreekit.ranking.tablegen.sampling import (random_permutations, sample_coefficient, sample_size, seed_sequence,
-                               summarize_sample, training_grid)
+from agreekit.ranking.tablegen.sampling import (
+    random_permutations,
+    sample_coefficient,
+    sample_size,
+    seed_sequence,
+    summarize_sample,
+    training_grid,
+)
 
 
 def test_training_grid_is_the_papers():
@@ -27,8 +34,7 @@ def test_training_grid_is_the_papers():
 
 def test_sample_size_rules():
     rules = [{"n_upto": 100, "size": 10_000}, {"n_upto": 1500, "size": 1000}, {"size": 200}]
-    assert [sample_size(n, rules) for n in (11, 100, 101, 1500, 1501, 36119)] == [10_000, 10_000, 1000, 1000,
-                                                                                   200, 200]
+    assert [sample_size(n, rules) for n in (11, 100, 101, 1500, 1501, 36119)] == [10_000, 10_000, 1000, 1000, 200, 200]
     with pytest.raises(InputError, match="sample_size"):
         sample_size(5000, [{"n_upto": 100, "size": 3}])
 
@@ -56,8 +62,9 @@ def test_seed_sequence_depends_on_seed_scheme_and_n():
 
 def _draw(batch_elements, n=37, size=501):
     rng = np.random.Generator(np.random.PCG64(seed_sequence(7, "spearman_additive_harmonic", n)))
-    return sample_coefficient("kendall", n=n, size=size, weigher="harmonic", scheme="additive", rng=rng,
-                              batch_elements=batch_elements)
+    return sample_coefficient(
+        "kendall", n=n, size=size, weigher="harmonic", scheme="additive", rng=rng, batch_elements=batch_elements
+    )
 
 
 def test_sample_independent_of_batch_size_and_threads():
@@ -73,8 +80,10 @@ def test_sample_independent_of_batch_size_and_threads():
     assert np.array_equal(ref, one)
 
 
-@pytest.mark.parametrize("coefficient,scheme,weigher", [("spearman", "additive", "harmonic"),
-                                                        ("kendall", "multiplicative", "inverse_square:n0=1")])
+@pytest.mark.parametrize(
+    "coefficient,scheme,weigher",
+    [("spearman", "additive", "harmonic"), ("kendall", "multiplicative", "inverse_square:n0=1")],
+)
 def test_monte_carlo_agrees_with_exact_enumeration(coefficient, scheme, weigher):
     n, size = 8, 40_000
     ex = exact_moments(coefficient, n=n, weigher=weigher, scheme=scheme)
@@ -112,8 +121,9 @@ def test_fit_polynomial_matches_numpy_polyfit(degree):
     w = rng.uniform(0.5, 2.0, x.size)
     ours = fit_polynomial(x, y, degree, weights=w)
     ref = np.polyfit(x, y, degree, w=np.sqrt(w))[::-1]  # polyfit weights multiply residuals
-    np.testing.assert_allclose(np.polynomial.polynomial.polyval(x, ours),
-                               np.polynomial.polynomial.polyval(x, ref), rtol=0, atol=1e-10)
+    np.testing.assert_allclose(
+        np.polynomial.polynomial.polyval(x, ours), np.polynomial.polynomial.polyval(x, ref), rtol=0, atol=1e-10
+    )
     np.testing.assert_allclose(ours, ref, rtol=1e-6, atol=1e-8)
 
 

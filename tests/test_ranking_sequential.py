@@ -4,6 +4,7 @@ References: the exact null (all n! permutations) for the p-value the sequential 
 the binomial rejection rate under H0; the pipeline's own sampler (agreekit.ranking.tablegen) for
 the moments computed without a table.
 """
+
 from __future__ import annotations
 
 import json
@@ -40,7 +41,7 @@ def _pair_with_pvalue_near(target, n=40, weigher="harmonic"):
 def test_sequential_settles_a_large_pvalue_with_under_one_percent_of_the_resamples():
     x, y, ref = _pair_with_pvalue_near(0.5)
     res = weighted_correlation_test(x, y, method="monte-carlo", n_resamples=100_000, rng=3, sequential=True)
-    assert res.n_resamples_used <= 1000           # <= 1 % of n_resamples
+    assert res.n_resamples_used <= 1000  # <= 1 % of n_resamples
     assert abs(res.pvalue - ref.pvalue) <= 3 * math.hypot(res.pvalue_se, ref.pvalue_se)
     # method="auto" without a table is sequential by default (dcg has no shipped table)
     auto = weighted_correlation_test(x, y, weigher="dcg", n_resamples=100_000, rng=3)
@@ -49,8 +50,9 @@ def test_sequential_settles_a_large_pvalue_with_under_one_percent_of_the_resampl
 
 def test_sequential_small_pvalue_uses_every_resample_and_the_plus_one_rule():
     x = np.arange(1, 31)
-    res = weighted_correlation_test(x, x, method="monte-carlo", n_resamples=999, rng=0, sequential=True,
-                                    alternative="greater")
+    res = weighted_correlation_test(
+        x, x, method="monte-carlo", n_resamples=999, rng=0, sequential=True, alternative="greater"
+    )
     assert res.n_resamples_used == 999 and res.pvalue == pytest.approx(1 / 1000)
 
 
@@ -64,8 +66,9 @@ def test_sequential_stopping_rule_by_hand():
     n = 25
     x = np.arange(1, n + 1)
     y = np.random.default_rng(4).permutation(n) + 1
-    res = weighted_correlation_test(x, y, method="monte-carlo", n_resamples=5000, rng=11, sequential=True,
-                                    alternative="greater")
+    res = weighted_correlation_test(
+        x, y, method="monte-carlo", n_resamples=5000, rng=11, sequential=True, alternative="greater"
+    )
     F = parse_weigher("harmonic").table(n)
     null = _monte_carlo_null(n, F, K.KENDALL, False, 5000, np.random.default_rng(11), False)
     hits = np.cumsum(null >= res.statistic - 1e-12 * max(abs(res.statistic), 1e-2))
@@ -78,9 +81,20 @@ def test_sequential_rejection_rate_under_h0(alternative):
     rng = np.random.default_rng([24, len(alternative)])
     n, reps = 12, 2000
     x = np.arange(1, n + 1)
-    p = np.array([weighted_correlation_test(x, rng.permutation(n) + 1, method="monte-carlo", n_resamples=10_000,
-                                            rng=rng, sequential=True, alternative=alternative).pvalue
-                  for _ in range(reps)])
+    p = np.array(
+        [
+            weighted_correlation_test(
+                x,
+                rng.permutation(n) + 1,
+                method="monte-carlo",
+                n_resamples=10_000,
+                rng=rng,
+                sequential=True,
+                alternative=alternative,
+            ).pvalue
+            for _ in range(reps)
+        ]
+    )
     for alpha in (0.05, 0.01):
         rate = np.mean(p <= alpha)
         assert abs(rate - alpha) <= 3 * math.sqrt(alpha * (1 - alpha) / reps), (alpha, rate)
@@ -101,12 +115,12 @@ def test_standardize_without_a_table_is_computed_once_then_cached(cache):
     g2 = standardize(0.3, coefficient="kendall", scheme="additive", weigher="dcg", n=40)
     assert g2 == g1 and _cache.STATS["computed"] == before["computed"] + 1
     assert _cache.STATS["memory_hits"] == before["memory_hits"] + 1
-    _cache._MEMORY.clear()                      # a new process: read from disk, no computation
+    _cache._MEMORY.clear()  # a new process: read from disk, no computation
     assert standardize(0.3, weigher="dcg", n=40) == g1
     assert _cache.STATS["disk_hits"] == before["disk_hits"] + 1 and _cache.STATS["computed"] == before["computed"] + 1
     m = null_moments(weigher="dcg", n=40)
     assert m.source == "monte-carlo" and m.table is None and m.size == _cache.MC_SIZE and m.mean_se > 0
-    files[0].write_text("{ damaged")             # a damaged cache file is recomputed, same values (seeded)
+    files[0].write_text("{ damaged")  # a damaged cache file is recomputed, same values (seeded)
     _cache._MEMORY.clear()
     assert null_moments(weigher="dcg", n=40) == m
     assert _cache.STATS["computed"] == before["computed"] + 2
@@ -143,7 +157,7 @@ def test_exact_moments_below_eleven_and_forbidding_computation(cache):
         standardize(0.3, weigher="dcg", n=40, compute=False)
     assert exc.value.parameter == "weigher"
     with pytest.raises(InputError):
-        standardize(0.3, weigher="dcg", n=40, table="kendall_additive_harmonic")   # given and not matching
+        standardize(0.3, weigher="dcg", n=40, table="kendall_additive_harmonic")  # given and not matching
     # a callable weigher without a table is computed too (keyed by its values f(1..n))
     assert standardize(0.3, weigher=lambda i: 1 / np.log2(i + 1), n=9) == standardize(0.3, weigher="dcg", n=9)
 
@@ -155,6 +169,9 @@ def test_shipped_table_results_unchanged(cache):
     for n in (8, 30, 500):
         m = null_moments(n=n)
         assert m.table == "kendall_additive_harmonic" and (m.mean, m.var, m.left_var) == (
-            tab.moments(n).mean, tab.moments(n).var, tab.moments(n).left_var)
+            tab.moments(n).mean,
+            tab.moments(n).var,
+            tab.moments(n).left_var,
+        )
         assert standardize(0.25, n=n) == float(tab.standardization_function(n)(0.25))
-    assert not list(cache.glob("*.json"))     # nothing computed
+    assert not list(cache.glob("*.json"))  # nothing computed

@@ -4,6 +4,7 @@ References are independent of the package's kernels: a numpy brute force over al
 permutations (Eqs. 7-8 of seed 000 written out), scipy.stats.kendalltau(method="exact"),
 and the uniform distribution of p-values under H0.
 """
+
 import itertools
 import math
 
@@ -71,15 +72,16 @@ def test_exact_pvalues_equal_brute_force(coefficient, scheme, weigher):
             x, y = rng.permutation(n) + 1, rng.permutation(n) + 1
             g = _gamma(coefficient, scheme, weigher, x, y)
             for alt in ("two-sided", "greater", "less"):
-                res = weighted_correlation_test(x, y, coefficient=coefficient, scheme=scheme, weigher=weigher,
-                                                alternative=alt, method="exact")
+                res = weighted_correlation_test(
+                    x, y, coefficient=coefficient, scheme=scheme, weigher=weigher, alternative=alt, method="exact"
+                )
                 assert res.statistic == pytest.approx(g, abs=1e-12)
                 assert res.pvalue == pytest.approx(_brute_p(null, g, alt), abs=1e-12)
                 assert res.pvalue_se == 0.0 and res.method == "exact" and res.n == n
         # the moments reported are those of the null (Eqs. 19, 24, 25)
         dev = null - null.mean()
         assert res.null_mean == pytest.approx(null.mean(), abs=1e-13)
-        assert res.null_var == pytest.approx(np.mean(dev ** 2), abs=1e-13)
+        assert res.null_var == pytest.approx(np.mean(dev**2), abs=1e-13)
         assert res.null_left_var == pytest.approx(np.sum(dev[dev < 0] ** 2) / null.size, abs=1e-13)
 
 
@@ -103,8 +105,7 @@ def test_constant_weigher_matches_scipy_kendalltau_exact(n):
         x, y = rng.permutation(n) + 1, rng.permutation(n) + 1
         for alt in ("two-sided", "greater", "less"):
             ref = stats.kendalltau(x, y, method="exact", alternative=alt)
-            res = weighted_correlation_test(x, y, coefficient="kendall", weigher=ones, alternative=alt,
-                                            method="exact")
+            res = weighted_correlation_test(x, y, coefficient="kendall", weigher=ones, alternative=alt, method="exact")
             assert res.statistic == pytest.approx(ref.statistic, abs=1e-12)
             assert res.pvalue == pytest.approx(ref.pvalue, abs=1e-12)
 
@@ -143,8 +144,9 @@ def test_monte_carlo_reproducible_and_independent_of_batching():
 
 def test_monte_carlo_callable_weigher_and_pvalue_floor():
     x = np.arange(1, 31)
-    res = weighted_correlation_test(x, x, weigher=lambda i: 1.0 / np.sqrt(i), method="auto",
-                                    n_resamples=999, rng=0, alternative="greater")
+    res = weighted_correlation_test(
+        x, x, weigher=lambda i: 1.0 / np.sqrt(i), method="auto", n_resamples=999, rng=0, alternative="greater"
+    )
     # no table for a callable: Monte Carlo, and the (b+1)/(B+1) floor
     assert res.method == "monte-carlo" and res.pvalue == pytest.approx(1 / 1000)
     assert res.statistic == pytest.approx(1.0)
@@ -159,8 +161,11 @@ def test_monte_carlo_pvalues_uniform_under_h0(coefficient, n, B, pairs):
     for _ in range(pairs):
         x, y = rng.permutation(n) + 1, rng.permutation(n) + 1
         for alt in ps:
-            ps[alt].append(weighted_correlation_test(x, y, coefficient=coefficient, method="monte-carlo",
-                                                     alternative=alt, n_resamples=B, rng=rng).pvalue)
+            ps[alt].append(
+                weighted_correlation_test(
+                    x, y, coefficient=coefficient, method="monte-carlo", alternative=alt, n_resamples=B, rng=rng
+                ).pvalue
+            )
     for alt, p in ps.items():
         # discrete uniform on {1/(B+1), ..., 1}: compare with the continuous uniform (KS)
         assert stats.kstest(p, "uniform").pvalue > 0.01, alt
@@ -194,7 +199,8 @@ def test_result_fields_and_conventions():
 
     assert res.standardized == pytest.approx(
         standardize(res.statistic, coefficient="spearman", scheme="additive", weigher="inverse_square:n0=1", n=7),
-        abs=1e-9)
+        abs=1e-9,
+    )
     with pytest.raises(Exception):
         res.pvalue = 0.5  # frozen
 

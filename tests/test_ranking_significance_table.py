@@ -1,6 +1,7 @@
 """method="table" of weighted_correlation_test on tables whose null quantiles come from our own
 Monte Carlo (same format as schema 1.1), checked against an independent, larger Monte Carlo
 (tests/_independent_null.py) at held-out n (issue 10 accuracy target), plus auto / fallback behaviour and H0 uniformity."""
+
 import copy
 
 import numpy as np
@@ -24,8 +25,9 @@ CONFIGS = [("spearman", "additive", "harmonic"), ("kendall", "additive", "harmon
 
 
 def _mc(coef, scheme, weigher, n, size, seed):
-    return sample_coefficient(coef, n=n, size=size, weigher=weigher, scheme=scheme,
-                              rng=np.random.default_rng([seed, n]))
+    return sample_coefficient(
+        coef, n=n, size=size, weigher=weigher, scheme=scheme, rng=np.random.default_rng([seed, n])
+    )
 
 
 def synthetic_table(coef, scheme, weigher, size=200_000, seed=2024):
@@ -38,10 +40,15 @@ def synthetic_table(coef, scheme, weigher, size=200_000, seed=2024):
     samples = {n: _mc(coef, scheme, weigher, n, size, seed) for n in TRAIN_N}
     block = null_quantile_block(samples)
     fm = [tab.moments(n).mean for n in TRAIN_N]
-    d["samples"] = {"n": TRAIN_N, "size": block["size"], "mean": [float(np.mean(samples[n])) for n in TRAIN_N],
-                    "se": [0.0] * len(TRAIN_N), "fitted_mean": fm,
-                    "var": [float(np.mean((samples[n] - m) ** 2)) for n, m in zip(TRAIN_N, fm)],
-                    "left_var": [0.0] * len(TRAIN_N)}
+    d["samples"] = {
+        "n": TRAIN_N,
+        "size": block["size"],
+        "mean": [float(np.mean(samples[n])) for n in TRAIN_N],
+        "se": [0.0] * len(TRAIN_N),
+        "fitted_mean": fm,
+        "var": [float(np.mean((samples[n] - m) ** 2)) for n, m in zip(TRAIN_N, fm)],
+        "left_var": [0.0] * len(TRAIN_N),
+    }
     d["null_quantiles"] = block
     return CoefficientTable(d, None)
 
@@ -77,7 +84,7 @@ def test_table_pvalues_meet_accuracy_target(table_and_config, n):
             p_ge, p_le = model.tails(n, g)
             p_tab = p_le if side == "less" else p_ge
             se = np.sqrt(p_mc * (1 - p_mc) / B)
-            assert p_mc >= 0.001 - 3 * se, (side, p)     # every row falls under one of the two bounds
+            assert p_mc >= 0.001 - 3 * se, (side, p)  # every row falls under one of the two bounds
             if p_mc >= 0.05:
                 assert abs(p_tab - p_mc) <= 0.005 + 3 * se, (side, p)
             else:
@@ -116,7 +123,7 @@ def test_table_method_through_the_public_function(table_and_config):
         # the table's own Monte Carlo error: linear interpolation between the stored n = 51 and 67
         # (2e5 permutations each) has N_eff = 1 / ((1 - lam)^2 / N + lam^2 / N)
         lam = (np.log(n) - np.log(51)) / (np.log(67) - np.log(51))
-        n_eff = 200_000 / ((1 - lam) ** 2 + lam ** 2)
+        n_eff = 200_000 / ((1 - lam) ** 2 + lam**2)
         q = min(t.pvalue / 2, 0.5)
         assert t.pvalue_se == pytest.approx(2 * np.sqrt(q * (1 - q) / n_eff), rel=1e-9) or t.pvalue == 1.0
         assert abs(t.pvalue - mc.pvalue) <= 0.005 + 4 * mc.pvalue_se
@@ -132,8 +139,11 @@ def test_table_pvalues_uniform_under_h0(table_and_config):
     for _ in range(2000):
         x, y = rng.permutation(n) + 1, rng.permutation(n) + 1
         for alt in ps:
-            ps[alt].append(weighted_correlation_test(x, y, coefficient=coef, scheme=scheme, weigher=weigher,
-                                                     table=tab, alternative=alt).pvalue)
+            ps[alt].append(
+                weighted_correlation_test(
+                    x, y, coefficient=coef, scheme=scheme, weigher=weigher, table=tab, alternative=alt
+                ).pvalue
+            )
     for alt, p in ps.items():
         assert stats.kstest(p, "uniform").pvalue > 0.01, alt
 
@@ -172,8 +182,11 @@ def _shipped_with_quantiles():
     from agreekit.ranking.tables import available_tables, shipped_tables_dir
 
     folder = shipped_tables_dir()
-    return [sid for sid in available_tables()
-            if "null_quantiles" in json.loads(folder.joinpath(f"{sid}.json").read_text("utf-8"))]
+    return [
+        sid
+        for sid in available_tables()
+        if "null_quantiles" in json.loads(folder.joinpath(f"{sid}.json").read_text("utf-8"))
+    ]
 
 
 SHIPPED = _shipped_with_quantiles()
@@ -183,14 +196,15 @@ SHIPPED = _shipped_with_quantiles()
 @pytest.mark.parametrize("sid", ["spearman_additive_harmonic", "kendall_multiplicative_inverse_square-n0=0"])
 def test_shipped_table_pvalues_uniform_under_h0(sid, n):
     tab = load_table(sid)
-    assert len(SHIPPED) == 16 and sid in SHIPPED     # every shipped table (schema 1.2) has null quantiles
+    assert len(SHIPPED) == 16 and sid in SHIPPED  # every shipped table (schema 1.2) has null quantiles
     rng = np.random.default_rng([n, len(sid)])
     ps = {alt: [] for alt in ("two-sided", "greater", "less")}
     for _ in range(2000):
         x, y = rng.permutation(n) + 1, rng.permutation(n) + 1
         for alt in ps:
-            res = weighted_correlation_test(x, y, coefficient=tab.coefficient, scheme=tab.scheme,
-                                            weigher=tab.weigher, alternative=alt)
+            res = weighted_correlation_test(
+                x, y, coefficient=tab.coefficient, scheme=tab.scheme, weigher=tab.weigher, alternative=alt
+            )
             assert res.method == "table"
             ps[alt].append(res.pvalue)
     for alt, p in ps.items():
@@ -233,15 +247,15 @@ def test_stored_lengths_where_the_fit_pools_use_the_pooled_quantiles():
 
     tab = load_table("kendall_additive_harmonic")
     model = QM.QuantileModel(tab, QM.table_quantiles(tab))
-    for n in (30, 60, 101, 1433):     # dense range, and interpolation windows: the stored values as stored
+    for n in (30, 60, 101, 1433):  # dense range, and interpolation windows: the stored values as stored
         k = model.index[n]
         np.testing.assert_array_equal(model.quantiles(n)[0], model.nq.values[k])
-    n = 31020                          # a pooling window: the fit through all stored lengths around it
+    n = 31020  # a pooling window: the fit through all stored lengths around it
     k = model.index[n]
     q = model.quantiles(n)[0]
     np.testing.assert_allclose(q, model._horizontal(n))
     assert not np.array_equal(q, model.nq.values[k])
-    body = (model.nq.probs >= 0.01) & (model.nq.probs <= 0.99)   # (the extreme stored quantiles rest on a few draws)
+    body = (model.nq.probs >= 0.01) & (model.nq.probs <= 0.99)  # (the extreme stored quantiles rest on a few draws)
     assert np.max(np.abs(q - model.nq.values[k])[body]) < 0.05 * model.nq.sd[k]
 
 
@@ -261,7 +275,7 @@ def _mc_plain_spearman_additive(weigher, n, size, seed, rows=2000):
     for start in range(0, size, rows):
         k = min(rows, size - start)
         p = random_permutations(rng, k, n, out=perms[:k], _u=u[:k])
-        out[start:start + k] = _values(p, fr, False, True)
+        out[start : start + k] = _values(p, fr, False, True)
     return out
 
 
@@ -290,4 +304,4 @@ def test_table_pvalue_se_tracks_the_error_against_a_large_monte_carlo():
             zs.append((p_tab - p_mc) / np.sqrt(p_mc * (1 - p_mc) * (1 / n_eff + 1 / ref.size)))
     zs = np.array(zs)
     assert np.max(np.abs(zs)) < 4.5
-    assert 0.2 < np.sqrt(np.mean(zs ** 2)) < 2.0
+    assert 0.2 < np.sqrt(np.mean(zs**2)) < 2.0

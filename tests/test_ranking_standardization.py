@@ -78,7 +78,8 @@ def test_paper_bias_values_from_notes():
     m = cached_exact("kendall", "multiplicative", "inverse_square:n0=0", 4)
     gp = StandardizationFunction.from_moments(m.mean, m.var, m.left_var, form="paper")
     assert gp(_all_gammas("kendall", "multiplicative", "inverse_square:n0=0", 4)).mean() == pytest.approx(
-        -0.284, abs=5e-4)
+        -0.284, abs=5e-4
+    )
 
 
 def test_identity_for_symmetric_distribution():
@@ -206,7 +207,11 @@ def test_zero_mean_both_rules_all_permutations_n3_to_10():
                     gs[cfg, rule] = StandardizationFunction.from_moments(m.mean, m.var, m.left_var, g0_rule=rule)
                 except BoundConsistencyError:
                     assert rule == "closest_to_zero" and (*cfg, n) == (
-                        "spearman", "multiplicative", "inverse_square:n0=0", 3)
+                        "spearman",
+                        "multiplicative",
+                        "inverse_square:n0=0",
+                        3,
+                    )
         perms = all_permutations(n)
         count = perms.shape[0]
         assert count == math.factorial(n)
@@ -276,8 +281,11 @@ def test_max_min_slope_equals_brute_force(coef, scheme, weigher):
         assert g.derivative(xs).min() == pytest.approx(g.min_slope, abs=1e-12)
         assert g.min_slope >= 0.565
         _check_shape(g)
-        a1 = StandardizationFunction.from_moments(m.mean, m.var, m.left_var, g0_rule="closest_to_zero") \
-            if (coef, scheme, weigher, n) != ("spearman", "multiplicative", "inverse_square:n0=0", 3) else None
+        a1 = (
+            StandardizationFunction.from_moments(m.mean, m.var, m.left_var, g0_rule="closest_to_zero")
+            if (coef, scheme, weigher, n) != ("spearman", "multiplicative", "inverse_square:n0=0", 3)
+            else None
+        )
         if a1 is not None:
             assert a1.min_slope <= g.min_slope + 1e-12
 

@@ -1,5 +1,6 @@
 """Accurate tables (issue 9 §2): the fused shared-stream sampler, held-out degree choice, prediction SEs,
 schema 1.1/1.2 (SEs and null quantiles), and the validation gate."""
+
 import itertools
 import json
 from pathlib import Path
@@ -13,10 +14,20 @@ from agreekit._validation import InputError
 from agreekit.ranking import tables as T
 from agreekit.ranking.correlation import batch_coefficient
 from agreekit.ranking.tablegen._fused import permutation_rows
-from agreekit.ranking.tablegen.fitting import (fit_with_covariance, loo_score, prediction_se,
-                                               select_degree_held_out, x_of_n)
-from agreekit.ranking.tablegen.generation import (_left_var_at, fit_stage, sample_batch_stage, sample_stage,
-                                                  summarize_for_fit)
+from agreekit.ranking.tablegen.fitting import (
+    fit_with_covariance,
+    loo_score,
+    prediction_se,
+    select_degree_held_out,
+    x_of_n,
+)
+from agreekit.ranking.tablegen.generation import (
+    _left_var_at,
+    fit_stage,
+    sample_batch_stage,
+    sample_stage,
+    summarize_for_fit,
+)
 from agreekit.ranking.tablegen.reproduction import validation_failures
 from agreekit.ranking.tablegen.sampling import quantile_probs, sample_lanes, sample_stream, stream_key
 
@@ -61,15 +72,30 @@ def test_lane_values_do_not_depend_on_companions_batching_or_threads():
     old = numba.get_num_threads()
     try:
         numba.set_num_threads(1)
-        together = sample_lanes("spearman", n=n, sizes=[300, 500, 120], key=stream_key(9, "spearman", n),
-                                lanes=[("harmonic", "additive"), ("inverse_square:n0=1", "multiplicative"),
-                                       ("dcg", "additive")], batch_elements=37 * n)
+        together = sample_lanes(
+            "spearman",
+            n=n,
+            sizes=[300, 500, 120],
+            key=stream_key(9, "spearman", n),
+            lanes=[("harmonic", "additive"), ("inverse_square:n0=1", "multiplicative"), ("dcg", "additive")],
+            batch_elements=37 * n,
+        )
     finally:
         numba.set_num_threads(old)
     assert np.array_equal(alone, together[1])
     # other purposes / seeds / n give other streams
-    assert not np.array_equal(alone, sample_stream("spearman", n=n, size=500, weigher="inverse_square:n0=1",
-                                                   scheme="multiplicative", seed=9, purpose="validation"))
+    assert not np.array_equal(
+        alone,
+        sample_stream(
+            "spearman",
+            n=n,
+            size=500,
+            weigher="inverse_square:n0=1",
+            scheme="multiplicative",
+            seed=9,
+            purpose="validation",
+        ),
+    )
     assert stream_key(9, "spearman", n) != stream_key(9, "kendall", n) != stream_key(9, "spearman", n + 1)
 
 
@@ -90,7 +116,12 @@ def test_quantile_probs_are_the_announced_grid():
     from scipy.special import expit, logit
 
     p = quantile_probs()
-    assert p.size == 201 and p[0] == pytest.approx(1e-4) and p[-1] == pytest.approx(1 - 1e-4) and p[100] == pytest.approx(0.5, abs=1e-12)
+    assert (
+        p.size == 201
+        and p[0] == pytest.approx(1e-4)
+        and p[-1] == pytest.approx(1 - 1e-4)
+        and p[100] == pytest.approx(0.5, abs=1e-12)
+    )
     np.testing.assert_array_equal(p, expit(np.linspace(logit(1e-4), logit(1 - 1e-4), 201)))
 
 
@@ -140,10 +171,13 @@ def test_prediction_se_is_the_spread_of_refits():
         c, cov = fit_with_covariance(x, truth + se * rng.standard_normal(n.size), 2, se=se)
         preds.append(np.polynomial.polynomial.polyval(x_of_n(np.array([15.0, 40000.0]), "inv_n"), c))
     spread = np.std(preds, axis=0)
-    ref = np.sqrt(np.diag(np.vander(x_of_n(np.array([15.0, 40000.0]), "inv_n"), 3, increasing=True)
-                          @ np.linalg.inv((np.vander(x, 3, increasing=True) / se[:, None] ** 2).T
-                                          @ np.vander(x, 3, increasing=True))
-                          @ np.vander(x_of_n(np.array([15.0, 40000.0]), "inv_n"), 3, increasing=True).T))
+    ref = np.sqrt(
+        np.diag(
+            np.vander(x_of_n(np.array([15.0, 40000.0]), "inv_n"), 3, increasing=True)
+            @ np.linalg.inv((np.vander(x, 3, increasing=True) / se[:, None] ** 2).T @ np.vander(x, 3, increasing=True))
+            @ np.vander(x_of_n(np.array([15.0, 40000.0]), "inv_n"), 3, increasing=True).T
+        )
+    )
     np.testing.assert_allclose(spread, ref, rtol=0.12)
     # prediction_se with the known-SE covariance equals the textbook formula
     X = np.vander(x, 3, increasing=True)
@@ -153,13 +187,26 @@ def test_prediction_se_is_the_spread_of_refits():
 
 def _small_settings(coefficient, scheme, weigher, *, method="held_out", sizes=None):
     grid = [11, 14, 18, 23, 30, 39, 51]
-    return {"coefficient": coefficient, "scheme": scheme, "weigher": weigher, "n_exact": 6,
-            "grid": {"q": 1.3, "a_min": 9, "a_max": 15, "n": grid},
-            "sample_size": sizes or {"target_se": 0.004, "min_size": [3000] * len(grid), "max_elements": 10**7},
-            "sampler": "shared-stream-v1", "transform": {"mean": "inv_log_n", "var": "inv_n", "left_var": "inv_n"},
-            "degree_selection": {"min_degree": 1, "max_degree": 3, "ratio_improve": 0.8, "ratio_lookahead": 0.5,
-                                 "fit_subset": "even", "method": method},
-            "n_max": 60, "seed": 4}
+    return {
+        "coefficient": coefficient,
+        "scheme": scheme,
+        "weigher": weigher,
+        "n_exact": 6,
+        "grid": {"q": 1.3, "a_min": 9, "a_max": 15, "n": grid},
+        "sample_size": sizes or {"target_se": 0.004, "min_size": [3000] * len(grid), "max_elements": 10**7},
+        "sampler": "shared-stream-v1",
+        "transform": {"mean": "inv_log_n", "var": "inv_n", "left_var": "inv_n"},
+        "degree_selection": {
+            "min_degree": 1,
+            "max_degree": 3,
+            "ratio_improve": 0.8,
+            "ratio_lookahead": 0.5,
+            "fit_subset": "even",
+            "method": method,
+        },
+        "n_max": 60,
+        "seed": 4,
+    }
 
 
 def test_batch_stage_equals_single_stage_and_null_quantiles_are_the_samples():
@@ -179,8 +226,9 @@ def test_batch_stage_equals_single_stage_and_null_quantiles_are_the_samples():
     nq = fitted["null_quantiles"]
     assert nq["n"] == b["grid"]["n"] and nq["size"] == sizes
     k = 2
-    regen = sample_stream("kendall", n=nq["n"][k], size=nq["size"][k], weigher="inverse_square:n0=1",
-                          scheme="multiplicative", seed=4)
+    regen = sample_stream(
+        "kendall", n=nq["n"][k], size=nq["size"][k], weigher="inverse_square:n0=1", scheme="multiplicative", seed=4
+    )
     np.testing.assert_array_equal(nq["values"][k], np.quantile(regen, nq["probs"], method="linear"))
     assert fitted["samples"]["mean"][k] == pytest.approx(regen.mean(), abs=1e-15)
     for q in ("mean", "var", "left_var"):
@@ -192,8 +240,9 @@ def test_batch_stage_equals_single_stage_and_null_quantiles_are_the_samples():
 
 
 def test_schema_1_0_tables_are_still_read():
-    data = json.loads((ROOT / "tests" / "data" / "ranking" / "table_schema_1.0_kendall_additive_harmonic.json")
-                      .read_text())
+    data = json.loads(
+        (ROOT / "tests" / "data" / "ranking" / "table_schema_1.0_kendall_additive_harmonic.json").read_text()
+    )
     assert data["schema_version"] == "1.0"
     tab = T._validate_table(data, "old") and T.CoefficientTable(data)
     assert tab.null_quantiles is None
@@ -253,12 +302,21 @@ def test_shipped_tables_have_zero_mean_g_at_held_out_n(coefficient):
 
 
 def test_validation_failures_name_scheme_and_n():
-    rows = {"kendall_additive_harmonic": [
-        {"n": 44, "size": 1000, "beyond_n_max": False, "g_mean_corrected": 0.01, "g_se_corrected": 0.001},
-        {"n": 160, "size": 1000, "beyond_n_max": False, "g_mean_corrected": 0.004, "g_se_corrected": 0.001},
-        {"n": 90000, "size": 1000, "beyond_n_max": True, "g_mean_corrected": 0.5, "g_se_corrected": 0.001},
-        {"n": 300, "size": 1000, "beyond_n_max": False, "g_mean_corrected": None, "g_se_corrected": None,
-         "error_corrected": "BoundConsistencyError: empty"}]}
+    rows = {
+        "kendall_additive_harmonic": [
+            {"n": 44, "size": 1000, "beyond_n_max": False, "g_mean_corrected": 0.01, "g_se_corrected": 0.001},
+            {"n": 160, "size": 1000, "beyond_n_max": False, "g_mean_corrected": 0.004, "g_se_corrected": 0.001},
+            {"n": 90000, "size": 1000, "beyond_n_max": True, "g_mean_corrected": 0.5, "g_se_corrected": 0.001},
+            {
+                "n": 300,
+                "size": 1000,
+                "beyond_n_max": False,
+                "g_mean_corrected": None,
+                "g_se_corrected": None,
+                "error_corrected": "BoundConsistencyError: empty",
+            },
+        ]
+    }
     bad = validation_failures(rows)
     assert len(bad) == 2
     assert bad[0].startswith("kendall_additive_harmonic at n = 44: |E[g]| = 0.0100 > 0.002 + 3 SE")

@@ -14,6 +14,7 @@ it checks is that the table is the null distribution of the coefficient, up to s
 defects it catches: every table p-value × 1.1 (PLANT1), the table's null built from Γ off by
 1 % (p evaluated at γ/1.01; PLANT2).
 """
+
 import numpy as np
 import pytest
 
@@ -23,8 +24,8 @@ from agreekit.ranking import tables as T
 from agreekit.ranking import weighted_correlation_test
 from agreekit.ranking._quantile_model import quantile_model
 
-N = 1000           # held out: not a stored length of any table (asserted)
-B = 100_000        # reference permutations per coefficient (shared by its 8 tables)
+N = 1000  # held out: not a stored length of any table (asserted)
+B = 100_000  # reference permutations per coefficient (shared by its 8 tables)
 PROBS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5)
 Z = 4.5
 
@@ -56,13 +57,25 @@ def test_every_shipped_table_pvalue_against_an_independent_monte_carlo(coefficie
                 target = np.quantile(g_sorted, p if side == "less" else 1 - p)
                 k = int(np.argmin(np.abs(g_query - target)))  # a query ranking with Γ near the quantile
                 gamma = g_query[k]
-                p_ref = (np.searchsorted(g_sorted, gamma, side="right") if side == "less"
-                         else B - np.searchsorted(g_sorted, gamma, side="left")) / B
-                res = weighted_correlation_test(x, query[k], coefficient=coefficient, scheme=t.scheme,
-                                                weigher=t.weigher, method="table", alternative=side)
+                p_ref = (
+                    np.searchsorted(g_sorted, gamma, side="right")
+                    if side == "less"
+                    else B - np.searchsorted(g_sorted, gamma, side="left")
+                ) / B
+                res = weighted_correlation_test(
+                    x,
+                    query[k],
+                    coefficient=coefficient,
+                    scheme=t.scheme,
+                    weigher=t.weigher,
+                    method="table",
+                    alternative=side,
+                )
                 assert res.method == "table" and res.statistic == pytest.approx(gamma, abs=1e-10)
-                allowed = Z * np.sqrt(p_ref * (1 - p_ref) / B + res.pvalue_se ** 2)
+                allowed = Z * np.sqrt(p_ref * (1 - p_ref) / B + res.pvalue_se**2)
                 if abs(res.pvalue - p_ref) > allowed:
-                    failures.append(f"{t.scheme_id} {side} p={p}: table {res.pvalue:.5f} vs reference "
-                                    f"{p_ref:.5f} (allowed ±{allowed:.5f})")
+                    failures.append(
+                        f"{t.scheme_id} {side} p={p}: table {res.pvalue:.5f} vs reference "
+                        f"{p_ref:.5f} (allowed ±{allowed:.5f})"
+                    )
     assert not failures, "\n".join(failures)

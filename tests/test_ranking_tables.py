@@ -1,4 +1,5 @@
 """Shipped coefficient tables and the runtime that consumes them (load_table, standardize, CLI)."""
+
 import csv
 import itertools
 import json
@@ -20,7 +21,9 @@ from agreekit.ranking.tablegen.generation import config_hash, scheme_settings, s
 
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = ROOT / "src" / "agreekit" / "data" / "tables"
-PAPER_IDS = [s.id for s in schemes_from_config(yaml.safe_load((ROOT / "config" / "config.yaml").read_text())["ranking"])]
+PAPER_IDS = [
+    s.id for s in schemes_from_config(yaml.safe_load((ROOT / "config" / "config.yaml").read_text())["ranking"])
+]
 
 
 def _default_config():
@@ -78,8 +81,9 @@ def test_shipped_exact_values_match_the_papers_384_printed_values():
 
 def test_moments_exact_fit_and_range():
     tab = T.load_table("spearman_additive_harmonic")
-    assert tab.moments(2) == T.TableMoments(2, pytest.approx(0.0, abs=1e-12), pytest.approx(1.0), pytest.approx(0.5),
-                                            "exact")
+    assert tab.moments(2) == T.TableMoments(
+        2, pytest.approx(0.0, abs=1e-12), pytest.approx(1.0), pytest.approx(0.5), "exact"
+    )
     assert tab.moments(10).source == "exact"
     m = tab.moments(11)
     assert m.source == "fit"
@@ -191,38 +195,89 @@ def _cli(*args, subprocess_run=False):
 
 
 def test_cli_standardize_and_correlate(tmp_path):
-    rc, out, _ = _cli("standardize", "--coefficient", "spearman", "--scheme", "additive", "--weigher", "harmonic",
-                      "--n", "500", "--gamma", "0.25")
+    rc, out, _ = _cli(
+        "standardize",
+        "--coefficient",
+        "spearman",
+        "--scheme",
+        "additive",
+        "--weigher",
+        "harmonic",
+        "--n",
+        "500",
+        "--gamma",
+        "0.25",
+    )
     assert rc == 0
     assert set(out) >= {"gamma", "standardized", "g0", "g1", "g2", "h2", "mean", "var", "left_var", "source"}
     assert out["source"] == "fit" and out["gamma"] == 0.25
     assert out["standardized"] == pytest.approx(
-        T.standardize(0.25, coefficient="spearman", scheme="additive", weigher="harmonic", n=500), abs=1e-15)
-    rc, out, _ = _cli("standardize", "--coefficient", "spearman", "--scheme", "additive", "--weigher", "harmonic",
-                      "--n", "8", "--gamma", "0.25", "--form", "paper")
+        T.standardize(0.25, coefficient="spearman", scheme="additive", weigher="harmonic", n=500), abs=1e-15
+    )
+    rc, out, _ = _cli(
+        "standardize",
+        "--coefficient",
+        "spearman",
+        "--scheme",
+        "additive",
+        "--weigher",
+        "harmonic",
+        "--n",
+        "8",
+        "--gamma",
+        "0.25",
+        "--form",
+        "paper",
+    )
     assert rc == 0 and out["source"] == "exact" and out["form"] == "paper"
     x = tmp_path / "x.txt"
     y = tmp_path / "y.txt"
     x.write_text("\n".join(map(str, range(1, 13))) + "\n")
     y.write_text("\n".join(map(str, [2, 1, 3, 5, 4, 6, 7, 9, 8, 10, 12, 11])) + "\n")
-    rc, out, _ = _cli("correlate", "--coefficient", "kendall", "--scheme", "additive", "--weigher", "harmonic",
-                      str(x), str(y), "--standardize", subprocess_run=True)
+    rc, out, _ = _cli(
+        "correlate",
+        "--coefficient",
+        "kendall",
+        "--scheme",
+        "additive",
+        "--weigher",
+        "harmonic",
+        str(x),
+        str(y),
+        "--standardize",
+        subprocess_run=True,
+    )
     assert rc == 0 and {"value", "standardized", "source"} <= set(out)
     assert out["standardized"] == pytest.approx(
-        T.standardize(out["value"], coefficient="kendall", scheme="additive", weigher="harmonic", n=12), abs=1e-15)
+        T.standardize(out["value"], coefficient="kendall", scheme="additive", weigher="harmonic", n=12), abs=1e-15
+    )
 
 
 def test_cli_errors_exit_2_one_line(tmp_path):
     base = ["standardize", "--coefficient", "spearman", "--scheme", "additive", "--weigher", "harmonic"]
-    for extra, word in ((["--n", "50000", "--gamma", "0.1"], "`n`"), (["--n", "30", "--gamma", "1.1"], "`gamma`"),
-                        (["--n", "30", "--gamma", "nan"], "`gamma`")):
+    for extra, word in (
+        (["--n", "50000", "--gamma", "0.1"], "`n`"),
+        (["--n", "30", "--gamma", "1.1"], "`gamma`"),
+        (["--n", "30", "--gamma", "nan"], "`gamma`"),
+    ):
         rc, _, err = _cli(*base, *extra)
         assert rc == 2 and word in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
     corrupt = _write(tmp_path, '{"schema": "agreekit-coefficient-table"', "c.json")
     rc, _, err = _cli(*base, "--n", "30", "--gamma", "0.1", "--table", str(corrupt), subprocess_run=True)
     assert rc == 2 and "not valid JSON" in err and "Traceback" not in err
-    rc, _, err = _cli("standardize", "--coefficient", "spearman", "--scheme", "additive", "--weigher", "dcg",
-                      "--n", "30", "--gamma", "0.1")
+    rc, _, err = _cli(
+        "standardize",
+        "--coefficient",
+        "spearman",
+        "--scheme",
+        "additive",
+        "--weigher",
+        "dcg",
+        "--n",
+        "30",
+        "--gamma",
+        "0.1",
+    )
     assert rc == 2 and "no table for scheme" in err
     rc, out, _ = _cli(*base, "--n", "50000", "--gamma", "0.1", "--extrapolate")
     assert rc == 0 and "extrapolating" in out["warning"]
@@ -243,8 +298,21 @@ def test_g0_rule_through_table_standardize_and_cli(tmp_path):
         g = tab.standardization_function(30, g0_rule=rule)
         assert (g.g0, g.g1, g.g0_rule) == (ref.g0, ref.g1, rule)
         assert T.standardize(0.4, n=30, g0_rule=rule, **kw) == ref(0.4)
-        rc, out, _ = _cli("standardize", "--coefficient", "kendall", "--scheme", "additive", "--weigher",
-                          "harmonic", "--n", "30", "--gamma", "0.4", "--g0-rule", rule)
+        rc, out, _ = _cli(
+            "standardize",
+            "--coefficient",
+            "kendall",
+            "--scheme",
+            "additive",
+            "--weigher",
+            "harmonic",
+            "--n",
+            "30",
+            "--gamma",
+            "0.4",
+            "--g0-rule",
+            rule,
+        )
         assert rc == 0 and out["g0_rule"] == rule and out["min_slope"] == pytest.approx(ref.min_slope, abs=1e-15)
         assert out["standardized"] == ref(0.4)
     # default: max-min slope for the corrected form (strictly increasing), Algorithm 1 for the paper form
@@ -258,17 +326,43 @@ def test_g0_rule_through_table_standardize_and_cli(tmp_path):
     y = tmp_path / "y.txt"
     x.write_text("\n".join(map(str, range(1, 13))) + "\n")
     y.write_text("\n".join(map(str, [2, 1, 3, 5, 4, 6, 7, 9, 8, 10, 12, 11])) + "\n")
-    rc, out, _ = _cli("correlate", "--coefficient", "kendall", "--scheme", "additive", "--weigher", "harmonic",
-                      str(x), str(y), "--standardize", "--g0-rule", "closest_to_zero")
+    rc, out, _ = _cli(
+        "correlate",
+        "--coefficient",
+        "kendall",
+        "--scheme",
+        "additive",
+        "--weigher",
+        "harmonic",
+        str(x),
+        str(y),
+        "--standardize",
+        "--g0-rule",
+        "closest_to_zero",
+    )
     assert rc == 0 and out["g0_rule"] == "closest_to_zero"
     assert out["standardized"] == T.standardize(out["value"], n=12, g0_rule="closest_to_zero", **kw)
-    rc, _, err = _cli("standardize", "--coefficient", "kendall", "--scheme", "additive", "--weigher", "harmonic",
-                      "--n", "30", "--gamma", "0.4", "--g0-rule", "zero")
+    rc, _, err = _cli(
+        "standardize",
+        "--coefficient",
+        "kendall",
+        "--scheme",
+        "additive",
+        "--weigher",
+        "harmonic",
+        "--n",
+        "30",
+        "--gamma",
+        "0.4",
+        "--g0-rule",
+        "zero",
+    )
     assert rc == 2 and "--g0-rule" in err and len(err.strip().splitlines()) == 1
 
 
-@pytest.mark.parametrize("where,value", [((3, 7), "x"), ((3, 7), True), ((2,), 5.0), ((0, 0), None),
-                                         ((0, 0), [1.0]), ((1, 4), {"a": 1})])
+@pytest.mark.parametrize(
+    "where,value", [((3, 7), "x"), ((3, 7), True), ((2,), 5.0), ((0, 0), None), ((0, 0), [1.0]), ((1, 4), {"a": 1})]
+)
 def test_null_quantile_values_checked_like_the_schema(tmp_path, where, value):
     """null_quantiles.values is checked outside jsonschema (speed): the same refusals, same location and
     message as jsonschema gives for the whole table."""

@@ -6,6 +6,7 @@ References written here, independent of the library's kernels:
 * a brute-force enumeration of all n! permutations of y with a vectorized numpy tie-aware
   coefficient (sgn products for Kendall, weighted Pearson for Spearman), for p-values and E[g].
 """
+
 from __future__ import annotations
 
 import itertools
@@ -66,7 +67,7 @@ def test_constant_weights_null_variance_is_kendalls_tie_corrected_formula(k):
     if np.all(x == x[0]) or np.all(y == y[0]):
         pytest.skip("a constant ranking")
     ref = kendall_var_s(x, y)
-    den2 = _untied_pairs(x) * _untied_pairs(y)     # τ_b = S / sqrt(den2), den2 fixed under the null
+    den2 = _untied_pairs(x) * _untied_pairs(y)  # τ_b = S / sqrt(den2), den2 fixed under the null
     rx, ry = stats.rankdata(x), stats.rankdata(y)
     null = tied_null(rx, ry, parse_weigher(ONE), K.KENDALL, False)
     if null.n_arrangements <= math.factorial(10):
@@ -101,8 +102,9 @@ def _brute(x, y, weigher, coefficient, scheme):
     Wt = W.sum(axis=1, keepdims=True)
     mx = (W * x).sum(axis=1, keepdims=True) / Wt
     my = (W * Y).sum(axis=1, keepdims=True) / Wt
-    return (np.sum(W * (x - mx) * (Y - my), axis=1)
-            / np.sqrt(np.sum(W * (x - mx) ** 2, axis=1) * np.sum(W * (Y - my) ** 2, axis=1)))
+    return np.sum(W * (x - mx) * (Y - my), axis=1) / np.sqrt(
+        np.sum(W * (x - mx) ** 2, axis=1) * np.sum(W * (Y - my) ** 2, axis=1)
+    )
 
 
 def _pvalues(null, g):
@@ -111,8 +113,13 @@ def _pvalues(null, g):
     return {"greater": ge, "less": le, "two-sided": min(1.0, 2 * min(ge, le))}
 
 
-CONFIGS = [(c, s, w, seed) for c in ("kendall", "spearman") for s in ("additive", "multiplicative")
-           for w in ("harmonic", "inverse_square:n0=1") for seed in (0, 1)]
+CONFIGS = [
+    (c, s, w, seed)
+    for c in ("kendall", "spearman")
+    for s in ("additive", "multiplicative")
+    for w in ("harmonic", "inverse_square:n0=1")
+    for seed in (0, 1)
+]
 
 
 @pytest.mark.parametrize("coefficient, scheme, weigher, seed", CONFIGS)
@@ -124,7 +131,7 @@ def test_exact_tied_pvalues_equal_a_brute_force_count_and_monte_carlo_agrees(coe
     ref = _brute(x, y, weigher, coefficient, scheme)
     fn = weighted_kendall if coefficient == "kendall" else weighted_spearman
     obs = fn(x, y, weigher=weigher, scheme=scheme)
-    assert obs == pytest.approx(ref[0], abs=1e-12)       # π = identity comes first
+    assert obs == pytest.approx(ref[0], abs=1e-12)  # π = identity comes first
     want = _pvalues(ref, obs)
     kw = dict(coefficient=coefficient, scheme=scheme, weigher=weigher)
     for alt in ("two-sided", "greater", "less"):
@@ -149,16 +156,20 @@ def test_tied_pvalues_uniform_under_h0(n, reps):
     y0 = _tied_ranks(rng, n, n // 2)
     ps = {alt: [] for alt in ("two-sided", "greater", "less")}
     for _ in range(reps):
-        y = rng.permutation(y0)      # H0: y's values assigned to the positions at random
+        y = rng.permutation(y0)  # H0: y's values assigned to the positions at random
         for alt in ps:
-            ps[alt].append(weighted_correlation_test(x, y, alternative=alt, method="monte-carlo", n_resamples=199,
-                                                     rng=rng, sequential=False).pvalue)
+            ps[alt].append(
+                weighted_correlation_test(
+                    x, y, alternative=alt, method="monte-carlo", n_resamples=199, rng=rng, sequential=False
+                ).pvalue
+            )
     for alt, p in ps.items():
         assert stats.kstest(p, "uniform").pvalue > 0.01, alt
 
 
-@pytest.mark.parametrize("coefficient, scheme", [("kendall", "additive"), ("spearman", "multiplicative"),
-                                                 ("kendall", "multiplicative")])
+@pytest.mark.parametrize(
+    "coefficient, scheme", [("kendall", "additive"), ("spearman", "multiplicative"), ("kendall", "multiplicative")]
+)
 @pytest.mark.parametrize("seed", [0, 1])
 def test_expected_g_is_zero_under_the_tied_null_exactly(coefficient, scheme, seed):
     rng = np.random.default_rng([seed, 8])
@@ -194,7 +205,7 @@ def test_tie_errors_name_their_parameter():
     y = x.copy()
     y[:2] = 1
     with pytest.raises(InputError, match="distinct arrangements") as exc:
-        weighted_correlation_test(x, y, method="exact")   # 14!/2! > 10!
+        weighted_correlation_test(x, y, method="exact")  # 14!/2! > 10!
     assert exc.value.parameter == "method"
     assert weighted_correlation_test(x, y, rng=0).method == "monte-carlo"
     with pytest.raises(InputError) as exc:

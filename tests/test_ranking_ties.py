@@ -1,4 +1,5 @@
 """Ties in weighted_spearman / weighted_kendall (issue 10 §2), against scipy references."""
+
 import numpy as np
 import pytest
 from scipy import stats
@@ -50,7 +51,8 @@ def test_tied_kendall_constant_weights_is_tau_b():
     ones = lambda i: np.ones_like(i)  # noqa: E731
     for x, y in _tied_cases(50, seed=3):
         assert weighted_kendall(x, y, weigher=ones) == pytest.approx(
-            stats.kendalltau(x, y, variant="b").statistic, abs=1e-12)
+            stats.kendalltau(x, y, variant="b").statistic, abs=1e-12
+        )
 
 
 @pytest.mark.parametrize("scheme", SCHEMES)

@@ -7,6 +7,7 @@ re-checked coefficient, scheme and weigher).  Now the CLI and every public funct
 inner layers take as it is.  The counts are taken by wrapping the parser and ``check_choice`` in every
 loaded agreekit module (a wrapper that sees nothing fails the test, see ``_counting``), on a cold memo.
 """
+
 from __future__ import annotations
 
 import collections
@@ -18,8 +19,15 @@ import pytest
 import agreekit._validation as V
 import agreekit.ranking.weighting as W
 from agreekit.cli import main
-from agreekit.ranking import (exact_moments, null_moments, standardization_function, standardize,
-                              weighted_correlation, weighted_correlation_test, weighted_kendall)
+from agreekit.ranking import (
+    exact_moments,
+    null_moments,
+    standardization_function,
+    standardize,
+    weighted_correlation,
+    weighted_correlation_test,
+    weighted_kendall,
+)
 from agreekit.ranking import _config
 from agreekit.ranking.tables import available_tables, load_table
 
@@ -72,12 +80,15 @@ Y40 = X40.copy()
 Y40[:6] = [2, 1, 4, 3, 6, 5]
 
 
-@pytest.mark.parametrize("n, extra, method", [
-    (8, ["--test"], "exact"),             # exact null, n <= 10 (--test: the issue's spelling, now deprecated)
-    (40, ["--pvalue"], "table"),          # the shipped table's quantiles
-    (40, ["--pvalue", "--method", "monte-carlo", "--n-resamples", "999", "--rng", "3"], "monte-carlo"),
-    (40, ["--pvalue", "--standardize", "--form", "paper"], "table"),    # and g from the table
-])
+@pytest.mark.parametrize(
+    "n, extra, method",
+    [
+        (8, ["--test"], "exact"),  # exact null, n <= 10 (--test: the issue's spelling, now deprecated)
+        (40, ["--pvalue"], "table"),  # the shipped table's quantiles
+        (40, ["--pvalue", "--method", "monte-carlo", "--n-resamples", "999", "--rng", "3"], "monte-carlo"),
+        (40, ["--pvalue", "--standardize", "--form", "paper"], "table"),  # and g from the table
+    ],
+)
 def test_correlate_test_parses_once(calls, tmp_path, capsys, n, extra, method):
     import json
 
@@ -88,34 +99,64 @@ def test_correlate_test_parses_once(calls, tmp_path, capsys, n, extra, method):
     out = json.loads(capsys.readouterr().out)
     assert out["method"] == method
     _config._memo.cache_clear()
-    ref = weighted_correlation_test(np.arange(1, n + 1), np.asarray(y), method=method,
-                                    **({"n_resamples": 999, "rng": 3} if method == "monte-carlo" else {}))
+    ref = weighted_correlation_test(
+        np.arange(1, n + 1),
+        np.asarray(y),
+        method=method,
+        **({"n_resamples": 999, "rng": 3} if method == "monte-carlo" else {}),
+    )
     assert out["pvalue"] == ref.pvalue and out["value"] == weighted_kendall(np.arange(1, n + 1), y)
 
 
 XT, YT = [1, 2, 3, 4, 5, 6, 7, 8], [1, 1, 3, 4, 5, 5, 7, 8]
 
 
-@pytest.mark.parametrize("call", [
-    lambda: weighted_correlation_test([1, 2, 3, 4, 5, 6, 7, 8], [1, 3, 2, 4, 6, 5, 8, 7]),
-    lambda: weighted_correlation_test(X40, Y40, coefficient="spearman", scheme="multiplicative",
-                                      weigher="inverse_square:n0=1", alternative="greater"),
-    lambda: weighted_correlation_test(X40, Y40, method="monte-carlo", n_resamples=999, rng=0, g0_rule="max_min_slope"),
-    lambda: weighted_correlation_test(np.arange(1, 16), np.r_[2, 1, np.arange(3, 16)], weigher="dcg", rng=0,
-                                      n_resamples=2000),                 # no table: computed moments, sequential
-    lambda: weighted_correlation_test(XT, YT, kind="scores"),            # ties (scores)
-    lambda: weighted_correlation_test(X40, Y40, weigher=lambda i: 1.0 / (i + 0.5), method="monte-carlo",
-                                      n_resamples=500, rng=1),
-    lambda: standardize(0.3, n=30),                                      # table path
-    lambda: standardize(0.3, weigher="dcg", n=8, form="paper"),          # moments computed at n
-    lambda: standardize(0.3, x=XT, y=YT, g0_rule="closest_to_zero"),     # the tie patterns' null
-    lambda: standardization_function(coefficient="spearman", n=500),
-    lambda: null_moments(weigher="inverse_square:n0=2", n=7),
-    lambda: exact_moments("spearman", n=6, weigher="power:p=1.5,n0=1"),
-    lambda: weighted_correlation([1, 2, 3, 4], [2, 1, 4, 3], coefficient="kendall", ties="raise"),
-], ids=["exact", "table", "monte-carlo", "sequential-computed", "ties", "callable", "standardize-table",
-        "standardize-computed", "standardize-ties", "standardization_function", "null_moments", "exact_moments",
-        "weighted_correlation"])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: weighted_correlation_test([1, 2, 3, 4, 5, 6, 7, 8], [1, 3, 2, 4, 6, 5, 8, 7]),
+        lambda: weighted_correlation_test(
+            X40,
+            Y40,
+            coefficient="spearman",
+            scheme="multiplicative",
+            weigher="inverse_square:n0=1",
+            alternative="greater",
+        ),
+        lambda: weighted_correlation_test(
+            X40, Y40, method="monte-carlo", n_resamples=999, rng=0, g0_rule="max_min_slope"
+        ),
+        lambda: weighted_correlation_test(
+            np.arange(1, 16), np.r_[2, 1, np.arange(3, 16)], weigher="dcg", rng=0, n_resamples=2000
+        ),  # no table: computed moments, sequential
+        lambda: weighted_correlation_test(XT, YT, kind="scores"),  # ties (scores)
+        lambda: weighted_correlation_test(
+            X40, Y40, weigher=lambda i: 1.0 / (i + 0.5), method="monte-carlo", n_resamples=500, rng=1
+        ),
+        lambda: standardize(0.3, n=30),  # table path
+        lambda: standardize(0.3, weigher="dcg", n=8, form="paper"),  # moments computed at n
+        lambda: standardize(0.3, x=XT, y=YT, g0_rule="closest_to_zero"),  # the tie patterns' null
+        lambda: standardization_function(coefficient="spearman", n=500),
+        lambda: null_moments(weigher="inverse_square:n0=2", n=7),
+        lambda: exact_moments("spearman", n=6, weigher="power:p=1.5,n0=1"),
+        lambda: weighted_correlation([1, 2, 3, 4], [2, 1, 4, 3], coefficient="kendall", ties="raise"),
+    ],
+    ids=[
+        "exact",
+        "table",
+        "monte-carlo",
+        "sequential-computed",
+        "ties",
+        "callable",
+        "standardize-table",
+        "standardize-computed",
+        "standardize-ties",
+        "standardization_function",
+        "null_moments",
+        "exact_moments",
+        "weighted_correlation",
+    ],
+)
 def test_public_functions_validate_once(calls, call):
     value = call()
     calls.assert_once()
@@ -133,8 +174,9 @@ def test_the_memo_skips_the_parse_on_a_repeated_call(calls):
 def test_config_scheme_id_is_weightings(weigher):
     for coefficient in ("kendall", "spearman"):
         for scheme in ("additive", "multiplicative"):
-            assert (_config.configuration(coefficient, scheme, weigher).scheme_id
-                    == W.scheme_id(coefficient, scheme, weigher))
+            assert _config.configuration(coefficient, scheme, weigher).scheme_id == W.scheme_id(
+                coefficient, scheme, weigher
+            )
 
 
 def test_config_scheme_id_names_every_shipped_table():

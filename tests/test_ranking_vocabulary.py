@@ -1,6 +1,7 @@
 """The ranking vocabularies: one registry each, the single source of the CLI choices, the config schema
 and the docs tables (checked here against the registry), and every dispatcher on a coefficient code or
 name fails closed (an unknown one raises; it is never computed as Kendall)."""
+
 from __future__ import annotations
 
 import argparse
@@ -15,14 +16,22 @@ from agreekit import InputError
 from agreekit.ranking import _config, _exact_null, _kernels, _log_kernels, _rescaling, _tied_null, _vocabulary
 from agreekit.ranking import correlation, significance
 from agreekit.ranking.tablegen import _fused, sampling
-from agreekit.ranking.weighting import (COEFFICIENT_REGISTRY, COEFFICIENTS, SCHEME_REGISTRY, SCHEMES,
-                                        WEIGHER_FAMILIES, Weigher, parse_weigher)
+from agreekit.ranking.weighting import (
+    COEFFICIENT_REGISTRY,
+    COEFFICIENTS,
+    SCHEME_REGISTRY,
+    SCHEMES,
+    WEIGHER_FAMILIES,
+    Weigher,
+    parse_weigher,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 BAD = 7  # not a code of COEFFICIENT_REGISTRY
 
 
 # ------------------------------------------------------------------ the registries' faces
+
 
 def _cli_parser():
     from agreekit.cli import build_parser
@@ -106,8 +115,11 @@ def test_schema_pattern_accepts_every_family_spec():
     doc = yaml.safe_load((ROOT / "config" / "config.schema.yaml").read_text(encoding="utf-8"))
     pattern = doc["properties"]["ranking"]["properties"]["schemes"]["items"]["properties"]["weigher"]["pattern"]
     for fam in WEIGHER_FAMILIES.values():
-        spec = fam.name + (":" + ",".join(f"{p.name}={p.example if p.default is None else p.default}"
-                                          for p in fam.params) if fam.params else "")
+        spec = fam.name + (
+            ":" + ",".join(f"{p.name}={p.example if p.default is None else p.default}" for p in fam.params)
+            if fam.params
+            else ""
+        )
         assert parse_weigher(spec).family == fam.name
         assert re.search(pattern, spec), spec
     assert not re.search(pattern, "exponential:p=2")
@@ -133,8 +145,7 @@ def test_docs_table_rows_name_each_entry():
     """Independent of docs_table's formatting: each family's row has its name, f(i) with the parameter
     names and every parameter with its default."""
     guide = (ROOT / "docs" / "guide" / "ranking.md").read_text(encoding="utf-8")
-    rows = {m.group(1): line for line in guide.splitlines()
-            if (m := re.match(r"^\| `([a-z_]+)[:`]", line))}
+    rows = {m.group(1): line for line in guide.splitlines() if (m := re.match(r"^\| `([a-z_]+)[:`]", line))}
     assert set(WEIGHER_FAMILIES) <= set(rows)
     assert set(COEFFICIENT_REGISTRY) <= set(rows) and set(SCHEME_REGISTRY) <= set(rows)
     for fam in WEIGHER_FAMILIES.values():
@@ -160,6 +171,7 @@ def test_registry_entries_are_complete():
 
 
 # ------------------------------------------------------------------ fail closed: names
+
 
 def test_unknown_names_raise():
     with pytest.raises(InputError, match="coefficient"):
@@ -216,31 +228,46 @@ DISPATCHERS = {
     "_kernels.coefficient_pair": lambda: _kernels.coefficient_pair(X, Y, F, BAD, False),
     "_kernels._identity_coefficient": lambda: _kernels._identity_coefficient(Y, X, np.empty(8), F, BAD, False),
     "_kernels.batch_identity": lambda: _kernels.batch_identity(np.array([Y]), F, BAD, False),
-    "_kernels._place": lambda: _kernels._place(F, BAD, False, 0, 1, np.zeros(6), np.zeros(6), np.zeros(9),
-                                               np.zeros(9), X, 8),
-    "_kernels.exact_chunk_sums": lambda: _kernels.exact_chunk_sums(5, 2, F[:5], BAD, False, 0.0, 0, 20,
-                                                                   np.empty(0)),
-    "_exact_null._exact_chunk_counts": lambda: _exact_null._exact_chunk_counts(5, 2, F[:5], BAD, False, 0.0, 0.0,
-                                                                               0, 20),
-    "_log_kernels._log_gamma": lambda: _log_kernels._log_gamma(X, Y, np.log(F), BAD, False, np.empty(8),
-                                                                np.empty(8), np.empty(8)),
+    "_kernels._place": lambda: _kernels._place(
+        F, BAD, False, 0, 1, np.zeros(6), np.zeros(6), np.zeros(9), np.zeros(9), X, 8
+    ),
+    "_kernels.exact_chunk_sums": lambda: _kernels.exact_chunk_sums(5, 2, F[:5], BAD, False, 0.0, 0, 20, np.empty(0)),
+    "_exact_null._exact_chunk_counts": lambda: _exact_null._exact_chunk_counts(
+        5, 2, F[:5], BAD, False, 0.0, 0.0, 0, 20
+    ),
+    "_log_kernels._log_gamma": lambda: _log_kernels._log_gamma(
+        X, Y, np.log(F), BAD, False, np.empty(8), np.empty(8), np.empty(8)
+    ),
     "_log_kernels.log_coefficient": lambda: _log_kernels.log_coefficient(X, Y, np.log(F), BAD, False),
     "_log_kernels.log_batch_identity": lambda: _log_kernels.log_batch_identity(np.array([Y]), np.log(F), BAD, False),
-    "_log_kernels.log_exact_chunk_sums": lambda: _log_kernels.log_exact_chunk_sums(5, 2, np.log(F[:5]), BAD, False,
-                                                                                   0.0, 0, 20, np.empty(0)),
-    "_log_kernels.log_exact_chunk_counts": lambda: _log_kernels.log_exact_chunk_counts(5, 2, np.log(F[:5]), BAD,
-                                                                                       False, 0.0, 0.0, 0, 20),
+    "_log_kernels.log_exact_chunk_sums": lambda: _log_kernels.log_exact_chunk_sums(
+        5, 2, np.log(F[:5]), BAD, False, 0.0, 0, 20, np.empty(0)
+    ),
+    "_log_kernels.log_exact_chunk_counts": lambda: _log_kernels.log_exact_chunk_counts(
+        5, 2, np.log(F[:5]), BAD, False, 0.0, 0.0, 0, 20
+    ),
     "significance._checked_coefficient": lambda: significance._checked_coefficient(X, Y, F, BAD, False),
-    "_tied_null._gamma": lambda: _tied_null._gamma(X.astype(float), F, Y.astype(float), Y, F, 8, BAD, False,
-                                                   np.arange(8), np.empty(8)),
-    "_tied_null.TiedNull": lambda: _tied_null.TiedNull([1, 1, 2, 3], [1, 2, 2, 3], parse_weigher("harmonic"),
-                                                       BAD, False),
+    "_tied_null._gamma": lambda: _tied_null._gamma(
+        X.astype(float), F, Y.astype(float), Y, F, 8, BAD, False, np.arange(8), np.empty(8)
+    ),
+    "_tied_null.TiedNull": lambda: _tied_null.TiedNull(
+        [1, 1, 2, 3], [1, 2, 2, 3], parse_weigher("harmonic"), BAD, False
+    ),
     "_rescaling.scratch_table": lambda: _rescaling.scratch_table(F, 8, BAD),
-    "correlation._tied_coefficient": lambda: correlation._tied_coefficient([1, 1, 2, 3], [1, 2, 2, 3],
-                                                                           parse_weigher("harmonic"), BAD, False),
-    "_fused.fused_sample": lambda: _fused.fused_sample(BAD, 8, np.uint64(1), np.uint64(2), 0, 2,
-                                                       np.ascontiguousarray(np.tile(F[:, None], (1, 4))),
-                                                       np.ones((2, 4), np.int64), np.empty((2, 4, 2))),
+    "correlation._tied_coefficient": lambda: correlation._tied_coefficient(
+        [1, 1, 2, 3], [1, 2, 2, 3], parse_weigher("harmonic"), BAD, False
+    ),
+    "_fused.fused_sample": lambda: _fused.fused_sample(
+        BAD,
+        8,
+        np.uint64(1),
+        np.uint64(2),
+        0,
+        2,
+        np.ascontiguousarray(np.tile(F[:, None], (1, 4))),
+        np.ones((2, 4), np.int64),
+        np.empty((2, 4, 2)),
+    ),
 }
 
 

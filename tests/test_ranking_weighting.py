@@ -11,7 +11,7 @@ from agreekit.ranking.weighting import Weigher, parse_weigher
         ("harmonic", "harmonic", [1, 2, 4], [1.0, 0.5, 0.25]),
         ("inverse_square", "inverse_square:n0=0", [1, 2], [1.0, 0.25]),
         ("inverse_square:n0=2", "inverse_square:n0=2", [1, 2], [1 / 9, 1 / 16]),
-        (" power:p=1.5, n0=1 ", "power:p=1.5,n0=1", [1, 3], [2 ** -1.5, 4 ** -1.5]),
+        (" power:p=1.5, n0=1 ", "power:p=1.5,n0=1", [1, 3], [2**-1.5, 4**-1.5]),
         ("power:n0=0.5,p=1", "power:p=1,n0=0.5", [1], [1 / 1.5]),
         ("dcg", "dcg", [1, 3], [1.0, 0.5]),
     ],

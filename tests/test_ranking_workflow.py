@@ -1,5 +1,6 @@
 """The table-generation workflow on the quick config (config/quick.yaml): whole DAG, determinism across
 --cores, resume after SIGKILL, only new jobs for a new scheme, config errors before any job runs."""
+
 import json
 import os
 import re
@@ -26,8 +27,17 @@ def _workdir(tmp: Path, extra: dict | None = None) -> Path:
 
 
 def _cmd(wd: Path, *args, cores=2, extra=False):
-    cmd = [sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "--directory", str(wd),
-           "--configfile", "config/quick.yaml"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "snakemake",
+        "-s",
+        str(ROOT / "Snakefile"),
+        "--directory",
+        str(wd),
+        "--configfile",
+        "config/quick.yaml",
+    ]
     if extra:
         cmd += ["extra.yaml"]
     return cmd + ["--cores", str(cores), "--rerun-incomplete", *args]
@@ -50,7 +60,7 @@ def _ids():
 
 def _job_counts(dry_run_text: str) -> dict:
     counts = {}
-    block = dry_run_text[dry_run_text.find("Job stats"):]
+    block = dry_run_text[dry_run_text.find("Job stats") :]
     for m in re.finditer(r"^(ranking_\w+|all)\s+(\d+)\s*$", block, re.M):
         counts[m.group(1)] = int(m.group(2))
     return counts
@@ -82,26 +92,38 @@ def test_quick_workflow_end_to_end_deterministic_resumable(tmp_path):
     assert (a / "report.html").stat().st_size > 100_000
 
     # ---- nothing to do on a rerun; a new scheme adds only its own jobs (+ the aggregates)
-    plus = {"ranking": {"schemes": QUICK["ranking"]["schemes"]
-                        + [{"coefficient": "kendall", "scheme": "additive", "weigher": "dcg"}]}}
+    plus = {
+        "ranking": {
+            "schemes": QUICK["ranking"]["schemes"]
+            + [{"coefficient": "kendall", "scheme": "additive", "weigher": "dcg"}]
+        }
+    }
     (a / "extra.yaml").write_text(yaml.safe_dump(plus))
     dry = _run(a, "ranking_all", "--dry-run", extra=True).stdout
     counts = _job_counts(dry)
-    for rule in ("ranking_exact", "ranking_sample", "ranking_quantiles", "ranking_fit", "ranking_validate",
-                 "ranking_pvalue_check"):
+    for rule in (
+        "ranking_exact",
+        "ranking_sample",
+        "ranking_quantiles",
+        "ranking_fit",
+        "ranking_validate",
+        "ranking_pvalue_check",
+    ):
         assert counts.get(rule) == 1, (rule, counts)
     assert "sid=kendall_additive_dcg" in dry
     assert not any(f"sid={sid}" in dry for sid in ids)
-    assert "Nothing to be done" in _run(a, "ranking_all", "--dry-run").stdout + _run(a, "ranking_all",
-                                                                                      "--dry-run").stderr
+    assert (
+        "Nothing to be done" in _run(a, "ranking_all", "--dry-run").stdout + _run(a, "ranking_all", "--dry-run").stderr
+    )
 
     # ---- run B: one scheme's table at 1 core, SIGKILLed after its first finished job, then resumed
     b = _workdir(tmp_path / "b")
     targets = [f"results/tables/{ids[0]}.json"]
     log = b / "run.log"
     with open(log, "w") as fh:
-        proc = subprocess.Popen(_cmd(b, *targets, cores=1), cwd=b, stdout=fh, stderr=subprocess.STDOUT,
-                                start_new_session=True)
+        proc = subprocess.Popen(
+            _cmd(b, *targets, cores=1), cwd=b, stdout=fh, stderr=subprocess.STDOUT, start_new_session=True
+        )
         deadline = time.time() + 180
         while time.time() < deadline and proc.poll() is None and log.read_text().count("Finished jobid") < 1:
             time.sleep(0.1)
@@ -126,11 +148,14 @@ def test_quick_workflow_end_to_end_deterministic_resumable(tmp_path):
     assert (b / targets[0]).read_bytes() == (res / "tables" / f"{ids[0]}.json").read_bytes()
 
 
-@pytest.mark.parametrize("override,key", [
-    ({"schemes": [{"coefficient": "spearman", "scheme": "additive", "weigher": "harmonc"}]}, "weigher"),
-    ({"sample_size": {"spearman": [{"size": -5}], "kendall": [{"size": 100}]}}, "size"),
-    ({"grid": {"q": 1.3, "a_min": 12, "a_max": {"spearman": 11, "kendall": 18}}}, "ranking.grid.a_min"),
-])
+@pytest.mark.parametrize(
+    "override,key",
+    [
+        ({"schemes": [{"coefficient": "spearman", "scheme": "additive", "weigher": "harmonc"}]}, "weigher"),
+        ({"sample_size": {"spearman": [{"size": -5}], "kendall": [{"size": 100}]}}, "size"),
+        ({"grid": {"q": 1.3, "a_min": 12, "a_max": {"spearman": 11, "kendall": 18}}}, "ranking.grid.a_min"),
+    ],
+)
 def test_invalid_config_fails_before_any_job(tmp_path, override, key):
     """The parse-time check the Snakefile runs (check_pipeline_config, see test_bad_config.py for the wiring),
     in-process on the config merged as `--configfile config/quick.yaml extra.yaml` merges it."""
@@ -170,8 +195,9 @@ def test_default_run_takes_shipped_quantiles_make_tables_samples_them(tmp_path):
     c = _job_counts(dry)
     assert c.get("ranking_quantiles") == 1 and c.get("ranking_quantiles_shipped") == 1, c
     assert "unit=batch/kendall-paper" in dry and "shipped_unit=batch/spearman-paper" in dry
-    (wd / "bad.yaml").write_text(yaml.safe_dump({"ranking": {"quantiles": {"verify": {"n": {"spearman": [11, 125],
-                                                                                             "kendall": [11]}}}}}))
+    (wd / "bad.yaml").write_text(
+        yaml.safe_dump({"ranking": {"quantiles": {"verify": {"n": {"spearman": [11, 125], "kendall": [11]}}}}})
+    )
     r = _run_default(wd, "ranking_all", "--dry-run", configfiles=["bad.yaml"], check=False)
     assert r.returncode != 0 and "ranking.quantiles.verify.n.spearman" in r.stdout + r.stderr
 
@@ -181,8 +207,9 @@ def test_default_run_takes_shipped_quantiles_make_tables_samples_them(tmp_path):
     from agreekit.ranking.tablegen.generation import quantile_block_from_arrays
     from agreekit.ranking.tables import available_tables, load_table
 
-    (wd / "fast.yaml").write_text(yaml.safe_dump({"ranking": {"quantiles": {"verify": {"n": {"spearman": [11],
-                                                                                             "kendall": [11]}}}}}))
+    (wd / "fast.yaml").write_text(
+        yaml.safe_dump({"ranking": {"quantiles": {"verify": {"n": {"spearman": [11], "kendall": [11]}}}}})
+    )
     out = "results/ranking/quantiles/shipped/batch/spearman-paper"
     _run_default(wd, out + ".npz", configfiles=["fast.yaml"])
     ver = json.loads((wd / (out + ".verify.json")).read_text())

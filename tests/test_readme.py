@@ -31,6 +31,7 @@ README block rules (for everyone who edits README.md)
 * A failure names the block (README line of the opening fence), the README line that failed, and why
   (the exception and its README-line traceback, or expected vs. actual value).
 """
+
 from __future__ import annotations
 
 import ast
@@ -49,8 +50,18 @@ ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
 RUNNABLE = ("python", "bash")
 # not copied into the temporary working copy (large, generated, or per-machine)
-IGNORE = shutil.ignore_patterns(".git", ".venv", "results", "logs", ".snakemake", "__pycache__", "*.egg-info",
-                                ".pytest_cache", ".hypothesis", "output")
+IGNORE = shutil.ignore_patterns(
+    ".git",
+    ".venv",
+    "results",
+    "logs",
+    ".snakemake",
+    "__pycache__",
+    "*.egg-info",
+    ".pytest_cache",
+    ".hypothesis",
+    "output",
+)
 TIMEOUT = 600
 
 
@@ -67,7 +78,7 @@ def extract_blocks(text: str) -> list[dict]:
         start, body = i + 1, []
         i += 1
         while i < len(lines) and not lines[i].strip().startswith(fence):
-            body.append(lines[i][len(indent):] if lines[i].startswith(indent) else lines[i])
+            body.append(lines[i][len(indent) :] if lines[i].startswith(indent) else lines[i])
             i += 1
         blocks.append({"lang": lang, "start": start, "first": start + 1, "code": "\n".join(body) + "\n"})
         i += 1
@@ -99,7 +110,7 @@ def _expect_node(node, src, trunc=False):
         if isinstance(node.value, int) and "." not in text and "e" not in text.lower():
             return ("int", node.value, 0.0) if not trunc else ("trunc", float(node.value), 1.0)
         dec = len(text.split(".")[1]) if "." in text and "e" not in text.lower() else 12
-        return ("trunc", float(node.value), 10.0 ** -dec) if trunc else ("num", float(node.value), 0.5 * 10.0 ** -dec)
+        return ("trunc", float(node.value), 10.0**-dec) if trunc else ("num", float(node.value), 0.5 * 10.0**-dec)
     if isinstance(node, (ast.List, ast.Tuple)):
         return ("seq", [_expect_node(e, src) for e in node.elts], None)
     if isinstance(node, ast.Dict):
@@ -305,10 +316,17 @@ def test_readme_block(block, pristine, tmp_path):
         src.write_text(block["code"], encoding="utf-8")
         checks.write_text(json.dumps(_python_checks(block["code"], block["first"])), encoding="utf-8")
         runner = tmp_path / "runner.py"
-        runner.write_text(_PY_RUNNER.format(test_dir=str(Path(__file__).parent), src_path=str(src),
-                                            checks_path=str(checks), offset=block["first"] - 1))
-        r = subprocess.run([sys.executable, str(runner)], cwd=wd, env=_env(), capture_output=True, text=True,
-                           timeout=TIMEOUT)
+        runner.write_text(
+            _PY_RUNNER.format(
+                test_dir=str(Path(__file__).parent),
+                src_path=str(src),
+                checks_path=str(checks),
+                offset=block["first"] - 1,
+            )
+        )
+        r = subprocess.run(
+            [sys.executable, str(runner)], cwd=wd, env=_env(), capture_output=True, text=True, timeout=TIMEOUT
+        )
         assert r.returncode == 0, f"{where} failed (exit {r.returncode}):\n{r.stderr[-4000:]}"
         return
     outdir = tmp_path / "outputs"

@@ -3,6 +3,7 @@ ranges a library can ship (core: lower bounds only; extras: a cap only with a co
 environment.yml = requirements/lock.txt, and the built wheel installed into a fresh venv running the README's
 and the quickstart's Python blocks (their ``# ->`` values checked) and the gallery scripts from an empty
 directory, with the example data taken from the package."""
+
 from __future__ import annotations
 
 import json
@@ -98,9 +99,10 @@ def test_extras_capped_only_with_a_comment_naming_why():
             spec = Requirement(req).specifier
             assert any(s.operator == ">=" for s in spec), f"{req!r} has no lower bound"
             if any(s.operator in ("<", "<=", "==", "~=") for s in spec):
-                comment = " ".join(l for l in lines[max(start, i - 3):i + 1] if "#" in l)
+                comment = " ".join(l for l in lines[max(start, i - 3) : i + 1] if "#" in l)
                 assert re.search(r"#.*(incompatib|has no|removed|breaks|drops|renamed)", comment), (
-                    f"extra {req!r} is capped without a comment naming the incompatibility")
+                    f"extra {req!r} is capped without a comment naming the incompatibility"
+                )
 
 
 def test_environment_yml_agrees_with_the_lock():
@@ -135,10 +137,15 @@ def wheel(tmp_path_factory) -> Path:
     tree, dist = tmp_path_factory.mktemp("tree"), tmp_path_factory.mktemp("dist")
     for name in ("pyproject.toml", "README.md", "LICENSE"):
         shutil.copy2(ROOT / name, tree / name)
-    shutil.copytree(ROOT / "src", tree / "src", ignore=shutil.ignore_patterns("__pycache__", "*.egg-info", "*.nbi",
-                                                                               "*.nbc"))
-    r = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
-                        "-w", str(dist), str(tree)], capture_output=True, text=True, timeout=600)
+    shutil.copytree(
+        ROOT / "src", tree / "src", ignore=shutil.ignore_patterns("__pycache__", "*.egg-info", "*.nbi", "*.nbc")
+    )
+    r = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(dist), str(tree)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert r.returncode == 0, f"building the wheel failed:\n{r.stderr[-3000:]}"
     return next(dist.glob("agreekit-*.whl"))
 
@@ -152,13 +159,15 @@ def test_wheel_contains_the_datasets_with_their_licences(wheel):
         assert not missing, f"the wheel lacks {sorted(missing)}"
         folders = {n.split("/")[3] for n in expected}
         assert folders == {"consensus", "clustering", "trec_scores", "trec_sample"}
-        for folder in folders:        # every data set's source and licence travel with it
+        for folder in folders:  # every data set's source and licence travel with it
             text = z.read(f"agreekit/datasets/data/{folder}/README.md").decode()
             assert "Licence" in text and "Source" in text, folder
         # the shipped files are the repository's resources, byte for byte (the synthetic trec_sample is the
         # output of resources/datasets/make_synthetic_trec.py, tested in tests/test_datasets.py)
-        for name, res in (("consensus/sports.csv", "consensus/sports.csv"),
-                          ("trec_scores/adhoc8_ap.csv", "bootstrap/trec_topic_by_run_scores/adhoc8_ap.csv")):
+        for name, res in (
+            ("consensus/sports.csv", "consensus/sports.csv"),
+            ("trec_scores/adhoc8_ap.csv", "bootstrap/trec_topic_by_run_scores/adhoc8_ap.csv"),
+        ):
             assert z.read(f"agreekit/datasets/data/{name}") == (ROOT / "resources" / res).read_bytes()
     size = wheel.stat().st_size
     print(f"wheel {wheel.name}: {size} bytes")
@@ -176,22 +185,49 @@ def test_wheel_in_a_fresh_venv_runs_readme_quickstart_and_gallery(wheel, tmp_pat
     if uv is None:
         pytest.skip("uv not found (make installs it into .venv)")
     venv = tmp_path / "fresh"
-    r = subprocess.run([uv, "venv", "--quiet", "--python", sys.executable, str(venv)], capture_output=True,
-                       text=True, timeout=300)
+    r = subprocess.run(
+        [uv, "venv", "--quiet", "--python", sys.executable, str(venv)], capture_output=True, text=True, timeout=300
+    )
     assert r.returncode == 0, r.stderr
     py = venv / "bin" / "python"
-    r = subprocess.run([uv, "pip", "install", "--offline", "--quiet", "--python", str(py),
-                        "-c", str(ROOT / "requirements" / "lock.txt"), f"agreekit[plot] @ {wheel.as_uri()}",
-                        "igraph", "pytest"], capture_output=True, text=True, timeout=900)
+    r = subprocess.run(
+        [
+            uv,
+            "pip",
+            "install",
+            "--offline",
+            "--quiet",
+            "--python",
+            str(py),
+            "-c",
+            str(ROOT / "requirements" / "lock.txt"),
+            f"agreekit[plot] @ {wheel.as_uri()}",
+            "igraph",
+            "pytest",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     if r.returncode != 0:
         pytest.skip(f"the wheel's dependencies cannot be resolved offline from uv's cache: {r.stderr.strip()[-300:]}")
     empty = tmp_path / "empty"
     empty.mkdir()
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
-    env.update(MPLBACKEND="Agg", NUMBA_NUM_THREADS="1", NUMBA_CACHE_DIR=str(tmp_path / "numba"),
-               PATH=str(venv / "bin") + os.pathsep + env.get("PATH", ""))
-    where = subprocess.run([str(py), "-c", "import agreekit; print(agreekit.__file__)"], cwd=empty, env=env,
-                           capture_output=True, text=True, timeout=300)
+    env.update(
+        MPLBACKEND="Agg",
+        NUMBA_NUM_THREADS="1",
+        NUMBA_CACHE_DIR=str(tmp_path / "numba"),
+        PATH=str(venv / "bin") + os.pathsep + env.get("PATH", ""),
+    )
+    where = subprocess.run(
+        [str(py), "-c", "import agreekit; print(agreekit.__file__)"],
+        cwd=empty,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert str(venv) in where.stdout, f"agreekit imported from {where.stdout!r} {where.stderr[-500:]}"
 
     ran = []
@@ -203,10 +239,15 @@ def test_wheel_in_a_fresh_venv_runs_readme_quickstart_and_gallery(wheel, tmp_pat
             src.write_text(block["code"], encoding="utf-8")
             checks.write_text(json.dumps(tr._python_checks(block["code"], block["first"])), encoding="utf-8")
             runner = work / "runner.py"
-            runner.write_text(tr._PY_RUNNER.format(test_dir=str(Path(tr.__file__).parent), src_path=str(src),
-                                                   checks_path=str(checks), offset=block["first"] - 1))
-            r = subprocess.run([str(py), str(runner)], cwd=empty, env=env, capture_output=True, text=True,
-                               timeout=900)
+            runner.write_text(
+                tr._PY_RUNNER.format(
+                    test_dir=str(Path(tr.__file__).parent),
+                    src_path=str(src),
+                    checks_path=str(checks),
+                    offset=block["first"] - 1,
+                )
+            )
+            r = subprocess.run([str(py), str(runner)], cwd=empty, env=env, capture_output=True, text=True, timeout=900)
             err = r.stderr.replace("README.md", page.name)
             assert r.returncode == 0, f"{page.name} python block at line {block['start']} failed:\n{err[-3000:]}"
             ran.append(f"{page.name}:{block['start']}")

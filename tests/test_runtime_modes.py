@@ -10,6 +10,7 @@
   numba's classes are still untouched;
 * ``InputError`` is presented as ``agreekit.InputError``.
 """
+
 from __future__ import annotations
 
 import json
@@ -36,8 +37,7 @@ def _env(**extra) -> dict:
 
 
 def _run(args, *, env, cwd=ROOT, timeout=600):
-    return subprocess.run([sys.executable, *args], cwd=cwd, env=env, capture_output=True, text=True,
-                          timeout=timeout)
+    return subprocess.run([sys.executable, *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
 
 
 # ----------------------------------------------------------------------------------------- python -OO
@@ -93,10 +93,16 @@ def _readme_runner(tmp_path: Path, block: dict, record: Path) -> Path:
     src, checks = tmp_path / "block.py", tmp_path / "checks.json"
     src.write_text(block["code"], encoding="utf-8")
     checks.write_text(json.dumps(test_readme._python_checks(block["code"], block["first"])), encoding="utf-8")
-    code = test_readme._PY_RUNNER.format(test_dir=str(Path(test_readme.__file__).parent), src_path=str(src),
-                                         checks_path=str(checks), offset=block["first"] - 1)
-    code = code.replace("    r = mismatch(_compile_expected(text), value)\n",
-                        "    _seen.append([line, repr(value)])\n    r = mismatch(_compile_expected(text), value)\n")
+    code = test_readme._PY_RUNNER.format(
+        test_dir=str(Path(test_readme.__file__).parent),
+        src_path=str(src),
+        checks_path=str(checks),
+        offset=block["first"] - 1,
+    )
+    code = code.replace(
+        "    r = mismatch(_compile_expected(text), value)\n",
+        "    _seen.append([line, repr(value)])\n    r = mismatch(_compile_expected(text), value)\n",
+    )
     code = code.replace("failures = []\n", "failures = []\n_seen = []\n", 1)
     code += f"\nopen({str(record)!r}, 'w').write(json.dumps(_seen))\n"
     runner = tmp_path / "runner.py"
@@ -250,8 +256,11 @@ def test_input_error_is_presented_as_agreekit_input_error():
     import agreekit
     from agreekit import InputError, parse_weigher
 
-    assert InputError.__module__ == "agreekit" and f"{InputError.__module__}.{InputError.__qualname__}" == \
-        "agreekit.InputError" and agreekit.InputError is InputError
+    assert (
+        InputError.__module__ == "agreekit"
+        and f"{InputError.__module__}.{InputError.__qualname__}" == "agreekit.InputError"
+        and agreekit.InputError is InputError
+    )
     with pytest.raises(InputError) as info:
         parse_weigher("bogus")
     back = pickle.loads(pickle.dumps(info.value))
@@ -260,6 +269,7 @@ def test_input_error_is_presented_as_agreekit_input_error():
     assert r.stderr.strip().splitlines()[-1].startswith("agreekit.InputError: `weigher`")
     hits = []
     for path in (ROOT / "src").rglob("*.py"):
-        hits += [f"{path}:{i}" for i, line in enumerate(path.read_text().splitlines(), 1)
-                 if "_validation.InputError" in line]
+        hits += [
+            f"{path}:{i}" for i, line in enumerate(path.read_text().splitlines(), 1) if "_validation.InputError" in line
+        ]
     assert not hits

@@ -7,6 +7,7 @@ test, one of the `slow` ones of tests/conftest.py, in `make test-slow`). Without
 running cluster the test is skipped and says so. Files that record wall-clock times (Snakemake
 benchmark files, stage times, the solvers' elapsed seconds) cannot be byte-identical; they are
 compared with those time fields removed (see `_TIMED`)."""
+
 from __future__ import annotations
 
 import csv
@@ -41,21 +42,23 @@ def _cluster_state() -> str | None:
         return f"sinfo failed ({exc}): SLURM cluster not up; run `bash tests/slurm/start.sh`"
     states = r.stdout.split()
     if r.returncode != 0 or not any(s.rstrip("*~#") in ("idle", "mix", "alloc") for s in states):
-        return (f"SLURM cluster not up (sinfo: {(r.stdout + r.stderr).strip()[:200]!r}); "
-                "run `bash tests/slurm/start.sh` (as root) first")
+        return (
+            f"SLURM cluster not up (sinfo: {(r.stdout + r.stderr).strip()[:200]!r}); "
+            "run `bash tests/slurm/start.sh` (as root) first"
+        )
     return None
 
 
 # files that hold wall-clock times: (glob, how to strip the times before comparing)
 _TIMED = {
-    "ranking/benchmarks/*.tsv": "skip",       # Snakemake `benchmark:` (seconds, memory)
-    "ranking/stage_times.md": "skip",            # summary of those
-    "consensus/datasets/*.json": "json",         # "elapsed"
-    "consensus/datasets.csv": "csv",             # "seconds"
-    "consensus/datasets.md": "md",               # seconds column
-    "consensus/simulation/cells/*.csv": "csv",   # per-profile solver seconds
+    "ranking/benchmarks/*.tsv": "skip",  # Snakemake `benchmark:` (seconds, memory)
+    "ranking/stage_times.md": "skip",  # summary of those
+    "consensus/datasets/*.json": "json",  # "elapsed"
+    "consensus/datasets.csv": "csv",  # "seconds"
+    "consensus/datasets.md": "md",  # seconds column
+    "consensus/simulation/cells/*.csv": "csv",  # per-profile solver seconds
     "consensus/simulation/profiles.csv": "csv",
-    "consensus/simulation/times.csv": "skip",     # a summary of solver seconds only
+    "consensus/simulation/times.csv": "skip",  # a summary of solver seconds only
     "consensus/simulation/times_boxplot.png": "skip",  # a plot of those seconds
 }
 _TIME_KEYS = re.compile(r"(elapsed|seconds|time|_s)$", re.I)
@@ -71,6 +74,7 @@ def _strip_times(rel: str, data: bytes, how: str):
             if isinstance(o, list):
                 return [drop(v) for v in o]
             return o
+
         return drop(obj)
     if how == "csv":
         rows = list(csv.DictReader(io.StringIO(data.decode())))
@@ -80,8 +84,10 @@ def _strip_times(rel: str, data: bytes, how: str):
         head = next((ln for ln in lines if ln.startswith("|")), "")
         cols = [c.strip() for c in head.strip("|").split("|")]
         keep = [i for i, c in enumerate(cols) if not _TIME_KEYS.search(c)]
-        return [[c for i, c in enumerate(ln.strip("|").split("|")) if i in keep] if ln.startswith("|") else ln
-                for ln in lines]
+        return [
+            [c for i, c in enumerate(ln.strip("|").split("|")) if i in keep] if ln.startswith("|") else ln
+            for ln in lines
+        ]
     return None
 
 
@@ -100,8 +106,20 @@ def _workdir(path: Path) -> Path:
 
 
 def _snakemake(wd: Path, *extra: str) -> list[str]:
-    return [sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "--directory", str(wd),
-            "--configfile", "config/quick.yaml", "--cores", "2", *extra]
+    return [
+        sys.executable,
+        "-m",
+        "snakemake",
+        "-s",
+        str(ROOT / "Snakefile"),
+        "--directory",
+        str(wd),
+        "--configfile",
+        "config/quick.yaml",
+        "--cores",
+        "2",
+        *extra,
+    ]
 
 
 def _files(res: Path) -> dict[str, Path]:
@@ -118,9 +136,21 @@ def test_quick_configs_on_slurm_match_local_run(tmp_path):
     env = dict(os.environ, NUMBA_NUM_THREADS="1")
     # the SLURM run polls the scheduler most of the time: start it first, run the local one meanwhile
     t0 = time.perf_counter()
-    sl = subprocess.Popen(_snakemake(slurm, "--profile", str(ROOT / "profiles" / "slurm"), "--slurm-no-account",
-                                     "--slurm-logdir", str(tmp_path / "slurm_logs")),
-                          cwd=slurm, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    sl = subprocess.Popen(
+        _snakemake(
+            slurm,
+            "--profile",
+            str(ROOT / "profiles" / "slurm"),
+            "--slurm-no-account",
+            "--slurm-logdir",
+            str(tmp_path / "slurm_logs"),
+        ),
+        cwd=slurm,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     lr = subprocess.run(_snakemake(local), cwd=local, env=env, capture_output=True, text=True, timeout=1800)
     t_local = time.perf_counter() - t0
     try:
@@ -134,16 +164,19 @@ def test_quick_configs_on_slurm_match_local_run(tmp_path):
     assert sl.returncode == 0, f"SLURM run failed:\n{out[-6000:]}"
     assert "SLURM jobid" in out, "jobs were not submitted to SLURM:\n" + out[-3000:]
     n_sbatch = len(set(re.findall(r"SLURM jobid (\d+)", out)))
-    print(f"\nquick configs, all four areas: local --cores 2 {t_local:.0f} s, SLURM (concurrently) "
-          f"{t_slurm:.0f} s wall, {n_sbatch} SLURM jobs")
+    print(
+        f"\nquick configs, all four areas: local --cores 2 {t_local:.0f} s, SLURM (concurrently) "
+        f"{t_slurm:.0f} s wall, {n_sbatch} SLURM jobs"
+    )
 
     a, b = _files(local / "results"), _files(slurm / "results")
-    assert sorted(a) == sorted(b), f"different outputs: only local {sorted(set(a) - set(b))}, " \
-                                   f"only SLURM {sorted(set(b) - set(a))}"
+    assert sorted(a) == sorted(b), (
+        f"different outputs: only local {sorted(set(a) - set(b))}, only SLURM {sorted(set(b) - set(a))}"
+    )
     assert len(a) > 100  # every area wrote its tables and figures
     for area in ("ranking", "consensus", "clustering", "bootstrap"):
-        assert any(k.startswith(area + "/") for k in a), area   # results/<area>/ of every area
-    assert any(k.startswith("tables/") for k in a)                 # the regenerated coefficient tables
+        assert any(k.startswith(area + "/") for k in a), area  # results/<area>/ of every area
+    assert any(k.startswith("tables/") for k in a)  # the regenerated coefficient tables
     differ = []
     for rel in a:
         da, db = a[rel].read_bytes(), b[rel].read_bytes()

@@ -4,6 +4,7 @@ function-level imports, no private names taken across areas.
 The contracts run as `lint-imports` in `make test`; here each one is shown to *fail* when a
 forbidden import is added to a copy of the package, so a contract that checks nothing is caught.
 """
+
 from __future__ import annotations
 
 import ast
@@ -42,7 +43,7 @@ def _absolute(module: str, is_pkg: bool, node: ast.ImportFrom) -> str:
     if not node.level:
         return node.module or ""
     base = module.split(".") if is_pkg else module.split(".")[:-1]
-    base = base[:len(base) - (node.level - 1)]
+    base = base[: len(base) - (node.level - 1)]
     return ".".join(base + ([node.module] if node.module else []))
 
 
@@ -80,8 +81,9 @@ def _lint(tmp_path: Path, edits: dict[str, str] | None = None) -> subprocess.Com
         f = work / "src" / "agreekit" / rel
         f.write_text(f.read_text(encoding="utf-8") + "\n" + line + "\n", encoding="utf-8")
     env = {"PATH": str(LINT_IMPORTS.parent), "PYTHONPATH": str(work / "src")}
-    return subprocess.run([str(LINT_IMPORTS), "--no-cache"], cwd=work, env=env, capture_output=True, text=True,
-                          timeout=300)
+    return subprocess.run(
+        [str(LINT_IMPORTS), "--no-cache"], cwd=work, env=env, capture_output=True, text=True, timeout=300
+    )
 
 
 def test_contracts_are_declared():
@@ -96,18 +98,21 @@ def test_contracts_hold(tmp_path):
     assert "3 kept, 0 broken" in out.stdout
 
 
-@pytest.mark.parametrize("contract, rel, line", [
-    # an area importing the CLI (the CLI sits above the areas)
-    ("layers", "consensus/comparison.py", "import agreekit._cli.consensus"),
-    # a shared helper importing an area (shared helpers sit at the bottom)
-    ("layers", "_io.py", "import agreekit.ranking.weighting"),
-    # metaeval taking another area's private module
-    ("private", "metaeval/_agreement.py", "from agreekit.ireval import _kernels"),
-    # the CLI taking an area's private module
-    ("private", "_cli/clustering.py", "import agreekit.clustering._files"),
-    # the ranking runtime importing the table generator, even indirectly
-    ("runtime", "ranking/tables.py", "from agreekit.ranking.tablegen import fitting"),
-])
+@pytest.mark.parametrize(
+    "contract, rel, line",
+    [
+        # an area importing the CLI (the CLI sits above the areas)
+        ("layers", "consensus/comparison.py", "import agreekit._cli.consensus"),
+        # a shared helper importing an area (shared helpers sit at the bottom)
+        ("layers", "_io.py", "import agreekit.ranking.weighting"),
+        # metaeval taking another area's private module
+        ("private", "metaeval/_agreement.py", "from agreekit.ireval import _kernels"),
+        # the CLI taking an area's private module
+        ("private", "_cli/clustering.py", "import agreekit.clustering._files"),
+        # the ranking runtime importing the table generator, even indirectly
+        ("runtime", "ranking/tables.py", "from agreekit.ranking.tablegen import fitting"),
+    ],
+)
 def test_a_forbidden_import_breaks_its_contract(tmp_path, contract, rel, line):
     out = _lint(tmp_path, {rel: line})
     assert out.returncode == 1, out.stdout + out.stderr
@@ -120,16 +125,20 @@ def test_a_forbidden_import_breaks_its_contract(tmp_path, contract, rel, line):
 def test_runtime_contract_covers_every_ranking_runtime_module():
     import agreekit.ranking
 
-    runtime = {f"agreekit.ranking.{m.name}" for m in pkgutil.iter_modules(agreekit.ranking.__path__)
-               if m.name != "tablegen"}
+    runtime = {
+        f"agreekit.ranking.{m.name}" for m in pkgutil.iter_modules(agreekit.ranking.__path__) if m.name != "tablegen"
+    }
     contract = next(c for c in _config()["contracts"] if c["id"] == "runtime")
     assert set(contract["source_modules"]) == runtime
     assert contract["forbidden_modules"] == ["agreekit.ranking.tablegen"]
 
 
 def test_layers_name_every_top_level_module():
-    layered = {m.strip() for layer in next(c for c in _config()["contracts"] if c["id"] == "layers")["layers"]
-               for m in layer.split("|")}
+    layered = {
+        m.strip()
+        for layer in next(c for c in _config()["contracts"] if c["id"] == "layers")["layers"]
+        for m in layer.split("|")
+    }
     top = {f"agreekit.{m.name}" for m in pkgutil.iter_modules([str(SRC)])}
     assert top == layered
 
@@ -138,7 +147,7 @@ def test_layers_name_every_top_level_module():
 def _has_reason(path: Path, node: ast.stmt) -> bool:
     """A comment on the import's line(s) or on the line right above it."""
     lines = path.read_text(encoding="utf-8").splitlines()
-    own = lines[node.lineno - 1:node.end_lineno]
+    own = lines[node.lineno - 1 : node.end_lineno]
     above = lines[node.lineno - 2].strip() if node.lineno >= 2 else ""
     return any("#" in text for text in own) or above.startswith("#")
 
@@ -172,12 +181,18 @@ def test_the_counter_sees_function_level_imports(tmp_path):
         "class K:\n"
         "    def method(self):\n"
         "        # the comment above is the reason\n"
-        "        from .sibling import x\n")
-    found = sorted((target, in_function, node.lineno) for _, _, node, target, in_function
-                   in _agreekit_imports(pkg))
-    assert found == [("agreekit", False, 1), ("agreekit", False, 2), ("agreekit", True, 9),
-                     ("agreekit.area", False, 3), ("agreekit.area.sibling", True, 14),
-                     ("agreekit.ireval", True, 6), ("agreekit.ranking", True, 5)]
+        "        from .sibling import x\n"
+    )
+    found = sorted((target, in_function, node.lineno) for _, _, node, target, in_function in _agreekit_imports(pkg))
+    assert found == [
+        ("agreekit", False, 1),
+        ("agreekit", False, 2),
+        ("agreekit", True, 9),
+        ("agreekit.area", False, 3),
+        ("agreekit.area.sibling", True, 14),
+        ("agreekit.ireval", True, 6),
+        ("agreekit.ranking", True, 5),
+    ]
     reasons = {node.lineno: _has_reason(path, node) for _, path, node, _, inner in _agreekit_imports(pkg) if inner}
     assert reasons == {5: True, 6: False, 9: False, 14: True}
 
@@ -210,6 +225,10 @@ def test_no_private_names_taken_across_packages():
 
 def test_pending_private_imports_are_still_there():
     """Drop an entry from PENDING_PRIVATE once its public name exists (this fails then)."""
-    seen = {(m, t, a.name) for m, _, node, t, _ in _agreekit_imports() if isinstance(node, ast.ImportFrom)
-            for a in node.names}
+    seen = {
+        (m, t, a.name)
+        for m, _, node, t, _ in _agreekit_imports()
+        if isinstance(node, ast.ImportFrom)
+        for a in node.names
+    }
     assert PENDING_PRIVATE <= seen, PENDING_PRIVATE - seen

@@ -1,6 +1,7 @@
 """Words a user can read: papers are named by their authors and year, not by the project's internal
 numbering ("seed 000" … "seed 003", "the seed paper"), and the code and docs carry no issue numbers or
 pointers to the developers' notes (history belongs in the CHANGELOG and git)."""
+
 from __future__ import annotations
 
 import re
@@ -15,8 +16,10 @@ SUFFIXES = {".py", ".md", ".rst", ".txt", ".yaml", ".yml", ".json", ".smk", ".to
 FORBIDDEN = {
     "internal paper number": re.compile(r"\bseed\s+00[0-9]\b", re.I),
     "the seed paper": re.compile(r"\bthe\s+seed(?:'s)?\s+paper\b", re.I),
-    "a seed's figure or equation": re.compile(r"\bseed\s+(?:Definitions?|A\.\d|sec\.|Fig(?:ure)?s?\b|Identity|Eq\.|"
-                                              r"Theorem|Tables?|Section|Algorithm)"),
+    "a seed's figure or equation": re.compile(
+        r"\bseed\s+(?:Definitions?|A\.\d|sec\.|Fig(?:ure)?s?\b|Identity|Eq\.|"
+        r"Theorem|Tables?|Section|Algorithm)"
+    ),
     "issue number": re.compile(r"\bissues?\s+#?\d+", re.I),
     "developers' notes": re.compile(r"shared/notes|\.\./shared\b"),
 }
@@ -27,8 +30,13 @@ def _files():
     for top in ("src", "docs", "workflow"):
         for path in sorted((ROOT / top).rglob("*")):
             rel = path.relative_to(ROOT).as_posix()
-            if path.is_file() and path.suffix in SUFFIXES and not rel.startswith(SKIP) and "__pycache__" not in rel \
-                    and ".egg-info" not in rel:
+            if (
+                path.is_file()
+                and path.suffix in SUFFIXES
+                and not rel.startswith(SKIP)
+                and "__pycache__" not in rel
+                and ".egg-info" not in rel
+            ):
                 out.append(path)
     return out + [ROOT / "Snakefile"]
 
@@ -45,6 +53,9 @@ def test_the_patterns_catch_each_form():
 
 @pytest.mark.parametrize("path", _files(), ids=lambda p: p.relative_to(ROOT).as_posix())
 def test_no_internal_numbering_in_code_and_docs(path):
-    found = [f"line {no}: {h}" for no, line in enumerate(path.read_text(encoding="utf-8", errors="replace")
-                                                          .splitlines(), 1) for h in hits(line)]
+    found = [
+        f"line {no}: {h}"
+        for no, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1)
+        for h in hits(line)
+    ]
     assert not found, "\n".join(found)

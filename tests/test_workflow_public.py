@@ -5,6 +5,7 @@ imports only public agreekit modules (no ``agreekit._x`` and no ``agreekit.area.
 job logs through :func:`agreekit.pipeline.script_log`. And :mod:`agreekit.pipeline` itself: its
 ``script_log`` routes stderr and the logger to the job's log and writes a traceback there.
 """
+
 from __future__ import annotations
 
 import re
@@ -15,8 +16,9 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-WORKFLOW_FILES = sorted([ROOT / "Snakefile", *(ROOT / "workflow" / "rules").glob("*.smk"),
-                         *(ROOT / "workflow" / "scripts").glob("*.py")])
+WORKFLOW_FILES = sorted(
+    [ROOT / "Snakefile", *(ROOT / "workflow" / "rules").glob("*.smk"), *(ROOT / "workflow" / "scripts").glob("*.py")]
+)
 SCRIPTS = [p for p in WORKFLOW_FILES if p.suffix == ".py"]
 
 # `import agreekit.x.y`, `from agreekit.x import a, b`, `from agreekit import a`, `importlib.import_module("agreekit.x")`
@@ -49,13 +51,26 @@ def test_workflow_file_imports_only_public_agreekit_modules(path):
 
 
 def test_the_private_import_detector_catches_every_form():
-    text = ("from agreekit._io import atomic_write\nimport agreekit._jit\nfrom agreekit.clustering._tables import x\n"
-            "from agreekit import _validation\nimportlib.import_module('agreekit._pipeline_config')\n"
-            "    from agreekit.ranking._kernels import (a,\n")
-    assert private_imports(text) == ["agreekit._io", "agreekit._jit", "agreekit.clustering._tables",
-                                     "agreekit._validation", "agreekit.ranking._kernels", "agreekit._pipeline_config"]
-    assert private_imports("from agreekit.pipeline import script_log, write_json\nimport agreekit.ranking\n"
-                           "from agreekit import InputError\n") == []
+    text = (
+        "from agreekit._io import atomic_write\nimport agreekit._jit\nfrom agreekit.clustering._tables import x\n"
+        "from agreekit import _validation\nimportlib.import_module('agreekit._pipeline_config')\n"
+        "    from agreekit.ranking._kernels import (a,\n"
+    )
+    assert private_imports(text) == [
+        "agreekit._io",
+        "agreekit._jit",
+        "agreekit.clustering._tables",
+        "agreekit._validation",
+        "agreekit.ranking._kernels",
+        "agreekit._pipeline_config",
+    ]
+    assert (
+        private_imports(
+            "from agreekit.pipeline import script_log, write_json\nimport agreekit.ranking\n"
+            "from agreekit import InputError\n"
+        )
+        == []
+    )
 
 
 @pytest.mark.parametrize("path", SCRIPTS, ids=lambda p: p.name)
@@ -74,8 +89,9 @@ def test_public_names_of_agreekit_pipeline():
 
     assert pl.atomic_write is atomic_write and pl.write_json is write_json and pl.InputError is InputError
     assert pl.PipelineConfigError is PipelineConfigError and pl.check_pipeline_config is check_pipeline_config
-    assert sorted(pl.__all__) == sorted(["script_log", "atomic_write", "write_json", "InputError",
-                                         "PipelineConfigError", "check_pipeline_config"])
+    assert sorted(pl.__all__) == sorted(
+        ["script_log", "atomic_write", "write_json", "InputError", "PipelineConfigError", "check_pipeline_config"]
+    )
     with pytest.raises(AttributeError):
         pl.no_such_name  # noqa: B018
 

@@ -4,6 +4,7 @@
 ``:toctree:``, so autosummary writes one page per object; nothing is listed by hand, a new public name gets
 its page at the next build, and a name dropped from ``__all__`` loses it.
 """
+
 from __future__ import annotations
 
 import importlib
@@ -34,7 +35,12 @@ PENDING_FIX = ()
 
 #: Data (dicts, tuples): their text is the ``#:`` comment autodoc renders; Parameters/Returns/Examples checks
 #: do not apply to a value.
-DATA = ("agreekit.clustering.MEASURES", "agreekit.ireval.METRICS", "agreekit.clustering.PHI_FUNCTIONS", "agreekit.metaeval.COLUMNS")
+DATA = (
+    "agreekit.clustering.MEASURES",
+    "agreekit.ireval.METRICS",
+    "agreekit.clustering.PHI_FUNCTIONS",
+    "agreekit.metaeval.COLUMNS",
+)
 
 VALIDATION_EXCLUDE = {"^" + re.escape(name) + "$" for name in (*PENDING_SPLIT, *PENDING_FIX, *DATA)}
 
@@ -55,12 +61,26 @@ def _kind(obj) -> str:
 def write_api(docs: Path) -> None:
     api = docs / "api"
     api.mkdir(exist_ok=True)
-    index = ["API reference", "=============", "",
-             "One page per public object, generated from each area's ``__all__``.", "",
-             ".. currentmodule:: agreekit", "",
-             "Every area raises one exception for bad input:", "",
-             ".. autosummary::", "   :toctree: generated/", "   :template: class.rst", "", "   InputError", "",
-             ".. toctree::", "   :maxdepth: 1", ""]
+    index = [
+        "API reference",
+        "=============",
+        "",
+        "One page per public object, generated from each area's ``__all__``.",
+        "",
+        ".. currentmodule:: agreekit",
+        "",
+        "Every area raises one exception for bad input:",
+        "",
+        ".. autosummary::",
+        "   :toctree: generated/",
+        "   :template: class.rst",
+        "",
+        "   InputError",
+        "",
+        ".. toctree::",
+        "   :maxdepth: 1",
+        "",
+    ]
     for area, title in AREAS.items():
         names = public_names(area)
         if not names:
@@ -68,15 +88,29 @@ def write_api(docs: Path) -> None:
         module = importlib.import_module(f"agreekit.{area}")
         fname = area.replace(".", "_")
         index.append(f"   {fname}")
-        lines = [f"``agreekit.{area}``: {title}", "=" * (len(title) + len(area) + 16), "",
-                 f".. automodule:: agreekit.{area}", "   :no-members:", "",
-                 f".. currentmodule:: agreekit.{area}", ""]
+        lines = [
+            f"``agreekit.{area}``: {title}",
+            "=" * (len(title) + len(area) + 16),
+            "",
+            f".. automodule:: agreekit.{area}",
+            "   :no-members:",
+            "",
+            f".. currentmodule:: agreekit.{area}",
+            "",
+        ]
         for kind, heading in (("function", "Functions"), ("class", "Classes"), ("data", "Data")):
             group = [n for n in names if _kind(getattr(module, n)) == kind]
             if not group:
                 continue
-            lines += [heading, "-" * len(heading), "", ".. autosummary::", "   :toctree: generated/",
-                      f"   :template: {kind}.rst" if kind != "function" else "", ""]
+            lines += [
+                heading,
+                "-" * len(heading),
+                "",
+                ".. autosummary::",
+                "   :toctree: generated/",
+                f"   :template: {kind}.rst" if kind != "function" else "",
+                "",
+            ]
             lines += [f"   {n}" for n in group] + [""]
         text = "\n".join(lines)
         target = api / f"{fname}.rst"
@@ -142,8 +176,11 @@ def _resolve(app, env, node, contnode):
     from sphinx.util.nodes import make_refnode
 
     target = node["reftarget"].lstrip("~.")
-    if target.startswith("agreekit.") and any(p.startswith("_") for p in target.split(".")[1:]) \
-            and node.get("reftype") in ("mod", "func", "meth", "attr", "obj", "data"):
+    if (
+        target.startswith("agreekit.")
+        and any(p.startswith("_") for p in target.split(".")[1:])
+        and node.get("reftype") in ("mod", "func", "meth", "attr", "obj", "data")
+    ):
         return dn.literal(target, contnode.astext())
     documented = env.app.__dict__.setdefault("_agreekit_documented", _documented())
     py = env.get_domain("py")
@@ -157,7 +194,7 @@ def _resolve(app, env, node, contnode):
         return None
     for cand in _candidates(target, node.get("py:module"), node.get("py:class")):
         parts = cand.split(".")
-        for cut in range(len(parts), 1, -1):       # the object, else its owner (a method's class)
+        for cut in range(len(parts), 1, -1):  # the object, else its owner (a method's class)
             obj = _import(".".join(parts[:cut]))
             if obj is None:
                 continue

@@ -20,6 +20,7 @@ expression is true.  Both sides are evaluated, the table shows both values and t
 whose verdict is false (``same`` but different, ``differs`` but equal or with a false or missing
 ``relation``, or an exception) is a build warning, i.e. an error with ``-W``.  ``tests/test_docs_coming_from.py`` runs the same rows with :func:`run_block` without Sphinx.
 """
+
 from __future__ import annotations
 
 import math
@@ -111,9 +112,16 @@ def run_block(spec: dict, cwd: Path | None = None) -> list[dict]:
         exec(compile(spec.get("setup", ""), "<equivalents setup>", "exec"), ns)
         out = []
         for row in spec["rows"]:
-            rec = {"ours": row["ours"], "theirs": row.get("theirs"), "source": row.get("source"),
-                   "same": row.get("same"), "differs": row.get("differs"), "relation": row.get("relation"),
-                   "ok": False, "why": ""}
+            rec = {
+                "ours": row["ours"],
+                "theirs": row.get("theirs"),
+                "source": row.get("source"),
+                "same": row.get("same"),
+                "differs": row.get("differs"),
+                "relation": row.get("relation"),
+                "ok": False,
+                "why": "",
+            }
             try:
                 rec["ours_value"] = eval(row["ours"], ns)
                 if "theirs" in row:
@@ -132,12 +140,15 @@ def run_block(spec: dict, cwd: Path | None = None) -> list[dict]:
                     rec["why"] = "" if rec["ok"] else f"differ by {d:.3g} > {tol:g}"
                 elif "differs" in row:
                     if not row.get("relation"):
-                        raise ValueError("a `differs:` row needs `relation:` (the claimed relation of "
-                                         "`ours` and `theirs`, a Python expression)")
+                        raise ValueError(
+                            "a `differs:` row needs `relation:` (the claimed relation of "
+                            "`ours` and `theirs`, a Python expression)"
+                        )
                     if d <= 1e-9:
                         rec["why"] = "the row says they differ, but they are equal"
-                    elif not bool(eval(row["relation"], {**ns, "ours": rec["ours_value"],
-                                                         "theirs": rec["theirs_value"]})):
+                    elif not bool(
+                        eval(row["relation"], {**ns, "ours": rec["ours_value"], "theirs": rec["theirs_value"]})
+                    ):
                         rec["why"] = f"the claimed relation `{row['relation']}` does not hold"
                     else:
                         rec["ok"] = True
@@ -209,8 +220,11 @@ class Equivalents(Directive):
             row += _cell(nodes.Text(verdict if rec["ok"] else f"FAILED: {rec['why']}"))
             body += row
             if not rec["ok"]:
-                messages.append(self.state.document.reporter.warning(
-                    f"equivalents row `{rec['ours']}`: {rec['why']}", line=self.lineno))
+                messages.append(
+                    self.state.document.reporter.warning(
+                        f"equivalents row `{rec['ours']}`: {rec['why']}", line=self.lineno
+                    )
+                )
         group += body
         return [table, *messages]
 

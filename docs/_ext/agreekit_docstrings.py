@@ -3,6 +3,7 @@ are reST markup (substitutions, emphasis, targets).  Before numpydoc parses a do
 characters in prose lines; literal blocks, doctest lines, tables and math are left alone.  A reference that
 starts with an author's initial (``.. [1] B. Phipson and ...``) would open an enumerated list ("B.") whose
 marker overlaps the citation's label: the initial's period is escaped."""
+
 from __future__ import annotations
 
 import re
@@ -14,7 +15,7 @@ _ROLE = re.compile(r"(:\w+:`[^`]*`|``[^`]*``|`[^`]*`_?)")
 
 def _escape_prose(text: str) -> str:
     parts = _ROLE.split(text)
-    for i in range(0, len(parts), 2):           # even parts are outside roles / literals
+    for i in range(0, len(parts), 2):  # even parts are outside roles / literals
         seg = parts[i]
         if not seg:
             continue
@@ -36,7 +37,7 @@ def _escape_prose(text: str) -> str:
 def escape_lines(lines: list[str]) -> list[str]:
     out = []
     grid = any(line.strip().startswith(("+-", "+=")) for line in lines)
-    literal_indent = None      # inside a literal block / directive body: indentation of its parent
+    literal_indent = None  # inside a literal block / directive body: indentation of its parent
     for line in lines:
         stripped = line.strip()
         indent = len(line) - len(line.lstrip())
@@ -46,9 +47,12 @@ def escape_lines(lines: list[str]) -> list[str]:
             else:
                 out.append(line)
                 continue
-        if (not stripped or stripped.startswith((">>>", "...", ".. ", "+-", "+=", "=====", "-----"))
-                or (grid and stripped.startswith("|"))
-                or ":math:" in line):
+        if (
+            not stripped
+            or stripped.startswith((">>>", "...", ".. ", "+-", "+=", "=====", "-----"))
+            or (grid and stripped.startswith("|"))
+            or ":math:" in line
+        ):
             out.append(_CITATION_INITIAL.sub(r"\1\2\\.\3", line))
             if stripped.startswith(".. "):
                 literal_indent = indent

@@ -7,6 +7,7 @@ after ``;`` (``.1f;×`` renders ``8.0×``; not ``|``, which would split a Markdo
 every quote in ``_quotes.json`` of the HTML output, which ``tests/test_docs_quotes.py`` compares with the
 files.  An unknown file or key is a build warning (an error with ``-W``).
 """
+
 from __future__ import annotations
 
 import json
@@ -62,8 +63,9 @@ def lookup(file: str, key: str):
             i += 1
             continue
         # a field whose name holds dots ("0.05") is matched by the shortest run of parts that names it
-        j = next((j for j in range(i + 1, len(parts) + 1) if isinstance(node, dict) and ".".join(parts[i:j]) in node),
-                 None)
+        j = next(
+            (j for j in range(i + 1, len(parts) + 1) if isinstance(node, dict) and ".".join(parts[i:j]) in node), None
+        )
         if j is None:
             raise QuoteError(f"{file}: key {key!r}: no field {part!r}")
         node = node[".".join(parts[i:j])]
@@ -93,8 +95,9 @@ def bench_role(name, rawtext, text, lineno, inliner, options=None, content=None)
         return [inliner.problematic(rawtext, rawtext, msg)], [msg]
     file, key, _, _ = parse(text)
     quotes = env.__dict__.setdefault("agreekit_quotes", {})
-    quotes.setdefault(env.docname, []).append({"doc": env.docname, "text": text, "file": file, "key": key,
-                                               "shown": shown})
+    quotes.setdefault(env.docname, []).append(
+        {"doc": env.docname, "text": text, "file": file, "key": key, "shown": shown}
+    )
     node = nodes.inline(rawtext, shown, classes=["agreekit-quote"])
     node["ids"] = []
     return [node], []
@@ -115,10 +118,10 @@ def _merge(app, env, docnames, other):
 
 def _write(app, exc):
     if exc is None and app.builder.format == "html":
-        quotes = [q for doc in sorted(getattr(app.env, "agreekit_quotes", {}))
-                  for q in app.env.agreekit_quotes[doc]]
-        Path(app.outdir, "_quotes.json").write_text(json.dumps(quotes, indent=1, ensure_ascii=False) + "\n",
-                                                    encoding="utf-8")
+        quotes = [q for doc in sorted(getattr(app.env, "agreekit_quotes", {})) for q in app.env.agreekit_quotes[doc]]
+        Path(app.outdir, "_quotes.json").write_text(
+            json.dumps(quotes, indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
+        )
 
 
 def setup(app):

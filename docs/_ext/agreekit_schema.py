@@ -4,6 +4,7 @@ PATH is relative to the repository root; YAML schemas (``config/*.schema.yaml``)
 are flattened to dotted paths (``fits.mean.coefficients``; array items as ``[]``), ``$ref`` to ``$defs``
 is followed, and each row shows the type, whether the field is required and the description/constraints.
 """
+
 from __future__ import annotations
 
 import json
@@ -13,8 +14,19 @@ from docutils import nodes
 from docutils.parsers.rst import Directive
 
 ROOT = Path(__file__).resolve().parents[2]
-CONSTRAINTS = ("const", "enum", "pattern", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
-               "minLength", "minItems", "maxItems", "default")
+CONSTRAINTS = (
+    "const",
+    "enum",
+    "pattern",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "minLength",
+    "minItems",
+    "maxItems",
+    "default",
+)
 
 
 def load(path: str | Path) -> dict:
@@ -87,8 +99,9 @@ def rows(schema: dict) -> list[tuple[str, str, str, str, str]]:
         for name, sub in props.items():
             sub = _resolve(sub, schema)
             path = f"{prefix}.{name}" if prefix else name
-            out.append((path, _type(sub), "yes" if name in req else "no", sub.get("description", ""),
-                        _constraints(sub)))
+            out.append(
+                (path, _type(sub), "yes" if name in req else "no", sub.get("description", ""), _constraints(sub))
+            )
             if isinstance(sub.get("properties"), dict):
                 walk(sub, path, req)
             items = _resolve(sub.get("items"), schema) if isinstance(sub.get("items"), dict) else None

@@ -9,6 +9,7 @@
 * ``agreekit_nosearch``: regular expressions of docnames kept out of the full-text search index (Sphinx's
   ``nosearch`` file metadata), e.g. sphinx-gallery's computation-time pages; the pages stay in the site.
 """
+
 from __future__ import annotations
 
 import re

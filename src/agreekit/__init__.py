@@ -17,6 +17,7 @@ Nothing heavy is imported by ``import agreekit``: areas and names load lazily (P
 >>> round(agreekit.clustering.adjusted_rand_index([0, 0, 1, 1], [0, 0, 1, 1]), 6)
 1.0
 """
+
 from __future__ import annotations
 
 import importlib

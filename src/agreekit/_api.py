@@ -12,6 +12,7 @@ Shared by every area (bottom layer: imports only numpy and :mod:`agreekit._valid
 * :class:`TestResultBase` — hypothesis-test results unpack like scipy's, ``stat, p = res``;
 * :func:`monte_carlo_pvalue` — scipy's ``(b + 1) / (B + 1)`` rule for resampling p-values.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -27,8 +28,16 @@ import numpy as np
 from agreekit._io import to_jsonable as _jsonable  # one converter for results and JSON output
 from agreekit._validation import InputError
 
-__all__ = ["check_rng", "renamed_parameters", "deprecated_alias", "deprecated_attribute", "ResultBase",
-           "TestResultBase", "monte_carlo_pvalue", "DEPRECATED_PARAMETERS"]
+__all__ = [
+    "check_rng",
+    "renamed_parameters",
+    "deprecated_alias",
+    "deprecated_attribute",
+    "ResultBase",
+    "TestResultBase",
+    "monte_carlo_pvalue",
+    "DEPRECATED_PARAMETERS",
+]
 
 #: ``{qualified function name: {old keyword: new keyword}}`` for every alias made by
 #: :func:`renamed_parameters` (the contract test walks it: one warning per alias).
@@ -36,8 +45,9 @@ DEPRECATED_PARAMETERS: dict[str, dict[str, str]] = {}
 
 
 def _warn(message: str, stacklevel: int = 3) -> None:
-    warnings.warn(message + " (the old spelling is removed in the next release)", DeprecationWarning,
-                  stacklevel=stacklevel)
+    warnings.warn(
+        message + " (the old spelling is removed in the next release)", DeprecationWarning, stacklevel=stacklevel
+    )
 
 
 # ----------------------------------------------------------------------------- randomness
@@ -58,13 +68,15 @@ def check_rng(rng: Any, *, parameter: str = "rng") -> np.random.Generator:
         return rng
     if rng is None or isinstance(rng, (np.random.SeedSequence, np.random.BitGenerator)):
         return np.random.default_rng(rng)
-    if (isinstance(rng, (int, np.integer)) and not isinstance(rng, (bool, np.bool_)) and rng >= 0):
+    if isinstance(rng, (int, np.integer)) and not isinstance(rng, (bool, np.bool_)) and rng >= 0:
         return np.random.default_rng(int(rng))
     shown = repr(rng)
     if len(shown) > 60:
         shown = shown[:57] + "..."
-    raise InputError(parameter, "must be None, a non-negative int, a numpy.random.SeedSequence or a "
-                                f"numpy.random.Generator; got {shown}")
+    raise InputError(
+        parameter,
+        f"must be None, a non-negative int, a numpy.random.SeedSequence or a numpy.random.Generator; got {shown}",
+    )
 
 
 # ----------------------------------------------------------------------------- renames
@@ -84,6 +96,7 @@ def renamed_parameters(**old_to_new: str) -> Callable:
     ...     f(seed=3), len(w), w[0].category.__name__
     (3, 1, 'DeprecationWarning')
     """
+
     def decorate(func: Callable) -> Callable:
         name = f"{func.__module__}.{func.__qualname__}"
         DEPRECATED_PARAMETERS.setdefault(name, {}).update(old_to_new)
@@ -107,6 +120,7 @@ def renamed_parameters(**old_to_new: str) -> Callable:
 
 def deprecated_alias(func: Callable, old_name: str, *, module: str | None = None) -> Callable:
     """``old_name`` as a deprecated alias of ``func`` (one :class:`DeprecationWarning` per call)."""
+
     @functools.wraps(func)
     def alias(*args, **kwargs):
         _warn(f"{old_name}() is deprecated, use {func.__name__}()")
@@ -122,6 +136,7 @@ def deprecated_alias(func: Callable, old_name: str, *, module: str | None = None
 
 def deprecated_attribute(new: str, old: str) -> property:
     """A read-only property ``old`` of a result class that returns ``self.new`` with a warning."""
+
     def getter(self):
         _warn(f"{type(self).__name__}.{old} is deprecated, use .{new}", stacklevel=2)
         return getattr(self, new)
@@ -210,8 +225,11 @@ def monte_carlo_pvalue(n_extreme, n_resamples):
     >>> monte_carlo_pvalue(0, 999)
     0.001
     """
-    return (np.asarray(n_extreme, dtype=np.float64) + 1.0) / (float(n_resamples) + 1.0) \
-        if np.ndim(n_extreme) else (float(n_extreme) + 1.0) / (float(n_resamples) + 1.0)
+    return (
+        (np.asarray(n_extreme, dtype=np.float64) + 1.0) / (float(n_resamples) + 1.0)
+        if np.ndim(n_extreme)
+        else (float(n_extreme) + 1.0) / (float(n_resamples) + 1.0)
+    )
 
 
 def signature_parameters(func: Callable) -> list[str]:

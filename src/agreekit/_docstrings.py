@@ -23,6 +23,7 @@ shows up at once, not in the rendered docs); a literal percent sign is written `
 
 Bottom layer: imports nothing from agreekit.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
@@ -39,9 +40,11 @@ def docfill(parts: Mapping[str, str]) -> Callable[[_T], _T]:
     The object (a function or a class) is returned itself, its ``__doc__`` replaced by the
     filled text; a ``None`` docstring (``python -OO``) stays ``None``.
     """
+
     def fill(obj: _T) -> _T:
         doc = getattr(obj, "__doc__", None)
         if doc is not None:  # None under python -OO
             obj.__doc__ = doc % parts
         return obj
+
     return fill

@@ -20,6 +20,7 @@ device and a socket are refused); :func:`write_files` extends this to several fi
 target is checked first, all contents go to temporaries, and the renames happen only
 when every temporary was written.
 """
+
 from __future__ import annotations
 
 import codecs
@@ -45,9 +46,21 @@ import numpy as np
 from agreekit._validation import InputError
 from agreekit._memory import format_bytes
 
-__all__ = ["atomic_write", "write_files", "to_jsonable", "dumps_json", "write_json",
-           "check_input_path", "check_output_path", "is_stdout", "iter_lines", "read_text", "read_csv_rows", "CsvRows",
-           "load_config_yaml"]
+__all__ = [
+    "atomic_write",
+    "write_files",
+    "to_jsonable",
+    "dumps_json",
+    "write_json",
+    "check_input_path",
+    "check_output_path",
+    "is_stdout",
+    "iter_lines",
+    "read_text",
+    "read_csv_rows",
+    "CsvRows",
+    "load_config_yaml",
+]
 
 _GZIP_MAGIC = b"\x1f\x8b"
 
@@ -70,7 +83,7 @@ class _NoClose(io.RawIOBase):
 
     def readinto(self, b):
         data = self._stream.read1(len(b)) if hasattr(self._stream, "read1") else self._stream.read(len(b))
-        b[:len(data)] = data
+        b[: len(data)] = data
         return len(data)
 
 
@@ -108,6 +121,7 @@ def check_input_path(path: Any, *, parameter: str) -> Path:
     if p.is_dir():
         raise InputError(parameter, f"{shown} is a directory, not a file")
     import stat as _stat
+
     if not _stat.S_ISREG(st.st_mode) and not _stat.S_ISFIFO(st.st_mode) and not _stat.S_ISCHR(st.st_mode):
         raise InputError(parameter, f"{shown} is not a regular file")
     if not os.access(p, os.R_OK):
@@ -133,8 +147,9 @@ def _open_binary(path: Path, parameter: str):
         return gz, raw, True
     if path.suffix.lower() == ".gz":
         raw.close()
-        raise InputError(parameter, f"{shown} is named *.gz but is not gzip-compressed "
-                                    "(rename it or compress it with gzip)")
+        raise InputError(
+            parameter, f"{shown} is named *.gz but is not gzip-compressed (rename it or compress it with gzip)"
+        )
     if head in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE):
         raw.close()
         raise InputError(parameter, f"{shown} is UTF-16 text; save it as UTF-8")
@@ -144,12 +159,15 @@ def _open_binary(path: Path, parameter: str):
 def _decode_error(parameter: str, shown: str, exc: Exception, gz: bool, lineno: int) -> InputError:
     where = f" after line {lineno}" if lineno else ""
     if isinstance(exc, UnicodeDecodeError):
-        byte = exc.object[exc.start:exc.start + 1]
-        return InputError(parameter, f"{shown} is not UTF-8 text (undecodable byte 0x{byte.hex()}{where}); "
-                                     "is it a binary or UTF-16 file?")
+        byte = exc.object[exc.start : exc.start + 1]
+        return InputError(
+            parameter,
+            f"{shown} is not UTF-8 text (undecodable byte 0x{byte.hex()}{where}); is it a binary or UTF-16 file?",
+        )
     if isinstance(exc, EOFError):
-        return InputError(parameter, f"{shown} is a truncated or corrupted gzip file (the compressed data "
-                                     f"ended early{where})")
+        return InputError(
+            parameter, f"{shown} is a truncated or corrupted gzip file (the compressed data ended early{where})"
+        )
     if isinstance(exc, (zlib.error, gzip.BadGzipFile)) or gz:
         return InputError(parameter, f"{shown} is a corrupted gzip file ({exc}{where})")
     return InputError(parameter, f"cannot read {shown}: {getattr(exc, 'strerror', None) or exc}")
@@ -179,7 +197,7 @@ class _Counting(io.RawIOBase):
 
     def readinto(self, b):
         data = self._raw.read(len(b))
-        b[:len(data)] = data
+        b[: len(data)] = data
         self.count += len(data)
         return len(data)
 
@@ -222,15 +240,17 @@ def iter_lines(source: Any, *, parameter: str) -> Iterator[tuple[int, str]]:
                 if not line:
                     break
                 if len(line) > limit and not line.endswith(("\n", "\r")):
-                    raise InputError(parameter, f"<stream> line {lineno + 1} is longer than "
-                                                f"{_size_text(limit)} (no line end found)")
+                    raise InputError(
+                        parameter, f"<stream> line {lineno + 1} is longer than {_size_text(limit)} (no line end found)"
+                    )
                 for part in _split_line(line):
                     lineno += 1
                     if lineno == 1 and part.startswith("\ufeff"):
                         part = part[1:]
                     if "\x00" in part:
-                        raise InputError(parameter, f"<stream> line {lineno} contains NUL bytes; "
-                                                    "is it a binary or UTF-16 file?")
+                        raise InputError(
+                            parameter, f"<stream> line {lineno} contains NUL bytes; is it a binary or UTF-16 file?"
+                        )
                     yield lineno, part
         except (UnicodeDecodeError, OSError) as exc:
             raise _decode_error(parameter, "<stream>", exc, False, lineno) from None
@@ -247,19 +267,26 @@ def iter_lines(source: Any, *, parameter: str) -> Iterator[tuple[int, str]]:
             if not b:
                 break
             if b"\x00" in b:
-                raise InputError(parameter, f"{shown} line {lineno + 1} contains NUL bytes; "
-                                            "is it a binary or UTF-16 file?")
+                raise InputError(
+                    parameter, f"{shown} line {lineno + 1} contains NUL bytes; is it a binary or UTF-16 file?"
+                )
             if len(b) > limit and not b.endswith(b"\n"):
-                raise InputError(parameter, f"{shown} line {lineno + 1} is longer than {_size_text(limit)} "
-                                            "(no line end found; is it a text file?)")
+                raise InputError(
+                    parameter,
+                    f"{shown} line {lineno + 1} is longer than {_size_text(limit)} "
+                    "(no line end found; is it a text file?)",
+                )
             total += len(b)
             if gz:
                 packed = counter.count if counter is not None else 0
                 if total > MAX_DECOMPRESSED_BYTES or (total > _RATIO_FLOOR and total > MAX_GZIP_RATIO * packed):
-                    raise InputError(parameter, f"{shown} decompresses to more than {_size_text(total)} "
-                                                f"from {_size_text(packed)} (the limits are "
-                                                f"{_size_text(MAX_DECOMPRESSED_BYTES)} and {MAX_GZIP_RATIO} "
-                                                "times the compressed size; is it a gzip bomb?)")
+                    raise InputError(
+                        parameter,
+                        f"{shown} decompresses to more than {_size_text(total)} "
+                        f"from {_size_text(packed)} (the limits are "
+                        f"{_size_text(MAX_DECOMPRESSED_BYTES)} and {MAX_GZIP_RATIO} "
+                        "times the compressed size; is it a gzip bomb?)",
+                    )
             text = b.decode("utf-8")
             if lineno == 0 and text.startswith("\ufeff"):
                 text = text[1:]
@@ -296,8 +323,7 @@ class CsvRows:
     source: str
 
 
-def read_csv_rows(source: Any, *, parameter: str, empty_header: str = "error",
-                  what: str = "column") -> CsvRows:
+def read_csv_rows(source: Any, *, parameter: str, empty_header: str = "error", what: str = "column") -> CsvRows:
     """Read a CSV table strictly: a header row, then rows of the same width.
 
     Cells are stripped of surrounding whitespace.  Errors (:class:`InputError` naming
@@ -322,7 +348,7 @@ def read_csv_rows(source: Any, *, parameter: str, empty_header: str = "error",
     def lines():
         for no, line in numbered:
             current[0] = no
-            yield line + "\n"   # the line end back: a quoted field may hold a newline (csv keeps it)
+            yield line + "\n"  # the line end back: a quoted field may hold a newline (csv keeps it)
 
     reader = csv.reader(lines(), strict=True)
     header = None
@@ -343,17 +369,18 @@ def read_csv_rows(source: Any, *, parameter: str, empty_header: str = "error",
                 continue
             if header is None:
                 if blank_at is not None:
-                    raise InputError(parameter, f"{shown} line {blank_at} is blank; the header must be "
-                                                "the first line")
+                    raise InputError(parameter, f"{shown} line {blank_at} is blank; the header must be the first line")
                 header = cells
                 hline = start
                 continue
             if blank_at is not None:
-                raise InputError(parameter, f"{shown} line {blank_at} is blank (blank lines are allowed "
-                                            "only at the end)")
+                raise InputError(
+                    parameter, f"{shown} line {blank_at} is blank (blank lines are allowed only at the end)"
+                )
             if len(cells) != len(header):
-                raise InputError(parameter, f"{shown} line {start} has {len(cells)} fields, but the "
-                                            f"header has {len(header)}")
+                raise InputError(
+                    parameter, f"{shown} line {start} has {len(cells)} fields, but the header has {len(header)}"
+                )
             rows.append(cells)
             starts.append(start)
     except csv.Error as exc:
@@ -366,8 +393,10 @@ def read_csv_rows(source: Any, *, parameter: str, empty_header: str = "error",
     seen: dict[str, int] = {}
     for j, name in enumerate(header):
         if name in seen and name:
-            raise InputError(parameter, f"{shown} line {hline}: {what} name {name!r} is repeated "
-                                        f"(columns {seen[name] + 1} and {j + 1})")
+            raise InputError(
+                parameter,
+                f"{shown} line {hline}: {what} name {name!r} is repeated (columns {seen[name] + 1} and {j + 1})",
+            )
         seen[name] = j
     if not rows:
         raise InputError(parameter, f"{shown} has a header but no data rows")
@@ -430,8 +459,11 @@ def _resolve_target(path: Any, parameter: str) -> _Target:
             st = os.stat(p)
         except FileNotFoundError:
             where = os.readlink(p)
-            raise InputError(parameter, f"cannot write {shown}: it is a symbolic link to {where!r}, which does "
-                                        "not exist (remove the link or create its target)") from None
+            raise InputError(
+                parameter,
+                f"cannot write {shown}: it is a symbolic link to {where!r}, which does "
+                "not exist (remove the link or create its target)",
+            ) from None
         except OSError as exc:
             raise InputError(parameter, f"cannot write {shown}: {exc.strerror}") from None
     mode = st.st_mode
@@ -442,10 +474,11 @@ def _resolve_target(path: Any, parameter: str) -> _Target:
             raise InputError(parameter, f"cannot write {shown}: permission denied")
         return _Target("stream", p, p)
     if not _stat.S_ISREG(mode):
-        what = ("a block device" if _stat.S_ISBLK(mode) else "a socket" if _stat.S_ISSOCK(mode)
-                else "not a regular file")
-        raise InputError(parameter, f"cannot write {shown}: it is {what}; give a regular file, a character "
-                                    "device, a FIFO or - (stdout)")
+        what = "a block device" if _stat.S_ISBLK(mode) else "a socket" if _stat.S_ISSOCK(mode) else "not a regular file"
+        raise InputError(
+            parameter,
+            f"cannot write {shown}: it is {what}; give a regular file, a character device, a FIFO or - (stdout)",
+        )
     real = p
     if _stat.S_ISLNK(lst.st_mode):
         real = Path(os.path.realpath(p))
@@ -538,8 +571,7 @@ def _write_stream(target: _Target, data: str | bytes, parameter: str, mode: str 
 
 
 @contextlib.contextmanager
-def atomic_write(path: str | os.PathLike, mode: str = "w", *, parameter: str = "output",
-                 **kwargs) -> Iterator[Any]:
+def atomic_write(path: str | os.PathLike, mode: str = "w", *, parameter: str = "output", **kwargs) -> Iterator[Any]:
     """Open a temporary sibling of ``path``; rename it to ``path`` on success.
 
     A target that cannot be written (a directory, a folder without write permission, a
@@ -567,8 +599,9 @@ def atomic_write(path: str | os.PathLike, mode: str = "w", *, parameter: str = "
         raise
 
 
-def write_files(contents: Mapping[str | os.PathLike, str | bytes] | Iterable[tuple[Any, Any]], *,
-                parameter: str = "output") -> list[Path]:
+def write_files(
+    contents: Mapping[str | os.PathLike, str | bytes] | Iterable[tuple[Any, Any]], *, parameter: str = "output"
+) -> list[Path]:
     """Write several files all or nothing; return their paths.
 
     ``contents`` maps each target path to its text (``str``, written UTF-8 with ``\\n``
@@ -621,8 +654,11 @@ def to_jsonable(obj: Any) -> Any:
     """Plain JSON values: numpy scalars/arrays, NaN/inf -> None, dataclasses (their ``to_dict()``
     where they have one, else their repr fields), pandas objects (``to_dict()``)."""
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        return obj.to_dict() if hasattr(obj, "to_dict") else {
-            f.name: to_jsonable(getattr(obj, f.name)) for f in dataclasses.fields(obj) if f.repr}
+        return (
+            obj.to_dict()
+            if hasattr(obj, "to_dict")
+            else {f.name: to_jsonable(getattr(obj, f.name)) for f in dataclasses.fields(obj) if f.repr}
+        )
     if isinstance(obj, dict):
         return {str(k): to_jsonable(v) for k, v in obj.items()}
     if isinstance(obj, (list, tuple)):
@@ -678,8 +714,10 @@ def load_config_yaml(source: Any, *, parameter: str = "configfile") -> Any:
     def compose_node(self, parent, index):
         if self.check_event(yaml.AliasEvent):
             event = self.peek_event()
-            raise InputError(parameter, f"{shown} line {event.start_mark.line + 1}: YAML aliases (*{event.anchor}) "
-                                        "are not allowed in a config")
+            raise InputError(
+                parameter,
+                f"{shown} line {event.start_mark.line + 1}: YAML aliases (*{event.anchor}) are not allowed in a config",
+            )
         node = yaml.SafeLoader.compose_node(self, parent, index)
         return node
 
@@ -693,12 +731,17 @@ def load_config_yaml(source: Any, *, parameter: str = "configfile") -> Any:
             except TypeError:
                 raise InputError(parameter, f"{shown} line {line}: a mapping key must be a scalar") from None
             if key in seen:
-                raise InputError(parameter, f"{shown} line {line}: key {key!r} is given twice in one mapping "
-                                            f"(first on line {seen[key]})")
+                raise InputError(
+                    parameter,
+                    f"{shown} line {line}: key {key!r} is given twice in one mapping (first on line {seen[key]})",
+                )
             seen[key] = line
             if key == "__use_yte__":
-                raise InputError(parameter, f"{shown} line {line}: '__use_yte__' is not allowed (it makes "
-                                            "Snakemake run the config as a YTE template, i.e. execute Python)")
+                raise InputError(
+                    parameter,
+                    f"{shown} line {line}: '__use_yte__' is not allowed (it makes "
+                    "Snakemake run the config as a YTE template, i.e. execute Python)",
+                )
         return yaml.SafeLoader.construct_mapping(self, node, deep=deep)
 
     def construct_number(self, node):
@@ -706,15 +749,28 @@ def load_config_yaml(source: Any, *, parameter: str = "configfile") -> Any:
         # sexagesimal 90, 0b11 is 3, 1_000 is 1000 -- refused instead of silently converted
         text = str(node.value).strip()
         body = text.lstrip("+-")
-        kind = ("an octal number" if re.fullmatch(r"0[0-9]+", body) else
-                "a base-60 (sexagesimal) number" if ":" in body else
-                "a binary number" if body.lower().startswith("0b") else
-                "a number with '_' separators" if "_" in body else None)
+        kind = (
+            "an octal number"
+            if re.fullmatch(r"0[0-9]+", body)
+            else "a base-60 (sexagesimal) number"
+            if ":" in body
+            else "a binary number"
+            if body.lower().startswith("0b")
+            else "a number with '_' separators"
+            if "_" in body
+            else None
+        )
         if kind is not None:
-            value = (yaml.SafeLoader.construct_yaml_int(self, node) if node.tag.endswith(":int")
-                     else yaml.SafeLoader.construct_yaml_float(self, node))
-            raise InputError(parameter, f"{shown} line {node.start_mark.line + 1}: {text!r} is {kind} in YAML 1.1 "
-                                        f"(= {value!r}); write the number plainly or quote it as a string")
+            value = (
+                yaml.SafeLoader.construct_yaml_int(self, node)
+                if node.tag.endswith(":int")
+                else yaml.SafeLoader.construct_yaml_float(self, node)
+            )
+            raise InputError(
+                parameter,
+                f"{shown} line {node.start_mark.line + 1}: {text!r} is {kind} in YAML 1.1 "
+                f"(= {value!r}); write the number plainly or quote it as a string",
+            )
         if node.tag.endswith(":int"):
             return yaml.SafeLoader.construct_yaml_int(self, node)
         return yaml.SafeLoader.construct_yaml_float(self, node)
@@ -722,8 +778,10 @@ def load_config_yaml(source: Any, *, parameter: str = "configfile") -> Any:
     _Strict.compose_node = compose_node
     _Strict.add_constructor("tag:yaml.org,2002:int", construct_number)
     _Strict.add_constructor("tag:yaml.org,2002:float", construct_number)
-    _Strict.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG,
-                            lambda loader, node: dict(construct_mapping(loader, node, deep=True)))
+    _Strict.add_constructor(
+        yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG,
+        lambda loader, node: dict(construct_mapping(loader, node, deep=True)),
+    )
     try:
         return yaml.load(text, Loader=_Strict)  # noqa: S506 - a SafeLoader subclass
     except yaml.YAMLError as exc:

@@ -27,6 +27,7 @@ numba's own switches are respected: with ``NUMBA_DISABLE_JIT=1`` (numba's debugg
 kernel is its Python function and every variant is that function (same results, slowly);
 ``NUMBA_NUM_THREADS`` that is not a positive integer is an :class:`~agreekit.InputError` naming it.
 """
+
 from __future__ import annotations
 
 import atexit
@@ -48,8 +49,10 @@ def _check_thread_count() -> None:
     except ValueError:
         ok = False
     if not ok:
-        raise InputError("NUMBA_NUM_THREADS", f"(environment variable) must be a positive integer (numba's "
-                         f"thread count); got {value!r}")
+        raise InputError(
+            "NUMBA_NUM_THREADS",
+            f"(environment variable) must be a positive integer (numba's thread count); got {value!r}",
+        )
 
 
 _check_thread_count()
@@ -58,7 +61,17 @@ import numba as nb  # noqa: E402  (after the environment check)
 from numba.core import caching, config  # noqa: E402
 from numba.core.dispatcher import Dispatcher  # noqa: E402
 
-__all__ = ["interpreted", "serial", "pick", "forced", "available", "warm", "numpy_version", "INTERPRET_BUDGET", "PARALLEL_ABOVE"]
+__all__ = [
+    "interpreted",
+    "serial",
+    "pick",
+    "forced",
+    "available",
+    "warm",
+    "numpy_version",
+    "INTERPRET_BUDGET",
+    "PARALLEL_ABOVE",
+]
 
 # ----------------------------------------------------------------------------- cache fallback
 # numba raises ``RuntimeError("cannot cache function ...: no locator available")`` when it decorates an
@@ -80,10 +93,13 @@ def _warn_no_cache(reason) -> None:
         import warnings
 
         _CACHE_WARNED.append(str(reason))
-        warnings.warn("agreekit: numba cannot cache compiled kernels here (no writable package folder, HOME "
-                      "or NUMBA_CACHE_DIR); they are compiled in every process (set NUMBA_CACHE_DIR to a "
-                      f"writable folder to cache them): {str(reason).splitlines()[0][:200]}",
-                      RuntimeWarning, stacklevel=2)
+        warnings.warn(
+            "agreekit: numba cannot cache compiled kernels here (no writable package folder, HOME "
+            "or NUMBA_CACHE_DIR); they are compiled in every process (set NUMBA_CACHE_DIR to a "
+            f"writable folder to cache them): {str(reason).splitlines()[0][:200]}",
+            RuntimeWarning,
+            stacklevel=2,
+        )
 
 
 def _temporary_folder() -> str:
@@ -135,8 +151,9 @@ def _install_cache_fallback() -> None:
         return
     if not hasattr(config, "CACHE_LOCATOR_CLASSES"):  # numba < 0.62: no such setting
         if caching.FunctionCache._impl_class._locator_classes and not any(
-                cls.from_function(_probe, __file__) is not None
-                for cls in caching.FunctionCache._impl_class._locator_classes):
+            cls.from_function(_probe, __file__) is not None
+            for cls in caching.FunctionCache._impl_class._locator_classes
+        ):
             with contextlib.suppress(OSError):
                 config.CACHE_DIR = _temporary_folder()  # numba's NUMBA_CACHE_DIR, for this process
                 _warn_no_cache("no locator available")
@@ -167,7 +184,7 @@ _PY: dict[Dispatcher, types.FunctionType] = {}
 _SERIAL: dict[Dispatcher, Dispatcher] = {}
 _SPENT: dict[Dispatcher, float] = {}  # interpreted work so far, per kernel
 _READY: dict[Dispatcher, Dispatcher] = {}  # the compiled variant pick() returns from now on
-_NUMPY: dict[Dispatcher, tuple] = {}   # kernel -> (numpy version, speed-up over interpreted loops)
+_NUMPY: dict[Dispatcher, tuple] = {}  # kernel -> (numpy version, speed-up over interpreted loops)
 
 
 def numpy_version(kernel: Dispatcher, *, speedup: float = 100.0):
@@ -177,9 +194,11 @@ def numpy_version(kernel: Dispatcher, *, speedup: float = 100.0):
     give the kernel's results bit for bit (same operations in the same order, vectorised
     over the independent loops; ``tests/test_jit.py`` checks it), and it counts as
     ``work / speedup`` against :data:`INTERPRET_BUDGET`."""
+
     def register(func):
         _NUMPY[kernel] = (func, float(speedup))
         return func
+
     return register
 
 

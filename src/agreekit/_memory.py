@@ -10,6 +10,7 @@ exceeds the limit.  Work that can be streamed is streamed instead and never call
 The limit is :data:`DEFAULT_MAX_MEMORY` (4 GiB) unless the environment variable
 ``AGREEKIT_MAX_MEMORY`` sets another one (bytes, or with a suffix K, M, G, T: ``16G``).
 """
+
 from __future__ import annotations
 
 import os
@@ -51,8 +52,10 @@ def check_memory(parameter: str, nbytes: float, what: str, *, hint: str = "") ->
     """
     limit = max_memory()
     if nbytes > limit:
-        msg = (f"would need about {format_bytes(nbytes)} of memory for {what}, more than the limit of "
-               f"{format_bytes(limit)} (set AGREEKIT_MAX_MEMORY to raise it)")
+        msg = (
+            f"would need about {format_bytes(nbytes)} of memory for {what}, more than the limit of "
+            f"{format_bytes(limit)} (set AGREEKIT_MAX_MEMORY to raise it)"
+        )
         if hint:
             msg += f"; {hint}"
         raise InputError(parameter, msg)

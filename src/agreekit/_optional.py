@@ -1,6 +1,7 @@
 """Optional dependencies: figures need matplotlib (extra ``plot``), fitting coefficient tables needs
 statsmodels (extra ``tablegen``).  The runtime (correlations, tables, tests, consensus, measures) imports
 neither; a call that needs one says which extra installs it."""
+
 from __future__ import annotations
 
 import importlib
@@ -16,8 +17,10 @@ def import_optional(name: str, *, purpose: str):
         return importlib.import_module(name)
     except ImportError as exc:
         extra = EXTRAS.get(top, "workflow")
-        raise ImportError(f"{purpose} needs {top}, which is not installed; install it with "
-                          f"`pip install \"agreekit[{extra}]\"` (or `pip install {top}`)") from exc
+        raise ImportError(
+            f"{purpose} needs {top}, which is not installed; install it with "
+            f"`pip install \"agreekit[{extra}]\"` (or `pip install {top}`)"
+        ) from exc
 
 
 def pyplot(purpose: str):

@@ -8,6 +8,7 @@ and computed checks no schema can express.  The library never imports the workfl
 schemas are validated with :func:`snakemake.utils.validate` (the ``workflow`` extra), so that a
 schema error reads exactly as Snakemake words it.
 """
+
 from __future__ import annotations
 
 import os
@@ -67,8 +68,9 @@ def _from(exc: InputError) -> PipelineConfigError:
     return PipelineConfigError(exc.parameter, exc.message, str(exc))
 
 
-def merged_pipeline_config(configfiles: Iterable[str | os.PathLike], *,
-                           workflow_configfile: str | os.PathLike | None = "config/config.yaml") -> dict:
+def merged_pipeline_config(
+    configfiles: Iterable[str | os.PathLike], *, workflow_configfile: str | os.PathLike | None = "config/config.yaml"
+) -> dict:
     """The config as ``snakemake --configfile A B ...`` builds it (without running Snakemake).
 
     Snakemake 9 deep-updates (:func:`snakemake.utils.update_config`) an empty dict with each
@@ -110,8 +112,13 @@ def merged_pipeline_config(configfiles: Iterable[str | os.PathLike], *,
     return config
 
 
-def check_pipeline_config(config: MutableMapping, configfiles: Iterable[str | os.PathLike],
-                          schema: str | os.PathLike, *, defaults_only: bool = False) -> None:
+def check_pipeline_config(
+    config: MutableMapping,
+    configfiles: Iterable[str | os.PathLike],
+    schema: str | os.PathLike,
+    *,
+    defaults_only: bool = False,
+) -> None:
     """Check a pipeline config before any job; fill in the schema defaults in place.
 
     In this order: every config file read strictly (a key given twice, YAML aliases and
@@ -196,12 +203,15 @@ def _check_config_values(cfg: Mapping) -> None:
         c = cl.get(sec)
         if isinstance(c, dict) and {"min_community", "max_community"} <= set(c):
             if c["min_community"] > c["max_community"]:
-                raise InputError(f"clustering.{sec}.min_community",
-                                 f"({c['min_community']}) must be <= clustering.{sec}.max_community "
-                                 f"({c['max_community']})")
+                raise InputError(
+                    f"clustering.{sec}.min_community",
+                    f"({c['min_community']}) must be <= clustering.{sec}.max_community ({c['max_community']})",
+                )
             if c["max_community"] > c.get("n", c["max_community"]):
-                raise InputError(f"clustering.{sec}.max_community",
-                                 f"({c['max_community']}) must be <= clustering.{sec}.n ({c['n']})")
+                raise InputError(
+                    f"clustering.{sec}.max_community",
+                    f"({c['max_community']}) must be <= clustering.{sec}.n ({c['n']})",
+                )
         if isinstance(c, dict) and {"max_degree", "n"} <= set(c) and c["max_degree"] >= c["n"]:
             raise InputError(f"clustering.{sec}.max_degree", f"({c['max_degree']}) must be < clustering.{sec}.n")
     me = cfg.get("metaeval") or {}
@@ -211,14 +221,18 @@ def _check_config_values(cfg: Mapping) -> None:
             # interpreted kernels (the same bits, see agreekit._jit): loading compiled ones costs ~1 s
             # of numba start-up in every Snakemake parse, 30x this call
             with forced("interpreted"):
-                value = weighted_correlation(x, x[::-1].copy(), coefficient="kendall", weigher=me["weigher"],
-                                             scheme=me.get("scheme", "additive"))
+                value = weighted_correlation(
+                    x, x[::-1].copy(), coefficient="kendall", weigher=me["weigher"], scheme=me.get("scheme", "additive")
+                )
         except (ValueError, TypeError, ArithmeticError) as exc:
-            raise InputError("metaeval.weigher", f"{me['weigher']!r} is unusable: "
-                                                 f"{str(exc).splitlines()[0][:300]}") from None
+            raise InputError(
+                "metaeval.weigher", f"{me['weigher']!r} is unusable: {str(exc).splitlines()[0][:300]}"
+            ) from None
         if not abs(value + 1.0) < 1e-9:
-            raise InputError("metaeval.weigher", f"{me['weigher']!r} gives tau_w = {value} for reversed "
-                                                 "rankings of 200 systems (must be -1)")
+            raise InputError(
+                "metaeval.weigher",
+                f"{me['weigher']!r} gives tau_w = {value} for reversed rankings of 200 systems (must be -1)",
+            )
     bs = cfg.get("bootstrap") or {}
     rb = bs.get("robust03") or {}
     for i, m in enumerate(rb.get("metrics") or []):
@@ -230,23 +244,32 @@ def _check_config_values(cfg: Mapping) -> None:
         sm = bs["score_matrices"]
         # the schema's patterns again, whole-string: JSON-schema's `$` (Python's re.search) lets a final
         # newline through, and these names become file names
-        for where, names in (("collections", sm.get("collections") or {}), ("labels", sm.get("labels") or {}),
-                             ("geometric", sm.get("geometric") or [])):
+        for where, names in (
+            ("collections", sm.get("collections") or {}),
+            ("labels", sm.get("labels") or {}),
+            ("geometric", sm.get("geometric") or []),
+        ):
             for name in names:
                 if not (isinstance(name, str) and re.fullmatch(r"[A-Za-z0-9_]+", name, flags=re.ASCII)):
-                    raise InputError(f"bootstrap.score_matrices.{where}", f"name {name!r} does not match "
-                                     "'^[A-Za-z0-9_]+$' (letters, digits, _: it is part of file names)")
+                    raise InputError(
+                        f"bootstrap.score_matrices.{where}",
+                        f"name {name!r} does not match "
+                        "'^[A-Za-z0-9_]+$' (letters, digits, _: it is part of file names)",
+                    )
         for coll, keys in (sm.get("collections") or {}).items():
             for key in keys or ():
                 if not (isinstance(key, str) and re.fullmatch(r"[A-Za-z0-9]+", key, flags=re.ASCII)):
-                    raise InputError(f"bootstrap.score_matrices.collections.{coll}", f"metric key {key!r} does "
-                                     "not match '^[A-Za-z0-9]+$' (it is part of file names)")
+                    raise InputError(
+                        f"bootstrap.score_matrices.collections.{coll}",
+                        f"metric key {key!r} does not match '^[A-Za-z0-9]+$' (it is part of file names)",
+                    )
         known = set(bs["score_matrices"].get("collections", {})) | {"robust03"}
         for where, section in (("bootstrap.exclude", bs), ("metaeval.exclude", me)):
             unknown = sorted(set(section.get("exclude") or ()) - known)
             if unknown:
-                raise InputError(where, f"names collections that do not exist: {unknown} "
-                                        f"(collections: {sorted(known)})")
+                raise InputError(
+                    where, f"names collections that do not exist: {unknown} (collections: {sorted(known)})"
+                )
     rk = cfg.get("ranking") or {}
 
     def _sizes(node, where):
@@ -262,8 +285,7 @@ def _check_config_values(cfg: Mapping) -> None:
 
     for key in ("sample_size", "validation", "quantiles"):
         for where, size in _sizes(rk.get(key), f"ranking.{key}"):
-            check_memory(where, 8.0 * size, f"{size} sampled statistics (8 bytes each)",
-                         hint="lower the sample size")
+            check_memory(where, 8.0 * size, f"{size} sampled statistics (8 bytes each)", hint="lower the sample size")
 
 
 def _check_bootstrap(cfg: Mapping) -> None:
@@ -278,15 +300,19 @@ def _check_bootstrap(cfg: Mapping) -> None:
             if _is_integer(B * a):
                 fixes.insert(0, f"bootstrap.alpha = {a:g}")
             raise PipelineConfigError(
-                "bootstrap.alpha", "n_resamples * alpha must be an integer",
+                "bootstrap.alpha",
+                "n_resamples * alpha must be an integer",
                 f"bootstrap.n_resamples * bootstrap.alpha = {B} * {alpha} = {exact:g} must be an integer "
-                f"(the rank of the decisive bootstrap value); e.g. {' or '.join(fixes)}")
+                f"(the rank of the decisive bootstrap value); e.g. {' or '.join(fixes)}",
+            )
         try:
             critical_rank(B, alpha)
         except InputError as exc:
-            raise PipelineConfigError("bootstrap.alpha", exc.message,
-                                      f"bootstrap.alpha = {bs['alpha']} with bootstrap.n_resamples = "
-                                      f"{bs['n_resamples']}: {exc}") from None
+            raise PipelineConfigError(
+                "bootstrap.alpha",
+                exc.message,
+                f"bootstrap.alpha = {bs['alpha']} with bootstrap.n_resamples = {bs['n_resamples']}: {exc}",
+            ) from None
 
 
 def _is_integer(x: float) -> bool:

@@ -4,6 +4,7 @@ matplotlib is imported on first use (``import agreekit`` and the measures never 
 the non-interactive Agg backend; figures are written as PNG and PDF next to each other, each
 through a unique temporary file so that a reader never sees half a figure.
 """
+
 from __future__ import annotations
 
 from pathlib import Path

@@ -13,6 +13,7 @@ Confidence intervals from resamples (:class:`ConfidenceInterval`, :func:`bca_bou
 units (:func:`unit_mean_interval`: topics, trials) live here too, below every area that attaches a
 ``confidence_interval`` method to its results.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -28,14 +29,32 @@ from agreekit._jit import numpy_version, pick
 from agreekit._memory import check_memory
 from agreekit._validation import InputError, check_choice, check_int
 
-__all__ = ["STREAM_TOPICS", "STREAM_SWAP", "STREAM_POOLED", "STREAM_BATCH_ELEMENTS", "stream_generator",
-    "bootstrap_indices", "resample_batches", "check_resamples", "topic_resamples", "summary_name", "log_values",
-    "bootstrap_summaries", "system_summaries", "ConfidenceInterval", "check_confidence_level", "bca_bounds",
-    "percentile_bounds", "jackknife_bounds", "unit_mean_interval", "UNIT_METHODS"]
+__all__ = [
+    "STREAM_TOPICS",
+    "STREAM_SWAP",
+    "STREAM_POOLED",
+    "STREAM_BATCH_ELEMENTS",
+    "stream_generator",
+    "bootstrap_indices",
+    "resample_batches",
+    "check_resamples",
+    "topic_resamples",
+    "summary_name",
+    "log_values",
+    "bootstrap_summaries",
+    "system_summaries",
+    "ConfidenceInterval",
+    "check_confidence_level",
+    "bca_bounds",
+    "percentile_bounds",
+    "jackknife_bounds",
+    "unit_mean_interval",
+    "UNIT_METHODS",
+]
 
 
 STREAM_TOPICS, STREAM_SWAP, STREAM_POOLED = 0, 1, 2
-STREAM_BATCH_ELEMENTS = 1 << 21      # topic indices per streamed batch of resamples (16 MB)
+STREAM_BATCH_ELEMENTS = 1 << 21  # topic indices per streamed batch of resamples (16 MB)
 
 
 # --------------------------------------------------------------------------- helpers
@@ -47,8 +66,11 @@ def stream_generator(rng: Any, stream: int) -> np.random.Generator:
     if isinstance(rng, np.random.BitGenerator):
         return np.random.default_rng(rng)
     if isinstance(rng, np.random.RandomState):
-        raise InputError("rng", "must be None, a non-negative int, a numpy.random.SeedSequence or a "
-                                "numpy.random.Generator, not RandomState")
+        raise InputError(
+            "rng",
+            "must be None, a non-negative int, a numpy.random.SeedSequence or a "
+            "numpy.random.Generator, not RandomState",
+        )
     if rng is None:
         ss = np.random.SeedSequence()
     elif isinstance(rng, np.random.SeedSequence):
@@ -57,13 +79,13 @@ def stream_generator(rng: Any, stream: int) -> np.random.Generator:
         try:
             ss = np.random.SeedSequence(check_int("rng", rng, minimum=0))
         except InputError:
-            raise InputError("rng", f"must be None, a non-negative int, a SeedSequence or a Generator; "
-                                    f"got {rng!r}") from None
+            raise InputError(
+                "rng", f"must be None, a non-negative int, a SeedSequence or a Generator; got {rng!r}"
+            ) from None
     return np.random.default_rng(np.random.SeedSequence(ss.entropy, spawn_key=tuple(ss.spawn_key) + (stream,)))
 
 
-def bootstrap_indices(n: int, *, n_resamples: int = 1000, rng: Any = None,
-                      stream: int = STREAM_TOPICS) -> np.ndarray:
+def bootstrap_indices(n: int, *, n_resamples: int = 1000, rng: Any = None, stream: int = STREAM_TOPICS) -> np.ndarray:
     """Draw a B x n matrix of indices in [0, n), uniformly with replacement.
 
     Row b is a bootstrap sample Q*b of n topics (Sakai Fig. 1).  With an int
@@ -116,7 +138,7 @@ def resample_batches(resamples, n, n_resamples, rng, stream=STREAM_TOPICS, name=
         idx = check_resamples(resamples, n, name)
         B = idx.shape[0]
         step = max(1, STREAM_BATCH_ELEMENTS // n)
-        return B, ((lo, idx[lo:lo + step]) for lo in range(0, B, step))
+        return B, ((lo, idx[lo : lo + step]) for lo in range(0, B, step))
     B = check_int("n_resamples", n_resamples, minimum=1)
     n = check_int("n", n, minimum=1)
     gen = stream_generator(rng, stream)
@@ -125,6 +147,7 @@ def resample_batches(resamples, n, n_resamples, rng, stream=STREAM_TOPICS, name=
     def draw():
         for lo in range(0, B, step):
             yield lo, gen.integers(0, n, size=(min(step, B - lo), n), dtype=np.int64)
+
     return B, draw()
 
 
@@ -145,16 +168,27 @@ def check_resamples(resamples: Any, width: int, name: str = "resamples") -> np.n
     return np.ascontiguousarray(idx, dtype=np.int64)
 
 
-def topic_resamples(resamples, n, n_resamples, rng, stream=STREAM_TOPICS, name="resamples",
-                     bytes_per_resample: float = 0.0, what: str = ""):
+def topic_resamples(
+    resamples,
+    n,
+    n_resamples,
+    rng,
+    stream=STREAM_TOPICS,
+    name="resamples",
+    bytes_per_resample: float = 0.0,
+    what: str = "",
+):
     """The B x n topic samples, drawn or injected; refused up front (InputError naming
     ``n_resamples``) if they and ``bytes_per_resample`` bytes per resample of the caller's
     own arrays would exceed the memory limit."""
     if resamples is not None:
         return check_resamples(resamples, n, name)
     B = check_int("n_resamples", n_resamples, minimum=1)
-    check_memory("n_resamples", B * (8.0 * n + bytes_per_resample),
-                 f"{B} bootstrap samples of {n} topics" + (f" ({what})" if what else ""))
+    check_memory(
+        "n_resamples",
+        B * (8.0 * n + bytes_per_resample),
+        f"{B} bootstrap samples of {n} topics" + (f" ({what})" if what else ""),
+    )
     return bootstrap_indices(n, n_resamples=B, rng=rng, stream=stream)
 
 
@@ -162,8 +196,11 @@ def summary_name(statistic, *, allow_callable: bool, parameter: str = "summary")
     """``summary`` checked: "mean", "gmean" (or a callable where ``allow_callable``)."""
     if callable(statistic):
         if not allow_callable:
-            raise InputError(parameter, "the paired test supports 'mean' and 'gmean' (the AG "
-                                        "variant); use the unpaired test for other summaries")
+            raise InputError(
+                parameter,
+                "the paired test supports 'mean' and 'gmean' (the AG "
+                "variant); use the unpaired test for other summaries",
+            )
         return statistic
     return check_choice(parameter, statistic, ("mean", "gmean"))
 
@@ -324,9 +361,9 @@ def bca_bounds(theta_hat, theta_b, theta_jack, confidence_level: float):
         z0 = ndtri(pct)
         nj = tj.shape[0]
         U = (nj - 1) * (np.nanmean(tj, axis=0) - tj)
-        num = np.nansum(U ** 3, axis=0) / nj ** 3
-        den = np.nansum(U ** 2, axis=0) / nj ** 2
-        a_hat = np.where(den > 0, num / den ** 1.5 / 6.0, 0.0)
+        num = np.nansum(U**3, axis=0) / nj**3
+        den = np.nansum(U**2, axis=0) / nj**2
+        a_hat = np.where(den > 0, num / den**1.5 / 6.0, 0.0)
         z = float(ndtri((1.0 - confidence_level) / 2.0))
         q1 = ndtr(z0 + (z0 + z) / (1 - a_hat * (z0 + z)))
         q2 = ndtr(z0 + (z0 - z) / (1 - a_hat * (z0 - z)))
@@ -355,8 +392,15 @@ def jackknife_bounds(theta_hat, theta_jack, confidence_level: float):
 UNIT_METHODS = ("bootstrap", "percentile", "jackknife")
 
 
-def unit_mean_interval(values, confidence_level: float = 0.95, *, method=None, n_resamples: int = 9999,
-                       rng: Any = None, estimand: str = "the population mean over units") -> ConfidenceInterval:
+def unit_mean_interval(
+    values,
+    confidence_level: float = 0.95,
+    *,
+    method=None,
+    n_resamples: int = 9999,
+    rng: Any = None,
+    estimand: str = "the population mean over units",
+) -> ConfidenceInterval:
     """Confidence interval of the mean over units (topics, trials) of ``values`` (units x columns), the units
     resampled with replacement (one resample of the units shared by all columns).
 
@@ -376,7 +420,7 @@ def unit_mean_interval(values, confidence_level: float = 0.95, *, method=None, n
     n = X2.shape[0]
     est = X2.mean(axis=0)
     total = X2.sum(axis=0)
-    jack = (total - X2) / (n - 1)                  # leave-one-out means
+    jack = (total - X2) / (n - 1)  # leave-one-out means
     B = 0
     se = np.full(est.shape, np.nan)
     if method == "jackknife":
@@ -389,7 +433,7 @@ def unit_mean_interval(values, confidence_level: float = 0.95, *, method=None, n
         step = max(1, STREAM_BATCH_ELEMENTS // n)
         for lo in range(0, B, step):
             idx = gen.integers(0, n, size=(min(step, B - lo), n), dtype=np.int64)
-            theta_b[lo:lo + idx.shape[0]] = bootstrap_summaries(X2, idx, "mean", 0.0)
+            theta_b[lo : lo + idx.shape[0]] = bootstrap_summaries(X2, idx, "mean", 0.0)
         if method == "bootstrap":
             low, high = bca_bounds(est, theta_b, jack, confidence_level)
         else:
@@ -398,5 +442,14 @@ def unit_mean_interval(values, confidence_level: float = 0.95, *, method=None, n
     def out(a):
         a = np.asarray(a, dtype=np.float64)
         return float(a[0]) if squeeze else a
-    return ConfidenceInterval(low=out(low), high=out(high), confidence_level=confidence_level, method=method,
-                              estimate=out(est), estimand=estimand, n_resamples=B, standard_error=out(se))
+
+    return ConfidenceInterval(
+        low=out(low),
+        high=out(high),
+        confidence_level=confidence_level,
+        method=method,
+        estimate=out(est),
+        estimand=estimand,
+        n_resamples=B,
+        standard_error=out(se),
+    )

@@ -5,6 +5,7 @@ site (3 s in one kernel here); this bottom-up merge sort gives the same order (t
 stable one) into caller-owned buffers, and runs as plain Python in interpreted kernels
 (:mod:`agreekit._jit`).
 """
+
 from __future__ import annotations
 
 from numba import njit

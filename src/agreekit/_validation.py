@@ -6,6 +6,7 @@ where there is a fixed vocabulary, list the allowed values.  All of them raise
 :class:`InputError`, a :class:`ValueError` subclass that carries the parameter
 name; the CLI turns it into a one-line message and exit code 2.
 """
+
 from __future__ import annotations
 
 import re
@@ -79,8 +80,7 @@ class InputError(ValueError):
 InputError.__module__ = "agreekit"
 
 
-def did_you_mean(word: Any, choices: Iterable[str], *, n: int = 3, cutoff: float = 0.6,
-                 fold: Any = None) -> str:
+def did_you_mean(word: Any, choices: Iterable[str], *, n: int = 3, cutoff: float = 0.6, fold: Any = None) -> str:
     """The "did you mean" of an unknown name: ``"; did you mean 'correlate'?"``, or ``""``.
 
     The one suggestion helper behind every "unknown name" message (subcommands, options and their
@@ -133,6 +133,7 @@ def did_you_mean(word: Any, choices: Iterable[str], *, n: int = 3, cutoff: float
     close = [c for c in close if c != word]
     if not close:
         return ""
+
     # only the suggestions about as close as the best one ('correlate' for 'corelate', not also 'evaluate')
     def ratio(c):
         plain = difflib.SequenceMatcher(None, word, c).ratio()
@@ -151,8 +152,7 @@ def check_choice(parameter: str, value: Any, allowed: Iterable[str]) -> str:
     return value
 
 
-def check_int(parameter: str, value: Any, *, minimum: int | None = None,
-              maximum: int | None = None) -> int:
+def check_int(parameter: str, value: Any, *, minimum: int | None = None, maximum: int | None = None) -> int:
     """Return ``value`` as a Python int, checking type and range."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
         # accept integral floats such as 5.0 only if exactly integral
@@ -168,8 +168,9 @@ def check_int(parameter: str, value: Any, *, minimum: int | None = None,
     return value
 
 
-def check_float(parameter: str, value: Any, *, minimum: float | None = None,
-                maximum: float | None = None, inclusive: bool = True) -> float:
+def check_float(
+    parameter: str, value: Any, *, minimum: float | None = None, maximum: float | None = None, inclusive: bool = True
+) -> float:
     """Return ``value`` as a finite Python float within an optional range.
 
     Only real numbers are accepted: ``True``/``False`` and strings such as ``'1'`` are not numbers here.
@@ -223,8 +224,10 @@ def _ragged_row(values: Any) -> str | None:
         return None
     for i, k in enumerate(lengths[1:], start=1):
         if k != lengths[0]:
+
             def show(k):
                 return "a scalar" if k is None else f"{k} entr{'y' if k == 1 else 'ies'}"
+
             return f"row {i} has {show(k)} but row 0 has {show(lengths[0])}"
     return None
 
@@ -295,7 +298,7 @@ def numeric_vector(parameter: str, values: Any, *, what: str, min_length: int) -
     if isinstance(values, np.ma.MaskedArray):
         raise InputError(parameter, "is a masked array; fill or drop the masked values first")
     arr = np.asarray(values)
-    if arr.dtype.kind in "cmM":   # complex numbers and datetimes are not ranks or scores
+    if arr.dtype.kind in "cmM":  # complex numbers and datetimes are not ranks or scores
         raise InputError(parameter, f"must contain numeric {what}s (real numbers); got an array of dtype {arr.dtype}")
     if arr.ndim != 1:
         raise InputError(parameter, f"must be a 1-D {what} vector; got shape {arr.shape}")
@@ -330,16 +333,18 @@ def check_rank_vector(parameter: str, values: Any, *, min_length: int = 2) -> np
     n = ranks.size
     seen = np.zeros(n + 1, dtype=bool)
     if ranks.min() < 1 or ranks.max() > n:
-        raise InputError(parameter, f"must be a permutation of 1..{n} (1 = top); got values in "
-                                    f"[{ranks.min()}, {ranks.max()}]")
+        raise InputError(
+            parameter, f"must be a permutation of 1..{n} (1 = top); got values in [{ranks.min()}, {ranks.max()}]"
+        )
     seen[ranks] = True
     if not seen[1:].all():
         raise InputError(parameter, f"must be a permutation of 1..{n}; it has ties (repeated ranks)")
     return ranks
 
 
-def check_positive_ranks(parameter: str, values: Any, *, labels: Sequence[str] | None = None,
-                         min_length: int = 1) -> np.ndarray:
+def check_positive_ranks(
+    parameter: str, values: Any, *, labels: Sequence[str] | None = None, min_length: int = 1
+) -> np.ndarray:
     """Return ``values`` as int64 ranks if every value is a positive integer, or raise.
 
     The value rule of agreekit's rankings: rank values are positive integers, 1 = top;
@@ -367,14 +372,16 @@ def check_positive_ranks(parameter: str, values: Any, *, labels: Sequence[str] |
             try:
                 f = float(v)
                 finite = bool(np.isfinite(f))
-                ok = bool(finite and 1 <= f < 2 ** 53 and f == int(f))
+                ok = bool(finite and 1 <= f < 2**53 and f == int(f))
             except (TypeError, ValueError, OverflowError):
                 ok = False
         if not ok:
             where = f"{labels[i]}: rank {v!r}" if labels is not None else f"value {v!r} at position {i}"
             what = "is NaN or infinite, not" if not finite else "is not"
-            raise InputError(parameter, f"{where} {what} a positive integer (ranks are 1, 2, ... with "
-                                        "1 = top; repeated values are ties)")
+            raise InputError(
+                parameter,
+                f"{where} {what} a positive integer (ranks are 1, 2, ... with 1 = top; repeated values are ties)",
+            )
         out[i] = int(f)
     return out
 
@@ -486,8 +493,9 @@ def _short(value: Any) -> str:
     return text if len(text) <= 60 else f"a {type(value).__name__}"
 
 
-def real_array(parameter: str, values: Any, *, finite: bool = True, min_ndim: int = 0,
-               max_ndim: int | None = None) -> np.ndarray:
+def real_array(
+    parameter: str, values: Any, *, finite: bool = True, min_ndim: int = 0, max_ndim: int | None = None
+) -> np.ndarray:
     """``values`` as a float64 array of real numbers, or :class:`InputError` naming ``parameter``.
 
     Refused: None, booleans, strings (also numeric strings such as ``'1'``), complex numbers,
@@ -504,8 +512,9 @@ def real_array(parameter: str, values: Any, *, finite: bool = True, min_ndim: in
     """
     if isinstance(values, np.ma.MaskedArray):
         raise InputError(parameter, "is a masked array; fill or drop the masked values first")
-    if values is None or isinstance(values, (str, bytes, bool, np.bool_, complex, np.complexfloating,
-                                             np.datetime64, np.timedelta64)):
+    if values is None or isinstance(
+        values, (str, bytes, bool, np.bool_, complex, np.complexfloating, np.datetime64, np.timedelta64)
+    ):
         raise InputError(parameter, f"must contain real numbers; got {_short(values)}")
     check_rectangular(parameter, values)
     try:
@@ -514,8 +523,9 @@ def real_array(parameter: str, values: Any, *, finite: bool = True, min_ndim: in
         raise InputError(parameter, "must contain real numbers") from None
     if arr.dtype.kind == "O":
         for v in arr.ravel().tolist():
-            if v is None or isinstance(v, (str, bytes, bool, np.bool_, complex, np.complexfloating,
-                                           np.datetime64, np.timedelta64)):
+            if v is None or isinstance(
+                v, (str, bytes, bool, np.bool_, complex, np.complexfloating, np.datetime64, np.timedelta64)
+            ):
                 raise InputError(parameter, f"must contain real numbers; got {_short(v)}")
     elif arr.dtype.kind not in "iuf":
         raise InputError(parameter, f"must contain real numbers; got an array of dtype {arr.dtype}")
@@ -544,8 +554,11 @@ def check_real_values(parameter: str, values: Any) -> None:
     if kind is not None and kind in "cmM":
         raise InputError(parameter, f"must contain real numbers; got an array of dtype {values.dtype}")
     if kind is None and isinstance(values, (list, tuple)):
-        for i, v in enumerate(np.ravel(np.asarray(values, dtype=object)).tolist()
-                              if values and isinstance(values[0], (list, tuple, np.ndarray)) else values):
+        for i, v in enumerate(
+            np.ravel(np.asarray(values, dtype=object)).tolist()
+            if values and isinstance(values[0], (list, tuple, np.ndarray))
+            else values
+        ):
             if isinstance(v, (complex, np.complexfloating, np.datetime64, np.timedelta64)):
                 raise InputError(parameter, f"must contain real numbers; got {_short(v)} at position {i}")
     check_numeric_values(parameter, values, "real numbers")

@@ -10,6 +10,7 @@ one line on stderr and give exit code 2, without a traceback.  Warnings are
 printed as one line each (``agreekit CMD: warning: Category: message``),
 without the source line Python's default format adds.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -54,7 +55,8 @@ COMMANDS = {
     "bootstrap": "agreekit._cli.bootstrap",
     "evaluate": "agreekit._cli.bootstrap",
     "metaeval": "agreekit._cli.metaeval",
-    "rbo": "agreekit._cli.ranked_lists", "ap": "agreekit._cli.ranked_lists",
+    "rbo": "agreekit._cli.ranked_lists",
+    "ap": "agreekit._cli.ranked_lists",
     "datasets": "agreekit._cli.datasets",
 }
 
@@ -113,10 +115,14 @@ EXAMPLES = {
         "RR=resources/bootstrap/trec_topic_by_run_scores/adhoc8_rr.csv --n-resamples 200 --rng 1 "
         "--output-dir metaeval_adhoc8",
     ],
-    "rbo": ["agreekit rbo resources/bootstrap/robust03_top100/runs/input.Sel50.gz "
-            "resources/bootstrap/robust03_top100/runs/input.pircRBa1.gz --depth 20 --n-items 1000 --n-resamples 200 --rng 1 --format csv"],
-    "ap": ["printf '1\\n2\\n3\\n4\\n5\\n' > x.txt; printf '2\\n1\\n3\\n5\\n4\\n' > y.txt",
-           "agreekit ap x.txt y.txt --pvalue --alternative greater"],
+    "rbo": [
+        "agreekit rbo resources/bootstrap/robust03_top100/runs/input.Sel50.gz "
+        "resources/bootstrap/robust03_top100/runs/input.pircRBa1.gz --depth 20 --n-items 1000 --n-resamples 200 --rng 1 --format csv"
+    ],
+    "ap": [
+        "printf '1\\n2\\n3\\n4\\n5\\n' > x.txt; printf '2\\n1\\n3\\n5\\n4\\n' > y.txt",
+        "agreekit ap x.txt y.txt --pvalue --alternative greater",
+    ],
     "datasets": [
         "agreekit datasets",
         "agreekit datasets --format csv -o datasets.csv",
@@ -140,8 +146,12 @@ class _HelpFormatter(argparse.HelpFormatter):
 
     def _get_help_string(self, action):
         text = action.help or ""
-        if ("default" not in text and action.default not in (None, False, argparse.SUPPRESS)
-                and action.option_strings and action.nargs != 0):
+        if (
+            "default" not in text
+            and action.default not in (None, False, argparse.SUPPRESS)
+            and action.option_strings
+            and action.nargs != 0
+        ):
             text += " (default: %(default)s)"
         return text
 
@@ -157,8 +167,9 @@ class _Parser(argparse.ArgumentParser):
         # argparse's own message, with the close choices before the list of all of them
         if action.choices is not None and value not in action.choices:
             choices = ", ".join(map(repr, action.choices))
-            raise argparse.ArgumentError(action, f"invalid choice: {value!r}{did_you_mean(value, action.choices)} "
-                                                 f"(choose from {choices})")
+            raise argparse.ArgumentError(
+                action, f"invalid choice: {value!r}{did_you_mean(value, action.choices)} (choose from {choices})"
+            )
 
     def parse_args(self, args=None, namespace=None):
         # unknown options: argparse reports them from the top-level parser ("agreekit: error: unrecognized
@@ -166,10 +177,13 @@ class _Parser(argparse.ArgumentParser):
         args, extras = self.parse_known_args(args, namespace)
         if extras:
             target = _subcommand_parser(self, getattr(args, "command", None)) or self
-            options = [s for a in target._actions for s in a.option_strings
-                       if s not in getattr(a, "old", ())]   # not the deprecated spellings
-            unknown = next((e.split("=", 1)[0] for e in extras if e.startswith("-") and len(e) > 1
-                            and not _looks_negative(e)), None)
+            options = [
+                s for a in target._actions for s in a.option_strings if s not in getattr(a, "old", ())
+            ]  # not the deprecated spellings
+            unknown = next(
+                (e.split("=", 1)[0] for e in extras if e.startswith("-") and len(e) > 1 and not _looks_negative(e)),
+                None,
+            )
             hint = did_you_mean(unknown, options) if unknown else ""
             target.error(f"unrecognized arguments: {' '.join(extras)}{hint}")
         return args
@@ -227,7 +241,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     for name in modules:
         importlib.import_module(name).register(sub)
     for name, p in sub.choices.items():
-        if not any("--quiet" in a.option_strings for a in p._actions):   # every subcommand has --quiet
+        if not any("--quiet" in a.option_strings for a in p._actions):  # every subcommand has --quiet
             add_quiet(p)
         p.formatter_class = _HelpFormatter
         _ascii_numbers(p)
@@ -327,6 +341,7 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     command = argv[0] if argv else None
     from agreekit._cli.datasets import expand_dataset_args  # `dataset:NAME` wherever a file is read
+
     argv = expand_dataset_args(argv)
     try:
         try:
@@ -344,7 +359,7 @@ def main(argv: list[str] | None = None) -> int:
         except BrokenPipeError:  # `agreekit ... | head`: the reader left; not an error of the input
             with contextlib.suppress(OSError):
                 null = os.open(os.devnull, os.O_WRONLY)
-                os.dup2(null, sys.stdout.fileno())   # the interpreter's final flush must not fail again
+                os.dup2(null, sys.stdout.fileno())  # the interpreter's final flush must not fail again
             return 141
         except (ValueError, OSError, CommandError) as exc:
             print(f"agreekit {args.command}: error: {_error_line(exc)}", file=sys.stderr)

@@ -24,6 +24,7 @@ A script job reads (``snakemake`` is the object Snakemake injects)::
         log.info("exact moments of %s", snakemake.wildcards.sid)
         write_json(snakemake.output[0], exact_stage(snakemake.params.settings))
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -38,8 +39,7 @@ from agreekit._validation import InputError
 if TYPE_CHECKING:  # loaded on first use (they import every area): see __getattr__
     from agreekit._pipeline_config import PipelineConfigError, check_pipeline_config
 
-__all__ = ["script_log", "atomic_write", "write_json", "InputError", "PipelineConfigError",
-           "check_pipeline_config"]
+__all__ = ["script_log", "atomic_write", "write_json", "InputError", "PipelineConfigError", "check_pipeline_config"]
 
 #: the names that load the config checks (and with them every area) on first access
 _LAZY = {"PipelineConfigError": "agreekit._pipeline_config", "check_pipeline_config": "agreekit._pipeline_config"}

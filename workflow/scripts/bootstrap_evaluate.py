@@ -1,4 +1,5 @@
 """Thin adapter: TREC qrels + runs -> one topics x systems CSV per measure (agreekit.ireval.metrics.evaluate)."""
+
 from pathlib import Path
 
 from agreekit.pipeline import atomic_write, script_log
@@ -13,5 +14,11 @@ with script_log(sm) as log:
     for measure, df in mats.items():
         with atomic_write(Path(p.outdir) / f"{measure}.csv") as fh:
             df.to_csv(fh, float_format="%.10g", lineterminator="\n")
-        log.info("%s: %d topics x %d systems, means %.4f-%.4f", measure, df.shape[0], df.shape[1],
-                 df.mean().min(), df.mean().max())
+        log.info(
+            "%s: %d topics x %d systems, means %.4f-%.4f",
+            measure,
+            df.shape[0],
+            df.shape[1],
+            df.mean().min(),
+            df.mean().max(),
+        )

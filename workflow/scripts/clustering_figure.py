@@ -1,4 +1,5 @@
 """Snakemake adapter: LFR trial JSONs -> Rabbany & Zaïane 2015, Figure 7, 8 or 9 (PNG), trial/summary CSVs, Markdown note."""
+
 import json
 from agreekit.pipeline import atomic_write, script_log
 from agreekit.clustering.experiments import figure_report

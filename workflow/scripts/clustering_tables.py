@@ -1,4 +1,5 @@
 """Snakemake adapter: one seed table (Tables 1-3) -> CSV + Markdown (ours beside the paper's)."""
+
 import json
 from agreekit.pipeline import atomic_write, script_log
 from agreekit.clustering import seed_table_frame, seed_table_markdown
@@ -13,9 +14,11 @@ with script_log(sm) as log:
     title = f"{example.get('seed_table', sm.wildcards.cl_table)} — {example.get('name', '')}"
     notes = example.get("other_checks", {}).get("rounding_note")
     md = seed_table_markdown(frame, title=title)
-    md += ("\nColumns: exact RI_δ / ARI_δ (diagonal removed, P = n² − n), approximate RI′_δ / ARI′_δ "
-           "(diagonal kept), I_norm and I_√tr (diagonal kept). bot = D_⊥ (incidence transform), plus = D_+ "
-           f"(α = {float(sm.params.direct_weight)}), (N,X) = agreement of X with the edge set.\n")
+    md += (
+        "\nColumns: exact RI_δ / ARI_δ (diagonal removed, P = n² − n), approximate RI′_δ / ARI′_δ "
+        "(diagonal kept), I_norm and I_√tr (diagonal kept). bot = D_⊥ (incidence transform), plus = D_+ "
+        f"(α = {float(sm.params.direct_weight)}), (N,X) = agreement of X with the edge set.\n"
+    )
     if notes:
         md += f"\nNote: {notes}\n"
     with atomic_write(sm.output.md) as fh:

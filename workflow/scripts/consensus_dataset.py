@@ -1,4 +1,5 @@
 """Snakemake adapter: QUICK, FAST and exact on one reference dataset -> JSON."""
+
 import numpy as np
 
 from agreekit.pipeline import script_log, write_json
@@ -12,11 +13,14 @@ with script_log(sm) as log:
     name = sm.wildcards.dataset
     data = read_rankings(sm.input.csv, ordinal=True)  # ConsRank data as distributed (usa_ranks holds a 0)
     rng = np.random.SeedSequence([int(sm.params.seed), *map(ord, name)])
-    res = compare_methods(data, n_starts=int(sm.params.fast_starts), rng=rng,
-                          exact_time_limit=float(sm.params.exact_time_limit))
+    res = compare_methods(
+        data, n_starts=int(sm.params.fast_starts), rng=rng, exact_time_limit=float(sm.params.exact_time_limit)
+    )
     res["methods"] = {meth: {JSON_KEYS.get(k, k): v for k, v in d.items()} for meth, d in res["methods"].items()}
     res = {"dataset": name, **res}
     write_json(sm.output.json, res)
     for meth, d in res["methods"].items():
-        log.info(f"{name} {meth}: {d['n_solutions']} solutions, tau_x={d['tau_x']:.6f}, "
-              f"optimal={d['optimal']}, {d['elapsed']:.3f}s")
+        log.info(
+            f"{name} {meth}: {d['n_solutions']} solutions, tau_x={d['tau_x']:.6f}, "
+            f"optimal={d['optimal']}, {d['elapsed']:.3f}s"
+        )

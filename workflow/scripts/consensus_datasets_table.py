@@ -1,4 +1,5 @@
 """Snakemake adapter: per-dataset JSONs + the report's figures -> one table (CSV, Markdown)."""
+
 import json
 from pathlib import Path
 
@@ -23,11 +24,24 @@ with script_log(sm) as log:
     df = methods_table(results, report).rename(columns=COLUMNS)
     with atomic_write(sm.output.csv) as fh:
         df.to_csv(fh, index=False)
-    cols = ["dataset", "n_items", "method", "n_solutions", "tau_x", "optimal", "all_optima", "seconds",
-            "report_n_solutions", "report_tau_x", "report_seconds"]
+    cols = [
+        "dataset",
+        "n_items",
+        "method",
+        "n_solutions",
+        "tau_x",
+        "optimal",
+        "all_optima",
+        "seconds",
+        "report_n_solutions",
+        "report_tau_x",
+        "report_seconds",
+    ]
     lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
     for _, row in df[cols].iterrows():
         lines.append("| " + " | ".join("" if pd.isna(v) else str(v) for v in row) + " |")
     with atomic_write(sm.output.md) as fh:
-        fh.write("Consensus rankings: QUICK, FAST and exact side by side (times in seconds on this "
-                 "machine; report_* columns are the report's figures).\n\n" + "\n".join(lines) + "\n")
+        fh.write(
+            "Consensus rankings: QUICK, FAST and exact side by side (times in seconds on this "
+            "machine; report_* columns are the report's figures).\n\n" + "\n".join(lines) + "\n"
+        )

@@ -1,4 +1,5 @@
 """Snakemake adapter: simulation cells -> Tables 6-8 and the time box-plots (Figures 2-4)."""
+
 import matplotlib
 
 matplotlib.use("Agg")
@@ -11,8 +12,11 @@ sm = snakemake  # noqa: F821 (injected by Snakemake)
 with script_log(sm) as log:
     df = pd.concat([pd.read_csv(p) for p in sm.input.cells], ignore_index=True)
     df = df.sort_values(["variant", "m", "theta", "profile"], kind="stable")
-    for path, table in ((sm.output.profiles, df), (sm.output.recovery, summarize_recovery(df)),
-                        (sm.output.times, summarize_times(df))):
+    for path, table in (
+        (sm.output.profiles, df),
+        (sm.output.recovery, summarize_recovery(df)),
+        (sm.output.times, summarize_times(df)),
+    ):
         with atomic_write(path) as fh:
             table.to_csv(fh, index=False)
     fig = plot_times(df)

@@ -1,4 +1,5 @@
 """Adapter: Figures 1-5 (agreekit.ranking.tablegen.figures.make_figures)."""
+
 import json
 import re
 from pathlib import Path
@@ -15,5 +16,11 @@ with script_log(sm, numba_threads=True) as log:
         k = int(re.search(r"figure(\d+)\.", f).group(1))
         stems[k] = str(Path(f).with_suffix(""))
     fig = sm.params.figures
-    make_figures(tables, stems, examples=fig["examples"], kde_samples=fig["kde_samples"],
-                 kde_bw_factor=fig["kde_bw_factor"], seed=sm.params.seed)
+    make_figures(
+        tables,
+        stems,
+        examples=fig["examples"],
+        kde_samples=fig["kde_samples"],
+        kde_bw_factor=fig["kde_bw_factor"],
+        seed=sm.params.seed,
+    )

@@ -1,4 +1,5 @@
 """Adapter: fits of one scheme (agreekit.ranking.tablegen.generation.fit_stage) and its table (assemble_table)."""
+
 import json
 
 from agreekit.pipeline import script_log, write_json
@@ -21,8 +22,9 @@ with script_log(sm) as log:
         samples = summaries_from_arrays({k: z[k] for k in z.files if k.startswith(sid + "/")}, prefix=sid + "/")
     fitted = fit_stage(settings, samples)
     for q, f in fitted["fits"].items():
-        log.info("%s: x=%s degree=%d (%s) coefficients=%s", q, f["transform"], f["degree"], f["method"],
-                 f["coefficients"])
+        log.info(
+            "%s: x=%s degree=%d (%s) coefficients=%s", q, f["transform"], f["degree"], f["method"], f["coefficients"]
+        )
     write_json(sm.output.fit, {k: v for k, v in fitted.items() if k != "null_quantiles"})
     with open(sm.input.exact) as fh:
         exact = json.load(fh)

@@ -1,6 +1,7 @@
 """Adapter: the null quantiles of one scheme or batch from the shipped tables, verified bit for bit by a
 regeneration at ranking.quantiles.verify.n (agreekit.ranking.tablegen.generation.shipped_quantiles,
 verify_quantile_block); fails without writing anything if a shipped row does not reproduce."""
+
 import sys
 
 from agreekit.pipeline import atomic_write, script_log, write_json
@@ -30,8 +31,11 @@ with script_log(sm, numba_threads=True) as log:
     for r in res["rows"]:
         log.info("verify %s n=%d size=%d equal=%s", r["scheme_id"], r["n"], r["size"], r["equal"])
     if res["mismatches"]:
-        print("the shipped null quantiles do not reproduce with this code (regenerate them: `make tables`):\n  "
-              + "\n  ".join(res["mismatches"]), file=sys.__stderr__)
+        print(
+            "the shipped null quantiles do not reproduce with this code (regenerate them: `make tables`):\n  "
+            + "\n  ".join(res["mismatches"]),
+            file=sys.__stderr__,
+        )
         sys.exit(1)
     write_json(sm.output.verify, res)
     with atomic_write(sm.output.quantiles, "wb") as fh:

@@ -1,5 +1,6 @@
 """Adapter: Monte Carlo summaries of one scheme or one batch of schemes on the training grid
 (agreekit.ranking.tablegen.generation.sample_batch_stage)."""
+
 import os
 
 from agreekit.pipeline import atomic_write, script_log
@@ -12,8 +13,12 @@ with script_log(sm, numba_threads=True) as log:
 
     settings = sm.params.settings
     for st in settings:
-        log.info("sampling %s: n = %s, sizes = %s", scheme_id(st["coefficient"], st["scheme"], st["weigher"]),
-                 st["grid"]["n"], st["sample_size"])
+        log.info(
+            "sampling %s: n = %s, sizes = %s",
+            scheme_id(st["coefficient"], st["scheme"], st["weigher"]),
+            st["grid"]["n"],
+            st["sample_size"],
+        )
     res = sample_batch_stage(settings, batch_elements=sm.params.batch_elements, progress=True)
     arrays = {}
     for sid, per_n in res.items():

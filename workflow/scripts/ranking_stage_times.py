@@ -7,10 +7,17 @@ with script_log(sm) as log:
     from agreekit.ranking.tablegen.reproduction import stage_times
 
     rows = stage_times(list(sm.input))
-    lines = ["# Stage times of the ranking pipeline (Snakemake `benchmark:` files, wall seconds)", "",
-             "| stage | jobs | total s | max s |", "|---|---|---|---|"]
+    lines = [
+        "# Stage times of the ranking pipeline (Snakemake `benchmark:` files, wall seconds)",
+        "",
+        "| stage | jobs | total s | max s |",
+        "|---|---|---|---|",
+    ]
     lines += [f"| {r['stage']} | {r['jobs']} | {r['total_s']:.1f} | {r['max_s']:.1f} |" for r in rows]
-    lines += ["", f"Sum over stages: {sum(r['total_s'] for r in rows):.1f} s of job time "
-                  "(jobs run in parallel, so the wall time of the run is smaller)."]
+    lines += [
+        "",
+        f"Sum over stages: {sum(r['total_s'] for r in rows):.1f} s of job time "
+        "(jobs run in parallel, so the wall time of the run is smaller).",
+    ]
     with atomic_write(sm.output[0]) as fh:
         fh.write("\n".join(lines) + "\n")

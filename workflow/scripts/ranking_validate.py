@@ -1,5 +1,6 @@
 """Adapter: fresh Monte Carlo E[g(Gamma)] at held-out n for one table or a batch of tables
 (agreekit.ranking.tablegen.reproduction.held_out_batch); fails the job if a table misses the target."""
+
 import json
 import sys
 from pathlib import Path
@@ -21,8 +22,10 @@ with script_log(sm, numba_threads=True) as log:
     for msg in bad:
         log.error("validation: %s", msg)
     if bad and val["enforce"]:
-        text = ("table validation failed (set ranking.validation.enforce: false to report instead of failing):\n  "
-                + "\n  ".join(bad))
+        text = (
+            "table validation failed (set ranking.validation.enforce: false to report instead of failing):\n  "
+            + "\n  ".join(bad)
+        )
         print(text, file=sys.__stderr__)
         sys.exit(1)
     write_json(sm.output[0], res)

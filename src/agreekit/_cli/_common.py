@@ -17,6 +17,7 @@ tuple of functions); the CLI contract test checks that every option either is a 
 of that function under the same name or is one of the CLI-only options of
 :data:`CLI_ONLY_OPTIONS`.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -27,8 +28,21 @@ from pathlib import Path
 from agreekit._io import atomic_write, is_stdout, to_jsonable
 from agreekit._validation import InputError
 
-__all__ = ["add_output", "add_output_dir", "add_topic_column", "add_format", "add_quiet", "add_rng", "add_renamed",
-           "write_output", "progress_of", "legacy_output_dir", "note", "render_table", "CLI_ONLY_OPTIONS"]
+__all__ = [
+    "add_output",
+    "add_output_dir",
+    "add_topic_column",
+    "add_format",
+    "add_quiet",
+    "add_rng",
+    "add_renamed",
+    "write_output",
+    "progress_of",
+    "legacy_output_dir",
+    "note",
+    "render_table",
+    "CLI_ONLY_OPTIONS",
+]
 
 #: options (``dest`` names) that exist only on the command line, with what they mean
 CLI_ONLY_OPTIONS = {
@@ -75,8 +89,9 @@ class _RenamedOption(argparse.Action):
         if option_string in self.old:
             new = next(s for s in self.option_strings if s.startswith("--") and s not in self.old)
             pending = getattr(namespace, "_deprecated_options", None) or []
-            pending.append(f"option {option_string} is deprecated, use {new} (the old spelling is removed "
-                           "in the next release)")
+            pending.append(
+                f"option {option_string} is deprecated, use {new} (the old spelling is removed in the next release)"
+            )
             setattr(namespace, "_deprecated_options", pending)
 
 
@@ -86,35 +101,52 @@ def add_renamed(p, new: str, *old: str, action: str = "store", **kwargs):
 
 
 def add_output(p, *, what: str = "the result") -> None:
-    p.add_argument("-o", "--output", default="-", metavar="FILE",
-                   help=f"write {what} to FILE (default -, stdout); written atomically")
+    p.add_argument(
+        "-o",
+        "--output",
+        default="-",
+        metavar="FILE",
+        help=f"write {what} to FILE (default -, stdout); written atomically",
+    )
 
 
 def add_output_dir(p, *, what: str = "the output files", required: bool = False) -> None:
-    p.add_argument("--output-dir", default=None, required=required, metavar="DIR",
-                   help=f"write {what} into DIR (all or nothing)")
+    p.add_argument(
+        "--output-dir", default=None, required=required, metavar="DIR", help=f"write {what} into DIR (all or nothing)"
+    )
 
 
 FORMATS = ("json", "csv", "table")
 
 
 def add_format(p, *, choices=FORMATS, default: str = "json") -> None:
-    p.add_argument("--format", choices=tuple(choices), default=default,
-                   help="output format: json, csv, or table (aligned columns, numbers rounded to 4 significant "
-                        "digits, for reading)")
+    p.add_argument(
+        "--format",
+        choices=tuple(choices),
+        default=default,
+        help="output format: json, csv, or table (aligned columns, numbers rounded to 4 significant "
+        "digits, for reading)",
+    )
 
 
 def add_topic_column(p) -> None:
-    p.add_argument("--topic-column", choices=("auto", "first", "none"), default="auto",
-                   help="is the score CSV's first column the topic ids? auto (default: by its name - topic, "
-                        "qid, qno, QueryID, ... - or non-numeric values; distinct integers under another name "
-                        "are an error), first, or none (every column is a system)")
+    p.add_argument(
+        "--topic-column",
+        choices=("auto", "first", "none"),
+        default="auto",
+        help="is the score CSV's first column the topic ids? auto (default: by its name - topic, "
+        "qid, qno, QueryID, ... - or non-numeric values; distinct integers under another name "
+        "are an error), first, or none (every column is a system)",
+    )
 
 
 def add_quiet(p) -> None:
-    p.add_argument("--quiet", action="store_true",
-                   help="no progress and no notes on stderr (progress is shown only when stderr is a terminal; "
-                        "errors and warnings are always shown)")
+    p.add_argument(
+        "--quiet",
+        action="store_true",
+        help="no progress and no notes on stderr (progress is shown only when stderr is a terminal; "
+        "errors and warnings are always shown)",
+    )
 
 
 def note(args, text: str) -> None:
@@ -126,9 +158,15 @@ def note(args, text: str) -> None:
 
 
 def add_rng(p, *, what: str = "the random draws") -> None:
-    p.add_argument("--rng", "--seed", dest="rng", type=int, default=None, metavar="SEED",
-                   help=f"integer seed of {what} (the API's rng; default: fresh OS entropy, reported in "
-                        "the output)")
+    p.add_argument(
+        "--rng",
+        "--seed",
+        dest="rng",
+        type=int,
+        default=None,
+        metavar="SEED",
+        help=f"integer seed of {what} (the API's rng; default: fresh OS entropy, reported in the output)",
+    )
 
 
 def progress_of(args) -> bool | None:
@@ -139,13 +177,16 @@ def progress_of(args) -> bool | None:
 def write_output(args, text: str, *, parameter: str = "--output") -> None:
     """Write ``text`` to ``args.output`` (atomically), or to stdout when it is ``-`` or unset."""
     target = getattr(args, "output", None)
-    if target is None or is_stdout(target):   # `-`, /dev/stdout, /proc/self/fd/1
+    if target is None or is_stdout(target):  # `-`, /dev/stdout, /proc/self/fd/1
         try:
             sys.stdout.write(text)
-        except UnicodeEncodeError as exc:   # e.g. PYTHONIOENCODING=ascii and a label such as 'é'
-            raise InputError(parameter, f"is standard output, whose encoding ({exc.encoding}) cannot write "
-                                        f"{exc.object[exc.start:exc.end]!r}; set PYTHONIOENCODING=utf-8 or give "
-                                        "-o FILE (files are written UTF-8)") from None
+        except UnicodeEncodeError as exc:  # e.g. PYTHONIOENCODING=ascii and a label such as 'é'
+            raise InputError(
+                parameter,
+                f"is standard output, whose encoding ({exc.encoding}) cannot write "
+                f"{exc.object[exc.start : exc.end]!r}; set PYTHONIOENCODING=utf-8 or give "
+                "-o FILE (files are written UTF-8)",
+            ) from None
         sys.stdout.flush()
         return
 
@@ -160,13 +201,17 @@ def legacy_output_dir(args) -> None:
     if out is None or is_stdout(out) or getattr(args, "output_dir", None):
         return
     if Path(out).is_dir():
-        warnings.warn(f"-o {out}: -o is now always a file; {out} is a directory, so it is read as "
-                      f"--output-dir {out} (use that spelling: this one is removed in the next release)",
-                      DeprecationWarning, stacklevel=2)
+        warnings.warn(
+            f"-o {out}: -o is now always a file; {out} is a directory, so it is read as "
+            f"--output-dir {out} (use that spelling: this one is removed in the next release)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
         args.output_dir, args.output = out, "-"
 
 
 # ------------------------------------------------------------------------------------ --format table
+
 
 def _cell(value) -> str:
     """A value as a table cell: floats to 4 significant digits, None (JSON null, e.g. NaN) as ``-``."""
@@ -259,8 +304,12 @@ def render_table(result) -> str:
     for k, v in obj.items():
         if _is_records(v):
             tables[k] = v
-        elif isinstance(v, dict) and v and all(_is_records(x) or isinstance(x, dict) for x in v.values()) and any(
-                _is_records(x) for x in v.values()):
+        elif (
+            isinstance(v, dict)
+            and v
+            and all(_is_records(x) or isinstance(x, dict) for x in v.values())
+            and any(_is_records(x) for x in v.values())
+        ):
             for k2, v2 in v.items():
                 (tables if _is_records(v2) else scalars)[f"{k}.{k2}"] = v2
         else:
@@ -270,12 +319,13 @@ def render_table(result) -> str:
     if flat:
         width = max(len(k) for k in flat)
         for k, v in flat.items():
-            if isinstance(v, list) and v and (any(isinstance(x, str) and " " in x for x in v)
-                                              or len(_cell(v)) > 80):   # orderings, long lists: one per line
+            if (
+                isinstance(v, list) and v and (any(isinstance(x, str) and " " in x for x in v) or len(_cell(v)) > 80)
+            ):  # orderings, long lists: one per line
                 values = [_cell(x) for x in v] or [""]
                 lines.append(f"{k.ljust(width)}  {values[0]}".rstrip())
                 lines.extend(" " * (width + 2) + x for x in values[1:])
-            elif isinstance(v, dict) and len(v) > 12:   # a long mapping (a consensus ranking): a block below
+            elif isinstance(v, dict) and len(v) > 12:  # a long mapping (a consensus ranking): a block below
                 blocks[k] = v
             else:
                 lines.append(f"{k.ljust(width)}  {_cell(v)}".rstrip())
@@ -283,8 +333,14 @@ def render_table(result) -> str:
         if lines:
             lines.append("")
         lines.append(f"{k}:")
-        lines.extend(_grid(["key", "value"], [[a, b] for a, b in v.items()],
-                           [False, all(_is_number(b) or b is None for b in v.values())], "  ")[2:])
+        lines.extend(
+            _grid(
+                ["key", "value"],
+                [[a, b] for a, b in v.items()],
+                [False, all(_is_number(b) or b is None for b in v.values())],
+                "  ",
+            )[2:]
+        )
     for k, records in tables.items():
         if lines:
             lines.append("")

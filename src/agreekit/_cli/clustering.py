@@ -1,4 +1,5 @@
 """CLI subcommands for the clustering area: ``agreekit clustering`` (alias ``agreekit agreement``)."""
+
 from __future__ import annotations
 
 import argparse
@@ -31,13 +32,17 @@ class _Lazy:
 
 
 #: the library functions the subcommand calls (its options are their parameters)
-API = (_Lazy("agreekit.clustering", "read_clustering"), _Lazy("agreekit.clustering", "ri_delta"),
-       _Lazy("agreekit.clustering", "agreement_with_graph"))
+API = (
+    _Lazy("agreekit.clustering", "read_clustering"),
+    _Lazy("agreekit.clustering", "ri_delta"),
+    _Lazy("agreekit.clustering", "agreement_with_graph"),
+)
 
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
-        "clustering", aliases=["agreement"],
+        "clustering",
+        aliases=["agreement"],
         help="agreement between two clusterings (partitions, overlapping covers, soft memberships)",
         description=(
             "Agreement between clusterings U and V. Files: a label per line (node i = line i), one "
@@ -46,21 +51,42 @@ def register(subparsers) -> None:
             "--graph). With --graph (edge list 'a b [w]' per line) the structure-aware forms are "
             "computed; with --graph and no V, the agreement of U with the graph's edges. "
             "`agreekit clustering --list` shows the measures (`-m omega` is the adjusted Omega index, "
-            "as cdlib's omega; `-m omega_unadjusted` the raw one)."),
+            "as cdlib's omega; `-m omega_unadjusted` the raw one)."
+        ),
     )
     p.add_argument("U", nargs="?", help="clustering file ('-' = stdin)")
     p.add_argument("V", nargs="?", help="clustering file ('-' = stdin; omit with --graph for the (N, U) agreement)")
     p.add_argument("--graph", metavar="EDGES", help="edge list file: 'a b' or 'a b weight' per line ('-' = stdin)")
-    p.add_argument("--measure", "-m", action="append", metavar="NAME",
-                   help="measure name from --list (repeatable; default: ari_delta)")
-    p.add_argument("--mode", choices=("transform", "plus"), default=None,
-                   help="graph-aware form with --graph and V: D_bot (transform, default) or D_+ (plus)")
-    add_renamed(p, "--direct-weight", "--alpha", type=float, default=None, metavar="W",
-                help="--mode plus: weight W of D(U, V) in D_+ = W D(U,V) + (1-W)|D(U,N) - D(V,N)| (the seed's "
-                     "alpha; default 0.5). --alpha is its deprecated spelling")
-    p.add_argument("--input-format", choices=("auto", "labels", "cover", "matrix", "lfr"), default="auto",
-                   help="how to read U and V (default: auto-detect; lfr = 'node<TAB>cluster ...' per line, LFR's "
-                        "community.dat; a one-column *.csv is a label file unless you say matrix)")
+    p.add_argument(
+        "--measure",
+        "-m",
+        action="append",
+        metavar="NAME",
+        help="measure name from --list (repeatable; default: ari_delta)",
+    )
+    p.add_argument(
+        "--mode",
+        choices=("transform", "plus"),
+        default=None,
+        help="graph-aware form with --graph and V: D_bot (transform, default) or D_+ (plus)",
+    )
+    add_renamed(
+        p,
+        "--direct-weight",
+        "--alpha",
+        type=float,
+        default=None,
+        metavar="W",
+        help="--mode plus: weight W of D(U, V) in D_+ = W D(U,V) + (1-W)|D(U,N) - D(V,N)| (the seed's "
+        "alpha; default 0.5). --alpha is its deprecated spelling",
+    )
+    p.add_argument(
+        "--input-format",
+        choices=("auto", "labels", "cover", "matrix", "lfr"),
+        default="auto",
+        help="how to read U and V (default: auto-detect; lfr = 'node<TAB>cluster ...' per line, LFR's "
+        "community.dat; a one-column *.csv is a label file unless you say matrix)",
+    )
     add_format(p)
     add_output(p)
     add_quiet(p)
@@ -82,15 +108,15 @@ def _emit(args, obj, rows: list[list]) -> None:
 
 def _agreement(args: argparse.Namespace):
     # lazy: building the CLI parser (`agreekit --help`) must not import the clustering area (see _Lazy)
-    from agreekit.clustering import (agreement_with_graph, get_measure, list_measures, read_clustering,
-                                     read_graph)
+    from agreekit.clustering import agreement_with_graph, get_measure, list_measures, read_clustering, read_graph
 
     if args.output not in (None, STDIN):
         check_output_path(args.output, parameter="--output")
     if args.list:
         reg = list_measures()
         rows = [["name", "kind", "input", "graph", "description"]] + [
-            [d["name"], d["kind"], d["input"], str(d["graph"]).lower(), d["description"]] for d in reg]
+            [d["name"], d["kind"], d["input"], str(d["graph"]).lower(), d["description"]] for d in reg
+        ]
         _emit(args, reg, rows)
         return None
     if args.U is None:
@@ -101,11 +127,11 @@ def _agreement(args: argparse.Namespace):
     if len(stdin_users) > 1:
         raise InputError(stdin_users[1], f"is '-' (stdin) but {stdin_users[0]} already reads stdin; give a file")
     if args.mode is not None and (args.graph is None or args.V is None):
-        raise InputError("--mode", "selects the graph-aware form of a measure of U and V; it needs "
-                                   "both V and --graph")
+        raise InputError("--mode", "selects the graph-aware form of a measure of U and V; it needs both V and --graph")
     if args.direct_weight is not None and args.mode != "plus":
-        raise InputError("--direct-weight", "is the weight of D(U, V) in D_+ and needs --mode plus (with V and "
-                                            "--graph)")
+        raise InputError(
+            "--direct-weight", "is the weight of D(U, V) in D_+ and needs --mode plus (with V and --graph)"
+        )
     mode = args.mode or "transform"
     weight = 0.5 if args.direct_weight is None else args.direct_weight
     if not 0.0 <= weight <= 1.0:
@@ -120,8 +146,10 @@ def _agreement(args: argparse.Namespace):
             results[spec.name] = agreement_with_graph(U, graph, spec.name)
         elif graph is not None:
             if not spec.graph:
-                raise InputError("--measure", f"{spec.name!r} does not use a graph; drop --graph or use one of "
-                                              f"{', '.join(_GRAPH_MEASURES)}")
+                raise InputError(
+                    "--measure",
+                    f"{spec.name!r} does not use a graph; drop --graph or use one of {', '.join(_GRAPH_MEASURES)}",
+                )
             results[spec.name] = spec(U, V, graph=graph, mode=mode, direct_weight=weight)
         else:
             results[spec.name] = spec(U, V)

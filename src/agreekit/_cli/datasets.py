@@ -4,6 +4,7 @@ Every input file argument of every subcommand accepts ``dataset:NAME`` (a name o
 ``agreekit datasets``): :func:`expand_dataset_args` replaces it by the installed file's path
 before the arguments are parsed (``agreekit consensus dataset:sports``).
 """
+
 from __future__ import annotations
 
 import sys
@@ -20,7 +21,7 @@ _OUTPUT_OPTIONS = ("-o", "--output", "--output-dir")
 
 
 def _resolve(text: str) -> str:
-    return str(dataset_path(text[len(PREFIX):]))
+    return str(dataset_path(text[len(PREFIX) :]))
 
 
 def expand_dataset_args(argv: list[str]) -> list[str]:
@@ -44,9 +45,10 @@ def expand_dataset_args(argv: list[str]) -> list[str]:
                 arg = f"{option}={_resolve(value)}"
         except InputError as exc:
             command = next((a for a in argv if not a.startswith("-")), "")
-            name = (arg.partition("=")[2] if not arg.startswith(PREFIX) else arg)[len(PREFIX):]
-            print(f"agreekit {command}: error: " + str(exc).replace(f"`name` {name!r}", PREFIX + name, 1),
-                  file=sys.stderr)
+            name = (arg.partition("=")[2] if not arg.startswith(PREFIX) else arg)[len(PREFIX) :]
+            print(
+                f"agreekit {command}: error: " + str(exc).replace(f"`name` {name!r}", PREFIX + name, 1), file=sys.stderr
+            )
             raise SystemExit(2) from None
         out.append(arg)
     return out
@@ -70,10 +72,12 @@ def datasets_handler(args):
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
-        "datasets", help="list the example data sets shipped in the package (name, path, description)",
+        "datasets",
+        help="list the example data sets shipped in the package (name, path, description)",
         description="List the example data sets shipped in the package: name, installed path, description, "
-                    "the Python loader, licence and the README with the source. Any input file argument "
-                    "of any subcommand accepts dataset:NAME (e.g. `agreekit consensus dataset:sports`).")
+        "the Python loader, licence and the README with the source. Any input file argument "
+        "of any subcommand accepts dataset:NAME (e.g. `agreekit consensus dataset:sports`).",
+    )
     add_format(p)
     add_output(p, what="the list")
     add_quiet(p)

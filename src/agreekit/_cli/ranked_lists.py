@@ -1,4 +1,5 @@
 """CLI subcommands for ranked lists: ``rbo`` (rank-biased overlap, topic by topic) and ``ap`` (τ_AP)."""
+
 from __future__ import annotations
 
 import math
@@ -17,29 +18,50 @@ SCORES = ("ext", "min", "max", "res")
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
-        "rbo", help="rank-biased overlap of two TREC runs topic by topic, or of two ranked lists",
+        "rbo",
+        help="rank-biased overlap of two TREC runs topic by topic, or of two ranked lists",
         description="Rank-biased overlap (Webber, Moffat & Zobel 2010; ties: Corsi & Urbano 2024) of A and B: two "
-                    "TREC run files (`topic Q0 docno rank score tag`; documents ranked by score, higher = "
-                    "better, equal scores tied) compared topic by topic, or two list files (one rank per line, "
-                    "top first; several whitespace-separated items on one line are tied). Prints ext, min, max, "
-                    "res per topic and their mean over the topics both runs have; topics in one run only are "
-                    "named. With --n-items, each topic is also tested against independent random rankings of "
-                    "N items, and the topics' p-values are combined (Fisher's method).")
+        "TREC run files (`topic Q0 docno rank score tag`; documents ranked by score, higher = "
+        "better, equal scores tied) compared topic by topic, or two list files (one rank per line, "
+        "top first; several whitespace-separated items on one line are tied). Prints ext, min, max, "
+        "res per topic and their mean over the topics both runs have; topics in one run only are "
+        "named. With --n-items, each topic is also tested against independent random rankings of "
+        "N items, and the topics' p-values are combined (Fisher's method).",
+    )
     p.add_argument("a", metavar="A", help="first run or list file (`-` = stdin)")
     p.add_argument("b", metavar="B", help="second run or list file (`-` = stdin)")
     p.add_argument("--p", type=float, default=0.9, help="persistence, 0 < p < 1 (default 0.9)")
-    p.add_argument("--ties", default="a", choices=("a", "w", "b"),
-                   help="tie variant: a (expected RBO over tie-breakings, default), w (ties as equality), "
-                        "b (corrected for the information lost to ties)")
-    p.add_argument("--depth", type=int, default=None,
-                   help="cut each list at this depth (a tie group that starts within that depth is kept whole)")
+    p.add_argument(
+        "--ties",
+        default="a",
+        choices=("a", "w", "b"),
+        help="tie variant: a (expected RBO over tie-breakings, default), w (ties as equality), "
+        "b (corrected for the information lost to ties)",
+    )
+    p.add_argument(
+        "--depth",
+        type=int,
+        default=None,
+        help="cut each list at this depth (a tie group that starts within that depth is kept whole)",
+    )
     g = p.add_argument_group("test against chance (agreekit.ranking.rank_biased_overlap_test)")
-    g.add_argument("--n-items", type=int, default=None, metavar="N",
-                   help="domain size (collection or pool size): adds each topic's p-value, null mean and "
-                        "adjusted RBO, and a combined p-value over topics")
+    g.add_argument(
+        "--n-items",
+        type=int,
+        default=None,
+        metavar="N",
+        help="domain size (collection or pool size): adds each topic's p-value, null mean and "
+        "adjusted RBO, and a combined p-value over topics",
+    )
     g.add_argument("--score", default="ext", choices=("ext", "min", "max"), help="the score tested")
-    add_renamed(g, "--n-resamples", dest="n_resamples", type=int, default=10000,
-                help="Monte Carlo resamples per topic when the exact null is not available")
+    add_renamed(
+        g,
+        "--n-resamples",
+        dest="n_resamples",
+        type=int,
+        default=10000,
+        help="Monte Carlo resamples per topic when the exact null is not available",
+    )
     add_rng(g, what="the Monte Carlo resamples")
     add_quiet(p)
     add_format(p)
@@ -47,26 +69,49 @@ def register(subparsers) -> None:
     p.set_defaults(func=_rbo, api=(rank_biased_overlap, rank_biased_overlap_test))
 
     p = subparsers.add_parser(
-        "ap", help="AP correlation τ_AP of a ranking against a reference ranking",
+        "ap",
+        help="AP correlation τ_AP of a ranking against a reference ranking",
         description="τ_AP (Yilmaz, Aslam & Robertson 2008; ties: Urbano & Marrero 2017) of Y against the reference "
-                    "X, read from files (one value per line, or a CSV column; `-` = stdin): rank vectors "
-                    "(1 = top, the default) or, with --kind scores, scores (higher = better).")
+        "X, read from files (one value per line, or a CSV column; `-` = stdin): rank vectors "
+        "(1 = top, the default) or, with --kind scores, scores (higher = better).",
+    )
     p.add_argument("x", help="file with the reference ranking (`-` = stdin)")
     p.add_argument("y", help="file with the evaluated ranking (`-` = stdin)")
-    p.add_argument("--kind", default="ranks", choices=("ranks", "scores"),
-                   help="ranks (default; 1 = top) or scores (higher = better)")
+    p.add_argument(
+        "--kind",
+        default="ranks",
+        choices=("ranks", "scores"),
+        help="ranks (default; 1 = top) or scores (higher = better)",
+    )
     p.add_argument("--column", default=None, help="CSV column holding the values (default: the first column)")
-    p.add_argument("--symmetric", action="store_true",
-                   help="τ_AP_b, the symmetric form (ties allowed in both); default τ_AP (τ_AP_a with ties in Y)")
+    p.add_argument(
+        "--symmetric",
+        action="store_true",
+        help="τ_AP_b, the symmetric form (ties allowed in both); default τ_AP (τ_AP_a with ties in Y)",
+    )
     g = p.add_argument_group("significance test (agreekit.ranking.ap_correlation_test)")
-    add_renamed(g, "--pvalue", action="store_true", dest="pvalue",
-                help="add the p-value under independence and the null moments")
-    g.add_argument("--alternative", default="two-sided", choices=("two-sided", "greater", "less"),
-                   help="the alternative hypothesis")
-    g.add_argument("--method", default="auto", choices=("auto", "exact", "monte-carlo"),
-                   help="auto (default: exact when available, else sequential Monte Carlo), exact or monte-carlo")
-    add_renamed(g, "--n-resamples", dest="n_resamples", type=int, default=100000,
-                help="Monte Carlo resamples (the maximum)")
+    add_renamed(
+        g,
+        "--pvalue",
+        action="store_true",
+        dest="pvalue",
+        help="add the p-value under independence and the null moments",
+    )
+    g.add_argument(
+        "--alternative",
+        default="two-sided",
+        choices=("two-sided", "greater", "less"),
+        help="the alternative hypothesis",
+    )
+    g.add_argument(
+        "--method",
+        default="auto",
+        choices=("auto", "exact", "monte-carlo"),
+        help="auto (default: exact when available, else sequential Monte Carlo), exact or monte-carlo",
+    )
+    add_renamed(
+        g, "--n-resamples", dest="n_resamples", type=int, default=100000, help="Monte Carlo resamples (the maximum)"
+    )
     add_rng(g, what="the Monte Carlo permutations")
     add_quiet(p)
     add_format(p)
@@ -108,8 +153,10 @@ def _read(path, parameter):
         items = ln.split()
         for it in items:
             if it in seen:
-                raise InputError(parameter, f"file {path!r} line {no}: item {it!r} is also on line {seen[it]} "
-                                            "(an item may appear once)")
+                raise InputError(
+                    parameter,
+                    f"file {path!r} line {no}: item {it!r} is also on line {seen[it]} (an item may appear once)",
+                )
             seen[it] = no
         lst.append(set(items) if len(items) > 1 else items[0])
     return {None: lst}, False
@@ -172,8 +219,16 @@ def _rbo(args):
             r = rank_biased_overlap(x, y, p=p, ties=args.ties)
             row = {"topic": t, **{k: getattr(r, k) for k in SCORES}, "depth_a": r.depth_x, "depth_b": r.depth_y}
             if args.n_items is not None:
-                tr = rank_biased_overlap_test(x, y, n_items=args.n_items, p=p, ties=args.ties, score=args.score,
-                                              n_resamples=args.n_resamples, rng=_topic_seed(rng, len(rows)))
+                tr = rank_biased_overlap_test(
+                    x,
+                    y,
+                    n_items=args.n_items,
+                    p=p,
+                    ties=args.ties,
+                    score=args.score,
+                    n_resamples=args.n_resamples,
+                    rng=_topic_seed(rng, len(rows)),
+                )
                 row.update(pvalue=tr.pvalue, adjusted=tr.adjusted, null_mean=tr.null_mean, method=tr.method)
         except InputError as exc:
             where = "" if t is None else f"topic {t}: "
@@ -187,9 +242,13 @@ def _rbo(args):
         pv = [r["pvalue"] for r in rows]
         combined = float(combine_pvalues(pv, method="fisher").pvalue) if len(pv) > 1 else pv[0]
         mean["adjusted"] = float(sum(r["adjusted"] for r in rows) / len(rows))
-        out.update(n_items=args.n_items, score=args.score, alternative="greater", seed=rng,
-                   combined={"pvalue": combined, "method": "fisher" if len(pv) > 1 else "single topic",
-                             "n_topics": len(pv)})
+        out.update(
+            n_items=args.n_items,
+            score=args.score,
+            alternative="greater",
+            seed=rng,
+            combined={"pvalue": combined, "method": "fisher" if len(pv) > 1 else "single topic", "n_topics": len(pv)},
+        )
     if args.format == "csv":
         table = [dict(r) for r in rows]
         table.append({"topic": "mean", **mean})
@@ -198,8 +257,9 @@ def _rbo(args):
         for t in only_b:
             table.append({"topic": t, "only_in": "B"})
         if args.n_items is not None:
-            table.append({"topic": "combined", "pvalue": out["combined"]["pvalue"],
-                          "method": out["combined"]["method"]})
+            table.append(
+                {"topic": "combined", "pvalue": out["combined"]["pvalue"], "method": out["combined"]["method"]}
+            )
         emit(args, table)
         return None
     if run_a:
@@ -224,8 +284,12 @@ def _ap(args):
     x = read_rank_file(args.x, parameter="x", column=args.column, kind=args.kind)
     y = read_rank_file(args.y, parameter="y", column=args.column, kind=args.kind)
     value = ap_correlation(x, y, symmetric=args.symmetric, kind=args.kind)
-    out = {"coefficient": "tau_ap_b" if args.symmetric else "tau_ap", "kind": args.kind, "n": int(len(x)),
-           "value": None if math.isnan(value) else value}
+    out = {
+        "coefficient": "tau_ap_b" if args.symmetric else "tau_ap",
+        "kind": args.kind,
+        "n": int(len(x)),
+        "value": None if math.isnan(value) else value,
+    }
     if args.pvalue:
         n_resamples = check_int("n_resamples", args.n_resamples, minimum=1)
         rng = args.rng
@@ -233,9 +297,25 @@ def _ap(args):
             import secrets
 
             rng = secrets.randbits(32)
-        res = ap_correlation_test(x, y, symmetric=args.symmetric, alternative=args.alternative, method=args.method,
-                                  n_resamples=n_resamples, rng=rng, kind=args.kind)
-        out.update(pvalue=res.pvalue, alternative=res.alternative, method=res.method, pvalue_se=res.pvalue_se,
-                   null_mean=res.null_mean, null_var=res.null_var, n_resamples_used=res.n_resamples_used, seed=rng)
+        res = ap_correlation_test(
+            x,
+            y,
+            symmetric=args.symmetric,
+            alternative=args.alternative,
+            method=args.method,
+            n_resamples=n_resamples,
+            rng=rng,
+            kind=args.kind,
+        )
+        out.update(
+            pvalue=res.pvalue,
+            alternative=res.alternative,
+            method=res.method,
+            pvalue_se=res.pvalue_se,
+            null_mean=res.null_mean,
+            null_var=res.null_var,
+            n_resamples_used=res.n_resamples_used,
+            seed=rng,
+        )
     emit(args, [out] if args.format == "csv" else out)
     return None

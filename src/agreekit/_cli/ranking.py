@@ -1,4 +1,5 @@
 """CLI subcommands for weighted rank correlations: ``moments`` and ``correlate``."""
+
 from __future__ import annotations
 
 import re
@@ -8,9 +9,24 @@ import warnings
 
 import numpy as np
 
-from agreekit._validation import InputError, check_float, check_int, check_positive_ranks, parse_ascii_float, parse_ascii_int
-from agreekit._cli._common import (add_format, add_output, add_quiet, add_renamed, add_rng, progress_of,
-                                   render_table, write_output)
+from agreekit._validation import (
+    InputError,
+    check_float,
+    check_int,
+    check_positive_ranks,
+    parse_ascii_float,
+    parse_ascii_int,
+)
+from agreekit._cli._common import (
+    add_format,
+    add_output,
+    add_quiet,
+    add_renamed,
+    add_rng,
+    progress_of,
+    render_table,
+    write_output,
+)
 from agreekit._io import dumps_json, iter_lines
 from agreekit.ranking.correlation import configuration, configured_correlation, weighted_correlation
 from agreekit.ranking.moments import exact_moments
@@ -26,14 +42,25 @@ KINDS = ("ranks", "scores")
 
 def add_config_args(p: argparse.ArgumentParser) -> None:
     """``--coefficient/--scheme/--weigher`` with the library's defaults (kendall, additive, harmonic)."""
-    p.add_argument("--coefficient", default="kendall", choices=COEFFICIENTS,
-                   help="the coefficient (default kendall, as scipy.stats.weightedtau)")
-    p.add_argument("--scheme", default="additive", choices=SCHEMES,
-                   help="how an item's two weights combine (default additive): "
-                        + ", ".join(f"{s.name} ({s.formula})" for s in SCHEME_REGISTRY.values()))
-    p.add_argument("--weigher", default="harmonic",
-                   help="weighting function of the 1-based rank (default harmonic), a family and its "
-                        "parameters: " + ", ".join(f.synopsis for f in WEIGHER_FAMILIES.values()))
+    p.add_argument(
+        "--coefficient",
+        default="kendall",
+        choices=COEFFICIENTS,
+        help="the coefficient (default kendall, as scipy.stats.weightedtau)",
+    )
+    p.add_argument(
+        "--scheme",
+        default="additive",
+        choices=SCHEMES,
+        help="how an item's two weights combine (default additive): "
+        + ", ".join(f"{s.name} ({s.formula})" for s in SCHEME_REGISTRY.values()),
+    )
+    p.add_argument(
+        "--weigher",
+        default="harmonic",
+        help="weighting function of the 1-based rank (default harmonic), a family and its "
+        "parameters: " + ", ".join(f.synopsis for f in WEIGHER_FAMILIES.values()),
+    )
 
 
 def add_emit_args(p: argparse.ArgumentParser) -> None:
@@ -88,44 +115,77 @@ def progress(args):
 
 
 def register(subparsers) -> None:
-    p = subparsers.add_parser("moments", help="exact null moments of a weighted rank correlation",
-                              description="Exact mean, variance and left variance of Γ over all n! "
-                                          "permutations (n = 2..12).")
+    p = subparsers.add_parser(
+        "moments",
+        help="exact null moments of a weighted rank correlation",
+        description="Exact mean, variance and left variance of Γ over all n! permutations (n = 2..12).",
+    )
     add_config_args(p)
     p.add_argument("--n", required=True, help="ranking length (2..12)")
     add_quiet(p)
     add_emit_args(p)
     p.set_defaults(func=_moments, api=exact_moments)
 
-    p = subparsers.add_parser("correlate", help="weighted Kendall/Spearman of two rankings",
-                              description="Weighted correlation of two rankings read from files "
-                                          "(one value per line, or a CSV column; `-` = stdin): rank "
-                                          "vectors (1 = top, the default) or, with --kind scores, "
-                                          "scores (higher = better, ranked descending with average ties).")
+    p = subparsers.add_parser(
+        "correlate",
+        help="weighted Kendall/Spearman of two rankings",
+        description="Weighted correlation of two rankings read from files "
+        "(one value per line, or a CSV column; `-` = stdin): rank "
+        "vectors (1 = top, the default) or, with --kind scores, "
+        "scores (higher = better, ranked descending with average ties).",
+    )
     p.add_argument("x", help="file with the first ranking (`-` = stdin)")
     p.add_argument("y", help="file with the second ranking (`-` = stdin)")
-    p.add_argument("--kind", default="ranks", choices=KINDS,
-                   help="ranks (default; 1 = top) or scores (higher = better)")
+    p.add_argument(
+        "--kind", default="ranks", choices=KINDS, help="ranks (default; 1 = top) or scores (higher = better)"
+    )
     add_config_args(p)
-    p.add_argument("--column", default=None,
-                   help="CSV column holding the values (default: the first column)")
-    p.add_argument("--standardize", action="store_true",
-                   help="also return g(value) from the coefficient table (see `agreekit standardize`)")
-    p.add_argument("--ties", default="average", choices=("average", "raise"),
-                   help="ties: 'average' (default; average ranks, tau_b-style Kendall) or 'raise'")
+    p.add_argument("--column", default=None, help="CSV column holding the values (default: the first column)")
+    p.add_argument(
+        "--standardize",
+        action="store_true",
+        help="also return g(value) from the coefficient table (see `agreekit standardize`)",
+    )
+    p.add_argument(
+        "--ties",
+        default="average",
+        choices=("average", "raise"),
+        help="ties: 'average' (default; average ranks, tau_b-style Kendall) or 'raise'",
+    )
 
     add_standardize_options(p, with_scheme_args=False)
     g = p.add_argument_group("significance test (agreekit.weighted_correlation_test)")
-    add_renamed(g, "--pvalue", "--test", action="store_true", dest="pvalue",
-                help="add the p-value under independence: pvalue, method, pvalue_se (and the null moments); "
-                     "--test is its deprecated spelling")
-    g.add_argument("--alternative", default="two-sided", choices=("two-sided", "greater", "less"),
-                   help="the alternative hypothesis")
-    g.add_argument("--method", default="auto", choices=("auto", "exact", "table", "monte-carlo"),
-                   help="auto (default: exact for n <= 10, else the table's null quantiles, else Monte Carlo), "
-                        "exact, table or monte-carlo")
-    add_renamed(g, "--n-resamples", "--resamples", dest="n_resamples", type=int, default=100000,
-                help="Monte Carlo resamples (default 100000; --resamples is its deprecated spelling)")
+    add_renamed(
+        g,
+        "--pvalue",
+        "--test",
+        action="store_true",
+        dest="pvalue",
+        help="add the p-value under independence: pvalue, method, pvalue_se (and the null moments); "
+        "--test is its deprecated spelling",
+    )
+    g.add_argument(
+        "--alternative",
+        default="two-sided",
+        choices=("two-sided", "greater", "less"),
+        help="the alternative hypothesis",
+    )
+    g.add_argument(
+        "--method",
+        default="auto",
+        choices=("auto", "exact", "table", "monte-carlo"),
+        help="auto (default: exact for n <= 10, else the table's null quantiles, else Monte Carlo), "
+        "exact, table or monte-carlo",
+    )
+    add_renamed(
+        g,
+        "--n-resamples",
+        "--resamples",
+        dest="n_resamples",
+        type=int,
+        default=100000,
+        help="Monte Carlo resamples (default 100000; --resamples is its deprecated spelling)",
+    )
     add_rng(g, what="the Monte Carlo permutations")
     add_quiet(p)
     add_emit_args(p)
@@ -173,8 +233,10 @@ def read_rank_file(path: str, *, parameter: str, column: str | None = None, kind
         raise InputError(parameter, f"file {path!r} is empty")
     blank = next((no for no, ln in lines if not ln.strip()), None)
     if blank is not None:
-        raise InputError(parameter, f"file {path!r} line {blank} is blank (one rank per line; blank lines "
-                                    "are allowed only at the end)")
+        raise InputError(
+            parameter,
+            f"file {path!r} line {blank} is blank (one rank per line; blank lines are allowed only at the end)",
+        )
     try:
         rows = list(csv.reader([ln for _, ln in lines], strict=True))
     except csv.Error as exc:
@@ -185,19 +247,35 @@ def read_rank_file(path: str, *, parameter: str, column: str | None = None, kind
     width = len(rows[0])
     for no, r in zip(numbers, rows):
         if len(r) != width:
-            raise InputError(parameter, f"file {path!r} line {no} has {len(r)} fields, but line "
-                                        f"{numbers[0]} has {width}")
+            raise InputError(
+                parameter, f"file {path!r} line {no} has {len(r)} fields, but line {numbers[0]} has {width}"
+            )
     if column is None and width > 1:  # no silent first column, no decimal comma read as two fields
-        comma = None if has_header else next((ln for _, ln in lines
-                                              if re.fullmatch(r"\s*[+-]?[0-9]+,[0-9]+\s*", ln)), None)
-        hint = (f"; {comma.strip()!r} looks like a decimal comma: write {comma.strip().replace(',', '.')!r}"
-                if comma is not None else "")
-        raise InputError(parameter, f"file {path!r} line {numbers[0]} has {width} fields: give one value per line, "
-                                    f"or a header row and --column NAME{hint}")
-    if (column is None and has_header and width == 1 and rows[0][0]
-            and parse_ascii_float(rows[0][0].translate(str.maketrans("OoIl", "0011"))) is not None):
-        raise InputError(parameter, f"file {path!r} line {numbers[0]}: {rows[0][0]!r} is read as a header but looks "
-                                    "like a mistyped number (letter O or l for a digit?)")
+        comma = (
+            None if has_header else next((ln for _, ln in lines if re.fullmatch(r"\s*[+-]?[0-9]+,[0-9]+\s*", ln)), None)
+        )
+        hint = (
+            f"; {comma.strip()!r} looks like a decimal comma: write {comma.strip().replace(',', '.')!r}"
+            if comma is not None
+            else ""
+        )
+        raise InputError(
+            parameter,
+            f"file {path!r} line {numbers[0]} has {width} fields: give one value per line, "
+            f"or a header row and --column NAME{hint}",
+        )
+    if (
+        column is None
+        and has_header
+        and width == 1
+        and rows[0][0]
+        and parse_ascii_float(rows[0][0].translate(str.maketrans("OoIl", "0011"))) is not None
+    ):
+        raise InputError(
+            parameter,
+            f"file {path!r} line {numbers[0]}: {rows[0][0]!r} is read as a header but looks "
+            "like a mistyped number (letter O or l for a digit?)",
+        )
     if column is not None:
         if not has_header or column not in rows[0]:
             raise InputError("column", f"{column!r} is not a column of {path}")
@@ -207,8 +285,7 @@ def read_rank_file(path: str, *, parameter: str, column: str | None = None, kind
     if has_header:
         if len(set(rows[0])) != len(rows[0]) or not all(rows[0]):
             bad = next(t for i, t in enumerate(rows[0]) if not t or t in rows[0][:i])
-            raise InputError(parameter, f"file {path!r} line {numbers[0]}: header name {bad!r} is "
-                                        "empty or repeated")
+            raise InputError(parameter, f"file {path!r} line {numbers[0]}: header name {bad!r} is empty or repeated")
         rows, numbers = rows[1:], numbers[1:]
         if not rows:
             raise InputError(parameter, f"file {path!r} has a header but no ranks")
@@ -265,8 +342,14 @@ def _correlate(args):
     # the boundary: coefficient, scheme and weigher are parsed once here and passed down as they are
     config = configuration(args.coefficient, args.scheme, args.weigher)
     value = configured_correlation(x, y, config, ties=args.ties, kind=args.kind)
-    out = {"coefficient": config.coefficient, "scheme": config.scheme,
-           "weigher": config.weigher.spec, "kind": args.kind, "n": int(len(x)), "value": value}
+    out = {
+        "coefficient": config.coefficient,
+        "scheme": config.scheme,
+        "weigher": config.weigher.spec,
+        "kind": args.kind,
+        "n": int(len(x)),
+        "value": value,
+    }
     if getattr(args, "standardize", False):
         out.update(standardized_fields(args, value, int(len(x)), config))
     if getattr(args, "pvalue", False):
@@ -275,12 +358,29 @@ def _correlate(args):
         if rng is None:  # fresh OS entropy, reported so that the run can be repeated
             rng = int(np.random.SeedSequence().entropy % 2**63)
         res = configured_test(
-            x, y, config, alternative=args.alternative, method=args.method, n_resamples=n_resamples,
-            rng=rng, table=args.table, g0_rule=getattr(args, "g0_rule", None), progress=progress(args),
-            kind=args.kind)
-        out.update({"pvalue": res.pvalue, "method": res.method, "pvalue_se": res.pvalue_se,
-                    "alternative": res.alternative, "null_mean": res.null_mean, "null_var": res.null_var,
-                    "null_left_var": res.null_left_var})
+            x,
+            y,
+            config,
+            alternative=args.alternative,
+            method=args.method,
+            n_resamples=n_resamples,
+            rng=rng,
+            table=args.table,
+            g0_rule=getattr(args, "g0_rule", None),
+            progress=progress(args),
+            kind=args.kind,
+        )
+        out.update(
+            {
+                "pvalue": res.pvalue,
+                "method": res.method,
+                "pvalue_se": res.pvalue_se,
+                "alternative": res.alternative,
+                "null_mean": res.null_mean,
+                "null_var": res.null_var,
+                "null_left_var": res.null_left_var,
+            }
+        )
         if res.method == "monte-carlo":
             out["rng"] = rng
         if not getattr(args, "standardize", False):
@@ -289,6 +389,7 @@ def _correlate(args):
 
 
 # ------------------------------------------------------------------ standardization (also `agreekit standardize`)
+
 
 def standardize_handler(args, config=None):
     """The record of ``agreekit standardize`` (and of ``correlate --standardize``, which passes the
@@ -300,8 +401,9 @@ def standardize_handler(args, config=None):
     tab = resolve_table(args.table, config)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        g = tab.standardization_function(n, form=args.form, g0_rule=getattr(args, "g0_rule", None),
-                                         extrapolate=args.extrapolate)
+        g = tab.standardization_function(
+            n, form=args.form, g0_rule=getattr(args, "g0_rule", None), extrapolate=args.extrapolate
+        )
         m = tab.moments(n, extrapolate=args.extrapolate)
     out = {
         "coefficient": tab.coefficient,
@@ -339,12 +441,24 @@ def standardized_fields(args, gamma: float, n: int, config) -> dict:
 def add_standardize_options(p, *, with_scheme_args: bool = True):
     if with_scheme_args:
         add_config_args(p)
-    p.add_argument("--form", default="corrected", choices=("corrected", "paper"),
-                   help="g with the corrected B, C (E[g]=0) or the paper's printed Eq. 30/32")
-    p.add_argument("--g0-rule", dest="g0_rule", default=None, choices=("max_min_slope", "closest_to_zero"),
-                   help="how g's free parameter is chosen: max_min_slope (default with --form corrected: "
-                        "the strictly increasing g with the largest minimum slope) or closest_to_zero "
-                        "(the paper's Algorithm 1; default with --form paper)")
-    p.add_argument("--table", default=None,
-                   help="coefficient table: a scheme id or a JSON file (`-` = stdin; default: the shipped table)")
+    p.add_argument(
+        "--form",
+        default="corrected",
+        choices=("corrected", "paper"),
+        help="g with the corrected B, C (E[g]=0) or the paper's printed Eq. 30/32",
+    )
+    p.add_argument(
+        "--g0-rule",
+        dest="g0_rule",
+        default=None,
+        choices=("max_min_slope", "closest_to_zero"),
+        help="how g's free parameter is chosen: max_min_slope (default with --form corrected: "
+        "the strictly increasing g with the largest minimum slope) or closest_to_zero "
+        "(the paper's Algorithm 1; default with --form paper)",
+    )
+    p.add_argument(
+        "--table",
+        default=None,
+        help="coefficient table: a scheme id or a JSON file (`-` = stdin; default: the shipped table)",
+    )
     p.add_argument("--extrapolate", action="store_true", help="allow n above the table's n_max (warns)")

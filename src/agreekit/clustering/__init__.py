@@ -34,31 +34,94 @@ Data:
 The seed-table helpers of the pipeline (``seed_table``, ``seed_table_frame``,
 ``seed_table_markdown``, ``SEED_TABLE_COLUMNS``) live in :mod:`agreekit.clustering._tables`.
 """
-from agreekit.clustering._comembership import (CoMembershipStats, adjusted_omega, ari_delta, comembership_stats,  # noqa: F401 (adjusted_omega: deprecated alias)
-                                              i_norm, i_sqrt_tr, omega, omega_unadjusted, ri_delta)
-from agreekit.clustering._contingency import (PHI_FUNCTIONS, ContingencyTable, adjusted_mutual_info,
-                                             adjusted_rand_index, adjusted_rand_index_approx, completeness,
-                                             contingency_table, expected_mutual_info, f_measure,
-                                             fowlkes_mallows, generalized_distance, homogeneity, jaccard_index,
-                                             mirkin_index, mutual_info, normalized_mutual_info, rand_index,
-                                             v_measure, variation_of_information)
+
+from agreekit.clustering._comembership import (  # noqa: F401 (adjusted_omega: deprecated alias)
+    CoMembershipStats,
+    adjusted_omega,
+    ari_delta,
+    comembership_stats,
+    i_norm,
+    i_sqrt_tr,
+    omega,
+    omega_unadjusted,
+    ri_delta,
+)
+from agreekit.clustering._contingency import (
+    PHI_FUNCTIONS,
+    ContingencyTable,
+    adjusted_mutual_info,
+    adjusted_rand_index,
+    adjusted_rand_index_approx,
+    completeness,
+    contingency_table,
+    expected_mutual_info,
+    f_measure,
+    fowlkes_mallows,
+    generalized_distance,
+    homogeneity,
+    jaccard_index,
+    mirkin_index,
+    mutual_info,
+    normalized_mutual_info,
+    rand_index,
+    v_measure,
+    variation_of_information,
+)
 from agreekit.clustering._files import read_clustering, read_graph
 from agreekit.clustering._inputs import Clustering, Graph, as_clustering, as_graph
 from agreekit.clustering._overlapping import overlapping_nmi
 from agreekit.clustering._registry import MEASURES, MeasureSpec, agreement_with_graph, get_measure, list_measures
-from agreekit.clustering._tables import (SEED_TABLE_COLUMNS, seed_table, seed_table_frame,  # noqa: F401 (pipeline)
-                                        seed_table_markdown)
+from agreekit.clustering._tables import (  # noqa: F401 (pipeline)
+    SEED_TABLE_COLUMNS,
+    seed_table,
+    seed_table_frame,
+    seed_table_markdown,
+)
 from agreekit.clustering.lfr import LFRBenchmark, LFRWarning, lfr_benchmark, powerlaw_exponent_mle, realized_mixing
 
 __all__ = [
-    "as_clustering", "Clustering", "as_graph", "Graph", "read_clustering", "read_graph",
-    "contingency_table", "ContingencyTable", "generalized_distance", "PHI_FUNCTIONS",
-    "rand_index", "adjusted_rand_index", "adjusted_rand_index_approx", "variation_of_information",
-    "normalized_mutual_info", "jaccard_index", "f_measure", "mirkin_index",
-    "mutual_info", "expected_mutual_info", "adjusted_mutual_info", "fowlkes_mallows",
-    "homogeneity", "completeness", "v_measure", "overlapping_nmi",
-    "ri_delta", "ari_delta", "i_norm", "i_sqrt_tr", "omega", "omega_unadjusted", "agreement_with_graph",
-    "comembership_stats", "CoMembershipStats",
-    "MEASURES", "MeasureSpec", "get_measure", "list_measures",
-    "lfr_benchmark", "LFRBenchmark", "LFRWarning", "realized_mixing", "powerlaw_exponent_mle",
+    "as_clustering",
+    "Clustering",
+    "as_graph",
+    "Graph",
+    "read_clustering",
+    "read_graph",
+    "contingency_table",
+    "ContingencyTable",
+    "generalized_distance",
+    "PHI_FUNCTIONS",
+    "rand_index",
+    "adjusted_rand_index",
+    "adjusted_rand_index_approx",
+    "variation_of_information",
+    "normalized_mutual_info",
+    "jaccard_index",
+    "f_measure",
+    "mirkin_index",
+    "mutual_info",
+    "expected_mutual_info",
+    "adjusted_mutual_info",
+    "fowlkes_mallows",
+    "homogeneity",
+    "completeness",
+    "v_measure",
+    "overlapping_nmi",
+    "ri_delta",
+    "ari_delta",
+    "i_norm",
+    "i_sqrt_tr",
+    "omega",
+    "omega_unadjusted",
+    "agreement_with_graph",
+    "comembership_stats",
+    "CoMembershipStats",
+    "MEASURES",
+    "MeasureSpec",
+    "get_measure",
+    "list_measures",
+    "lfr_benchmark",
+    "LFRBenchmark",
+    "LFRWarning",
+    "realized_mixing",
+    "powerlaw_exponent_mle",
 ]

@@ -10,6 +10,7 @@ whose Gram matrices are ``Uᵀ(W + diag(strength))U``; ``mode="plus"`` is
 D_+ = w D(U, V) + (1 − w)|D(U, N) − D(V, N)| with the edge set N used as a clustering; the
 seed's α is the weight ``w = direct_weight`` of the direct distance D(U, V) (0.5 in the seed).
 """
+
 from __future__ import annotations
 
 import math
@@ -25,11 +26,19 @@ from agreekit._api import ResultBase, deprecated_alias, renamed_parameters
 from agreekit._validation import InputError, check_choice, check_float
 from agreekit.clustering._contingency import _pair_counts, _table_from_codes
 from agreekit.clustering._inputs import Clustering, Graph, align_pair, as_graph, check_flag
-from agreekit.clustering._kernels import (group_signatures, max_offdiagonal, signature_hashes,
-                                         weighted_pair_counts)
+from agreekit.clustering._kernels import group_signatures, max_offdiagonal, signature_hashes, weighted_pair_counts
 
-__all__ = ["ri_delta", "ari_delta", "i_norm", "i_sqrt_tr", "omega", "omega_unadjusted", "adjusted_omega",
-           "comembership_stats", "CoMembershipStats"]
+__all__ = [
+    "ri_delta",
+    "ari_delta",
+    "i_norm",
+    "i_sqrt_tr",
+    "omega",
+    "omega_unadjusted",
+    "adjusted_omega",
+    "comembership_stats",
+    "CoMembershipStats",
+]
 
 
 @dataclass(frozen=True)
@@ -86,8 +95,18 @@ def _max_offdiag(m: sp.csr_array, crisp: bool, bound: float) -> float:
         return 1.0 if col_nnz.max(initial=0) >= 2 else 0.0
     csc = sp.csc_array(m)
     csc.sort_indices()
-    return float(max_offdiagonal(n, m.indptr.astype(np.int64), m.indices.astype(np.int64), m.data,
-                                 csc.indptr.astype(np.int64), csc.indices.astype(np.int64), csc.data, bound))
+    return float(
+        max_offdiagonal(
+            n,
+            m.indptr.astype(np.int64),
+            m.indices.astype(np.int64),
+            m.data,
+            csc.indptr.astype(np.int64),
+            csc.indices.astype(np.int64),
+            csc.data,
+            bound,
+        )
+    )
 
 
 def _quiet_overflow(func):
@@ -98,6 +117,7 @@ def _quiet_overflow(func):
     def wrapper(*args, **kwargs):
         with np.errstate(over="ignore", invalid="ignore"):
             return func(*args, **kwargs)
+
     return wrapper
 
 
@@ -117,16 +137,32 @@ def _stats_plain(cu: Clustering, cv: Clustering, exact: bool, need_max: bool) ->
     U, V = cu.matrix, cv.matrix
     du = np.asarray(U.multiply(U).sum(axis=1)).ravel()
     dv = np.asarray(V.multiply(V).sum(axis=1)).ravel()
-    return _stats_from_parts(U.T @ U, V.T @ V, U.T @ V, np.asarray(U.sum(axis=0)), np.asarray(V.sum(axis=0)),
-                             du, dv, U, V, cu.crisp, cv.crisp, exact, need_max)
+    return _stats_from_parts(
+        U.T @ U,
+        V.T @ V,
+        U.T @ V,
+        np.asarray(U.sum(axis=0)),
+        np.asarray(V.sum(axis=0)),
+        du,
+        dv,
+        U,
+        V,
+        cu.crisp,
+        cv.crisp,
+        exact,
+        need_max,
+    )
 
 
 def _check_magnitude(st: CoMembershipStats, parameter: str) -> CoMembershipStats:
     """Overflow (inf/NaN) or underflow (every square zero) of the co-membership sums: an InputError."""
     sums = (st.s_u, st.s_v, st.s_uv, st.sum_u, st.sum_v)
     if not all(math.isfinite(v) for v in sums):
-        raise InputError(parameter, "has memberships or edge weights so large that the co-membership sums "
-                                    "(squares of products of them) overflow float64; scale them down")
+        raise InputError(
+            parameter,
+            "has memberships or edge weights so large that the co-membership sums "
+            "(squares of products of them) overflow float64; scale them down",
+        )
     return st
 
 
@@ -176,8 +212,9 @@ def _stats_transform(cu: Clustering, cv: Clustering, g: Graph, exact: bool, need
     return _stats_from_parts(GU, GV, C, colsum_u, colsum_v, du, dv, TU, TV, False, False, exact, need_max)
 
 
-def comembership_stats(U: Any, V: Any, *, exact: bool = True, graph: Any = None,
-                       need_max: bool = True) -> CoMembershipStats:
+def comembership_stats(
+    U: Any, V: Any, *, exact: bool = True, graph: Any = None, need_max: bool = True
+) -> CoMembershipStats:
     """Sufficient statistics of ``UUᵀ`` and ``VVᵀ`` (or of ``NᵀU``, ``NᵀV`` when ``graph`` is given).
 
     Computed in O(nnz) from the Gram matrices ``UᵀU``, ``VᵀV``, ``UᵀV`` (never the n x n
@@ -211,8 +248,9 @@ def comembership_stats(U: Any, V: Any, *, exact: bool = True, graph: Any = None,
     need_max = check_flag("need_max", need_max)
     if graph is None:
         return _check_magnitude(_stats_plain(cu, cv, check_flag("exact", exact), need_max), "U")
-    return _check_magnitude(_stats_transform(cu, cv, as_graph(graph, cu), check_flag("exact", exact), need_max),
-                            "graph")
+    return _check_magnitude(
+        _stats_transform(cu, cv, as_graph(graph, cu), check_flag("exact", exact), need_max), "graph"
+    )
 
 
 # --- the four Δ measures over the statistics --------------------------------------------
@@ -320,8 +358,9 @@ _docfill = docfill(_DELTA_DOC)
 
 @_docfill
 @renamed_parameters(alpha="direct_weight")
-def ri_delta(U: Any, V: Any, *, exact: bool = True, graph: Any = None, mode: str = "transform",
-             direct_weight: float = 0.5) -> float:
+def ri_delta(
+    U: Any, V: Any, *, exact: bool = True, graph: Any = None, mode: str = "transform", direct_weight: float = 0.5
+) -> float:
     """Co-membership Rand index RI_δ = 1 − ‖UUᵀ − VVᵀ‖²_F / (P m²).
 
     ``m`` is the largest co-membership entry of either clustering.  ``exact=True`` (RI_δ):
@@ -351,8 +390,9 @@ def ri_delta(U: Any, V: Any, *, exact: bool = True, graph: Any = None, mode: str
 
 @_docfill
 @renamed_parameters(alpha="direct_weight")
-def ari_delta(U: Any, V: Any, *, exact: bool = True, graph: Any = None, mode: str = "transform",
-              direct_weight: float = 0.5) -> float:
+def ari_delta(
+    U: Any, V: Any, *, exact: bool = True, graph: Any = None, mode: str = "transform", direct_weight: float = 0.5
+) -> float:
     """Co-membership adjusted Rand index ARI_δ = 1 − S_Δ / (S_U + S_V − 2 ΣCU ΣCV / P).
 
     ``exact=True`` (ARI_δ): diagonals dropped, P = n² − n; equals the Hubert–Arabie ARI on
@@ -380,8 +420,9 @@ def ari_delta(U: Any, V: Any, *, exact: bool = True, graph: Any = None, mode: st
 
 @_docfill
 @renamed_parameters(alpha="direct_weight")
-def i_norm(U: Any, V: Any, *, exact: bool = False, graph: Any = None, mode: str = "transform",
-           direct_weight: float = 0.5) -> float:
+def i_norm(
+    U: Any, V: Any, *, exact: bool = False, graph: Any = None, mode: str = "transform", direct_weight: float = 0.5
+) -> float:
     """I_norm = 1 − ‖UUᵀ − VVᵀ‖_F / (‖UUᵀ‖_F + ‖VVᵀ‖_F) (plain Frobenius norms).
 
     %(norm_parameters)s
@@ -404,8 +445,9 @@ def i_norm(U: Any, V: Any, *, exact: bool = False, graph: Any = None, mode: str 
 
 @_docfill
 @renamed_parameters(alpha="direct_weight")
-def i_sqrt_tr(U: Any, V: Any, *, exact: bool = False, graph: Any = None, mode: str = "transform",
-              direct_weight: float = 0.5) -> float:
+def i_sqrt_tr(
+    U: Any, V: Any, *, exact: bool = False, graph: Any = None, mode: str = "transform", direct_weight: float = 0.5
+) -> float:
     """I_√tr = tr(UUᵀ VVᵀ) / √(tr(UUᵀUUᵀ) tr(VVᵀVVᵀ)): the cosine of the co-membership matrices.
 
     Equals ‖UᵀV‖²_F / (‖UᵀU‖_F ‖VᵀV‖_F).
@@ -468,9 +510,18 @@ def _cover_pair_counts(U: sp.csr_array, V: sp.csr_array, hashes: np.ndarray | No
     max_mult = int(max(np.diff(U.indptr).max(initial=0), np.diff(V.indptr).max(initial=0), 1))
     i64 = np.int64
     return weighted_pair_counts(
-        reps.size, size.astype(i64), Ug.indptr.astype(i64), Ug.indices.astype(i64), uc.indptr.astype(i64),
-        uc.indices.astype(i64), Vg.indptr.astype(i64), Vg.indices.astype(i64), vc.indptr.astype(i64),
-        vc.indices.astype(i64), max_mult)
+        reps.size,
+        size.astype(i64),
+        Ug.indptr.astype(i64),
+        Ug.indices.astype(i64),
+        uc.indptr.astype(i64),
+        uc.indices.astype(i64),
+        Vg.indptr.astype(i64),
+        Vg.indices.astype(i64),
+        vc.indptr.astype(i64),
+        vc.indices.astype(i64),
+        max_mult,
+    )
 
 
 def _omega_counts(U: Any, V: Any) -> tuple[int, int, int]:
@@ -561,9 +612,11 @@ def omega_unadjusted(U: Any, V: Any) -> float:
 
 
 #: the parameters of omega and omega_unadjusted (``%(covers)s`` in their docstrings)
-_COVERS_DOC = {"covers": """U, V : clustering
+_COVERS_DOC = {
+    "covers": """U, V : clustering
         Crisp covers (overlapping allowed), label vectors, 0/1 matrices or cdlib
-        ``NodeClustering`` objects over the same nodes."""}
+        ``NodeClustering`` objects over the same nodes."""
+}
 docfill(_COVERS_DOC)(omega)
 docfill(_COVERS_DOC)(omega_unadjusted)
 

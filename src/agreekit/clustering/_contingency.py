@@ -3,6 +3,7 @@
 One shared core, :class:`ContingencyTable` (the non-zero cells of ``η`` and its margins),
 and thin measures over it, in the style of scikit-learn's ``metrics/cluster/_supervised.py``.
 """
+
 from __future__ import annotations
 
 import math
@@ -22,11 +23,25 @@ from agreekit._jit import pick
 from agreekit.clustering._kernels import contingency_codes, expected_mutual_info_sum
 
 __all__ = [
-    "ContingencyTable", "contingency_table", "generalized_distance", "PHI_FUNCTIONS",
-    "rand_index", "adjusted_rand_index", "adjusted_rand_index_approx", "variation_of_information",
-    "normalized_mutual_info", "jaccard_index", "f_measure", "mirkin_index",
-    "mutual_info", "expected_mutual_info", "adjusted_mutual_info", "fowlkes_mallows",
-    "homogeneity", "completeness", "v_measure",
+    "ContingencyTable",
+    "contingency_table",
+    "generalized_distance",
+    "PHI_FUNCTIONS",
+    "rand_index",
+    "adjusted_rand_index",
+    "adjusted_rand_index_approx",
+    "variation_of_information",
+    "normalized_mutual_info",
+    "jaccard_index",
+    "f_measure",
+    "mirkin_index",
+    "mutual_info",
+    "expected_mutual_info",
+    "adjusted_mutual_info",
+    "fowlkes_mallows",
+    "homogeneity",
+    "completeness",
+    "v_measure",
 ]
 
 
@@ -66,10 +81,23 @@ def _square(x):
 #: canonical name -> φ (elementwise on float arrays)
 PHI_FUNCTIONS: dict[str, Callable] = {"xlogx": _xlogx, "comb2": _comb2, "x(x-1)": _xx1, "square": _square}
 _PHI_ALIASES = {
-    "xlogx": "xlogx", "x log x": "xlogx", "xlog(x)": "xlogx", "x*log(x)": "xlogx", "entropy": "xlogx",
-    "comb2": "comb2", "binom2": "comb2", "x(x-1)/2": "comb2", "C(x,2)": "comb2", "choose2": "comb2",
-    "x(x-1)": "x(x-1)", "x*(x-1)": "x(x-1)",
-    "square": "square", "x^2": "square", "x**2": "square", "x2": "square", "x²": "square",
+    "xlogx": "xlogx",
+    "x log x": "xlogx",
+    "xlog(x)": "xlogx",
+    "x*log(x)": "xlogx",
+    "entropy": "xlogx",
+    "comb2": "comb2",
+    "binom2": "comb2",
+    "x(x-1)/2": "comb2",
+    "C(x,2)": "comb2",
+    "choose2": "comb2",
+    "x(x-1)": "x(x-1)",
+    "x*(x-1)": "x(x-1)",
+    "square": "square",
+    "x^2": "square",
+    "x**2": "square",
+    "x2": "square",
+    "x²": "square",
 }
 
 
@@ -139,7 +167,7 @@ class ContingencyTable(ResultBase):
     def _isum(self, key: str) -> int:
         if key not in self._cache:
             arr = {"cells": self.counts, "rows": self.row_sums, "cols": self.col_sums}[key]
-            if self.total ** 2 < 2.0 ** 52:  # every partial sum is an exactly representable integer
+            if self.total**2 < 2.0**52:  # every partial sum is an exactly representable integer
                 self._cache[key] = int(np.dot(arr, arr))
             else:
                 self._cache[key] = sum(int(x) * int(x) for x in arr)
@@ -163,8 +191,9 @@ def _table_from_matrix(N: sp.sparray, integer: bool) -> ContingencyTable:
     keep = N.data != 0
     rs = np.asarray(N.sum(axis=1)).ravel().astype(np.float64)
     cs = np.asarray(N.sum(axis=0)).ravel().astype(np.float64)
-    return ContingencyTable(N.row[keep].astype(np.int64), N.col[keep].astype(np.int64),
-                            N.data[keep].astype(np.float64), rs, cs, integer)
+    return ContingencyTable(
+        N.row[keep].astype(np.int64), N.col[keep].astype(np.int64), N.data[keep].astype(np.float64), rs, cs, integer
+    )
 
 
 def _eta_table(cu: Clustering, cv: Clustering, eta: str, graph: Graph | None, convention: str) -> ContingencyTable:
@@ -190,8 +219,9 @@ def _eta_table(cu: Clustering, cv: Clustering, eta: str, graph: Graph | None, co
     return _table_from_matrix(xi, False)
 
 
-def contingency_table(U: Any, V: Any, *, eta: str = "overlap", graph: Any = None,
-                      convention: str = "seed") -> ContingencyTable:
+def contingency_table(
+    U: Any, V: Any, *, eta: str = "overlap", graph: Any = None, convention: str = "seed"
+) -> ContingencyTable:
     """The η table of two clusterings (``η = |u ∩ v|`` = ``UᵀV`` by default).
 
     Parameters
@@ -228,7 +258,7 @@ def contingency_table(U: Any, V: Any, *, eta: str = "overlap", graph: Any = None
     check_choice("eta", eta, ("overlap", "degree", "edges"))
     check_choice("convention", convention, ("seed", "authors"))
     cu, cv = align_pair(U, V)
-    g = None if graph is None or eta != "overlap" else as_graph(graph, cu)   # checked even where unused
+    g = None if graph is None or eta != "overlap" else as_graph(graph, cu)  # checked even where unused
     if eta != "overlap":
         if graph is None:
             raise InputError("graph", f"is required for eta={eta!r}")
@@ -256,12 +286,13 @@ def _expectation_def3(key: str | None, phi: Callable, t: ContingencyTable) -> fl
     total = 0.0  # user φ: Σ_ij φ(r_i c_j / T) over the full outer product, in row blocks
     block = max(1, 2_000_000 // max(1, c.size))
     for s in range(0, r.size, block):
-        total += float(np.sum(phi(np.outer(r[s:s + block], c) / T)))
+        total += float(np.sum(phi(np.outer(r[s : s + block], c) / T)))
     return total
 
 
-def _generalized_from_table(t: ContingencyTable, key: str | None, phi: Callable, normalization: str,
-                            expectation: str) -> float:
+def _generalized_from_table(
+    t: ContingencyTable, key: str | None, phi: Callable, normalization: str, expectation: str
+) -> float:
     sr = _phi_sum(phi, t.row_sums)
     sc = _phi_sum(phi, t.col_sums)
     sn = _phi_sum(phi, t.counts)
@@ -285,8 +316,17 @@ def _generalized_from_table(t: ContingencyTable, key: str | None, phi: Callable,
     return D / nf
 
 
-def generalized_distance(U: Any, V: Any, *, phi: Any, eta: str = "overlap", normalization: str = "none",
-                         expectation: str = "definition3", graph: Any = None, convention: str = "seed") -> float:
+def generalized_distance(
+    U: Any,
+    V: Any,
+    *,
+    phi: Any,
+    eta: str = "overlap",
+    normalization: str = "none",
+    expectation: str = "definition3",
+    graph: Any = None,
+    convention: str = "seed",
+) -> float:
     r"""Generalized clustering distance :math:`\mathcal{D}_\varphi^\eta` and its ND / AD forms.
 
     .. math::
@@ -356,8 +396,11 @@ def _partition_table(U: Any, V: Any, measure: str) -> ContingencyTable:
     for c, name in ((cu, "U"), (cv, "V")):
         if not c.is_partition:
             kind = "soft memberships" if not c.crisp else "overlapping clusters or uncovered nodes"
-            raise InputError(name, f"has {kind}; {measure} needs two partitions (use ri_delta, ari_delta "
-                                   "or omega for overlapping/soft clusterings)")
+            raise InputError(
+                name,
+                f"has {kind}; {measure} needs two partitions (use ri_delta, ari_delta "
+                "or omega for overlapping/soft clusterings)",
+            )
     return _table_from_codes(cu.labels, cv.labels)
 
 
@@ -503,8 +546,14 @@ def variation_of_information(U: Any, V: Any, *, normalized: bool = False) -> flo
     """
     t = _partition_table(U, V, "variation_of_information")
     n = t.total
-    vi = float((np.sum(xlogy(t.row_sums, t.row_sums)) + np.sum(xlogy(t.col_sums, t.col_sums))
-                - 2.0 * np.sum(xlogy(t.counts, t.counts))) / n)
+    vi = float(
+        (
+            np.sum(xlogy(t.row_sums, t.row_sums))
+            + np.sum(xlogy(t.col_sums, t.col_sums))
+            - 2.0 * np.sum(xlogy(t.counts, t.counts))
+        )
+        / n
+    )
     vi = max(vi, 0.0)
     if check_flag("normalized", normalized):
         return 0.0 if n <= 1 else vi / math.log(n)
@@ -527,8 +576,9 @@ def _check_average_method(value: Any, func: str) -> str:
 
 
 def _normalizer(average_method: str, hu: float, hv: float) -> float:
-    return {"arithmetic": (hu + hv) / 2.0, "geometric": math.sqrt(hu * hv), "max": max(hu, hv),
-            "min": min(hu, hv)}[average_method]
+    return {"arithmetic": (hu + hv) / 2.0, "geometric": math.sqrt(hu * hv), "max": max(hu, hv), "min": min(hu, hv)}[
+        average_method
+    ]
 
 
 @renamed_parameters(average="average_method")
@@ -902,8 +952,6 @@ def homogeneity(U: Any, V: Any) -> float:
     return float(_homogeneity_completeness(U, V, "homogeneity")[0])
 
 
-
-
 @_docfill
 def completeness(U: Any, V: Any) -> float:
     r"""Completeness of the clustering ``V`` with respect to the reference classes ``U``.
@@ -934,8 +982,6 @@ def completeness(U: Any, V: Any) -> float:
     (0.7716, True)
     """
     return float(_homogeneity_completeness(U, V, "completeness")[1])
-
-
 
 
 @_docfill
@@ -973,5 +1019,3 @@ def v_measure(U: Any, V: Any, *, beta: float = 1.0) -> float:
     if h + c == 0.0:
         return 0.0
     return float((1.0 + beta) * h * c / (beta * h + c))
-
-

@@ -12,6 +12,7 @@ networkx deviations (``generator="networkx"`` only): it needs ``tau2 > 1``; it c
 ``average_degree`` together with ``max_degree``, so the ``min_degree`` whose truncated power law has
 the mean closest to ``average_degree`` is passed instead; its self-loops are removed.
 """
+
 from __future__ import annotations
 
 import random
@@ -23,19 +24,27 @@ from agreekit._api import check_rng, renamed_parameters
 from agreekit._validation import InputError, check_choice, check_float, check_int
 from agreekit.clustering.lfr import lfr_benchmark
 
-__all__ = ["ALGORITHMS", "OVERLAPPING_METHODS", "GENERATORS", "LFRParameters", "min_degree_for", "lfr_graph",
-           "detect_communities", "detect_overlapping"]
+__all__ = [
+    "ALGORITHMS",
+    "OVERLAPPING_METHODS",
+    "GENERATORS",
+    "LFRParameters",
+    "min_degree_for",
+    "lfr_graph",
+    "detect_communities",
+    "detect_overlapping",
+]
 
 #: community-detection algorithms (python-igraph implementations)
 ALGORITHMS = ("louvain", "walktrap", "infomap", "spinglass", "fastgreedy")
 
 #: overlapping community detection (cdlib) -> the seed's program it stands in for
 OVERLAPPING_METHODS = {
-    "slpa": "COPRA",            # multi-label propagation (speaker-listener variant of COPRA's idea)
+    "slpa": "COPRA",  # multi-label propagation (speaker-listener variant of COPRA's idea)
     "core_expansion": "MOSES",  # seed/core expansion that finds many small communities, as MOSES does
-    "lfm": "OSLOM",             # local fitness optimization, the precursor of OSLOM (same group)
-    "big_clam": "BIGCLAM",      # cdlib's BigClam (threshold affiliation, overlapping)
-    "demon": None,              # ego-network label propagation (extra, not in the seed)
+    "lfm": "OSLOM",  # local fitness optimization, the precursor of OSLOM (same group)
+    "big_clam": "BIGCLAM",  # cdlib's BigClam (threshold affiliation, overlapping)
+    "demon": None,  # ego-network label propagation (extra, not in the seed)
 }
 
 #: graph generators
@@ -66,9 +75,14 @@ class LFRParameters:
             raise InputError("average_degree", f"must be below max_degree ({self.max_degree})")
 
     def generator_kwargs(self) -> dict:
-        return dict(tau1=self.tau1, tau2=self.tau2, average_degree=self.average_degree,
-                    max_degree=self.max_degree, min_community=self.min_community,
-                    max_community=self.max_community)
+        return dict(
+            tau1=self.tau1,
+            tau2=self.tau2,
+            average_degree=self.average_degree,
+            max_degree=self.max_degree,
+            min_community=self.min_community,
+            max_community=self.max_community,
+        )
 
 
 def min_degree_for(average_degree: float, max_degree: int, tau1: float) -> int:
@@ -95,8 +109,7 @@ def _int_seed(rng) -> int:
 
 
 @renamed_parameters(seed="rng")
-def lfr_graph(params: LFRParameters, mu: float, *, rng=None, max_attempts: int = 50,
-              generator: str = "networkx"):
+def lfr_graph(params: LFRParameters, mu: float, *, rng=None, max_attempts: int = 50, generator: str = "networkx"):
     """One unweighted disjoint LFR graph: ``(edges, labels, used_seed)``; edges (m, 2) int, no self-loops.
 
     ``generator="agreekit"`` uses :func:`~agreekit.clustering.lfr.lfr_benchmark`;
@@ -120,9 +133,18 @@ def lfr_graph(params: LFRParameters, mu: float, *, rng=None, max_attempts: int =
     for attempt in range(max_attempts):
         s = int(seed) + attempt
         try:
-            G = nx.LFR_benchmark_graph(params.n, params.tau1, params.tau2, mu, min_degree=kmin,
-                                       max_degree=params.max_degree, min_community=params.min_community,
-                                       max_community=params.max_community, seed=s, max_iters=1000)
+            G = nx.LFR_benchmark_graph(
+                params.n,
+                params.tau1,
+                params.tau2,
+                mu,
+                min_degree=kmin,
+                max_degree=params.max_degree,
+                min_community=params.min_community,
+                max_community=params.max_community,
+                seed=s,
+                max_iters=1000,
+            )
         except (nx.ExceededMaxIterations, OverflowError, ValueError) as exc:
             last = exc
             continue
@@ -171,8 +193,9 @@ def detect_communities(n: int, edges: np.ndarray, algorithm: str, *, rng=None, w
             offset += 1
             continue
         sub = g.induced_subgraph(comp)
-        memb = np.asarray(sub.community_spinglass(weights=sub.es["weight"] if w is not None else None).membership,
-                          dtype=np.int64)
+        memb = np.asarray(
+            sub.community_spinglass(weights=sub.es["weight"] if w is not None else None).membership, dtype=np.int64
+        )
         labels[comp] = memb + offset
         offset += int(memb.max()) + 1
     return labels
@@ -222,4 +245,3 @@ def detect_overlapping(n: int, edges: np.ndarray, method: str, *, rng=None, n_co
         np.random.set_state(np_state)
     cover = sorted(sorted({int(v) for v in c}) for c in res.communities if len(c))
     return cover
-

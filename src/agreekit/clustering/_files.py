@@ -23,6 +23,7 @@ line that lists a node twice is an error (it is ambiguous: a typo or a weight?).
 UTF-8 (a byte-order mark is allowed), plain or gzip-compressed, with any line ends.  A graph
 file has one edge per line: ``a b`` or ``a b weight`` (whitespace or commas).
 """
+
 from __future__ import annotations
 
 import csv
@@ -65,8 +66,9 @@ def _content_lines(path, param: str, raw: list[str] | None = None) -> list[tuple
             raise InputError(param, f"file {str(path)!r} line {no} is empty (malformed)")
         toks = [t for t in _SPLIT.split(s) if t]
         if not toks:
-            raise InputError(param, f"file {str(path)!r} line {no} has only separators ({s[:20]!r}): no label, "
-                                    "node or edge")
+            raise InputError(
+                param, f"file {str(path)!r} line {no} has only separators ({s[:20]!r}): no label, node or edge"
+            )
         out.append((no, toks))
     if not out:
         raise InputError(param, f"file {str(path)!r} is empty")
@@ -83,14 +85,20 @@ def _ids(tokens: list[str], where: list[int] | None = None, path=None, param: st
         hidden = next((c for c in t if unicodedata.category(c) in ("Cf", "Cc", "Co", "Cn")), None)
         if hidden is not None:
             line = f" line {where[i]}" if where is not None else ""
-            raise InputError(param, f"file {str(path)!r}{line}: {t!r} contains the invisible character "
-                                    f"U+{ord(hidden):04X} ({unicodedata.name(hidden, 'unnamed')}); "
-                                    "remove it (a byte-order mark inside a file comes from joining files)")
+            raise InputError(
+                param,
+                f"file {str(path)!r}{line}: {t!r} contains the invisible character "
+                f"U+{ord(hidden):04X} ({unicodedata.name(hidden, 'unnamed')}); "
+                "remove it (a byte-order mark inside a file comes from joining files)",
+            )
         v = canonical_label(t)
         if v is None:
             line = f" line {where[i]}" if where is not None else ""
-            raise InputError(param, f"file {str(path)!r}{line}: {t!r} is a number but not an integer; "
-                                    "labels and node ids are integers (ASCII digits) or names")
+            raise InputError(
+                param,
+                f"file {str(path)!r}{line}: {t!r} is a number but not an integer; "
+                "labels and node ids are integers (ASCII digits) or names",
+            )
         out.append(v)
     if any(isinstance(v, int) for v in out) and not all(isinstance(v, int) for v in out):
         out = [str(v) for v in out]  # names and integers mixed: all names, 01 and 1 still one
@@ -140,18 +148,25 @@ def read_clustering(path: str | os.PathLike, *, input_format: str = "auto", name
     if kind == "matrix":
         return as_clustering(_read_matrix(path, name), name=name)
     raw = [line for _, line in iter_lines(path, parameter=name)]
-    if kind == "auto" and isinstance(path, Path) and path.suffix.lower() == ".csv" and any(
-            "," in line for line in raw if line.strip() and not line.strip().startswith("#")):
+    if (
+        kind == "auto"
+        and isinstance(path, Path)
+        and path.suffix.lower() == ".csv"
+        and any("," in line for line in raw if line.strip() and not line.strip().startswith("#"))
+    ):
         return as_clustering(_read_matrix(path, name, raw), name=name)
     lines = _content_lines(path, name, raw)
     if kind == "auto":
         kind = "labels" if all(len(toks) == 1 for _, toks in lines) else "cover"
         if kind == "cover" and _looks_like_node_column(lines):
             first = lines[0][1]
-            raise InputError(name, f"file {str(path)!r} is ambiguous: its first column lists the nodes in order "
-                                   f"(line {lines[0][0]} is {' '.join(first)!r}), as in LFR's community.dat (node, then its "
-                                   "clusters); say input_format='lfr' (CLI --input-format lfr) for that layout "
-                                   "or 'cover' for one cluster per line")
+            raise InputError(
+                name,
+                f"file {str(path)!r} is ambiguous: its first column lists the nodes in order "
+                f"(line {lines[0][0]} is {' '.join(first)!r}), as in LFR's community.dat (node, then its "
+                "clusters); say input_format='lfr' (CLI --input-format lfr) for that layout "
+                "or 'cover' for one cluster per line",
+            )
     if kind == "lfr":
         return _read_node_clusters(path, name, lines)
     if kind == "labels":
@@ -160,25 +175,34 @@ def read_clustering(path: str | os.PathLike, *, input_format: str = "auto", name
             raise InputError(name, f"file {str(path)!r} line {bad[0]} has more than one label (malformed)")
         tokens = [toks[0] for _, toks in lines]
         labels = _ids(tokens, [no for no, _ in lines], path, name)
-        if (len(tokens) > 2 and isinstance(canonical_label(tokens[0]), str)
-                and all(isinstance(canonical_label(t), int) for t in tokens[1:])):
-            raise InputError(name, f"file {str(path)!r} line {lines[0][0]}: {tokens[0]!r} is not an integer but every "
-                                   "other label is: a header or a typo? (remove the header; label files have none)")
-        return as_clustering(np.array(labels, dtype=np.int64 if isinstance(labels[0], int) else object),
-                             name=name)
+        if (
+            len(tokens) > 2
+            and isinstance(canonical_label(tokens[0]), str)
+            and all(isinstance(canonical_label(t), int) for t in tokens[1:])
+        ):
+            raise InputError(
+                name,
+                f"file {str(path)!r} line {lines[0][0]}: {tokens[0]!r} is not an integer but every "
+                "other label is: a header or a typo? (remove the header; label files have none)",
+            )
+        return as_clustering(np.array(labels, dtype=np.int64 if isinstance(labels[0], int) else object), name=name)
     for no, toks in lines:
         if len(set(toks)) != len(toks):
             dup = next(t for i, t in enumerate(toks) if t in toks[:i])
-            raise InputError(name, f"file {str(path)!r} line {no} lists node {dup!r} twice (a cluster "
-                                   "names each node once)")
+            raise InputError(
+                name, f"file {str(path)!r} line {no} lists node {dup!r} twice (a cluster names each node once)"
+            )
     flat = _ids([t for _, toks in lines for t in toks], [no for no, toks in lines for _ in toks], path, name)
     clusters, pos = [], 0
     for no, toks in lines:
-        members = flat[pos:pos + len(toks)]
+        members = flat[pos : pos + len(toks)]
         if len(set(members)) != len(members):
             dup = next(t for i, t in enumerate(toks) if members[i] in members[:i])
-            raise InputError(name, f"file {str(path)!r} line {no} lists node {dup!r} twice (as another "
-                                   "spelling of the same integer; a cluster names each node once)")
+            raise InputError(
+                name,
+                f"file {str(path)!r} line {no} lists node {dup!r} twice (as another "
+                "spelling of the same integer; a cluster names each node once)",
+            )
         clusters.append(members)
         pos += len(toks)
     return as_clustering(clusters, name=name)
@@ -203,15 +227,15 @@ def _read_node_clusters(path, name: str, lines: list[tuple[int, list[str]]]):
     seen: dict = {}
     for (no, _), v in zip(lines, nodes):
         if v in seen:
-            raise InputError(name, f"file {str(path)!r} line {no}: node {v!r} is listed again (first on line "
-                                   f"{seen[v]})")
+            raise InputError(
+                name, f"file {str(path)!r} line {no}: node {v!r} is listed again (first on line {seen[v]})"
+            )
         seen[v] = no
-    comms = _ids([t for _, toks in lines for t in toks[1:]], [no for no, toks in lines for _ in toks[1:]],
-                 path, name)
+    comms = _ids([t for _, toks in lines for t in toks[1:]], [no for no, toks in lines for _ in toks[1:]], path, name)
     clusters: dict = {}
     pos = 0
     for (no, toks), v in zip(lines, nodes):
-        mine = comms[pos:pos + len(toks) - 1]
+        mine = comms[pos : pos + len(toks) - 1]
         pos += len(toks) - 1
         if len(set(mine)) != len(mine):
             raise InputError(name, f"file {str(path)!r} line {no}: node {v!r} lists a cluster twice")
@@ -221,15 +245,18 @@ def _read_node_clusters(path, name: str, lines: list[tuple[int, list[str]]]):
 
 
 def _read_matrix(path, name: str, raw: list[str] | None = None) -> np.ndarray:
-    numbered = (enumerate(raw, start=1) if raw is not None else iter_lines(path, parameter=name))
+    numbered = enumerate(raw, start=1) if raw is not None else iter_lines(path, parameter=name)
     try:
         rows, blank = [], None
         for no, line in numbered:
             r = next(csv.reader([line], strict=True), [])
             if r and any(c.strip() for c in r):
                 if blank is not None:
-                    raise InputError(name, f"file {str(path)!r} line {blank} is blank (malformed: blank "
-                                           "lines are allowed only at the end)")
+                    raise InputError(
+                        name,
+                        f"file {str(path)!r} line {blank} is blank (malformed: blank "
+                        "lines are allowed only at the end)",
+                    )
                 rows.append(r)
             elif rows and blank is None:
                 blank = no
@@ -243,6 +270,7 @@ def _read_matrix(path, name: str, raw: list[str] | None = None) -> np.ndarray:
     def numeric(r):
         vals = [parse_ascii_float(c) for c in r]
         return None if any(v is None for v in vals) else vals
+
     if numeric(rows[0]) is None:  # header
         rows = rows[1:]
     if not rows:

@@ -30,6 +30,7 @@ networkx graph (networkx is optional: it is only touched if you pass such a grap
 A dense ``n x n`` numpy array is read as an adjacency matrix, any other array as an edge list.
 Self-loops are ignored; a directed edge list is read as undirected (repeated edges add up).
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
@@ -102,8 +103,10 @@ class Clustering:
     def matrix(self) -> sp.csr_array:
         """The ``n x k`` membership matrix (CSR, float64)."""
         if self._matrix is None:
-            m = sp.csr_array((np.ones(self.n), self.labels.astype(np.int64),
-                              np.arange(self.n + 1, dtype=np.int64)), shape=(self.n, self.k))
+            m = sp.csr_array(
+                (np.ones(self.n), self.labels.astype(np.int64), np.arange(self.n + 1, dtype=np.int64)),
+                shape=(self.n, self.k),
+            )
             object.__setattr__(self, "_matrix", m)
         return self._matrix
 
@@ -131,7 +134,8 @@ def _empty(param: str) -> InputError:
 
 def _is_collection(x: Any) -> bool:
     return isinstance(x, (list, tuple, set, frozenset, np.ndarray, range)) or (
-        isinstance(x, Iterable) and not isinstance(x, (str, bytes, Mapping)) and not np.isscalar(x))
+        isinstance(x, Iterable) and not isinstance(x, (str, bytes, Mapping)) and not np.isscalar(x)
+    )
 
 
 def _encode_labels(values: Any, param: str) -> np.ndarray:
@@ -202,9 +206,12 @@ def _from_matrix(matrix: Any, param: str, nodes: tuple | None, uncovered: str) -
     if np.any(m.data < 0):
         raise InputError(param, "has negative memberships; soft memberships must be >= 0")
     if m.data.size and m.data.max() > _MEMBERSHIP_MAX:
-        raise InputError(param, f"has a membership {float(m.data.max()):.3g} above {_MEMBERSHIP_MAX:.0e}: the "
-                                "co-membership sums (fourth powers of memberships) overflow float64; scale the "
-                                "memberships down")
+        raise InputError(
+            param,
+            f"has a membership {float(m.data.max()):.3g} above {_MEMBERSHIP_MAX:.0e}: the "
+            "co-membership sums (fourth powers of memberships) overflow float64; scale the "
+            "memberships down",
+        )
     m.eliminate_zeros()
     if nodes is not None and len(nodes) != n:
         raise InputError("nodes", f"has {len(nodes)} ids but `{param}` has {n} rows")
@@ -227,8 +234,7 @@ def _from_matrix(matrix: Any, param: str, nodes: tuple | None, uncovered: str) -
 def _int_cover(clusters: list, param: str, nodes: tuple | None, uncovered: str) -> Clustering | None:
     """Vectorized path for a cover whose clusters are 1-D integer arrays (e.g. LFR communities);
     None when it does not apply.  Same result as the generic path."""
-    if not clusters or not all(isinstance(c, np.ndarray) and c.ndim == 1 and c.dtype.kind in "iu"
-                               for c in clusters):
+    if not clusters or not all(isinstance(c, np.ndarray) and c.ndim == 1 and c.dtype.kind in "iu" for c in clusters):
         return None
     empty = next((c for c, cl in enumerate(clusters) if cl.size == 0), None)
     if empty is not None:  # the same rules as the generic path
@@ -238,8 +244,7 @@ def _int_cover(clusters: list, param: str, nodes: tuple | None, uncovered: str) 
             srt = np.sort(cl)
             dup = srt[1:][srt[1:] == srt[:-1]]
             if dup.size:
-                raise InputError(param, f"cluster {c} lists node {int(dup[0])!r} twice; a cluster names each "
-                                        "node once")
+                raise InputError(param, f"cluster {c} lists node {int(dup[0])!r} twice; a cluster names each node once")
     ids = np.concatenate(clusters).astype(np.int64, copy=False)
     cols = np.repeat(np.arange(len(clusters), dtype=np.int64), [c.size for c in clusters])
     if nodes is None:
@@ -310,8 +315,9 @@ def _from_cover(clusters: list, param: str, nodes: Iterable | None, uncovered: s
     return _from_matrix(m, param, order, uncovered)
 
 
-def as_clustering(clustering: Any, *, nodes: Iterable | None = None, uncovered: str = "cluster",
-                  name: str = "clustering") -> Clustering:
+def as_clustering(
+    clustering: Any, *, nodes: Iterable | None = None, uncovered: str = "cluster", name: str = "clustering"
+) -> Clustering:
     """Normalize a clustering given as a label vector, a cover or a membership matrix.
 
     Parameters
@@ -359,9 +365,12 @@ def as_clustering(clustering: Any, *, nodes: Iterable | None = None, uncovered: 
         if not clustering:
             raise _empty(name)
         keys = _node_order(clustering.keys())
-        labels = _encode_labels(np.array([clustering[k] for k in keys], dtype=object)
-                                if not all(isinstance(v, (int, np.integer)) for v in clustering.values())
-                                else np.array([clustering[k] for k in keys], dtype=np.int64), name)
+        labels = _encode_labels(
+            np.array([clustering[k] for k in keys], dtype=object)
+            if not all(isinstance(v, (int, np.integer)) for v in clustering.values())
+            else np.array([clustering[k] for k in keys], dtype=np.int64),
+            name,
+        )
         return Clustering(len(keys), keys, labels, True)
     if isinstance(clustering, (np.ndarray, pd.Series, pd.DataFrame)):
         arr = clustering.to_numpy() if isinstance(clustering, (pd.Series, pd.DataFrame)) else clustering
@@ -381,15 +390,20 @@ def as_clustering(clustering: Any, *, nodes: Iterable | None = None, uncovered: 
             return _from_cover(list(clustering), name, nodes, uncovered)
         if any(_is_collection(x) for x in clustering):
             raise InputError(name, "mixes labels and clusters; give a label vector or a list of clusters")
-        labels = _encode_labels(np.array(clustering, dtype=object) if any(isinstance(x, str) for x in clustering)
-                                else np.asarray(clustering), name)
+        labels = _encode_labels(
+            np.array(clustering, dtype=object)
+            if any(isinstance(x, str) for x in clustering)
+            else np.asarray(clustering),
+            name,
+        )
         if nodes is not None and len(nodes) != labels.size:
             raise InputError("nodes", f"has {len(nodes)} ids but `{name}` has {labels.size} labels")
         return Clustering(labels.size, nodes, labels, True)
     if isinstance(clustering, Iterable) and not isinstance(clustering, (str, bytes)):
         return as_clustering(list(clustering), nodes=nodes, uncovered=uncovered, name=name)
-    raise InputError(name, f"must be a label vector, a list of clusters or a membership matrix; "
-                           f"got {type(clustering).__name__}")
+    raise InputError(
+        name, f"must be a label vector, a list of clusters or a membership matrix; got {type(clustering).__name__}"
+    )
 
 
 def _peer_communities(obj: Any, nodes: tuple | None):
@@ -426,8 +440,10 @@ def align_pair(U: Any, V: Any, names: tuple[str, str] = ("U", "V")) -> tuple[Clu
 def align_to(cu: Clustering, cv: Clustering, names: tuple[str, str] = ("U", "V")) -> Clustering:
     if cu.nodes is None and cv.nodes is None:
         if cu.n != cv.n:
-            raise InputError(names[1], f"has {cv.n} nodes but `{names[0]}` has {cu.n}; both clusterings "
-                                       "must be over the same node set")
+            raise InputError(
+                names[1],
+                f"has {cv.n} nodes but `{names[0]}` has {cu.n}; both clusterings must be over the same node set",
+            )
         return cv
     if cu.n == cv.n and (cu.nodes == cv.nodes):
         return cv
@@ -442,8 +458,9 @@ def align_to(cu: Clustering, cv: Clustering, names: tuple[str, str] = ("U", "V")
         if only_v:
             parts.append(f"it has {_describe(only_v)} not in `{names[0]}`")
         raise InputError(names[1], "is over a different node set than `" + names[0] + "`: " + "; ".join(parts))
-    perm = np.fromiter((idx_v[node] for node in (cu.nodes if cu.nodes is not None else range(cu.n))),
-                       dtype=np.int64, count=cu.n)
+    perm = np.fromiter(
+        (idx_v[node] for node in (cu.nodes if cu.nodes is not None else range(cu.n))), dtype=np.int64, count=cu.n
+    )
     return cv._reordered(perm, cu.nodes)
 
 
@@ -585,12 +602,16 @@ def as_graph(graph: Any, clustering: Clustering, *, name: str = "graph") -> Grap
         a_ids = [e[0] for e in edges]
         b_ids = [e[1] for e in edges]
         return _from_edges(a_ids, b_ids, [e[2] for e in edges], clustering, name)
-    if sp.issparse(graph) or (isinstance(graph, np.ndarray) and graph.ndim == 2
-                              and graph.shape == (clustering.n, clustering.n)):
+    if sp.issparse(graph) or (
+        isinstance(graph, np.ndarray) and graph.ndim == 2 and graph.shape == (clustering.n, clustering.n)
+    ):
         A = sp.csr_array(graph, dtype=np.float64)
         if A.shape != (clustering.n, clustering.n):
-            raise InputError(name, f"adjacency must be {clustering.n} x {clustering.n} (the clustering's nodes); "
-                                   f"got {A.shape[0]} x {A.shape[1]}")
+            raise InputError(
+                name,
+                f"adjacency must be {clustering.n} x {clustering.n} (the clustering's nodes); "
+                f"got {A.shape[0]} x {A.shape[1]}",
+            )
         if not np.all(np.isfinite(A.data)) or np.any(A.data < 0):
             raise InputError(name, "adjacency weights must be finite and non-negative")
         A.setdiag(0)
@@ -603,8 +624,9 @@ def as_graph(graph: Any, clustering: Clustering, *, name: str = "graph") -> Grap
     try:
         edges = list(graph)
     except TypeError:
-        raise InputError(name, f"must be an adjacency matrix, an edge list or a networkx graph; "
-                               f"got {type(graph).__name__}") from None
+        raise InputError(
+            name, f"must be an adjacency matrix, an edge list or a networkx graph; got {type(graph).__name__}"
+        ) from None
     a_ids, b_ids, w = [], [], []
     for e, edge in enumerate(edges):
         edge = tuple(edge.tolist()) if isinstance(edge, np.ndarray) else tuple(edge)

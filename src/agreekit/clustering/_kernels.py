@@ -11,6 +11,7 @@
 * :func:`expected_mutual_info_sum` — expected mutual information over pairs of distinct
   cluster sizes (mode-centred hypergeometric recurrences, Loader's accurate pmf at the mode).
 """
+
 from __future__ import annotations
 
 import math
@@ -142,7 +143,7 @@ def group_signatures(order, h, u_ptr, u_idx, v_ptr, v_idx):  # pragma: no cover 
             if not (_same_rows(u_ptr, u_idx, i, r) and _same_rows(v_ptr, v_idx, i, r)):
                 return reps[:0], size[:0], False
         size[g] += 1
-    return reps[:g + 1], size[:g + 1], True
+    return reps[: g + 1], size[: g + 1], True
 
 
 @njit(cache=True, inline="always")
@@ -157,8 +158,9 @@ def _tally(f_u, f_v, a, b, pairs):  # pragma: no cover - compiled
 
 
 @njit(cache=True, nogil=True)
-def weighted_pair_counts(G, w, u_ptr, u_idx, uc_ptr, uc_idx, v_ptr, v_idx, vc_ptr, vc_idx,
-                         max_mult):  # pragma: no cover - compiled
+def weighted_pair_counts(
+    G, w, u_ptr, u_idx, uc_ptr, uc_idx, v_ptr, v_idx, vc_ptr, vc_idx, max_mult
+):  # pragma: no cover - compiled
     """Omega's pair counts (over unordered node pairs) computed over groups of identical nodes (group g has w[g] nodes).
 
     Pairs inside a group are co-clustered |U_g| and |V_g| times; pairs across groups g < h
@@ -267,8 +269,9 @@ def _admissible(c11, c10, c01, c00, n, logn):  # pragma: no cover - compiled
 
 
 @njit(cache=True, nogil=True)
-def best_conditional_entropies(indptr, indices, overlap, a, b, size_values, size_count, size_class,
-                               n):  # pragma: no cover - compiled
+def best_conditional_entropies(
+    indptr, indices, overlap, a, b, size_values, size_count, size_class, n
+):  # pragma: no cover - compiled
     """H(X_k|Y) = min over admissible Y_l of H(X_k|Y_l) for every cluster X_k (nats, unnormalized).
 
     Row k of the CSR matrix (``indptr``, ``indices``, ``overlap``) lists the clusters Y_l meeting
@@ -321,8 +324,9 @@ def best_conditional_entropies(indptr, indices, overlap, a, b, size_values, size
 # computation of binomial probabilities", 2000; as in R's dhyper): no log-gamma cancellation, so
 # the relative error stays ~1e-15 at any n (log-gamma differences lose ~n log n · eps).
 _LN_2PI = math.log(2.0 * math.pi)
-_STIRLERR_SMALL = np.array([0.0] + [math.lgamma(k + 1.0) - (k + 0.5) * math.log(k) + k - 0.5 * _LN_2PI
-                                    for k in range(1, 16)])
+_STIRLERR_SMALL = np.array(
+    [0.0] + [math.lgamma(k + 1.0) - (k + 0.5) * math.log(k) + k - 0.5 * _LN_2PI for k in range(1, 16)]
+)
 
 
 @njit(cache=True)

@@ -3,6 +3,7 @@
 Randomness: every kernel calls ``np.random.seed(seed)`` first (numba keeps its own generator
 state, independent of numpy's), so a kernel's output is a function of its inputs and seed.
 """
+
 from __future__ import annotations
 
 import numba as nb
@@ -359,7 +360,12 @@ def assign_memberships(slot_node, slot_demand, sizes, n, o_m, seed):
                     continue
                 other = slot_node[t]
                 for cf in range(k):
-                    if free[cf] > 0 and sizes[cf] > slot_demand[t] and cf != c2 and not _holds(member, count, other, cf):
+                    if (
+                        free[cf] > 0
+                        and sizes[cf] > slot_demand[t]
+                        and cf != c2
+                        and not _holds(member, count, other, cf)
+                    ):
                         for j in range(count[other]):
                             if member[other, j] == c2:
                                 member[other, j] = cf
@@ -573,11 +579,11 @@ def repair_external(xa, xb, ea, eb, ia, ib, table, membership, n, deg, seed, tri
     A = np.empty(ne, dtype=np.int64)
     B = np.empty(ne, dtype=np.int64)
     ok = np.zeros(ne, dtype=np.bool_)
-    A[:ea.size] = ea
-    B[:ea.size] = eb
-    ok[:ea.size] = True
-    A[ea.size:] = xa
-    B[ea.size:] = xb
+    A[: ea.size] = ea
+    B[: ea.size] = eb
+    ok[: ea.size] = True
+    A[ea.size :] = xa
+    B[ea.size :] = xb
     bad = np.arange(ea.size, ne)
     # (1) swaps with any external pair
     n_bad = _swap_external_pairs(table, membership, n, A, B, ok, bad, nb_, tries)
@@ -591,14 +597,23 @@ def repair_external(xa, xb, ea, eb, ia, ib, table, membership, n, deg, seed, tri
     alive[:mi] = True
     XA = np.empty(n_bad, dtype=np.int64)  # external edges made by internal swaps (two per swap)
     XB = np.empty(n_bad, dtype=np.int64)
-    n_bad, n_int, n_x, n_swaps, n_conv = _internal_moves(table, membership, n, deg, A, B, ok, bad, n_bad,
-                                                         IA, IB, alive, mi, XA, XB, tries)
+    n_bad, n_int, n_x, n_swaps, n_conv = _internal_moves(
+        table, membership, n, deg, A, B, ok, bad, n_bad, IA, IB, alive, mi, XA, XB, tries
+    )
     ext_a, ext_b = _ordered_pairs(A, B, ok, ne)
     made_a, made_b = _ordered_pairs(XA, XB, np.ones(n_x, dtype=np.bool_), n_x)
     int_a, int_b = _ordered_pairs(IA, IB, alive, n_int)
     left = bad[:n_bad]
-    return (np.concatenate((ext_a, made_a)), np.concatenate((ext_b, made_b)), int_a, int_b, A[left], B[left],
-            n_swaps, n_conv)
+    return (
+        np.concatenate((ext_a, made_a)),
+        np.concatenate((ext_b, made_b)),
+        int_a,
+        int_b,
+        A[left],
+        B[left],
+        n_swaps,
+        n_conv,
+    )
 
 
 @nb.njit(cache=True)
@@ -830,7 +845,7 @@ def make_graphical(slot_node, slot_comm, demand, sizes, n, seed, max_tries):
                     continue
                 p1, p2 = where[s1], where[s2]
                 cslot[p1], cslot[p2] = s2, s1
-                ex2 = eg_excess(demand[cslot[cptr[c2]:cptr[c2 + 1]]])
+                ex2 = eg_excess(demand[cslot[cptr[c2] : cptr[c2 + 1]]])
                 ex1 = eg_excess(demand[cslot[lo:hi]])
                 if ex2 == 0 and ex1 < ex:
                     where[s1], where[s2] = p2, p1

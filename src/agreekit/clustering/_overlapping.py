@@ -4,6 +4,7 @@ Both treat every cluster X_k of a cover X as a binary random variable ("is a nod
 the n nodes, match each cluster with the cluster of the other cover that leaves the least
 conditional entropy (subject to the LFK admissibility constraint), and normalize differently.
 """
+
 from __future__ import annotations
 
 import math
@@ -36,10 +37,18 @@ def _covers(U: Any, V: Any, nodes: Any) -> tuple[Clustering, Clustering]:
     cv = as_clustering(V, uncovered="ignore", name="V", **kw)
     for c, name in ((cu, "U"), (cv, "V")):
         if not c.crisp:
-            raise InputError(name, "has soft (real-valued) memberships; overlapping_nmi needs crisp clusters "
-                                   "(a cover: every node in zero, one or more clusters)")
-    if (nodes is None and cu.nodes is not None and cv.nodes is not None and cu.nodes != cv.nodes
-            and set(cu.nodes) != set(cv.nodes)):
+            raise InputError(
+                name,
+                "has soft (real-valued) memberships; overlapping_nmi needs crisp clusters "
+                "(a cover: every node in zero, one or more clusters)",
+            )
+    if (
+        nodes is None
+        and cu.nodes is not None
+        and cv.nodes is not None
+        and cu.nodes != cv.nodes
+        and set(cu.nodes) != set(cv.nodes)
+    ):
         order = _node_order(list(cu.nodes) + list(cv.nodes))  # the union of the two covers' nodes
         cu, cv = _embed(cu, order), _embed(cv, order)
     return cu, align_to(cu, cv)
@@ -48,9 +57,17 @@ def _covers(U: Any, V: Any, nodes: Any) -> tuple[Clustering, Clustering]:
 def _conditional(N: sp.csr_array, a: np.ndarray, b: np.ndarray, n: int) -> np.ndarray:
     """H(X_k|Y) for every row cluster X_k of the overlap matrix ``N`` (X clusters by Y clusters)."""
     size_values, size_class, size_count = np.unique(b, return_inverse=True, return_counts=True)
-    return best_conditional_entropies(N.indptr.astype(np.int64), N.indices.astype(np.int64),
-                                      N.data.astype(np.int64), a, b, size_values.astype(np.int64),
-                                      size_count.astype(np.int64), size_class.astype(np.int64), n)
+    return best_conditional_entropies(
+        N.indptr.astype(np.int64),
+        N.indices.astype(np.int64),
+        N.data.astype(np.int64),
+        a,
+        b,
+        size_values.astype(np.int64),
+        size_count.astype(np.int64),
+        size_class.astype(np.int64),
+        n,
+    )
 
 
 def _entropies(sizes: np.ndarray, n: int) -> np.ndarray:
@@ -68,7 +85,8 @@ def _same_cover(X: sp.csc_array, Y: sp.csc_array) -> bool:
         return False
 
     def canon(M):
-        return sorted(tuple(M.indices[M.indptr[j]:M.indptr[j + 1]].tolist()) for j in range(M.shape[1]))
+        return sorted(tuple(M.indices[M.indptr[j] : M.indptr[j + 1]].tolist()) for j in range(M.shape[1]))
+
     return canon(X) == canon(Y)
 
 

@@ -1,4 +1,5 @@
 """Registry of the named agreement measures (used by the CLI, the pipeline and property tests)."""
+
 from __future__ import annotations
 
 import functools
@@ -68,8 +69,14 @@ class MeasureSpec(ResultBase):
 
     def to_dict(self) -> dict:
         """``name``, ``kind``, ``input``, ``graph``, ``description``, ``aliases`` (JSON-ready)."""
-        return {"name": self.name, "kind": self.kind, "input": self.input, "graph": self.graph,
-                "description": self.description, "aliases": list(self.aliases)}
+        return {
+            "name": self.name,
+            "kind": self.kind,
+            "input": self.input,
+            "graph": self.graph,
+            "description": self.description,
+            "aliases": list(self.aliases),
+        }
 
 
 def _p(f, **kw):
@@ -93,16 +100,38 @@ _onmi = ov.overlapping_nmi
 _SPECS = [
     _spec("ri", ct.rand_index, "Rand index", "rand_index"),
     _spec("ari", ct.adjusted_rand_index, "adjusted Rand index (Hubert-Arabie)", "adjusted_rand_index"),
-    _spec("ari_prime", ct.adjusted_rand_index_approx, "ARI' (approximate expectation, Rabbany & Zaïane 2015, Eq. 6)",
-          "adjusted_rand_index_approx"),
-    _spec("vi", ct.variation_of_information, "variation of information (nats)", "variation_of_information",
-          kind="distance"),
-    _spec("vi_normalized", _p(ct.variation_of_information, normalized=True), "VI / log n (= ND_{x log x})",
-          kind="distance"),
-    _spec("nmi_sum", _p(ct.normalized_mutual_info, average_method="arithmetic"),
-          "NMI, arithmetic normalization 2I/(H(U)+H(V))", "nmi", "nmi_arithmetic"),
-    _spec("nmi_sqrt", _p(ct.normalized_mutual_info, average_method="geometric"),
-          "NMI, geometric normalization I/sqrt(H(U)H(V))", "nmi_geometric"),
+    _spec(
+        "ari_prime",
+        ct.adjusted_rand_index_approx,
+        "ARI' (approximate expectation, Rabbany & Zaïane 2015, Eq. 6)",
+        "adjusted_rand_index_approx",
+    ),
+    _spec(
+        "vi",
+        ct.variation_of_information,
+        "variation of information (nats)",
+        "variation_of_information",
+        kind="distance",
+    ),
+    _spec(
+        "vi_normalized",
+        _p(ct.variation_of_information, normalized=True),
+        "VI / log n (= ND_{x log x})",
+        kind="distance",
+    ),
+    _spec(
+        "nmi_sum",
+        _p(ct.normalized_mutual_info, average_method="arithmetic"),
+        "NMI, arithmetic normalization 2I/(H(U)+H(V))",
+        "nmi",
+        "nmi_arithmetic",
+    ),
+    _spec(
+        "nmi_sqrt",
+        _p(ct.normalized_mutual_info, average_method="geometric"),
+        "NMI, geometric normalization I/sqrt(H(U)H(V))",
+        "nmi_geometric",
+    ),
     _spec("jaccard", ct.jaccard_index, "pair-counting Jaccard index", "jaccard_index"),
     _spec("f1", ct.f_measure, "pair-counting F-measure, beta = 1", "f_measure"),
     _spec("mirkin", ct.mirkin_index, "Mirkin metric n(n-1)(1 - RI)", "mirkin_index", kind="distance"),
@@ -112,15 +141,36 @@ _SPECS = [
     _soft("ari_delta_approx", _p(cm.ari_delta, exact=False), "ARI'_delta (diagonal kept)", "ari_prime_delta"),
     _soft("i_norm", cm.i_norm, "1 - ||UU'-VV'||_F/(||UU'||_F+||VV'||_F), diagonal kept"),
     _soft("i_sqrt_tr", cm.i_sqrt_tr, "cosine of UU' and VV', diagonal kept"),
-    _crisp("omega", cm.omega, "adjusted Omega index (Collins & Dent; = cdlib's omega)",
-           "adjusted_omega", "omega_index", "adjusted_omega_index"),
-    _crisp("omega_unadjusted", cm.omega_unadjusted, "unadjusted Omega index: share of pairs co-clustered equally "
-           "often", "unadjusted_omega"),
-    _spec("mi", ct.mutual_info, "mutual information I(U;V) (nats)", "mutual_info", "mutual_information",
-          kind="unnormalized"),
-    _spec("ami", _p(_ami, average_method="arithmetic"),
-          "adjusted mutual information, exact E[I], arithmetic mean of H(U), H(V)",
-          "adjusted_mutual_info", "ami_sum", "ami_arithmetic"),
+    _crisp(
+        "omega",
+        cm.omega,
+        "adjusted Omega index (Collins & Dent; = cdlib's omega)",
+        "adjusted_omega",
+        "omega_index",
+        "adjusted_omega_index",
+    ),
+    _crisp(
+        "omega_unadjusted",
+        cm.omega_unadjusted,
+        "unadjusted Omega index: share of pairs co-clustered equally often",
+        "unadjusted_omega",
+    ),
+    _spec(
+        "mi",
+        ct.mutual_info,
+        "mutual information I(U;V) (nats)",
+        "mutual_info",
+        "mutual_information",
+        kind="unnormalized",
+    ),
+    _spec(
+        "ami",
+        _p(_ami, average_method="arithmetic"),
+        "adjusted mutual information, exact E[I], arithmetic mean of H(U), H(V)",
+        "adjusted_mutual_info",
+        "ami_sum",
+        "ami_arithmetic",
+    ),
     _spec("ami_max", _p(_ami, average_method="max"), "AMI with max(H(U), H(V))"),
     _spec("ami_min", _p(_ami, average_method="min"), "AMI with min(H(U), H(V))"),
     _spec("ami_sqrt", _p(_ami, average_method="geometric"), "AMI with sqrt(H(U)H(V))", "ami_geometric"),
@@ -128,10 +178,22 @@ _SPECS = [
     _spec("homogeneity", ct.homogeneity, "homogeneity of V w.r.t. reference U, I/H(U)", symmetric=False),
     _spec("completeness", ct.completeness, "completeness of V w.r.t. reference U, I/H(V)", symmetric=False),
     _spec("v_measure", ct.v_measure, "V-measure, beta = 1 (= nmi_sum)", "v"),
-    _crisp("overlapping_nmi_lfk", _p(_onmi, variant="lfk"), "overlapping NMI' (Lancichinetti-Fortunato-Kertesz "
-           "2009)", "onmi_lfk", "nmi_lfk", "overlapping_nmi", "onmi"),
-    _crisp("overlapping_nmi_mgh", _p(_onmi, variant="mgh"), "overlapping NMI'' (McDaid-Greene-Hurley 2011, max "
-           "normalization)", "onmi_mgh", "nmi_mgh"),
+    _crisp(
+        "overlapping_nmi_lfk",
+        _p(_onmi, variant="lfk"),
+        "overlapping NMI' (Lancichinetti-Fortunato-Kertesz 2009)",
+        "onmi_lfk",
+        "nmi_lfk",
+        "overlapping_nmi",
+        "onmi",
+    ),
+    _crisp(
+        "overlapping_nmi_mgh",
+        _p(_onmi, variant="mgh"),
+        "overlapping NMI'' (McDaid-Greene-Hurley 2011, max normalization)",
+        "onmi_mgh",
+        "nmi_mgh",
+    ),
 ]
 
 #: canonical name -> :class:`MeasureSpec`
@@ -196,6 +258,7 @@ def list_measures() -> list[dict]:
 # ------------------------------------------------------------------ a measure against a graph
 # (here, not in _comembership: it looks the measure up in the registry, which imports _comembership)
 
+
 def agreement_with_graph(U: Any, graph: Any, measure: Any = "ari_delta", **options) -> float:
     """Agreement between a clustering and the graph's edge set used as a clustering.
 
@@ -236,6 +299,9 @@ def agreement_with_graph(U: Any, graph: Any, measure: Any = "ari_delta", **optio
         return float(measure(cu, en, **options))
     spec = get_measure(measure)
     if spec.input == "partition":
-        raise InputError("measure", f"{spec.name!r} needs two partitions; the edge set is an overlapping "
-                                    "cover (use a co-membership measure such as 'ari_delta' or 'omega')")
+        raise InputError(
+            "measure",
+            f"{spec.name!r} needs two partitions; the edge set is an overlapping "
+            "cover (use a co-membership measure such as 'ari_delta' or 'omega')",
+        )
     return float(spec.func(cu, en, **options))

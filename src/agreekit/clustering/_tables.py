@@ -4,6 +4,7 @@ Pipeline helpers (not in :mod:`agreekit.clustering`'s ``__all__``; import them f
 :func:`seed_table`, :func:`seed_table_frame`, :func:`seed_table_markdown` and
 :data:`SEED_TABLE_COLUMNS`, the table's columns (name -> (measure, exact)).
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -52,8 +53,10 @@ def seed_table(example: Mapping, *, direct_weight: float = 0.5) -> list[dict]:
         edges = [tuple(e) for e in example["edges"]]
         truth_name = example["ground_truth"]
         cand_names = list(example["candidates"])
-        cl = {name: as_clustering(example["clusterings"][name], nodes=nodes, name=name)
-              for name in [truth_name, *cand_names]}
+        cl = {
+            name: as_clustering(example["clusterings"][name], nodes=nodes, name=name)
+            for name in [truth_name, *cand_names]
+        }
     except (KeyError, TypeError) as exc:
         raise InputError("example", f"is not a valid example description (missing or bad {exc})") from None
     truth = cl[truth_name]
@@ -70,8 +73,10 @@ def seed_table(example: Mapping, *, direct_weight: float = 0.5) -> list[dict]:
     for c in cand_names:
         row(f"bot({truth_name},{c}|G)", lambda m, e, c=c: m(truth, cl[c], exact=e, graph=edges, mode="transform"))
     for c in cand_names:
-        row(f"plus({truth_name},{c}|G)",
-            lambda m, e, c=c: m(truth, cl[c], exact=e, graph=edges, mode="plus", direct_weight=direct_weight))
+        row(
+            f"plus({truth_name},{c}|G)",
+            lambda m, e, c=c: m(truth, cl[c], exact=e, graph=edges, mode="plus", direct_weight=direct_weight),
+        )
     for name in [truth_name, *cand_names]:
         row(f"(N,{name})", lambda m, e, name=name: agreement_with_graph(cl[name], edges, m, exact=e))
     return rows
@@ -116,6 +121,9 @@ def seed_table_markdown(frame, *, title: str = "") -> str:
         label = f"{r['row']} ({r['seed_row']})".replace("|", "\\|")
         lines.append(f"| {label} | " + " | ".join(cells) + " |")
     worst = float(frame[[f"{c}_diff" for c in cols]].abs().to_numpy().max())
-    lines += ["", f"Largest |ours − paper| in this table: {worst:.2e} (tolerance 5e-4; ours at 4 decimals, "
-                  "paper in parentheses)."]
+    lines += [
+        "",
+        f"Largest |ours − paper| in this table: {worst:.2e} (tolerance 5e-4; ours at 4 decimals, "
+        "paper in parentheses).",
+    ]
     return "\n".join(lines) + "\n"

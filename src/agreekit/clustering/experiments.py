@@ -18,19 +18,63 @@ private modules; this module gathers their public names:
 networkx, python-igraph and cdlib are optional dependencies (``pip install agreekit[workflow]``),
 matplotlib too (extra ``plot``); each is imported only when a function needing it runs.
 """
+
 from __future__ import annotations
 
-from agreekit.clustering._detection import (ALGORITHMS, GENERATORS, OVERLAPPING_METHODS, LFRParameters,
-                                           detect_communities, detect_overlapping, lfr_graph, min_degree_for)
-from agreekit.clustering._figures import (figure_findings, figure_markdown, figure_report, plot_agreement,
-                                         plot_figure, plot_figure7)
-from agreekit.clustering._trials import (FIGURE7_MEASURES, FIGURE8_MEASURES, FIGURE9_MEASURES, figure_settings,
-                                        lfr_trial, lfr_trial_for_figure, overlapping_lfr_trial, summarize_trials,
-                                        trials_frame, weighted_lfr_trial)
+from agreekit.clustering._detection import (
+    ALGORITHMS,
+    GENERATORS,
+    OVERLAPPING_METHODS,
+    LFRParameters,
+    detect_communities,
+    detect_overlapping,
+    lfr_graph,
+    min_degree_for,
+)
+from agreekit.clustering._figures import (
+    figure_findings,
+    figure_markdown,
+    figure_report,
+    plot_agreement,
+    plot_figure,
+    plot_figure7,
+)
+from agreekit.clustering._trials import (
+    FIGURE7_MEASURES,
+    FIGURE8_MEASURES,
+    FIGURE9_MEASURES,
+    figure_settings,
+    lfr_trial,
+    lfr_trial_for_figure,
+    overlapping_lfr_trial,
+    summarize_trials,
+    trials_frame,
+    weighted_lfr_trial,
+)
 
-__all__ = ["LFRParameters", "min_degree_for", "lfr_graph", "detect_communities", "detect_overlapping",
-           "lfr_trial", "weighted_lfr_trial", "overlapping_lfr_trial", "trials_frame", "summarize_trials",
-           "plot_agreement", "plot_figure7", "ALGORITHMS", "OVERLAPPING_METHODS", "GENERATORS",
-           "FIGURE7_MEASURES", "FIGURE8_MEASURES", "FIGURE9_MEASURES",
-           "figure_settings", "plot_figure", "figure_findings", "figure_markdown", "lfr_trial_for_figure",
-           "figure_report"]
+__all__ = [
+    "LFRParameters",
+    "min_degree_for",
+    "lfr_graph",
+    "detect_communities",
+    "detect_overlapping",
+    "lfr_trial",
+    "weighted_lfr_trial",
+    "overlapping_lfr_trial",
+    "trials_frame",
+    "summarize_trials",
+    "plot_agreement",
+    "plot_figure7",
+    "ALGORITHMS",
+    "OVERLAPPING_METHODS",
+    "GENERATORS",
+    "FIGURE7_MEASURES",
+    "FIGURE8_MEASURES",
+    "FIGURE9_MEASURES",
+    "figure_settings",
+    "plot_figure",
+    "figure_findings",
+    "figure_markdown",
+    "lfr_trial_for_figure",
+    "figure_report",
+]

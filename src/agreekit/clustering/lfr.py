@@ -35,6 +35,7 @@ for Erdős-Gallai; the configuration model is tried first and the exact construc
 it fails (so graphs that needed no repair are those of earlier versions); the degree-sequence
 lower end is matched exactly rather than by a continuous approximation.
 """
+
 from __future__ import annotations
 
 import sys
@@ -95,12 +96,16 @@ def _warn_if_missed(g: "LFRBenchmark") -> None:
         msgs.append(f"realized mu_w {g.realized_mu_weights:.4f} for mu_weights = {p['mu_weights']}")
     spread = r.get("community_mu_range")
     if spread and max(abs(spread[0] - p["mu"]), abs(spread[1] - p["mu"])) > _COMMUNITY_MIXING_TOLERANCE:
-        msgs.append(f"per-community mean mixing ranges {spread[0]:.3f}-{spread[1]:.3f} (the communities' "
-                    "external stubs cannot be matched with each other)")
+        msgs.append(
+            f"per-community mean mixing ranges {spread[0]:.3f}-{spread[1]:.3f} (the communities' "
+            "external stubs cannot be matched with each other)"
+        )
     if r.get("strength_nodes_off_5pct", 0) > 0.01 * g.n:
-        msgs.append(f"{r['strength_nodes_off_5pct']} nodes with internal or external strength more than 5 % off "
-                    f"(largest {100 * r['strength_max_rel_error']:.0f} %; few external edges per node over-determine "
-                    "the least-squares weights)")
+        msgs.append(
+            f"{r['strength_nodes_off_5pct']} nodes with internal or external strength more than 5 % off "
+            f"(largest {100 * r['strength_max_rel_error']:.0f} %; few external edges per node over-determine "
+            "the least-squares weights)"
+        )
     if g.dropped_edges:
         msgs.append("not every stub pair could be wired into a simple graph")  # the count: below
     if r.get("non_graphical_left"):
@@ -113,9 +118,12 @@ def _warn_if_missed(g: "LFRBenchmark") -> None:
         realized = f"realized mu_t {g.realized_mu:.4f}"
         if g.realized_mu_weights is not None:
             realized += f", mu_w {g.realized_mu_weights:.4f}"
-        warnings.warn("LFR request not met: " + "; ".join(msgs) + f" ({realized}; {g.dropped_edges} stub pairs "
-                      f"dropped; {len(sizes)} communities of sizes {shown}; see LFRBenchmark.repairs)", LFRWarning,
-                      stacklevel=5)
+        warnings.warn(
+            "LFR request not met: " + "; ".join(msgs) + f" ({realized}; {g.dropped_edges} stub pairs "
+            f"dropped; {len(sizes)} communities of sizes {shown}; see LFRBenchmark.repairs)",
+            LFRWarning,
+            stacklevel=5,
+        )
 
 
 @dataclass(frozen=True, eq=False)
@@ -213,8 +221,11 @@ class LFRBenchmark(ResultBase):
     def mixing(self) -> tuple[float, float | None]:
         """Realized ``(mu_t, mu_w)`` — see :func:`realized_mixing` (``mu_w`` is None if unweighted)."""
         mu_t = realized_mixing(self.n, self.edges, self.communities)
-        mu_w = None if self.weights is None else realized_mixing(self.n, self.edges, self.communities,
-                                                                 weights=self.weights)
+        mu_w = (
+            None
+            if self.weights is None
+            else realized_mixing(self.n, self.edges, self.communities, weights=self.weights)
+        )
         return mu_t, mu_w
 
     def to_networkx(self):
@@ -258,8 +269,7 @@ def _solve_lower_end(mean: float, hi: int, tau: float, param: str) -> float:
 
     a, b = 1.0, float(hi) - 1e-9
     if not m(a) <= mean <= m(b):
-        raise InputError(param, f"must lie between {m(a):.4g} and {m(b):.4g} for this maximum and exponent; "
-                                f"got {mean}")
+        raise InputError(param, f"must lie between {m(a):.4g} and {m(b):.4g} for this maximum and exponent; got {mean}")
     for _ in range(100):
         mid = 0.5 * (a + b)
         if m(mid) < mean:
@@ -298,8 +308,9 @@ def _community_sizes(rng, total: int, lo: int, hi: int, tau: float) -> np.ndarra
             while deficit > 0:
                 room = np.flatnonzero(sizes_a < hi)
                 if room.size == 0:
-                    raise InputError("max_community", f"community sizes in [{lo}, {hi}] cannot hold "
-                                                      f"{total} memberships")
+                    raise InputError(
+                        "max_community", f"community sizes in [{lo}, {hi}] cannot hold {total} memberships"
+                    )
                 i = room[rng.integers(room.size)]
                 add = min(deficit, hi - int(sizes_a[i]))
                 sizes_a[i] += add
@@ -347,8 +358,10 @@ def powerlaw_exponent_mle(values, *, minimum: int | None = None, maximum: int | 
     lo = int(v.min()) if minimum is None else check_int("minimum", minimum, minimum=1)
     hi = int(v.max()) if maximum is None else check_int("maximum", maximum, minimum=1)
     if hi <= lo:
-        raise InputError("maximum" if maximum is not None else "values",
-                         f"the range [minimum, maximum] = [{lo}, {hi}] must have maximum > minimum")
+        raise InputError(
+            "maximum" if maximum is not None else "values",
+            f"the range [minimum, maximum] = [{lo}, {hi}] must have maximum > minimum",
+        )
     check_memory("maximum", 8.0 * (hi - lo + 1), f"a support of {hi - lo + 1} values")
     v = v[(v >= lo) & (v <= hi)]
     if v.size < 2 or lo < 1 or hi <= lo:
@@ -401,8 +414,10 @@ def realized_mixing(n: int, edges, communities: Sequence, *, weights=None) -> fl
             raise InputError("weights", "is a masked array; give plain numbers")
         w = np.asarray(weights)
         if w.dtype.kind not in "iuf" or w.ndim != 1 or w.shape[0] != len(e.reshape(-1, 2)):
-            raise InputError("weights", f"must be {len(e.reshape(-1, 2))} real numbers (one per edge); got "
-                                        f"{w.dtype} of shape {w.shape}")
+            raise InputError(
+                "weights",
+                f"must be {len(e.reshape(-1, 2))} real numbers (one per edge); got {w.dtype} of shape {w.shape}",
+            )
         if not np.all(np.isfinite(w)) or np.any(w < 0):
             raise InputError("weights", "must be finite and non-negative")
     per_node = _node_mixing(n, e.reshape(-1, 2), comms, weights=weights)
@@ -426,8 +441,10 @@ def _int_array(parameter: str, values, *, ndim: int, below: int | None = None) -
     if arr.size == 0:
         return np.zeros((0,) * ndim if ndim == 1 else (0, 2), dtype=np.int64)
     if arr.dtype.kind == "O":
-        if any(isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, float, np.integer, np.floating))
-               for x in arr.ravel()):
+        if any(
+            isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, float, np.integer, np.floating))
+            for x in arr.ravel()
+        ):
             raise InputError(parameter, "must contain integers only")
         arr = arr.astype(np.float64)
     if arr.dtype.kind not in "iuf":
@@ -453,10 +470,16 @@ def _node_mixing(n, edges, communities, *, weights=None) -> np.ndarray:
     w = np.ones(len(e)) if weights is None else np.asarray(weights, dtype=np.float64)
     import scipy.sparse as sp
 
-    rows = np.concatenate([np.asarray(c, dtype=np.int64) for c in communities]) if len(communities) else \
-        np.zeros(0, np.int64)
-    cols = np.concatenate([np.full(len(c), i, dtype=np.int64) for i, c in enumerate(communities)]) if \
-        len(communities) else np.zeros(0, np.int64)
+    rows = (
+        np.concatenate([np.asarray(c, dtype=np.int64) for c in communities])
+        if len(communities)
+        else np.zeros(0, np.int64)
+    )
+    cols = (
+        np.concatenate([np.full(len(c), i, dtype=np.int64) for i, c in enumerate(communities)])
+        if len(communities)
+        else np.zeros(0, np.int64)
+    )
     M = sp.csr_array((np.ones(rows.size), (rows, cols)), shape=(n, max(len(communities), 1)))
     shared = np.asarray((M[e[:, 0]].multiply(M[e[:, 1]])).sum(axis=1)).ravel() > 0
     total = np.bincount(e[:, 0], w, n) + np.bincount(e[:, 1], w, n)
@@ -481,8 +504,11 @@ def _seed_sequence(rng: Any) -> np.random.SeedSequence:
         return rng
     if rng is None:
         return np.random.SeedSequence()
-    if isinstance(rng, (list, tuple)) and rng and all(
-            isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)) and v >= 0 for v in rng):
+    if (
+        isinstance(rng, (list, tuple))
+        and rng
+        and all(isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)) and v >= 0 for v in rng)
+    ):
         return np.random.SeedSequence([int(v) for v in rng])
     if isinstance(rng, (int, np.integer)) and not isinstance(rng, (bool, np.bool_)) and rng >= 0:
         return np.random.SeedSequence(int(rng))
@@ -504,8 +530,13 @@ class _Stages:
         if show:
             from tqdm.auto import tqdm
 
-            self.bar = tqdm(total=len(_STAGES) - (0 if weighted else 1), desc=f"LFR n={n}", unit="stage",
-                            leave=False, file=sys.stderr)
+            self.bar = tqdm(
+                total=len(_STAGES) - (0 if weighted else 1),
+                desc=f"LFR n={n}",
+                unit="stage",
+                leave=False,
+                file=sys.stderr,
+            )
 
     def __call__(self, stage: str) -> None:
         if self.bar is not None:
@@ -539,8 +570,20 @@ def _show_progress(progress: Any, n: int) -> bool:
 
 
 # ----------------------------------------------------------------------------- generator
-def _iv(n, tau1, tau2, mu, average_degree, max_degree, min_community, max_community, mu_weights, beta,
-        overlapping_nodes, overlapping_memberships):
+def _iv(
+    n,
+    tau1,
+    tau2,
+    mu,
+    average_degree,
+    max_degree,
+    min_community,
+    max_community,
+    mu_weights,
+    beta,
+    overlapping_nodes,
+    overlapping_memberships,
+):
     n = check_int("n", n, minimum=4)
     # exponents beyond 100 make k**-tau underflow to 0 for every k > 1 (the power law is degenerate)
     tau1 = check_float("tau1", tau1, minimum=0.0, maximum=100.0, inclusive=False)
@@ -549,8 +592,12 @@ def _iv(n, tau1, tau2, mu, average_degree, max_degree, min_community, max_commun
     max_degree = check_int("max_degree", max_degree, minimum=2, maximum=n - 1)
     average_degree = check_float("average_degree", average_degree, minimum=1.0, maximum=float(max_degree))
 
-    check_memory("n", n * (96.0 + 48.0 * average_degree), f"an LFR graph of {n} nodes with average degree "
-                 f"{average_degree:g} (about {96 + 48 * average_degree:.0f} bytes per node)")
+    check_memory(
+        "n",
+        n * (96.0 + 48.0 * average_degree),
+        f"an LFR graph of {n} nodes with average degree "
+        f"{average_degree:g} (about {96 + 48 * average_degree:.0f} bytes per node)",
+    )
     min_community = check_int("min_community", min_community, minimum=2, maximum=n)
     max_community = check_int("max_community", max_community, minimum=min_community, maximum=n)
     if mu_weights is not None:
@@ -561,23 +608,53 @@ def _iv(n, tau1, tau2, mu, average_degree, max_degree, min_community, max_commun
             raise InputError("mu_weights", "must be 1 when mu = 1 (no internal edges carry the internal weight)")
         if 0 < mu < 1 and mu_weights in (0.0, 1.0):
             side = "external" if mu_weights == 0 else "internal"
-            raise InputError("mu_weights", f"must lie strictly between 0 and 1 when 0 < mu < 1: {mu_weights:g} "
-                                           f"gives the {side} edges weight 0 (use e.g. "
-                                           f"{1e-3 if mu_weights == 0 else 1 - 1e-3:g})")
+            raise InputError(
+                "mu_weights",
+                f"must lie strictly between 0 and 1 when 0 < mu < 1: {mu_weights:g} "
+                f"gives the {side} edges weight 0 (use e.g. "
+                f"{1e-3 if mu_weights == 0 else 1 - 1e-3:g})",
+            )
     beta = check_float("beta", beta, minimum=0.0, inclusive=False)
     overlapping_nodes = check_int("overlapping_nodes", overlapping_nodes, minimum=0, maximum=n)
     overlapping_memberships = check_int("overlapping_memberships", overlapping_memberships, minimum=1)
     if overlapping_nodes > 0 and overlapping_memberships < 2:
-        raise InputError("overlapping_memberships", f"must be >= 2 when overlapping_nodes > 0; got "
-                                                    f"{overlapping_memberships}")
-    return (n, tau1, tau2, mu, average_degree, max_degree, min_community, max_community, mu_weights, beta,
-            overlapping_nodes, overlapping_memberships)
+        raise InputError(
+            "overlapping_memberships", f"must be >= 2 when overlapping_nodes > 0; got {overlapping_memberships}"
+        )
+    return (
+        n,
+        tau1,
+        tau2,
+        mu,
+        average_degree,
+        max_degree,
+        min_community,
+        max_community,
+        mu_weights,
+        beta,
+        overlapping_nodes,
+        overlapping_memberships,
+    )
 
 
 @renamed_parameters(seed="rng")
-def lfr_benchmark(n, *, tau1=2.0, tau2=1.5, mu=0.1, average_degree=20, max_degree=50, min_community=20,
-                  max_community=100, mu_weights=None, beta=1.5, overlapping_nodes=0, overlapping_memberships=1,
-                  rng=None, progress=None) -> LFRBenchmark:
+def lfr_benchmark(
+    n,
+    *,
+    tau1=2.0,
+    tau2=1.5,
+    mu=0.1,
+    average_degree=20,
+    max_degree=50,
+    min_community=20,
+    max_community=100,
+    mu_weights=None,
+    beta=1.5,
+    overlapping_nodes=0,
+    overlapping_memberships=1,
+    rng=None,
+    progress=None,
+) -> LFRBenchmark:
     r"""LFR benchmark graph (Lancichinetti & Fortunato 2009), optionally weighted and overlapping.
 
     Parameters
@@ -665,21 +742,62 @@ def lfr_benchmark(n, *, tau1=2.0, tau2=1.5, mu=0.1, average_degree=20, max_degre
     >>> int((w.memberships() == 2).sum()), round(w.mixing()[1], 2)
     (100, 0.2)
     """
-    (n, tau1, tau2, mu, average_degree, max_degree, min_community, max_community, mu_weights, beta,
-     o_n, o_m) = _iv(n, tau1, tau2, mu, average_degree, max_degree, min_community, max_community, mu_weights,
-                     beta, overlapping_nodes, overlapping_memberships)
+    (n, tau1, tau2, mu, average_degree, max_degree, min_community, max_community, mu_weights, beta, o_n, o_m) = _iv(
+        n,
+        tau1,
+        tau2,
+        mu,
+        average_degree,
+        max_degree,
+        min_community,
+        max_community,
+        mu_weights,
+        beta,
+        overlapping_nodes,
+        overlapping_memberships,
+    )
     root = rng
     ss = _seed_sequence(rng)
     stage = _Stages(_show_progress(progress, n), n, mu_weights is not None)
     try:
-        return _generate(n, tau1, tau2, mu, average_degree, max_degree, min_community, max_community, mu_weights,
-                         beta, o_n, o_m, ss, root, stage)
+        return _generate(
+            n,
+            tau1,
+            tau2,
+            mu,
+            average_degree,
+            max_degree,
+            min_community,
+            max_community,
+            mu_weights,
+            beta,
+            o_n,
+            o_m,
+            ss,
+            root,
+            stage,
+        )
     finally:
         stage.close()
 
 
-def _generate(n, tau1, tau2, mu, average_degree, max_degree, min_community, max_community, mu_weights, beta, o_n,
-              o_m, ss, root, stage) -> LFRBenchmark:
+def _generate(
+    n,
+    tau1,
+    tau2,
+    mu,
+    average_degree,
+    max_degree,
+    min_community,
+    max_community,
+    mu_weights,
+    beta,
+    o_n,
+    o_m,
+    ss,
+    root,
+    stage,
+) -> LFRBenchmark:
     stage("degrees")
     # the first six children are those of the former ``ss.spawn(6)`` (unchanged graphs where no
     # repair is needed); the last two seed the exact-realization steps
@@ -695,8 +813,17 @@ def _generate(n, tau1, tau2, mu, average_degree, max_degree, min_community, max_
 
     # 3. community sizes and the community of every membership slot
     stage("communities")
-    sizes, slot_comm = _assign_communities(np.random.default_rng(s_comm), _kernel_seed(s_assign), slot_node,
-                                           slot_demand, n, o_m, min_community, max_community, tau2)
+    sizes, slot_comm = _assign_communities(
+        np.random.default_rng(s_comm),
+        _kernel_seed(s_assign),
+        slot_node,
+        slot_demand,
+        n,
+        o_m,
+        min_community,
+        max_community,
+        tau2,
+    )
     # 4. even internal stub count per community; 4b. graphical internal degree sequences
     slots = _Slots.by_community(slot_node, slot_comm, slot_demand, sizes.size)
     _fix_parity(np.random.default_rng(s_parity), slots, sizes, deg, k_out, mu, mu_weights, max_degree)
@@ -707,19 +834,20 @@ def _generate(n, tau1, tau2, mu, average_degree, max_degree, min_community, max_
     table = K.new_edge_set(int(deg.sum()) // 2)
     stage("internal edges")
     fix_seeds = s_fix.generate_state(sizes.size + 1, dtype=np.uint32)
-    a1, b1, int_left_a, int_left_b = _wire_internal(slots, membership, table, n, _kernel_seed(s_int), fix_seeds,
-                                                    notes)
+    a1, b1, int_left_a, int_left_b = _wire_internal(slots, membership, table, n, _kernel_seed(s_int), fix_seeds, notes)
     stage("external edges")
-    a1, b1, a2, b2 = _wire_external(k_out, int_left_a, int_left_b, a1, b1, membership, table, n, deg,
-                                    _kernel_seed(s_ext), int(fix_seeds[-1]), notes)
+    a1, b1, a2, b2 = _wire_external(
+        k_out, int_left_a, int_left_b, a1, b1, membership, table, n, deg, _kernel_seed(s_ext), int(fix_seeds[-1]), notes
+    )
     dropped = notes["dropped_internal"] + notes["dropped_external"]
     a = np.concatenate([a1, a2])
     b = np.concatenate([b1, b2])
     internal = np.concatenate([np.ones(a1.size, bool), np.zeros(a2.size, bool)])
     communities = slots.communities()
     # 5b. connected communities
-    a, b, n_merged, n_disc = _connect_communities(n, a, b, communities, membership, table,
-                                                  np.random.default_rng(int(fix_seeds[0]) + 1))
+    a, b, n_merged, n_disc = _connect_communities(
+        n, a, b, communities, membership, table, np.random.default_rng(int(fix_seeds[0]) + 1)
+    )
     notes["communities_reconnected"], notes["disconnected_communities"] = n_merged, n_disc
     order = np.lexsort((b, a))
     a, b, internal = a[order], b[order], internal[order]
@@ -731,16 +859,37 @@ def _generate(n, tau1, tau2, mu, average_degree, max_degree, min_community, max_
         stage("weights")
         weights = _edge_weights(a, b, edges, internal, n, mu_weights, beta, notes)
 
-    params = dict(n=n, tau1=tau1, tau2=tau2, mu=mu, average_degree=average_degree, max_degree=max_degree,
-                  min_community=min_community, max_community=max_community, mu_weights=mu_weights, beta=beta,
-                  overlapping_nodes=o_n, overlapping_memberships=o_m, min_degree=k_lo,
-                  rng=_shown_rng(root))
+    params = dict(
+        n=n,
+        tau1=tau1,
+        tau2=tau2,
+        mu=mu,
+        average_degree=average_degree,
+        max_degree=max_degree,
+        min_community=min_community,
+        max_community=max_community,
+        mu_weights=mu_weights,
+        beta=beta,
+        overlapping_nodes=o_n,
+        overlapping_memberships=o_m,
+        min_degree=k_lo,
+        rng=_shown_rng(root),
+    )
     mu_t = realized_mixing(n, edges, communities)
     if notes["external_internal_swaps"] or notes["external_converted"]:
         notes["community_mu_range"] = _community_mu_range(n, edges, communities)
     mu_w = None if weights is None else realized_mixing(n, edges, communities, weights=weights)
-    g = LFRBenchmark(n=n, edges=edges, weights=weights, communities=communities, parameters=params,
-                     dropped_edges=int(dropped), realized_mu=mu_t, realized_mu_weights=mu_w, repairs=notes)
+    g = LFRBenchmark(
+        n=n,
+        edges=edges,
+        weights=weights,
+        communities=communities,
+        parameters=params,
+        dropped_edges=int(dropped),
+        realized_mu=mu_t,
+        realized_mu_weights=mu_w,
+        repairs=notes,
+    )
     _warn_if_missed(g)  # called from here: its stacklevel points at the caller of lfr_benchmark
     return g
 
@@ -787,8 +936,11 @@ def _membership_slots(rng, n, mu, mu_weights, o_n, o_m, deg, k_out, k_in, max_co
     slot_demand = slot_demand.astype(np.int64)
     need = int(slot_demand.max())
     if need >= max_community:
-        raise InputError("max_community", f"must exceed the largest internal degree {need} "
-                                          f"(about (1 - mu) * max_degree / overlapping_memberships); got {max_community}")
+        raise InputError(
+            "max_community",
+            f"must exceed the largest internal degree {need} "
+            f"(about (1 - mu) * max_degree / overlapping_memberships); got {max_community}",
+        )
     return slot_node, slot_demand
 
 
@@ -802,9 +954,12 @@ def _assign_communities(rng_c, assign_seed, slot_node, slot_demand, n, o_m, min_
         raise InputError("overlapping_memberships", f"is {o_m} but there are only {sizes.size} communities")
     slot_comm, ok = K.assign_memberships(slot_node, slot_demand, sizes, n, o_m, assign_seed)
     if not ok:
-        raise InputError("max_community", f"communities of {min_community}-{max_community} nodes cannot hold the "
-                                          f"internal degrees (largest {need}); raise max_community or mu, or lower "
-                                          "max_degree")
+        raise InputError(
+            "max_community",
+            f"communities of {min_community}-{max_community} nodes cannot hold the "
+            f"internal degrees (largest {need}); raise max_community or mu, or lower "
+            "max_degree",
+        )
     return sizes, slot_comm
 
 
@@ -826,7 +981,7 @@ class _Slots:
 
     def communities(self) -> list[np.ndarray]:
         """The member nodes of each community (sorted)."""
-        return [self.node[self.ptr[c]:self.ptr[c + 1]].copy() for c in range(self.ptr.size - 1)]
+        return [self.node[self.ptr[c] : self.ptr[c + 1]].copy() for c in range(self.ptr.size - 1)]
 
 
 def _fix_parity(rng_p, slots, sizes, deg, k_out, mu, mu_weights, max_degree) -> None:
@@ -863,12 +1018,12 @@ def _make_graphical(slots, sizes, n, seed, notes) -> "_Slots":
     """Step 4b: communities whose internal degree sequence fails Erdős-Gallai exchange slots with
     others (:func:`K.make_graphical`); records ``non_graphical_communities`` / ``_left``."""
     k = sizes.size
-    ex = np.array([K.eg_excess(slots.demand[slots.ptr[c]:slots.ptr[c + 1]]) for c in range(k)])
+    ex = np.array([K.eg_excess(slots.demand[slots.ptr[c] : slots.ptr[c + 1]]) for c in range(k)])
     notes["non_graphical_communities"] = int((ex > 0).sum())
     if ex.any():
         K.make_graphical(slots.node, slots.comm, slots.demand, sizes, n, seed, 200)
         slots = _Slots.by_community(slots.node, slots.comm, slots.demand, k)
-        ex = np.array([K.eg_excess(slots.demand[slots.ptr[c]:slots.ptr[c + 1]]) for c in range(k)])
+        ex = np.array([K.eg_excess(slots.demand[slots.ptr[c] : slots.ptr[c + 1]]) for c in range(k)])
     notes["non_graphical_left"] = int((ex > 0).sum())
     return slots
 
@@ -890,8 +1045,11 @@ def _wire_internal(slots, membership, table, n, seed, fix_seeds, notes):
     instead; records ``internal_rebuilt``, ``internal_moved_outside``, ``dropped_internal``."""
     node_s, demand_s, ptr = slots.node, slots.demand, slots.ptr
     int_stubs = np.repeat(node_s, demand_s)
-    int_ptr = np.concatenate([[0], np.cumsum(np.add.reduceat(demand_s, ptr[:-1]))]).astype(np.int64) \
-        if demand_s.size else np.zeros(1, np.int64)
+    int_ptr = (
+        np.concatenate([[0], np.cumsum(np.add.reduceat(demand_s, ptr[:-1]))]).astype(np.int64)
+        if demand_s.size
+        else np.zeros(1, np.int64)
+    )
     a1, b1, g1, bad_a, _, bad_g = K.wire_groups(int_stubs, int_ptr, membership, False, table, n, seed, 100)
     notes["internal_rebuilt"] = 0
     dropped = 0
@@ -925,8 +1083,9 @@ def _rebuild_community(slots, c, membership, table, n, seed):
     wired externally) and the number of stub pairs dropped (a node paired with itself)."""
     lo, hi = slots.ptr[c], slots.ptr[c + 1]
     for attempt in range(4):  # a clash with another community's edges: another randomization
-        ra, rb, xa, xb = K.rebuild_group(slots.node[lo:hi], slots.demand[lo:hi], table, membership, n,
-                                         (seed + attempt) % 2**32, 10)
+        ra, rb, xa, xb = K.rebuild_group(
+            slots.node[lo:hi], slots.demand[lo:hi], table, membership, n, (seed + attempt) % 2**32, 10
+        )
         if xa.size == 0 or attempt == 3:
             break
         K.delete_edges(table, ra, rb, n)
@@ -940,15 +1099,17 @@ def _wire_external(k_out, int_left_a, int_left_b, a1, b1, membership, table, n, 
     (internal and external edges); records ``external_repaired``, ``external_internal_swaps``,
     ``external_converted``, ``dropped_external``."""
     ext_stubs = np.repeat(np.arange(n, dtype=np.int64), k_out)
-    a2, b2, _, xa, xb, _ = K.wire_groups(ext_stubs, np.array([0, ext_stubs.size], dtype=np.int64), membership, True,
-                                         table, n, seed, 100)
+    a2, b2, _, xa, xb, _ = K.wire_groups(
+        ext_stubs, np.array([0, ext_stubs.size], dtype=np.int64), membership, True, table, n, seed, 100
+    )
     notes["external_repaired"] = int(xa.size)
     xa, xb = np.concatenate([xa, int_left_a]), np.concatenate([xb, int_left_b])
     notes["external_internal_swaps"] = notes["external_converted"] = 0
     dropped = 0
     if xa.size:
-        a2, b2, a1, b1, xa, xb, n_sw, n_cv = K.repair_external(xa, xb, a2, b2, a1, b1, table, membership, n,
-                                                                deg.astype(np.float64), repair_seed, 200)
+        a2, b2, a1, b1, xa, xb, n_sw, n_cv = K.repair_external(
+            xa, xb, a2, b2, a1, b1, table, membership, n, deg.astype(np.float64), repair_seed, 200
+        )
         notes["external_internal_swaps"], notes["external_converted"] = int(n_sw), int(n_cv)
         dropped = int(xa.size)
     notes["dropped_external"] = dropped
@@ -959,7 +1120,7 @@ def _edge_weights(a, b, edges, internal, n, mu_weights, beta, notes) -> np.ndarr
     """Step 6: edge weights fitting the strengths ``k^beta`` split ``1 - mu_w`` inside and ``mu_w``
     outside (:func:`K.fit_weights`); records ``strength_max_rel_error`` / ``_nodes_off_5pct``."""
     d = np.bincount(edges.ravel(), minlength=n).astype(np.float64)
-    strength = d ** beta
+    strength = d**beta
     t_in, t_out = (1.0 - mu_weights) * strength, mu_weights * strength
     weights = K.fit_weights(a, b, internal, t_in, t_out, n, 500, 1e-6, 0.01)
     s_in = np.bincount(a[internal], weights[internal], n) + np.bincount(b[internal], weights[internal], n)

@@ -1,4 +1,5 @@
 """How sure is a consensus: the judge bootstrap of the Kemeny consensus."""
+
 from __future__ import annotations
 
 import sys
@@ -105,11 +106,16 @@ class ConsensusBootstrap(ResultBase):
         first = self.consensus[0]
         order = np.lexsort((np.arange(first.size), first))
         top = np.mean(self.positions <= 1.0 + 1e-12, axis=0)
-        return pd.DataFrame({"item": np.asarray(self.labels, dtype=object)[order],
-                             "consensus_rank": first[order],
-                             "mean_position": self.positions.mean(axis=0)[order],
-                             "position_low": low[order], "position_high": high[order],
-                             "p_first": top[order]})
+        return pd.DataFrame(
+            {
+                "item": np.asarray(self.labels, dtype=object)[order],
+                "consensus_rank": first[order],
+                "mean_position": self.positions.mean(axis=0)[order],
+                "position_low": low[order],
+                "position_high": high[order],
+                "p_first": top[order],
+            }
+        )
 
     def to_dict(self) -> dict:
         """JSON-ready: the scalars, the full-data orderings, the distinct resampled orderings with
@@ -117,13 +123,21 @@ class ConsensusBootstrap(ResultBase):
         intervals."""
         low, high = self.position_interval()
         labs = list(self.labels)
-        return {"support": self.support, "n_resamples": self.n_resamples, "method": self.method,
-                "proven": self.proven, "message": self.message, "seconds": self.seconds,
-                "items": labs, "consensus": [ordering_string(s, self.labels) for s in self.consensus],
-                "orderings": {k: float(v) for k, v in self.orderings.items()},
-                "precedence": {a: {b: float(self.precedence[i, j]) for j, b in enumerate(labs)}
-                               for i, a in enumerate(labs)},
-                "position_interval": {a: [float(low[i]), float(high[i])] for i, a in enumerate(labs)}}
+        return {
+            "support": self.support,
+            "n_resamples": self.n_resamples,
+            "method": self.method,
+            "proven": self.proven,
+            "message": self.message,
+            "seconds": self.seconds,
+            "items": labs,
+            "consensus": [ordering_string(s, self.labels) for s in self.consensus],
+            "orderings": {k: float(v) for k, v in self.orderings.items()},
+            "precedence": {
+                a: {b: float(self.precedence[i, j]) for j, b in enumerate(labs)} for i, a in enumerate(labs)
+            },
+            "position_interval": {a: [float(low[i]), float(high[i])] for i, a in enumerate(labs)},
+        }
 
 
 def _ordering(ranks: np.ndarray, labels) -> str:
@@ -160,11 +174,11 @@ def _judge_agreement(X: np.ndarray, sols: np.ndarray) -> np.ndarray:
         S = np.where(s[:, None] <= s[None, :], 1.0, -1.0)
         np.fill_diagonal(S, 0.0)
         for a in range(0, n, chunk):
-            Xc = X[a:a + chunk]
+            Xc = X[a : a + chunk]
             A = np.where(Xc[:, :, None] <= Xc[:, None, :], 1.0, -1.0)
             nan = np.isnan(Xc)
             A[nan[:, :, None] | nan[:, None, :]] = 0.0
-            out[si, a:a + chunk] = np.einsum("kij,ij->k", A, S)
+            out[si, a : a + chunk] = np.einsum("kij,ij->k", A, S)
     return out
 
 
@@ -176,8 +190,9 @@ def _progress(total: int):
     return tqdm(total=total, desc="bootstrap_consensus", unit="resample", file=sys.stderr, leave=False)
 
 
-def bootstrap_consensus(rankings, *, n_resamples: int = 200, rng=None, method: str = "auto",
-                        weights=None) -> ConsensusBootstrap:
+def bootstrap_consensus(
+    rankings, *, n_resamples: int = 200, rng=None, method: str = "auto", weights=None
+) -> ConsensusBootstrap:
     """How sure is the Kemeny consensus: the judges resampled with replacement.
 
     The consensus (:func:`kemeny`) of the full data is compared with the consensus of
@@ -259,14 +274,18 @@ def bootstrap_consensus(rankings, *, n_resamples: int = 200, rng=None, method: s
     data = as_rankings(rankings, weights=weights)
     X, w0, labels = data.X, data.weights, data.labels
     n_rows, n_items = X.shape
-    check_memory("n_resamples", 8.0 * B * (n_rows + n_items), f"the resampled weights and consensus positions "
-                 f"of {B} bootstrap resamples", hint="use fewer resamples")
+    check_memory(
+        "n_resamples",
+        8.0 * B * (n_rows + n_items),
+        f"the resampled weights and consensus positions of {B} bootstrap resamples",
+        hint="use fewer resamples",
+    )
 
     full = kemeny(data, method=method, rng=gen, progress=False)
     opt = np.asarray(full.solutions)
-    agree = _judge_agreement(X, opt)                      # (k, judges)
+    agree = _judge_agreement(X, opt)  # (k, judges)
 
-    frequency = bool(np.all(w0 == np.floor(w0))) and float(w0.sum()) < 2 ** 53
+    frequency = bool(np.all(w0 == np.floor(w0))) and float(w0.sum()) < 2**53
     if frequency:
         total = int(w0.sum())
         counts = gen.multinomial(total, w0 / w0.sum(), size=B).astype(np.float64)
@@ -285,8 +304,7 @@ def bootstrap_consensus(rankings, *, n_resamples: int = 200, rng=None, method: s
             warnings.simplefilter("ignore", TimeLimitWarning)
             for b in range(B):
                 wb = counts[b]
-                res = kemeny(RankingData(X=X, weights=wb, labels=labels), method=method, rng=gen,
-                             progress=False)
+                res = kemeny(RankingData(X=X, weights=wb, labels=labels), method=method, rng=gen, progress=False)
                 proven &= bool(res.proven)
                 sols = np.asarray(res.solutions, dtype=np.int64)
                 k = sols.shape[0]
@@ -313,6 +331,16 @@ def bootstrap_consensus(rankings, *, n_resamples: int = 200, rng=None, method: s
             bar.close()
     named = {_ordering(np.frombuffer(key, dtype=np.int64), labels): v for key, v in found.items()}
     orderings = {key: v / B for key, v in sorted(named.items(), key=lambda kv: (-kv[1], kv[0]))}
-    return ConsensusBootstrap(support=hits / B, consensus=opt, labels=labels, precedence=precedence / B,
-                              positions=positions, orderings=orderings, n_resamples=B, method=str(full.method),
-                              proven=proven, message=str(full.message), seconds=time.perf_counter() - t0)
+    return ConsensusBootstrap(
+        support=hits / B,
+        consensus=opt,
+        labels=labels,
+        precedence=precedence / B,
+        positions=positions,
+        orderings=orderings,
+        n_resamples=B,
+        method=str(full.method),
+        proven=proven,
+        message=str(full.message),
+        seconds=time.perf_counter() - t0,
+    )

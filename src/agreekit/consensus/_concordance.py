@@ -16,6 +16,7 @@ dynamic programme over rankers whose states are the *sorted* partial column sums
 rankers' permutations are uniform, so the order of the columns does not matter), in integer
 arithmetic, or by Monte Carlo.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -29,8 +30,15 @@ from agreekit._api import TestResultBase, check_rng, monte_carlo_pvalue
 from agreekit._validation import InputError, check_choice, check_int
 from agreekit.consensus._matrices import as_rankings
 
-__all__ = ["kendall_w", "top_down_concordance", "top_down_correlation", "savage_scores",
-           "KendallWResult", "TopDownConcordanceResult", "EXACT_BUDGET"]
+__all__ = [
+    "kendall_w",
+    "top_down_concordance",
+    "top_down_correlation",
+    "savage_scores",
+    "KendallWResult",
+    "TopDownConcordanceResult",
+    "EXACT_BUDGET",
+]
 
 #: ``method="exact"`` (and ``"auto"``) handles at most this many (state, permutation) pairs in
 #: all in its dynamic programme (about a second); a larger null distribution is refused by
@@ -225,11 +233,11 @@ def _integer_scores(X: np.ndarray, kind: str):
                     v[int(order[p])] = mean
             rows.append(v)
         L = math.lcm(*(f.denominator for r in rows for f in r))
-        if L > 2 ** 40:
+        if L > 2**40:
             return None
         Z = np.array([[int(f * L) for f in r] for r in rows], dtype=np.int64)
     top = int(np.abs(Z).max()) * m
-    if top * top * n >= 2 ** 62:
+    if top * top * n >= 2**62:
         return None
     return Z
 
@@ -242,9 +250,12 @@ def _complete_matrix(parameter: str, X: np.ndarray) -> np.ndarray:
     if missing.any():
         k, j = (int(v) for v in np.argwhere(missing)[0])
         where = f"row {k} leaves" if parameter == "rankings" else "leaves"
-        raise InputError(parameter, f"{where} item {j} unranked (NaN): concordance and top-down correlation need "
-                                    "complete rankings; rank every item (e.g. tie the unranked items last) or "
-                                    "drop that row or item")
+        raise InputError(
+            parameter,
+            f"{where} item {j} unranked (NaN): concordance and top-down correlation need "
+            "complete rankings; rank every item (e.g. tie the unranked items last) or "
+            "drop that row or item",
+        )
     return X
 
 
@@ -255,8 +266,10 @@ def _rankers(rankings) -> tuple[np.ndarray, str]:
     w = data.weights
     if not np.all(w == 1.0):
         if not np.all(w == np.floor(w)):
-            raise InputError("weights", "of the rankings must be integer frequencies for a concordance "
-                                        f"(got {w[w != np.floor(w)][0]:g})")
+            raise InputError(
+                "weights",
+                f"of the rankings must be integer frequencies for a concordance (got {w[w != np.floor(w)][0]:g})",
+            )
         X = np.repeat(X, w.astype(np.int64), axis=0)
     if X.shape[0] < 2:
         raise InputError("rankings", f"must hold at least 2 rankings (rows) for a concordance; got {X.shape[0]}")
@@ -351,8 +364,7 @@ def _exact_null(Z: np.ndarray, budget: int):
             states = new[first]
         else:
             states, inv = np.unique(new, axis=0, return_inverse=True)
-        probs = np.bincount(inv.ravel(), weights=np.repeat(probs / P.shape[0], P.shape[0]),
-                            minlength=states.shape[0])
+        probs = np.bincount(inv.ravel(), weights=np.repeat(probs / P.shape[0], P.shape[0]), minlength=states.shape[0])
     return (states * states).sum(axis=1), probs
 
 
@@ -373,7 +385,7 @@ def _monte_carlo_pvalue(A: np.ndarray, alternative: str, n_resamples: int, gen: 
     q = float((T * T).sum())
     gamma = abs(q) * np.finfo(np.float64).eps * 100  # scipy.stats.permutation_test's tolerance
     n_ge = n_le = 0
-    batch = max(1, min(n_resamples, 2 ** 20 // max(n, 1)))
+    batch = max(1, min(n_resamples, 2**20 // max(n, 1)))
     done = 0
     while done < n_resamples:
         b = min(batch, n_resamples - done)
@@ -405,17 +417,21 @@ def _resampling(X, A, kind, method, alternative, n_resamples, rng, asymptotic: s
         return p, "exact", 0, msg
     if method == "exact":
         m, n = X.shape
-        raise InputError("method", f"'exact' is too large for {m} rankings of {n} items (more than "
-                                   f"EXACT_BUDGET={EXACT_BUDGET} states x permutations per ranking); use "
-                                   f"method='monte-carlo' or '{asymptotic}'")
+        raise InputError(
+            "method",
+            f"'exact' is too large for {m} rankings of {n} items (more than "
+            f"EXACT_BUDGET={EXACT_BUDGET} states x permutations per ranking); use "
+            f"method='monte-carlo' or '{asymptotic}'",
+        )
     return None
 
 
 # ----------------------------------------------------------------------------- public functions
 
 
-def kendall_w(rankings, *, method: str = "auto", alternative: str = "greater",
-              n_resamples: int = DEFAULT_RESAMPLES, rng=None) -> KendallWResult:
+def kendall_w(
+    rankings, *, method: str = "auto", alternative: str = "greater", n_resamples: int = DEFAULT_RESAMPLES, rng=None
+) -> KendallWResult:
     """Kendall's coefficient of concordance W of m rankers over n items, with its test.
 
     Rows are rankers, columns items; ranks are 1 = best (only the order of a row's values
@@ -487,9 +503,10 @@ def kendall_w(rankings, *, method: str = "auto", alternative: str = "greater",
     >>> exact.method, round(exact.pvalue, 6)
     ('exact', 0.053819)
     """
-    method, alternative, n_resamples = _options(method, alternative, n_resamples,
-                                                ("auto", "chi2", "f", "exact", "monte-carlo"))
-    check_rng(rng)   # also where the method chosen draws nothing
+    method, alternative, n_resamples = _options(
+        method, alternative, n_resamples, ("auto", "chi2", "f", "exact", "monte-carlo")
+    )
+    check_rng(rng)  # also where the method chosen draws nothing
     X = _rankers(rankings)
     m, n = X.shape
     A = _average_ranks(X)
@@ -499,8 +516,7 @@ def kendall_w(rankings, *, method: str = "auto", alternative: str = "greater",
     d1 = n - 1 - 2.0 / m
     d2 = (m - 1) * d1
     F = math.inf if W >= 1.0 else (m - 1) * W / (1.0 - W)
-    common = dict(statistic=W, alternative=alternative, chi2=chi2, df=n - 1, f=F, df_f=(d1, d2),
-                  n_rankers=m, n_items=n)
+    common = dict(statistic=W, alternative=alternative, chi2=chi2, df=n - 1, f=F, df_f=(d1, d2), n_rankers=m, n_items=n)
     message = ""
     if method in ("auto", "exact", "monte-carlo"):
         got = _resampling(X, A, "ranks", method, alternative, n_resamples, rng, "f")
@@ -508,8 +524,10 @@ def kendall_w(rankings, *, method: str = "auto", alternative: str = "greater",
             p, used, B, message = got
             return KendallWResult(pvalue=p, method=used, n_resamples=B, message=message, **common)
         method = "f"
-        message = (f"auto: f (the exact permutation null of {m} rankings of {n} items exceeds "
-                   f"EXACT_BUDGET={EXACT_BUDGET}; method='monte-carlo' for a permutation p-value)")
+        message = (
+            f"auto: f (the exact permutation null of {m} rankings of {n} items exceeds "
+            f"EXACT_BUDGET={EXACT_BUDGET}; method='monte-carlo' for a permutation p-value)"
+        )
     if method == "chi2":
         p = _chi2_pvalue(chi2, n - 1, alternative)
     else:
@@ -524,8 +542,9 @@ def kendall_w(rankings, *, method: str = "auto", alternative: str = "greater",
     return KendallWResult(pvalue=p, method=method, message=message, **common)
 
 
-def top_down_concordance(rankings, *, method: str = "auto", alternative: str = "greater",
-                         n_resamples: int = DEFAULT_RESAMPLES, rng=None) -> TopDownConcordanceResult:
+def top_down_concordance(
+    rankings, *, method: str = "auto", alternative: str = "greater", n_resamples: int = DEFAULT_RESAMPLES, rng=None
+) -> TopDownConcordanceResult:
     """Iman–Conover top-down concordance C_T of m rankers: agreement weighted at the top.
 
     Kendall's W on Savage scores ``S_i = Σ_{j=i}^{n} 1/j`` instead of ranks (1 = best): the
@@ -583,9 +602,10 @@ def top_down_concordance(rankings, *, method: str = "auto", alternative: str = "
     >>> round(res.statistic, 6), res.df, round(res.pvalue, 6)
     (0.826176, 4, 0.0419)
     """
-    method, alternative, n_resamples = _options(method, alternative, n_resamples,
-                                                ("auto", "chi2", "exact", "monte-carlo"))
-    check_rng(rng)   # also where the method chosen draws nothing
+    method, alternative, n_resamples = _options(
+        method, alternative, n_resamples, ("auto", "chi2", "exact", "monte-carlo")
+    )
+    check_rng(rng)  # also where the method chosen draws nothing
     X = _rankers(rankings)
     m, n = X.shape
     A = _savage_matrix(X)
@@ -600,10 +620,13 @@ def top_down_concordance(rankings, *, method: str = "auto", alternative: str = "
             p, used, B, message = got
             return TopDownConcordanceResult(pvalue=p, method=used, n_resamples=B, message=message, **common)
         method = "chi2"
-        message = (f"auto: chi2 (the exact permutation null of {m} rankings of {n} items exceeds "
-                   f"EXACT_BUDGET={EXACT_BUDGET}; method='monte-carlo' for a permutation p-value)")
-    return TopDownConcordanceResult(pvalue=_chi2_pvalue(chi2, n - 1, alternative), method="chi2",
-                                    message=message, **common)
+        message = (
+            f"auto: chi2 (the exact permutation null of {m} rankings of {n} items exceeds "
+            f"EXACT_BUDGET={EXACT_BUDGET}; method='monte-carlo' for a permutation p-value)"
+        )
+    return TopDownConcordanceResult(
+        pvalue=_chi2_pvalue(chi2, n - 1, alternative), method="chi2", message=message, **common
+    )
 
 
 def top_down_correlation(x, y) -> float:

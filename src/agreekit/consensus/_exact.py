@@ -11,6 +11,7 @@ All work on the combined input matrix ``C``; the objective of a weak order with 
 matrix ``s`` is ``Σ_{i≠j} c_ij s_ij``.  For a pair {i, j} it is ``c_ij − c_ji`` if i is
 ahead, ``c_ji − c_ij`` if j is ahead and ``c_ij + c_ji`` if tied.
 """
+
 from __future__ import annotations
 
 import math
@@ -32,6 +33,7 @@ def _fubini(m: int) -> int:
     for k in range(1, m + 1):
         a.append(sum(math.comb(k, j) * a[k - j] for j in range(1, k + 1)))
     return a[m]
+
 
 __all__ = ["components", "branch_and_bound", "mip_all_optima", "pair_values"]
 
@@ -160,7 +162,7 @@ def components(C: np.ndarray, *, full: bool = False, CT: np.ndarray | None = Non
     order = np.argsort(-deg, kind="stable")
     members = np.argsort(lab, kind="stable")
     bounds = np.searchsorted(lab[members], np.arange(n_comp + 1))
-    return [members[bounds[c]:bounds[c + 1]] for c in order]
+    return [members[bounds[c] : bounds[c + 1]] for c in order]
 
 
 # ---------------------------------------------------------------------------
@@ -300,8 +302,7 @@ def _bb_kernel(order, pen_a, pen_t, pen_b, upper, eps, max_solutions, max_nodes,
         # look-ahead bound: every unplaced object adds at least its cheapest placement
         lb = c
         for u in range(d + 1, m):
-            n = _placement_costs(order[u], order, lev, d + 1, nlevs[d + 1], pen_a, pen_t, pen_b,
-                                 Sa, St, Sb, tmp)
+            n = _placement_costs(order[u], order, lev, d + 1, nlevs[d + 1], pen_a, pen_t, pen_b, Sa, St, Sb, tmp)
             mn = tmp[0]
             for t in range(1, n):
                 if tmp[t] < mn:
@@ -342,9 +343,15 @@ def objective(r: np.ndarray, C: np.ndarray) -> float:
     return float((C * s).sum())
 
 
-def branch_and_bound(C: np.ndarray, initial: np.ndarray, *, full: bool = False,
-                     max_solutions: int = 1000, max_nodes: int = 0,
-                     time_limit: float | None = None):
+def branch_and_bound(
+    C: np.ndarray,
+    initial: np.ndarray,
+    *,
+    full: bool = False,
+    max_solutions: int = 1000,
+    max_nodes: int = 0,
+    time_limit: float | None = None,
+):
     """All optimal weak orders by the Emond–Mason branch and bound.
 
     Objects are processed in increasing rank order of ``initial``; branches with a
@@ -367,8 +374,9 @@ def branch_and_bound(C: np.ndarray, initial: np.ndarray, *, full: bool = False,
     # work bound: m² per node, at most Fubini(m) leaves (the weak orders); pick() interprets
     # the search only while that is small (m <= 6) and the kernel is not compiled yet
     bb = pick(_bb_kernel, m * m * _fubini(m) if m <= 12 else np.inf)
-    sols, best, proven, truncated, nodes = bb(order, pen_a, pen_t, pen_b, upper, eps,
-                                                      max_solutions, max_nodes, deadline)
+    sols, best, proven, truncated, nodes = bb(
+        order, pen_a, pen_t, pen_b, upper, eps, max_solutions, max_nodes, deadline
+    )
     if len(sols) == 0:  # cannot happen when `initial` is valid; keep the incumbent
         sols = np.asarray(initial)[None, :]
         best = upper
@@ -439,9 +447,17 @@ def _all_triangles_mask(m):
     return (k != i) & (k != j) & (i != j)
 
 
-def mip_all_optima(C: np.ndarray, initial: np.ndarray | None = None, *, full: bool = False,
-                   max_solutions: int = 1000, time_limit: float | None = None,
-                   threads: int | None = None, lazy: bool = True, floor_row: bool = False):
+def mip_all_optima(
+    C: np.ndarray,
+    initial: np.ndarray | None = None,
+    *,
+    full: bool = False,
+    max_solutions: int = 1000,
+    time_limit: float | None = None,
+    threads: int | None = None,
+    lazy: bool = True,
+    floor_row: bool = False,
+):
     """All optimal weak orders by a MIP solved with HiGHS, enumerated with no-good cuts.
 
     Variables ``p_ab ∈ {0,1}`` (a strictly ahead of b) for ordered pairs; ``p_ab + p_ba ≤ 1``
@@ -467,8 +483,9 @@ def mip_all_optima(C: np.ndarray, initial: np.ndarray | None = None, *, full: bo
     t0 = time.perf_counter()
     if not lazy:
         n_tri = m * (m - 1) * (m - 2)
-        check_memory("lazy", 48.0 * n_tri, f"all {n_tri} transitivity rows of the MIP on {m} items",
-                     hint="use lazy=True")
+        check_memory(
+            "lazy", 48.0 * n_tri, f"all {n_tri} transitivity rows of the MIP on {m} items", hint="use lazy=True"
+        )
     mip = _KemenyMip(C, full, threads, time_limit, t0)
     if not lazy:
         mip.add_triangles(np.arange(m * m * m, dtype=np.int64)[_all_triangles_mask(m)])
@@ -525,10 +542,15 @@ class _KemenyMip:
         h.passModel(lp)
         iu, ju = np.triu_indices(m, 1)
         npairs = iu.size
-        h.addRows(npairs, np.full(npairs, 1.0 if full else 0.0), np.ones(npairs), 2 * npairs,
-                  np.arange(0, 2 * npairs, 2, dtype=np.int32),
-                  np.stack([self.idx[iu, ju], self.idx[ju, iu]], axis=1).ravel().astype(np.int32),
-                  np.ones(2 * npairs))
+        h.addRows(
+            npairs,
+            np.full(npairs, 1.0 if full else 0.0),
+            np.ones(npairs),
+            2 * npairs,
+            np.arange(0, 2 * npairs, 2, dtype=np.int32),
+            np.stack([self.idx[iu, ju], self.idx[ju, iu]], axis=1).ravel().astype(np.int32),
+            np.ones(2 * npairs),
+        )
 
     def add_triangles(self, sel):
         """Add the transitivity rows of ids ``sel``."""
@@ -539,9 +561,15 @@ class _KemenyMip:
         kk, rest = np.divmod(sel, m * m)
         ii, jj = np.divmod(rest, m)
         cols = np.stack([idx[kk, ii], idx[jj, ii], idx[kk, jj]], axis=1).astype(np.int32)
-        self.h.addRows(k, np.full(k, -self.highspy.kHighsInf), np.zeros(k), 3 * k,
-                       np.arange(0, 3 * k, 3, dtype=np.int32), cols.ravel(),
-                       np.tile([1.0, -1.0, -1.0], k))
+        self.h.addRows(
+            k,
+            np.full(k, -self.highspy.kHighsInf),
+            np.zeros(k),
+            3 * k,
+            np.arange(0, 3 * k, 3, dtype=np.int32),
+            cols.ravel(),
+            np.tile([1.0, -1.0, -1.0], k),
+        )
         self.added = np.union1d(self.added, sel)
 
     def violated(self, x, eps=1e-6):
@@ -576,8 +604,9 @@ class _KemenyMip:
 
     def make_integral(self):
         nv = self.nv
-        self.h.changeColsIntegrality(nv, np.arange(nv, dtype=np.int32),
-                                     np.array([self.highspy.HighsVarType.kInteger] * nv))
+        self.h.changeColsIntegrality(
+            nv, np.arange(nv, dtype=np.int32), np.array([self.highspy.HighsVarType.kInteger] * nv)
+        )
 
     def ranks(self, x):
         """Rank vector (1 + number strictly ahead) of the 0/1 solution ``x``."""
@@ -653,8 +682,13 @@ def _enumerate_optima(mip: _KemenyMip, C, lp_info, max_solutions, floor_row):
             if lp_info is not None:
                 free = mip.fix_by_reduced_costs(lp_info, x, best)
             if floor_row:
-                h.addRow(best - mip.const - mip.tol, mip.highspy.kHighsInf, mip.nv,
-                         np.arange(mip.nv, dtype=np.int32), mip.cost)
+                h.addRow(
+                    best - mip.const - mip.tol,
+                    mip.highspy.kHighsInf,
+                    mip.nv,
+                    np.arange(mip.nv, dtype=np.int32),
+                    mip.cost,
+                )
         elif val < best - mip.tol:
             break
         solutions.append(r_)

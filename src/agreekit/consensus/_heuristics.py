@@ -14,6 +14,7 @@ when every candidate's penalty was recomputed from scratch) and O(m) extra memor
 The decisions (the first candidate with the smallest penalty, kept if ≤ the current
 penalty) are those of ConsRank's ``BBconsensus``.
 """
+
 from __future__ import annotations
 
 import time
@@ -24,8 +25,17 @@ import numpy as np
 from agreekit._jit import now, pick
 from agreekit._sorting import stable_order
 
-__all__ = ["start_vector", "quick_pass", "quick", "fast_starts", "fast", "fast_stream", "score",
-           "abs_sum", "best_unique"]
+__all__ = [
+    "start_vector",
+    "quick_pass",
+    "quick",
+    "fast_starts",
+    "fast",
+    "fast_stream",
+    "score",
+    "abs_sum",
+    "best_unique",
+]
 
 
 @nb.njit(cache=True)
@@ -54,7 +64,7 @@ def score(r: np.ndarray, C: np.ndarray, CT: np.ndarray | None = None) -> float:
     """``Σ_{i≠j} c_ij s_ij`` of rank vector ``r`` in Θ(m²) time and O(1) extra memory."""
     if CT is None:
         CT = np.ascontiguousarray(C.T)
-    return float(pick(_score, r.size ** 2)(np.ascontiguousarray(r, dtype=np.int64), C, CT))
+    return float(pick(_score, r.size**2)(np.ascontiguousarray(r, dtype=np.int64), C, CT))
 
 
 @nb.njit(cache=True)
@@ -268,8 +278,7 @@ def _prepared(C, CT, deadline):
     return C, CT, V, eps, C.shape[0], 0.0 if deadline is None else float(deadline)
 
 
-def quick(C: np.ndarray, *, full: bool = False, CT: np.ndarray | None = None,
-          deadline: float | None = None):
+def quick(C: np.ndarray, *, full: bool = False, CT: np.ndarray | None = None, deadline: float | None = None):
     """QUICK: passes from Q, again from that result, from reverse Q and again.
 
     The two chains (from Q and from reverse Q) run in parallel.  Returns (candidates
@@ -285,8 +294,7 @@ def quick(C: np.ndarray, *, full: bool = False, CT: np.ndarray | None = None,
     return out[ran], scores[ran], bool(finished.all())
 
 
-def fast_starts(m: int, n_starts: int, rng: np.random.Generator, *, full: bool = False,
-                offset: int = 0) -> np.ndarray:
+def fast_starts(m: int, n_starts: int, rng: np.random.Generator, *, full: bool = False, offset: int = 0) -> np.ndarray:
     """FAST start vectors: odd iterations (1-based) a random permutation, even ones
     m draws with replacement from 1..m (a random weak order); permutations only if ``full``.
 
@@ -322,8 +330,14 @@ def _fast_kernel(starts, C, CT, full, V, eps, deadline):
     return out, scores, done
 
 
-def fast(C: np.ndarray, starts: np.ndarray, *, full: bool = False, CT: np.ndarray | None = None,
-         deadline: float | None = None):
+def fast(
+    C: np.ndarray,
+    starts: np.ndarray,
+    *,
+    full: bool = False,
+    CT: np.ndarray | None = None,
+    deadline: float | None = None,
+):
     """FAST: two QUICK-core passes from every start (in parallel).
 
     Returns (results, objectives, done): ``done[i]`` is False for a start that the
@@ -342,9 +356,17 @@ def fast(C: np.ndarray, starts: np.ndarray, *, full: bool = False, CT: np.ndarra
 FAST_BATCH = 256
 
 
-def fast_stream(C: np.ndarray, n_starts: int, rng: np.random.Generator, *, full: bool = False,
-                CT: np.ndarray | None = None, deadline: float | None = None,
-                max_solutions: int | None = None, progress=None):
+def fast_stream(
+    C: np.ndarray,
+    n_starts: int,
+    rng: np.random.Generator,
+    *,
+    full: bool = False,
+    CT: np.ndarray | None = None,
+    deadline: float | None = None,
+    max_solutions: int | None = None,
+    progress=None,
+):
     """FAST over ``n_starts`` starts drawn and solved in batches, keeping only the running
     set of distinct best results: memory independent of ``n_starts``.
 

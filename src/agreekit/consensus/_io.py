@@ -1,4 +1,5 @@
 """Reading ranking tables (CSV) for the CLI and the pipeline."""
+
 from __future__ import annotations
 
 import math
@@ -26,8 +27,9 @@ def _parse_rank(cell: str, ordinal: bool = False):
     return v
 
 
-def read_rankings(path, *, weights_column: str | None = "auto", parameter: str = "FILE",
-                  ordinal: bool = False) -> RankingData:
+def read_rankings(
+    path, *, weights_column: str | None = "auto", parameter: str = "FILE", ordinal: bool = False
+) -> RankingData:
     """Read a judges × items CSV of rankings.
 
     Layout: a header of item labels (non-empty, unique), then one ranking per line with
@@ -68,10 +70,14 @@ def read_rankings(path, *, weights_column: str | None = "auto", parameter: str =
     (('a', 'b', 'c'), [2.0, 1.0], [2.0, 1.0, nan])
     """
     if weights_column is not None and not isinstance(weights_column, str):
-        raise InputError("weights_column", f"must be a column name, 'auto' or None; got {type(weights_column).__name__}")
+        raise InputError(
+            "weights_column", f"must be a column name, 'auto' or None; got {type(weights_column).__name__}"
+        )
     if not isinstance(ordinal, (bool, np.bool_)):
         raise InputError("ordinal", f"must be True or False; got {ordinal!r}")
-    table = read_csv_rows(path, parameter=check_name("parameter", parameter), what="item")  # ragged rows, empty/duplicate names
+    table = read_csv_rows(
+        path, parameter=check_name("parameter", parameter), what="item"
+    )  # ragged rows, empty/duplicate names
     src, header = table.source, table.header
     seen = {name: j + 1 for j, name in enumerate(header)}
     if weights_column == "auto":
@@ -86,11 +92,13 @@ def read_rankings(path, *, weights_column: str | None = "auto", parameter: str =
         for t, j in enumerate(items):
             v = _parse_rank(cells[j], ordinal)
             if v is None:
-                raise InputError(parameter, f"{src} line {line}, column {j + 1} ({header[j]!r}): "
-                                            f"{cells[j]!r} is not a rank; ranks are positive "
-                                            f"integers (1 = best, equal values = ties, empty = unranked)"
-                                            + ("" if ordinal else "; use ordinal=True (CLI: --ordinal) "
-                                               "for arbitrary ordinal scores"))
+                raise InputError(
+                    parameter,
+                    f"{src} line {line}, column {j + 1} ({header[j]!r}): "
+                    f"{cells[j]!r} is not a rank; ranks are positive "
+                    f"integers (1 = best, equal values = ties, empty = unranked)"
+                    + ("" if ordinal else "; use ordinal=True (CLI: --ordinal) for arbitrary ordinal scores"),
+                )
             X[r, t] = v
         if np.isnan(X[r]).all():
             raise InputError(parameter, f"{src} line {line} ranks no item (every item cell is empty)")
@@ -99,8 +107,10 @@ def read_rankings(path, *, weights_column: str | None = "auto", parameter: str =
             wv = parse_ascii_float(cell)
             wv = math.nan if wv is None else wv
             if not math.isfinite(wv) or wv < 0:
-                raise InputError(parameter, f"{src} line {line}, column {wcol + 1} ({weights_column!r}): "
-                                            f"weight {cell!r} is not a non-negative number")
+                raise InputError(
+                    parameter,
+                    f"{src} line {line}, column {wcol + 1} ({weights_column!r}): "
+                    f"weight {cell!r} is not a non-negative number",
+                )
             w[r] = wv
-    return as_rankings(X, weights=w, labels=[header[j] for j in items], parameter=parameter,
-                       ordinal=ordinal)
+    return as_rankings(X, weights=w, labels=[header[j] for j in items], parameter=parameter, ordinal=ordinal)

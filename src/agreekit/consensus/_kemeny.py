@@ -1,4 +1,5 @@
 """The :func:`kemeny` front end and its :class:`KemenyResult`."""
+
 from __future__ import annotations
 
 import functools
@@ -15,12 +16,26 @@ from agreekit._api import ResultBase, check_rng, deprecated_attribute, renamed_p
 from agreekit._memory import check_memory, format_bytes
 from agreekit._validation import InputError, check_choice, check_float, check_int
 from agreekit.consensus import _exact, _heuristics
-from agreekit.consensus._matrices import (_cim_and_transpose, _in_user_scale, _penalty_of, as_rankings,
-                                         dense_ranks, ordering_string)
+from agreekit.consensus._matrices import (
+    _cim_and_transpose,
+    _in_user_scale,
+    _penalty_of,
+    as_rankings,
+    dense_ranks,
+    ordering_string,
+)
 from agreekit._jit import forced
 
-__all__ = ["kemeny", "KemenyResult", "TimeLimitWarning", "AUTO_EXACT_MAX_BLOCK",
-           "AUTO_EXACT_BUDGET", "AUTO_EXACT_TRY_MAX_BLOCK", "AUTO_FAST_MAX_ITEMS", "BB_MAX_BLOCK"]
+__all__ = [
+    "kemeny",
+    "KemenyResult",
+    "TimeLimitWarning",
+    "AUTO_EXACT_MAX_BLOCK",
+    "AUTO_EXACT_BUDGET",
+    "AUTO_EXACT_TRY_MAX_BLOCK",
+    "AUTO_FAST_MAX_ITEMS",
+    "BB_MAX_BLOCK",
+]
 
 #: ``method="auto"`` solves exactly when the largest block (see :func:`components`) has at
 #: most this many items; up to ``AUTO_EXACT_TRY_MAX_BLOCK`` items it tries the exact solver
@@ -215,7 +230,8 @@ def _progress_bar(progress, n_starts):
     """A tqdm bar on stderr for FAST's starts, or None: ``progress`` True shows it, False
     hides it, None (auto) shows it only when stderr is a terminal."""
     if (progress is not None and not progress) or (
-            progress is None and not (hasattr(sys.stderr, "isatty") and sys.stderr.isatty())):
+        progress is None and not (hasattr(sys.stderr, "isatty") and sys.stderr.isatty())
+    ):
         return None
     from tqdm import tqdm
 
@@ -238,8 +254,15 @@ def _heuristic(C, CT, method, full, n_starts, rng, deadline, max_solutions=None,
     bar = _progress_bar(progress, n_starts)
     try:
         sols, top, n_done, capped = _heuristics.fast_stream(
-            C, n_starts, rng, full=full, CT=CT, deadline=deadline, max_solutions=max_solutions,
-            progress=None if bar is None else bar.update)
+            C,
+            n_starts,
+            rng,
+            full=full,
+            CT=CT,
+            deadline=deadline,
+            max_solutions=max_solutions,
+            progress=None if bar is None else bar.update,
+        )
     finally:
         if bar is not None:
             bar.close()
@@ -248,8 +271,10 @@ def _heuristic(C, CT, method, full, n_starts, rng, deadline, max_solutions=None,
     if not finished:
         notes.append(f"time limit reached after {n_done} of {n_starts} FAST starts")
     if capped:
-        notes.append(f"more than max_solutions={max_solutions} distinct best rankings found; "
-                     f"the first {max_solutions} are returned")
+        notes.append(
+            f"more than max_solutions={max_solutions} distinct best rankings found; "
+            f"the first {max_solutions} are returned"
+        )
     return sols, top, finished, "; ".join(notes)
 
 
@@ -261,20 +286,33 @@ def _solve_block(Cb, init, solver, full, max_solutions, remaining):
     use = solver if solver != "auto" else ("bb" if k <= BB_MAX_BLOCK else "mip")
     if use == "bb":
         sols, val, proven, complete, _ = _exact.branch_and_bound(
-            Cb, init, full=full, max_solutions=max_solutions, time_limit=remaining)
+            Cb, init, full=full, max_solutions=max_solutions, time_limit=remaining
+        )
         stopped = None if complete else ("time_limit" if not proven else "max_solutions")
         return sols, val, proven, complete, stopped, "bb"
     sols, val, optimal, complete, stopped = _exact.mip_all_optima(
-        Cb, init, full=full, max_solutions=max_solutions, time_limit=remaining)
+        Cb, init, full=full, max_solutions=max_solutions, time_limit=remaining
+    )
     if len(sols) == 0:
         sols, val = np.asarray(init)[None, :], _objective(init, Cb)
     return sols, val, optimal, complete, stopped, "mip"
 
 
 @renamed_parameters(ties="allow_ties")
-def kemeny(rankings, *, weights=None, method: str = "auto", n_starts: int | None = None,
-           rng=None, allow_ties: bool = True, time_limit: float | None = None, labels=None,
-           solver: str = "auto", max_solutions: int = 1000, progress: bool | None = None) -> KemenyResult:
+def kemeny(
+    rankings,
+    *,
+    weights=None,
+    method: str = "auto",
+    n_starts: int | None = None,
+    rng=None,
+    allow_ties: bool = True,
+    time_limit: float | None = None,
+    labels=None,
+    solver: str = "auto",
+    max_solutions: int = 1000,
+    progress: bool | None = None,
+) -> KemenyResult:
     """Kemeny consensus (median) ranking of complete, weak or partial rankings.
 
     Maximises the weighted average Emond–Mason τ_x with the input rankings, i.e.
@@ -372,19 +410,25 @@ def kemeny(rankings, *, weights=None, method: str = "auto", n_starts: int | None
         method, message, res = _dispatch(prob, opt)
         if res is not None:  # method="auto" whose exact attempt proved optimality
             return res
-        if method == "fast" and opt.time_limit is None and opt.n_starts * prob.m ** 2 > LONG_FAST_WORK:
-            warnings.warn(f"kemeny: n_starts={opt.n_starts} FAST starts on {prob.m} items without time_limit: "
-                          f"about {opt.n_starts * prob.m ** 2:.2g} pair visits, which can take from minutes to "
-                          "years; set time_limit (the best ranking found by then is returned) or fewer n_starts",
-                          UserWarning, stacklevel=3)
+        if method == "fast" and opt.time_limit is None and opt.n_starts * prob.m**2 > LONG_FAST_WORK:
+            warnings.warn(
+                f"kemeny: n_starts={opt.n_starts} FAST starts on {prob.m} items without time_limit: "
+                f"about {opt.n_starts * prob.m**2:.2g} pair visits, which can take from minutes to "
+                "years; set time_limit (the best ranking found by then is returned) or fewer n_starts",
+                UserWarning,
+                stacklevel=3,
+            )
         if method in ("quick", "fast"):
             res, timed_out = _solve_heuristic(prob, opt, method, message)
         else:
             res, timed_out = _solve_exact(prob, opt, message)
     if timed_out:
-        warnings.warn(f"kemeny: time_limit={opt.time_limit:g} s reached; returning the best ranking found"
-                      + ("" if res.proven else " (not proven optimal)"), TimeLimitWarning,
-                      stacklevel=3)  # kemeny, the renamed_parameters wrapper, the caller
+        warnings.warn(
+            f"kemeny: time_limit={opt.time_limit:g} s reached; returning the best ranking found"
+            + ("" if res.proven else " (not proven optimal)"),
+            TimeLimitWarning,
+            stacklevel=3,
+        )  # kemeny, the renamed_parameters wrapper, the caller
     return res
 
 
@@ -402,15 +446,14 @@ class _Options:
     time_limit: float | None
     progress: bool | None
     allow_ties: bool
-    full: bool            # permutations only (not allow_ties)
+    full: bool  # permutations only (not allow_ties)
     gen: np.random.Generator
 
 
 def _kemeny_iv(method, solver, n_starts, max_solutions, time_limit, progress, allow_ties, rng) -> _Options:
     method = check_choice("method", method, ("auto", "quick", "fast", "exact"))
     solver = check_choice("solver", solver, ("auto", "bb", "mip"))
-    n_starts = check_int("n_starts", DEFAULT_STARTS if n_starts is None else n_starts, minimum=1,
-                         maximum=MAX_STARTS)
+    n_starts = check_int("n_starts", DEFAULT_STARTS if n_starts is None else n_starts, minimum=1, maximum=MAX_STARTS)
     max_solutions = check_int("max_solutions", max_solutions, minimum=1, maximum=MAX_SOLUTIONS)
     if time_limit is not None:
         time_limit = check_float("time_limit", time_limit, minimum=0.0, inclusive=False)
@@ -418,8 +461,17 @@ def _kemeny_iv(method, solver, n_starts, max_solutions, time_limit, progress, al
         raise InputError("progress", f"must be True, False or None; got {progress!r}")
     if not isinstance(allow_ties, (bool, np.bool_)):
         raise InputError("allow_ties", f"must be True or False; got {allow_ties!r}")
-    return _Options(method, solver, n_starts, max_solutions, time_limit, progress, bool(allow_ties),
-                    not bool(allow_ties), check_rng(rng))
+    return _Options(
+        method,
+        solver,
+        n_starts,
+        max_solutions,
+        time_limit,
+        progress,
+        bool(allow_ties),
+        not bool(allow_ties),
+        check_rng(rng),
+    )
 
 
 # ----------------------------------------------------------------------------- the problem and its results
@@ -429,34 +481,48 @@ def _kemeny_iv(method, solver, n_starts, max_solutions, time_limit, progress, al
 class _Problem:
     """The combined input matrix of the rankings and what every solver and the result need."""
 
-    data: object          # the checked rankings (agreekit.consensus._matrices.RankingData)
-    C: np.ndarray         # built from the weights times 2**-exponent (RankingData._scaled_weights)
+    data: object  # the checked rankings (agreekit.consensus._matrices.RankingData)
+    C: np.ndarray  # built from the weights times 2**-exponent (RankingData._scaled_weights)
     CT: np.ndarray
-    V: float              # sum |c_ij|: the upper bound of the objective
+    V: float  # sum |c_ij|: the upper bound of the objective
     eps: float
-    trivial: bool         # C is all zeros: every ranking is a median ranking
+    trivial: bool  # C is all zeros: every ranking is a median ranking
     full: bool
     t0: float
     deadline: float | None
-    W: float              # total weight, scaled as C
-    exponent: int         # C, V, W times 2**exponent are in the user's scale of the weights
+    W: float  # total weight, scaled as C
+    exponent: int  # C, V, W times 2**exponent are in the user's scale of the weights
 
     @classmethod
     def build(cls, data, opt: _Options, t0: float) -> "_Problem":
         w, e = data._scaled_weights()
         m = int(data.X.shape[1])
-        need = 3 * 8 * m * m   # C, its transpose, and the solvers' O(m^2) work arrays
+        need = 3 * 8 * m * m  # C, its transpose, and the solvers' O(m^2) work arrays
         hint = "a consensus of this many items needs an m x m matrix; reduce the items (e.g. the top ones)"
         check_memory("rankings", need, f"{m} x {m} float64 pairwise matrices of {m} items", hint=hint)
         try:
             C, CT = _cim_and_transpose(data.X, w)
         except MemoryError:
-            raise InputError("rankings", f"ran out of memory building the {m} x {m} pairwise matrices of {m} items "
-                                         f"(about {format_bytes(need)}); {hint}") from None
+            raise InputError(
+                "rankings",
+                f"ran out of memory building the {m} x {m} pairwise matrices of {m} items "
+                f"(about {format_bytes(need)}); {hint}",
+            ) from None
         V, cmax = _heuristics.abs_sum(C)
         W = float(w.sum())
-        return cls(data, C, CT, V, 1e-9 * max(V, 1.0), bool(cmax <= 1e-12 * W), opt.full, t0,
-                   None if opt.time_limit is None else t0 + opt.time_limit, W, e)
+        return cls(
+            data,
+            C,
+            CT,
+            V,
+            1e-9 * max(V, 1.0),
+            bool(cmax <= 1e-12 * W),
+            opt.full,
+            t0,
+            None if opt.time_limit is None else t0 + opt.time_limit,
+            W,
+            e,
+        )
 
     @property
     def m(self) -> int:
@@ -474,16 +540,32 @@ class _Problem:
         W, e = self.W, self.exponent
         with np.errstate(over="ignore"):
             total = float(np.ldexp(W, e))  # inf beyond float64 (documented; τ_x is a ratio, scale-free)
-        return KemenyResult(solutions=sols, labels=self.data.labels, average_tau_x=obj / (W * self.m * (self.m - 1)),
-                            penalty=_in_user_scale("penalty of the consensus", _penalty_of(sols[0], self.C), e), method=meth,
-                            proven=bool(optimal), seconds=time.perf_counter() - self.t0, exhaustive=bool(exhaustive),
-                            solver=solver_name, blocks=tuple(blocks), message=message, total_weight=total)
+        return KemenyResult(
+            solutions=sols,
+            labels=self.data.labels,
+            average_tau_x=obj / (W * self.m * (self.m - 1)),
+            penalty=_in_user_scale("penalty of the consensus", _penalty_of(sols[0], self.C), e),
+            method=meth,
+            proven=bool(optimal),
+            seconds=time.perf_counter() - self.t0,
+            exhaustive=bool(exhaustive),
+            solver=solver_name,
+            blocks=tuple(blocks),
+            message=message,
+            total_weight=total,
+        )
 
     def trivial_result(self, method: str) -> tuple[KemenyResult, bool]:
         base = np.arange(1, self.m + 1) if self.full else np.ones(self.m, dtype=np.int64)
-        return self.result([base], "exact" if method in ("exact", "auto") else method, True, False, "trivial",
-                           message="combined input matrix is all zeros: every ranking is a median ranking; "
-                                   "one representative returned"), False
+        return self.result(
+            [base],
+            "exact" if method in ("exact", "auto") else method,
+            True,
+            False,
+            "trivial",
+            message="combined input matrix is all zeros: every ranking is a median ranking; "
+            "one representative returned",
+        ), False
 
 
 # ----------------------------------------------------------------------------- dispatch
@@ -503,20 +585,55 @@ def _dispatch(prob: _Problem, opt: _Options) -> tuple[str, str, KemenyResult | N
         budget = AUTO_EXACT_BUDGET if tl is None else min(tl / 2, AUTO_EXACT_BUDGET)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", TimeLimitWarning)
-            ex = kemeny(prob.data, method="exact", n_starts=opt.n_starts, rng=opt.gen, allow_ties=opt.allow_ties,
-                        time_limit=budget, solver=opt.solver, max_solutions=opt.max_solutions)
+            ex = kemeny(
+                prob.data,
+                method="exact",
+                n_starts=opt.n_starts,
+                rng=opt.gen,
+                allow_ties=opt.allow_ties,
+                time_limit=budget,
+                solver=opt.solver,
+                max_solutions=opt.max_solutions,
+            )
         if ex.proven:
-            return "exact", "", replace(ex, seconds=time.perf_counter() - prob.t0, message=(
-                f"auto: exact (largest block has {big} items > {AUTO_EXACT_MAX_BLOCK}, "
-                f"proof finished within {budget:g} s)" + (f"; {ex.message}" if ex.message else "")))
-        return "fast", (f"auto: fast with {opt.n_starts} starts (largest block has {big} items and "
-                        f"the exact proof did not finish in {budget:g} s; use method='exact' with a "
-                        f"larger time_limit)"), None
+            return (
+                "exact",
+                "",
+                replace(
+                    ex,
+                    seconds=time.perf_counter() - prob.t0,
+                    message=(
+                        f"auto: exact (largest block has {big} items > {AUTO_EXACT_MAX_BLOCK}, "
+                        f"proof finished within {budget:g} s)" + (f"; {ex.message}" if ex.message else "")
+                    ),
+                ),
+            )
+        return (
+            "fast",
+            (
+                f"auto: fast with {opt.n_starts} starts (largest block has {big} items and "
+                f"the exact proof did not finish in {budget:g} s; use method='exact' with a "
+                f"larger time_limit)"
+            ),
+            None,
+        )
     if prob.m <= AUTO_FAST_MAX_ITEMS:
-        return "fast", (f"auto: fast with {opt.n_starts} starts (largest block has {big} items > "
-                        f"{AUTO_EXACT_TRY_MAX_BLOCK}: no exact attempt)"), None
-    return "quick", (f"auto: quick ({prob.m} items > {AUTO_FAST_MAX_ITEMS}; largest block has {big} items); "
-                     f"use method='fast' for more starts"), None
+        return (
+            "fast",
+            (
+                f"auto: fast with {opt.n_starts} starts (largest block has {big} items > "
+                f"{AUTO_EXACT_TRY_MAX_BLOCK}: no exact attempt)"
+            ),
+            None,
+        )
+    return (
+        "quick",
+        (
+            f"auto: quick ({prob.m} items > {AUTO_FAST_MAX_ITEMS}; largest block has {big} items); "
+            f"use method='fast' for more starts"
+        ),
+        None,
+    )
 
 
 # ----------------------------------------------------------------------------- the solvers
@@ -524,8 +641,17 @@ def _dispatch(prob: _Problem, opt: _Options) -> tuple[str, str, KemenyResult | N
 
 def _solve_heuristic(prob: _Problem, opt: _Options, method: str, message: str) -> tuple[KemenyResult, bool]:
     sizes = tuple(len(b) for b in prob.blocks)
-    sols, top, finished, note = _heuristic(prob.C, prob.CT, method, prob.full, opt.n_starts, opt.gen, prob.deadline,
-                                           opt.max_solutions, progress=opt.progress)
+    sols, top, finished, note = _heuristic(
+        prob.C,
+        prob.CT,
+        method,
+        prob.full,
+        opt.n_starts,
+        opt.gen,
+        prob.deadline,
+        opt.max_solutions,
+        progress=opt.progress,
+    )
     proven = prob.V - top <= prob.eps  # C itself is a score matrix: the upper bound is reached
     if note:
         message = "; ".join(x for x in (message, note) if x)
@@ -555,8 +681,9 @@ def _solve_exact(prob: _Problem, opt: _Options, message: str) -> tuple[KemenyRes
             used.add("heuristic")
             continue
         remaining = None if deadline is None else max(deadline - time.perf_counter(), 1e-3)
-        sols, _, opt_b, complete, stopped, name = _solve_block(C[np.ix_(b, b)], init[b], opt.solver, full,
-                                                               max_solutions, remaining)
+        sols, _, opt_b, complete, stopped, name = _solve_block(
+            C[np.ix_(b, b)], init[b], opt.solver, full, max_solutions, remaining
+        )
         per_block.append(sols)
         optimal &= bool(opt_b)
         exhaustive &= bool(complete)
@@ -567,13 +694,21 @@ def _solve_exact(prob: _Problem, opt: _Options, message: str) -> tuple[KemenyRes
     if n_total > max_solutions:
         exhaustive = False
         message = (message + "; " if message else "") + (
-            f"{n_total} optimal rankings; the first {max_solutions} returned (max_solutions)")
+            f"{n_total} optimal rankings; the first {max_solutions} returned (max_solutions)"
+        )
     notes = _exact_notes(optimal, reasons, n_total, max_solutions)
     if notes:
         message = "; ".join([message, *notes] if message else notes)
     solver_name = "+".join(sorted(used - {"trivial"})) or "trivial"
-    res = prob.result(_combine(blocks, per_block, prob.m, max_solutions), "exact", optimal, exhaustive and optimal,
-                      solver_name, sizes, message)
+    res = prob.result(
+        _combine(blocks, per_block, prob.m, max_solutions),
+        "exact",
+        optimal,
+        exhaustive and optimal,
+        solver_name,
+        sizes,
+        message,
+    )
     return res, "time_limit" in reasons or not q_finished
 
 

@@ -8,6 +8,7 @@ matters (gaps are allowed: ``[1, 1, 5]`` is the same weak order as ``[1, 1, 2]``
 ranked ahead of or tied with *j*, ``-1`` if behind, and ``0`` on the diagonal or when
 *i* or *j* is unranked.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -96,7 +97,7 @@ class RankingData:
         a quantity linear in the weights is brought back to the user's scale with ``ldexp(·, e)``."""
         w = np.asarray(self.weights, dtype=np.float64)
         top = float(w.max())
-        if 1.0 <= top < 2.0 ** WEIGHT_KEEP_EXPONENT:
+        if 1.0 <= top < 2.0**WEIGHT_KEEP_EXPONENT:
             return w, 0
         e = math.frexp(top)[1] - 1
         return np.ldexp(w, -e), e  # ratios below 2**-1074 underflow to 0: those rows weigh nothing
@@ -113,16 +114,26 @@ def _in_user_scale(what: str, value, e: int):
         big = float(np.max(np.abs(value)))
         digits = math.log10(big) + e * math.log10(2.0)
         shown = f"{10 ** (digits % 1):.3g}e{int(digits // 1)}"
-        raise InputError("weights", f"are too large: the {what} in the scale of the weights overflows float64 "
-                                    f"(about {shown}); the consensus depends only on the ratios of the weights: "
-                                    "divide them by their largest")
+        raise InputError(
+            "weights",
+            f"are too large: the {what} in the scale of the weights overflows float64 "
+            f"(about {shown}); the consensus depends only on the ratios of the weights: "
+            "divide them by their largest",
+        )
     return float(out) if np.ndim(out) == 0 else out
 
 
 def _not_numbers(arr: np.ndarray) -> str | None:
     """What makes ``arr`` not an array of real numbers (booleans, complex, dates, text), or None."""
-    kinds = {"b": "booleans", "c": "complex numbers", "M": "datetimes", "m": "timedeltas", "U": "strings",
-             "S": "bytes", "V": "structured values"}
+    kinds = {
+        "b": "booleans",
+        "c": "complex numbers",
+        "M": "datetimes",
+        "m": "timedeltas",
+        "U": "strings",
+        "S": "bytes",
+        "V": "structured values",
+    }
     if arr.dtype.kind in kinds:
         return kinds[arr.dtype.kind]
     if arr.dtype.kind == "O":
@@ -136,10 +147,17 @@ def _not_numbers(arr: np.ndarray) -> str | None:
 
 def _check_labels(labels, parameter: str = "labels") -> None:
     """Labels are a sequence (list, tuple, array, Index) of scalars, not a string or a scalar."""
-    if isinstance(labels, (str, bytes)) or isinstance(labels, np.ma.MaskedArray) or not hasattr(labels, "__len__") \
-            or np.ndim(labels) != 1:
-        raise InputError(parameter, f"must be a 1-D sequence of labels (one per item); got {type(labels).__name__}"
-                                    + (f" of shape {np.shape(labels)}" if hasattr(labels, "shape") else ""))
+    if (
+        isinstance(labels, (str, bytes))
+        or isinstance(labels, np.ma.MaskedArray)
+        or not hasattr(labels, "__len__")
+        or np.ndim(labels) != 1
+    ):
+        raise InputError(
+            parameter,
+            f"must be a 1-D sequence of labels (one per item); got {type(labels).__name__}"
+            + (f" of shape {np.shape(labels)}" if hasattr(labels, "shape") else ""),
+        )
 
 
 def _as_float_matrix(parameter: str, values, *, ndim: int, ranks: bool = True) -> np.ndarray:
@@ -169,13 +187,17 @@ def _as_float_matrix(parameter: str, values, *, ndim: int, ranks: bool = True) -
         if bad.any():
             pos = tuple(int(i) for i in np.argwhere(bad)[0])
             where = f"row {pos[0]}, column {pos[1]}" if arr.ndim == 2 else f"entry {pos[0]}"
-            raise InputError(parameter, f"{where}: {arr[pos]:g} is not a rank; ranks are positive integers "
-                                        f"(1 = best, equal values = ties, NaN = unranked)")
+            raise InputError(
+                parameter,
+                f"{where}: {arr[pos]:g} is not a rank; ranks are positive integers "
+                f"(1 = best, equal values = ties, NaN = unranked)",
+            )
     return arr
 
 
-def as_rankings(rankings, *, weights=None, labels=None, parameter: str = "rankings",
-                ordinal: bool = False) -> RankingData:
+def as_rankings(
+    rankings, *, weights=None, labels=None, parameter: str = "rankings", ordinal: bool = False
+) -> RankingData:
     """Validate a judges × items array or DataFrame of rank positions.
 
     Parameters
@@ -214,8 +236,9 @@ def as_rankings(rankings, *, weights=None, labels=None, parameter: str = "rankin
     """
     if isinstance(rankings, RankingData):
         if weights is not None or labels is not None:
-            raise InputError("weights", "cannot be given with a RankingData input (it carries its own "
-                                        "weights and labels)")
+            raise InputError(
+                "weights", "cannot be given with a RankingData input (it carries its own weights and labels)"
+            )
         return rankings
 
     check_name("parameter", parameter)
@@ -416,7 +439,7 @@ def kemeny_distance(r, s) -> float:
     >>> kemeny_distance([1, 2, 3], [3, 2, 1]), kemeny_distance([1, 2, 3], [1, 1, 3])
     (6.0, 1.0)
     """
-    t = tau_x(r, s)   # validates r and s first
+    t = tau_x(r, s)  # validates r and s first
     m = np.asarray(r).shape[-1]
     return float(m * (m - 1) / 2 * (1.0 - t))
 

@@ -1,4 +1,5 @@
 """QUICK, FAST and exact side by side on one dataset (the report's Tables 9–12)."""
+
 from __future__ import annotations
 
 from agreekit._api import check_rng, renamed_parameters
@@ -10,8 +11,7 @@ __all__ = ["compare_methods", "methods_table"]
 
 
 @renamed_parameters(seed="rng")
-def compare_methods(data: RankingData, *, n_starts: int = 100, rng=None,
-                    exact_time_limit: float | None = None) -> dict:
+def compare_methods(data: RankingData, *, n_starts: int = 100, rng=None, exact_time_limit: float | None = None) -> dict:
     """Run QUICK, FAST (``n_starts`` random starts) and exact on ``data``.
 
     Parameters
@@ -42,28 +42,32 @@ def compare_methods(data: RankingData, *, n_starts: int = 100, rng=None,
     >>> {k: (d["n_optima"], round(d["average_tau_x"], 4), d["proven"]) for k, d in out["methods"].items()}
     {'quick': (1, 0.5556, True), 'fast': (1, 0.5556, True), 'exact': (1, 0.5556, True)}
     """
-    if not isinstance(data, RankingData):   # arrays and frames are validated (a wrong type names `data`)
+    if not isinstance(data, RankingData):  # arrays and frames are validated (a wrong type names `data`)
         data = as_rankings(data, parameter="data")
     if exact_time_limit is not None:
         check_float("exact_time_limit", exact_time_limit, minimum=0.0, inclusive=False)
     warmup()  # JIT compilation is not part of the timings
     gen = check_rng(rng)
     n_starts = check_int("n_starts", n_starts, minimum=1)
-    out = {"n_items": data.n_items, "n_rankings": int(data.X.shape[0]),
-           "total_weight": data.total_weight, "methods": {}}
+    out = {
+        "n_items": data.n_items,
+        "n_rankings": int(data.X.shape[0]),
+        "total_weight": data.total_weight,
+        "methods": {},
+    }
     results = {
         "quick": kemeny(data, method="quick"),
         "fast": kemeny(data, method="fast", n_starts=n_starts, rng=gen),
-        "exact": kemeny(data, method="exact", n_starts=n_starts, rng=gen,
-                        time_limit=exact_time_limit, max_solutions=100000),
+        "exact": kemeny(
+            data, method="exact", n_starts=n_starts, rng=gen, time_limit=exact_time_limit, max_solutions=100000
+        ),
     }
     opt = {tuple(s) for s in results["exact"].solutions} if results["exact"].exhaustive else None
     for name, res in results.items():
         d = res.to_dict()
         if name != "exact":
             d["n_starts"] = n_starts if name == "fast" else 4
-            d["exact_solutions_recovered"] = (None if opt is None else
-                                              len({tuple(s) for s in res.solutions} & opt))
+            d["exact_solutions_recovered"] = None if opt is None else len({tuple(s) for s in res.solutions} & opt)
         out["methods"][name] = d
     return out
 
@@ -102,13 +106,21 @@ def methods_table(results: dict, report=None):
     rows = []
     for name, res in results.items():
         for meth, d in res["methods"].items():
-            rows.append({
-                "dataset": name, "n_items": res["n_items"], "n_rankings": res["n_rankings"],
-                "method": meth, "n_optima": d["n_optima"], "average_tau_x": round(d["average_tau_x"], 6),
-                "proven": d["proven"], "all_optima": d["exhaustive"],
-                "exact_solutions_recovered": d.get("exact_solutions_recovered"),
-                "seconds": round(d["seconds"], 4), "solver": d["solver"],
-            })
+            rows.append(
+                {
+                    "dataset": name,
+                    "n_items": res["n_items"],
+                    "n_rankings": res["n_rankings"],
+                    "method": meth,
+                    "n_optima": d["n_optima"],
+                    "average_tau_x": round(d["average_tau_x"], 6),
+                    "proven": d["proven"],
+                    "all_optima": d["exhaustive"],
+                    "exact_solutions_recovered": d.get("exact_solutions_recovered"),
+                    "seconds": round(d["seconds"], 4),
+                    "solver": d["solver"],
+                }
+            )
     df = pd.DataFrame(rows)
     if report is not None:
         df = df.merge(report, on=["dataset", "method"], how="left")

@@ -11,6 +11,7 @@ Randomness follows scipy's SPEC 7 everywhere: ``rng`` may be ``None``, an int, a
 
 :data:`VARIANTS` is the tuple of profile variants, ``("complete", "tied", "incomplete")``.
 """
+
 from __future__ import annotations
 
 
@@ -28,8 +29,17 @@ from agreekit.consensus._kemeny import kemeny, warmup
 #: largest count of items / judges / rankings a simulation takes (beyond it a count is a typo)
 MAX_SIZE = 10**9
 
-__all__ = ["mallows_rankings", "merge_ties", "mask_missing", "simulate_profile",
-           "run_cell", "summarize_recovery", "summarize_times", "plot_times", "VARIANTS"]
+__all__ = [
+    "mallows_rankings",
+    "merge_ties",
+    "mask_missing",
+    "simulate_profile",
+    "run_cell",
+    "summarize_recovery",
+    "summarize_times",
+    "plot_times",
+    "VARIANTS",
+]
 
 VARIANTS = ("complete", "tied", "incomplete")
 
@@ -123,8 +133,9 @@ def mask_missing(X: np.ndarray, prob: float, rng=None) -> np.ndarray:
     return X
 
 
-def simulate_profile(m: int, theta: float, n_judges: int, variant: str, rng=None,
-                     *, tie_prob: float = 0.3, missing_prob: float = 0.2) -> np.ndarray:
+def simulate_profile(
+    m: int, theta: float, n_judges: int, variant: str, rng=None, *, tie_prob: float = 0.3, missing_prob: float = 0.2
+) -> np.ndarray:
     """One judges × items profile of the given ``variant`` (complete, tied, incomplete).
 
     A random central permutation, ``n_judges`` Mallows rankings around it
@@ -157,21 +168,38 @@ def simulate_profile(m: int, theta: float, n_judges: int, variant: str, rng=None
 def _profile_streams(rng, n: int) -> list:
     """``n`` independent child streams of ``rng`` (SPEC 7, or a sequence of ints as
     :class:`numpy.random.SeedSequence` entropy, which the former ``seed=`` accepted)."""
-    if isinstance(rng, (list, tuple)) and rng and all(
-            isinstance(v, (int, np.integer)) and not isinstance(v, bool) and v >= 0 for v in rng):
+    if (
+        isinstance(rng, (list, tuple))
+        and rng
+        and all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) and v >= 0 for v in rng)
+    ):
         rng = np.random.SeedSequence([int(v) for v in rng])
     if rng is None or isinstance(rng, (int, np.integer, np.random.SeedSequence)) and not isinstance(rng, bool):
         check_rng(rng)  # the same InputError as everywhere for a negative int
-        ss = rng if isinstance(rng, np.random.SeedSequence) else np.random.SeedSequence(
-            None if rng is None else int(rng))
+        ss = (
+            rng
+            if isinstance(rng, np.random.SeedSequence)
+            else np.random.SeedSequence(None if rng is None else int(rng))
+        )
         return [np.random.default_rng(c) for c in ss.spawn(n)]
     return check_rng(rng).spawn(n)
 
 
 @renamed_parameters(seed="rng")
-def run_cell(*, m: int, theta: float, variant: str, n_profiles: int, n_judges: int, n_starts: int,
-             rng=None, tie_prob: float = 0.3, missing_prob: float = 0.2, exact_time_limit=None,
-             progress: bool = False) -> pd.DataFrame:
+def run_cell(
+    *,
+    m: int,
+    theta: float,
+    variant: str,
+    n_profiles: int,
+    n_judges: int,
+    n_starts: int,
+    rng=None,
+    tie_prob: float = 0.3,
+    missing_prob: float = 0.2,
+    exact_time_limit=None,
+    progress: bool = False,
+) -> pd.DataFrame:
     """Run QUICK, FAST and exact on ``n_profiles`` profiles; one row per profile.
 
     Parameters
@@ -228,10 +256,19 @@ def run_cell(*, m: int, theta: float, variant: str, n_profiles: int, n_judges: i
         X = simulate_profile(m, theta, n_judges, variant, rng, tie_prob=tie_prob, missing_prob=missing_prob)
         ex = kemeny(X, method="exact", rng=rng, time_limit=exact_time_limit, max_solutions=100000)
         opt = {tuple(s) for s in ex.solutions}
-        row = {"m": m, "theta": theta, "variant": variant, "profile": p,
-               "exact_n_solutions": ex.n_optima, "exact_tau_x": ex.average_tau_x,
-               "exact_optimal": ex.proven, "exact_exhaustive": ex.exhaustive,
-               "exact_solver": ex.solver, "largest_block": max(ex.blocks), "exact_time": ex.seconds}
+        row = {
+            "m": m,
+            "theta": theta,
+            "variant": variant,
+            "profile": p,
+            "exact_n_solutions": ex.n_optima,
+            "exact_tau_x": ex.average_tau_x,
+            "exact_optimal": ex.proven,
+            "exact_exhaustive": ex.exhaustive,
+            "exact_solver": ex.solver,
+            "largest_block": max(ex.blocks),
+            "exact_time": ex.seconds,
+        }
         for name, kwargs in (("quick", {}), ("fast", {"n_starts": n_starts, "rng": rng})):
             res = kemeny(X, method=name, **kwargs)
             found = {tuple(s) for s in res.solutions}
@@ -248,23 +285,28 @@ def run_cell(*, m: int, theta: float, variant: str, n_profiles: int, n_judges: i
 def summarize_recovery(df: pd.DataFrame) -> pd.DataFrame:
     """Tables 6–7: per cell, exact solutions (mean, max) and share recovered by QUICK/FAST."""
     g = df.groupby(["variant", "m", "theta"], sort=True)
-    out = g.agg(profiles=("profile", "size"),
-                exact_solutions_mean=("exact_n_solutions", "mean"),
-                exact_solutions_max=("exact_n_solutions", "max"),
-                exact_all_proven=("exact_exhaustive", "all"),
-                quick_found_optimum=("quick_found_optimum", "mean"),
-                quick_share_recovered=("quick_share_recovered", "mean"),
-                fast_found_optimum=("fast_found_optimum", "mean"),
-                fast_share_recovered=("fast_share_recovered", "mean"),
-                fast_all_recovered=("fast_share_recovered", lambda s: float((s >= 1.0).mean())))
+    out = g.agg(
+        profiles=("profile", "size"),
+        exact_solutions_mean=("exact_n_solutions", "mean"),
+        exact_solutions_max=("exact_n_solutions", "max"),
+        exact_all_proven=("exact_exhaustive", "all"),
+        quick_found_optimum=("quick_found_optimum", "mean"),
+        quick_share_recovered=("quick_share_recovered", "mean"),
+        fast_found_optimum=("fast_found_optimum", "mean"),
+        fast_share_recovered=("fast_share_recovered", "mean"),
+        fast_all_recovered=("fast_share_recovered", lambda s: float((s >= 1.0).mean())),
+    )
     return out.reset_index()
 
 
 def summarize_times(df: pd.DataFrame) -> pd.DataFrame:
     """Table 8: time distribution (median, quartiles, max) per cell and algorithm."""
-    long = df.melt(id_vars=["variant", "m", "theta", "profile"],
-                   value_vars=["quick_time", "fast_time", "exact_time"],
-                   var_name="algorithm", value_name="seconds")
+    long = df.melt(
+        id_vars=["variant", "m", "theta", "profile"],
+        value_vars=["quick_time", "fast_time", "exact_time"],
+        var_name="algorithm",
+        value_name="seconds",
+    )
     long["algorithm"] = long["algorithm"].str.replace("_time", "", regex=False)
     g = long.groupby(["variant", "m", "theta", "algorithm"], sort=True)["seconds"]
     out = g.describe(percentiles=[0.25, 0.5, 0.75])[["count", "mean", "min", "25%", "50%", "75%", "max"]]
@@ -277,8 +319,7 @@ def plot_times(df: pd.DataFrame):
 
     variants = [v for v in VARIANTS if v in set(df["variant"])]
     ms = sorted(df["m"].unique())
-    fig, axes = plt.subplots(len(variants), len(ms), figsize=(4.2 * len(ms), 3.0 * len(variants)),
-                             squeeze=False)
+    fig, axes = plt.subplots(len(variants), len(ms), figsize=(4.2 * len(ms), 3.0 * len(variants)), squeeze=False)
     for row, variant in enumerate(variants):
         for col, m in enumerate(ms):
             ax = axes[row][col]

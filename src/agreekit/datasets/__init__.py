@@ -30,6 +30,7 @@ same, and every input file argument accepts ``dataset:NAME`` (e.g. ``agreekit co
 >>> data.X.shape, data.labels[:3]
 ((130, 7), ('Baseball', 'Football', 'Basketball'))
 """
+
 from __future__ import annotations
 
 import json
@@ -40,8 +41,16 @@ from typing import Any
 
 from agreekit._validation import InputError
 
-__all__ = ["Dataset", "available", "dataset_path", "load_sports", "load_emond_mason", "load_clustering_example",
-           "load_trec_scores", "load_trec_sample"]
+__all__ = [
+    "Dataset",
+    "available",
+    "dataset_path",
+    "load_sports",
+    "load_emond_mason",
+    "load_clustering_example",
+    "load_trec_scores",
+    "load_trec_sample",
+]
 
 
 @dataclass(frozen=True)
@@ -92,40 +101,84 @@ class Dataset:
         >>> sorted(available()[0].to_dict())
         ['description', 'licence', 'loader', 'name', 'path', 'source']
         """
-        return {"name": self.name, "path": str(self.path), "description": self.description,
-                "loader": self.loader, "licence": self.licence, "source": str(self.source)}
+        return {
+            "name": self.name,
+            "path": str(self.path),
+            "description": self.description,
+            "loader": self.loader,
+            "licence": self.licence,
+            "source": str(self.source),
+        }
 
 
 #: name -> (file under data/, description, loader call, licence)
 _REGISTRY: dict[str, tuple[str, str, str, str]] = {
-    "sports": ("consensus/sports.csv",
-               "130 judges rank 7 sports (L. Roussos, in Marden 1996; ConsRank's `sports`)",
-               "load_sports()", "GPL-3.0 (ConsRank's data; see README)"),
-    "emond_mason": ("consensus/emond_mason.csv",
-                    "21 weighted judges (W = 112) rank 15 items, ties and partial rankings (Emond & Mason 2000)",
-                    "load_emond_mason()", "GPL-3.0 (ConsRank's data; see README)"),
-    "clustering_fig1": ("clustering/fig1_structure.json",
-                        "9 nodes, 15 edges, ground truth and two candidates (Rabbany & Zaiane 2015, Fig. 1)",
-                        'load_clustering_example("fig1")', "MIT (rabbanyk/CommunityEvaluation)"),
-    "clustering_fig2a": ("clustering/fig2a_omega.json",
-                         "5-cycle with an overlapping ground truth (Rabbany & Zaiane 2015, Fig. 2(a))",
-                         'load_clustering_example("fig2a")', "MIT (rabbanyk/CommunityEvaluation)"),
-    "clustering_fig2b": ("clustering/fig2b_matching.json",
-                         "11 nodes, the 'problem of matching' (Rabbany & Zaiane 2015, Fig. 2(b))",
-                         'load_clustering_example("fig2b")', "MIT (rabbanyk/CommunityEvaluation)"),
-    "adhoc8_ap": ("trec_scores/adhoc8_ap.csv", "TREC-8 ad hoc AP, 50 topics x 129 runs (Urbano et al. 2019)",
-                  'load_trec_scores("ap")', "CC-BY-SA-4.0"),
-    "adhoc8_p10": ("trec_scores/adhoc8_p10.csv", "TREC-8 ad hoc P@10, 50 topics x 129 runs (Urbano et al. 2019)",
-                   'load_trec_scores("p10")', "CC-BY-SA-4.0"),
-    "adhoc8_rr": ("trec_scores/adhoc8_rr.csv", "TREC-8 ad hoc RR, 50 topics x 129 runs (Urbano et al. 2019)",
-                  'load_trec_scores("rr")', "CC-BY-SA-4.0"),
-    "trec_sample_qrels": ("trec_sample/qrels.txt.gz",
-                          "Synthetic graded qrels (0/1/2), 10 topics (101-110), 983 judgements",
-                          "load_trec_sample()", "BSD-3-Clause (synthetic, agreekit's own)"),
-    "trec_sample_run_a": ("trec_sample/run.sysA.gz", "Synthetic run sysA on those 10 topics, depth 100",
-                          "load_trec_sample()", "BSD-3-Clause (synthetic, agreekit's own)"),
-    "trec_sample_run_b": ("trec_sample/run.sysB.gz", "Synthetic run sysB on those 10 topics, depth 100",
-                          "load_trec_sample()", "BSD-3-Clause (synthetic, agreekit's own)"),
+    "sports": (
+        "consensus/sports.csv",
+        "130 judges rank 7 sports (L. Roussos, in Marden 1996; ConsRank's `sports`)",
+        "load_sports()",
+        "GPL-3.0 (ConsRank's data; see README)",
+    ),
+    "emond_mason": (
+        "consensus/emond_mason.csv",
+        "21 weighted judges (W = 112) rank 15 items, ties and partial rankings (Emond & Mason 2000)",
+        "load_emond_mason()",
+        "GPL-3.0 (ConsRank's data; see README)",
+    ),
+    "clustering_fig1": (
+        "clustering/fig1_structure.json",
+        "9 nodes, 15 edges, ground truth and two candidates (Rabbany & Zaiane 2015, Fig. 1)",
+        'load_clustering_example("fig1")',
+        "MIT (rabbanyk/CommunityEvaluation)",
+    ),
+    "clustering_fig2a": (
+        "clustering/fig2a_omega.json",
+        "5-cycle with an overlapping ground truth (Rabbany & Zaiane 2015, Fig. 2(a))",
+        'load_clustering_example("fig2a")',
+        "MIT (rabbanyk/CommunityEvaluation)",
+    ),
+    "clustering_fig2b": (
+        "clustering/fig2b_matching.json",
+        "11 nodes, the 'problem of matching' (Rabbany & Zaiane 2015, Fig. 2(b))",
+        'load_clustering_example("fig2b")',
+        "MIT (rabbanyk/CommunityEvaluation)",
+    ),
+    "adhoc8_ap": (
+        "trec_scores/adhoc8_ap.csv",
+        "TREC-8 ad hoc AP, 50 topics x 129 runs (Urbano et al. 2019)",
+        'load_trec_scores("ap")',
+        "CC-BY-SA-4.0",
+    ),
+    "adhoc8_p10": (
+        "trec_scores/adhoc8_p10.csv",
+        "TREC-8 ad hoc P@10, 50 topics x 129 runs (Urbano et al. 2019)",
+        'load_trec_scores("p10")',
+        "CC-BY-SA-4.0",
+    ),
+    "adhoc8_rr": (
+        "trec_scores/adhoc8_rr.csv",
+        "TREC-8 ad hoc RR, 50 topics x 129 runs (Urbano et al. 2019)",
+        'load_trec_scores("rr")',
+        "CC-BY-SA-4.0",
+    ),
+    "trec_sample_qrels": (
+        "trec_sample/qrels.txt.gz",
+        "Synthetic graded qrels (0/1/2), 10 topics (101-110), 983 judgements",
+        "load_trec_sample()",
+        "BSD-3-Clause (synthetic, agreekit's own)",
+    ),
+    "trec_sample_run_a": (
+        "trec_sample/run.sysA.gz",
+        "Synthetic run sysA on those 10 topics, depth 100",
+        "load_trec_sample()",
+        "BSD-3-Clause (synthetic, agreekit's own)",
+    ),
+    "trec_sample_run_b": (
+        "trec_sample/run.sysB.gz",
+        "Synthetic run sysB on those 10 topics, depth 100",
+        "load_trec_sample()",
+        "BSD-3-Clause (synthetic, agreekit's own)",
+    ),
 }
 
 _CLUSTERING = {"fig1": "clustering_fig1", "fig2a": "clustering_fig2a", "fig2b": "clustering_fig2b"}
@@ -202,8 +255,16 @@ def available() -> list[Dataset]:
     out = []
     for name, (rel, description, loader, licence) in _REGISTRY.items():
         path = _data_dir() / rel
-        out.append(Dataset(name=name, path=path, description=description, loader=loader, licence=licence,
-                           source=path.parent / "README.md"))
+        out.append(
+            Dataset(
+                name=name,
+                path=path,
+                description=description,
+                loader=loader,
+                licence=licence,
+                source=path.parent / "README.md",
+            )
+        )
     return out
 
 

@@ -11,6 +11,7 @@
 
 Every public function and result class of the two modules is importable from here.
 """
+
 from agreekit.ireval.bootstrap import (
     DiscriminativePowerResult,
     DifferenceSEResult,
@@ -53,13 +54,40 @@ from agreekit.ireval.metrics import (
 )
 
 __all__ = [
-    "evaluate", "read_qrels", "read_run", "load_scores", "parse_metric", "topic_metrics", "align_scores",
-    "METRICS", "MetricDefinition", "MetricSpec",
-    "arithmetic_mean", "geometric_mean", "round_significant",
-    "bootstrap_indices", "paired_test", "unpaired_test", "discriminative_power",
-    "stability", "swap_rates", "rank_correlation_se", "difference_se", "meta_evaluate",
-    "critical_rank", "difference_bin", "format_difference",
-    "kendall_normal_test", "kendall_critical_value", "spearman_t_test",
-    "PairedTestResult", "UnpairedTestResult", "DiscriminativePowerResult", "StabilityResult",
-    "SwapResult", "RankCorrelationResult", "DifferenceSEResult", "MetaEvaluation",
+    "evaluate",
+    "read_qrels",
+    "read_run",
+    "load_scores",
+    "parse_metric",
+    "topic_metrics",
+    "align_scores",
+    "METRICS",
+    "MetricDefinition",
+    "MetricSpec",
+    "arithmetic_mean",
+    "geometric_mean",
+    "round_significant",
+    "bootstrap_indices",
+    "paired_test",
+    "unpaired_test",
+    "discriminative_power",
+    "stability",
+    "swap_rates",
+    "rank_correlation_se",
+    "difference_se",
+    "meta_evaluate",
+    "critical_rank",
+    "difference_bin",
+    "format_difference",
+    "kendall_normal_test",
+    "kendall_critical_value",
+    "spearman_t_test",
+    "PairedTestResult",
+    "UnpairedTestResult",
+    "DiscriminativePowerResult",
+    "StabilityResult",
+    "SwapResult",
+    "RankCorrelationResult",
+    "DifferenceSEResult",
+    "MetaEvaluation",
 ]

@@ -2,6 +2,7 @@
 the classical Kendall / Spearman tests, and the bootstrap SE of a difference (Eq. 13).
 Public through :mod:`agreekit.ireval.bootstrap`.
 """
+
 from __future__ import annotations
 
 import math
@@ -19,8 +20,15 @@ from agreekit.ireval._tests import _align_paired, _check_alternative
 from agreekit.ireval._scores import align_scores, check_scores
 from agreekit.ireval._summaries import GM_OFFSET
 
-__all__ = ["kendall_normal_test", "kendall_critical_value", "spearman_t_test", "RankCorrelationResult",
-    "rank_correlation_se", "DifferenceSEResult", "difference_se"]
+__all__ = [
+    "kendall_normal_test",
+    "kendall_critical_value",
+    "spearman_t_test",
+    "RankCorrelationResult",
+    "rank_correlation_se",
+    "DifferenceSEResult",
+    "difference_se",
+]
 
 
 # --------------------------------------------------------------------------- rank correlation
@@ -80,6 +88,7 @@ def kendall_normal_test(tau: float, n_systems: int, *, alternative: str = "two-s
     alternative = _check_alternative(alternative)
     tau = check_float("tau", tau, minimum=-1.0, maximum=1.0)
     from scipy import stats as _stats
+
     z = tau / math.sqrt((4 * ns + 10) / (9 * ns * (ns - 1)))
     p = _normal_pvalue(z, alternative, _stats.norm)
     return (abs(z) if alternative == "two-sided" else z), p
@@ -114,6 +123,7 @@ def kendall_critical_value(n_systems: int, alpha: float = 0.01) -> float:
     ns = check_int("n_systems", n_systems, minimum=2, maximum=_MAX_SYSTEMS)
     alpha = check_float("alpha", alpha, minimum=0.0, maximum=1.0, inclusive=False)
     from scipy import stats as _stats
+
     return float(_stats.norm.isf(alpha / 2) * math.sqrt((4 * ns + 10) / (9 * ns * (ns - 1))))
 
 
@@ -156,6 +166,7 @@ def spearman_t_test(rho: float, n_systems: int, *, alternative: str = "two-sided
     else:
         t = rho * math.sqrt(ns - 2) / math.sqrt(1 - rho * rho)
     from scipy import stats as _stats
+
     p = _normal_pvalue(t, alternative, _stats.t(ns - 2))
     return (abs(t) if alternative == "two-sided" else t), p
 
@@ -164,6 +175,7 @@ def _correlation_rows(A: np.ndarray, Bm: np.ndarray, coefficient: str, variant: 
     if coefficient == "kendall":
         return _k.kendall_rows(np.ascontiguousarray(A), np.ascontiguousarray(Bm), variant == "b")
     from scipy import stats as _stats
+
     ra = _stats.rankdata(A, axis=1)
     rb = _stats.rankdata(Bm, axis=1)
     ra = ra - ra.mean(axis=1, keepdims=True)
@@ -238,17 +250,32 @@ class RankCorrelationResult(TestResultBase):
 
     def to_dict(self) -> dict:
         """Plain-dict summary (JSON-able)."""
-        return {"coefficient": self.coefficient, "correlation": self.correlation,
-                "standard_error": self.standard_error, "bootstrap_mean": self.bootstrap_mean,
-                "test_statistic": self.test_statistic, "pvalue": self.pvalue,
-                "n_systems": self.n_systems, "n_resamples": self.n_resamples}
+        return {
+            "coefficient": self.coefficient,
+            "correlation": self.correlation,
+            "standard_error": self.standard_error,
+            "bootstrap_mean": self.bootstrap_mean,
+            "test_statistic": self.test_statistic,
+            "pvalue": self.pvalue,
+            "n_systems": self.n_systems,
+            "n_resamples": self.n_resamples,
+        }
 
 
 @renamed_parameters(method="coefficient", statistic="summary", statistic_b="summary_b")
-def rank_correlation_se(scores_a: Any, scores_b: Any, *, coefficient: str = "kendall", variant: str = "b",
-                        summary: str = "mean", summary_b: str | None = None,
-                        n_resamples: int = 1000, rng: Any = None, resamples: Any = None,
-                        offset: float = GM_OFFSET) -> RankCorrelationResult:
+def rank_correlation_se(
+    scores_a: Any,
+    scores_b: Any,
+    *,
+    coefficient: str = "kendall",
+    variant: str = "b",
+    summary: str = "mean",
+    summary_b: str | None = None,
+    n_resamples: int = 1000,
+    rng: Any = None,
+    resamples: Any = None,
+    offset: float = GM_OFFSET,
+) -> RankCorrelationResult:
     """Rank correlation between two metrics' system rankings with its bootstrap SE.
 
     Both matrices must have the same topics and systems (aligned by label).
@@ -309,23 +336,32 @@ def rank_correlation_se(scores_a: Any, scores_b: Any, *, coefficient: str = "ken
     n, s = A.shape
     if method == "spearman" and s < 3:
         raise InputError("scores_a", "Spearman's test needs at least 3 systems")
-    idx = topic_resamples(resamples, n, n_resamples, rng, bytes_per_resample=32.0 * s + 8.0,
-                           what="system summaries of both metrics")
-    obs = _correlation_rows(system_summaries(A, sa, offset)[None, :], system_summaries(Bv, sb, offset)[None, :],
-                            method, variant)[0]
-    boot = _correlation_rows(bootstrap_summaries(A, idx, sa, offset), bootstrap_summaries(Bv, idx, sb, offset),
-                             method, variant)
+    idx = topic_resamples(
+        resamples, n, n_resamples, rng, bytes_per_resample=32.0 * s + 8.0, what="system summaries of both metrics"
+    )
+    obs = _correlation_rows(
+        system_summaries(A, sa, offset)[None, :], system_summaries(Bv, sb, offset)[None, :], method, variant
+    )[0]
+    boot = _correlation_rows(
+        bootstrap_summaries(A, idx, sa, offset), bootstrap_summaries(Bv, idx, sb, offset), method, variant
+    )
     finite = boot[np.isfinite(boot)]
     se = float(np.std(finite, ddof=1)) if finite.size > 1 else float("nan")
     if method == "kendall":
         stat, p = kendall_normal_test(obs, s) if np.isfinite(obs) else (float("nan"), float("nan"))
     else:
         stat, p = spearman_t_test(obs, s) if np.isfinite(obs) else (float("nan"), float("nan"))
-    return RankCorrelationResult(correlation=float(obs), standard_error=se,
-                                 bootstrap_mean=float(finite.mean()) if finite.size else float("nan"),
-                                 bootstrap_distribution=boot, test_statistic=stat, pvalue=p,
-                                 coefficient=method if method == "spearman" else f"kendall-tau-{variant}",
-                                 n_systems=s, n_resamples=idx.shape[0])
+    return RankCorrelationResult(
+        correlation=float(obs),
+        standard_error=se,
+        bootstrap_mean=float(finite.mean()) if finite.size else float("nan"),
+        bootstrap_distribution=boot,
+        test_statistic=stat,
+        pvalue=p,
+        coefficient=method if method == "spearman" else f"kendall-tau-{variant}",
+        n_systems=s,
+        n_resamples=idx.shape[0],
+    )
 
 
 @dataclass(frozen=True)
@@ -359,8 +395,16 @@ class DifferenceSEResult(ResultBase):
 
 
 @renamed_parameters(statistic="summary")
-def difference_se(x: Any, y: Any, *, summary: str = "mean", n_resamples: int = 1000, rng: Any = None,
-                  resamples: Any = None, offset: float = GM_OFFSET) -> DifferenceSEResult:
+def difference_se(
+    x: Any,
+    y: Any,
+    *,
+    summary: str = "mean",
+    n_resamples: int = 1000,
+    rng: Any = None,
+    resamples: Any = None,
+    offset: float = GM_OFFSET,
+) -> DifferenceSEResult:
     """Bootstrap SE of the performance difference M(x) - M(y) over topic samples (Eq. 13).
 
     Parameters
@@ -402,13 +446,17 @@ def difference_se(x: Any, y: Any, *, summary: str = "mean", n_resamples: int = 1
     check_real_values("x", x)
     check_real_values("y", y)
     x, y = _align_paired(x, y)
-    X = check_scores(np.column_stack([np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)])
-                     if np.ndim(x) == 1 and np.ndim(y) == 1 and np.size(x) == np.size(y) else
-                     _raise_len(x, y), parameter="x").to_numpy()
+    X = check_scores(
+        np.column_stack([np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)])
+        if np.ndim(x) == 1 and np.ndim(y) == 1 and np.size(x) == np.size(y)
+        else _raise_len(x, y),
+        parameter="x",
+    ).to_numpy()
     stat = summary_name(summary, allow_callable=False)
     offset = check_float("offset", offset, minimum=0.0)
-    idx = topic_resamples(resamples, X.shape[0], n_resamples, rng, bytes_per_resample=40.0,
-                           what="summaries and differences")
+    idx = topic_resamples(
+        resamples, X.shape[0], n_resamples, rng, bytes_per_resample=40.0, what="summaries and differences"
+    )
     M = bootstrap_summaries(X, idx, stat, offset)
     D = M[:, 0] - M[:, 1]
     obs = system_summaries(X, stat, offset)

@@ -4,6 +4,7 @@ Every metric is dispatched through the registry (:data:`agreekit.ireval._registr
 the ranked lists of a run are built once as sorted arrays (:class:`_kernels_ir.RankedLists`)
 and every metric is computed for all topics at once.
 """
+
 from __future__ import annotations
 
 import math
@@ -22,8 +23,14 @@ from agreekit._resampling import unit_mean_interval
 from agreekit._validation import InputError, check_choice, check_float, check_int, parse_ascii_int
 from agreekit.ireval import _kernels_ir as _kir
 from agreekit.ireval._reading import _factorize_grouped, _factorize_text, _read_qrels_coded, read_run
-from agreekit.ireval._registry import (METRICS, MetricSpec, _is_measure_object, _iv_evaluate, _iv_topic_metrics,
-                                      parse_metric)
+from agreekit.ireval._registry import (
+    METRICS,
+    MetricSpec,
+    _is_measure_object,
+    _iv_evaluate,
+    _iv_topic_metrics,
+    parse_metric,
+)
 from agreekit.ireval._scores import _numeric_id
 
 _NDCG_FORMS = ("jk", "trec")
@@ -37,9 +44,16 @@ def _compute(lists: _kir.RankedLists, spec: MetricSpec) -> np.ndarray:
     return definition.compute(lists, spec)
 
 
-def topic_metrics(ranked_gains: Sequence[float], ideal_gains: Sequence[float],
-                  specs: Sequence[MetricSpec], *, depth: int | None = None, beta: float = 1.0,
-                  log_base: float = 2.0, ndcg: str | None = None) -> list[float]:
+def topic_metrics(
+    ranked_gains: Sequence[float],
+    ideal_gains: Sequence[float],
+    specs: Sequence[MetricSpec],
+    *,
+    depth: int | None = None,
+    beta: float = 1.0,
+    log_base: float = 2.0,
+    ndcg: str | None = None,
+) -> list[float]:
     """Metric values of one ranked list for one topic.
 
     ``ranked_gains`` are the gains of the retrieved documents in rank order (0
@@ -84,15 +98,27 @@ def topic_metrics(ranked_gains: Sequence[float], ideal_gains: Sequence[float],
     """
     g, gi, specs = _iv_topic_metrics(ranked_gains, ideal_gains, specs, beta, log_base)
     if ndcg is not None:
-        _warn("topic_metrics(): `ndcg=` is deprecated; name the form in the metric: 'nDCG@k' "
-              "(trec_eval) or 'nDCG_jk@k' (Jarvelin-Kekalainen)")
+        _warn(
+            "topic_metrics(): `ndcg=` is deprecated; name the form in the metric: 'nDCG@k' "
+            "(trec_eval) or 'nDCG_jk@k' (Jarvelin-Kekalainen)"
+        )
         specs = _ndcg_specs(specs, _check_ndcg(ndcg))
     depth = None if depth is None else check_int("depth", depth, minimum=1)
     n = g.size
-    lists = _kir.RankedLists(n_topics=1, seg=np.zeros(n, dtype=np.int64), pos=np.arange(1.0, n + 1.0), gain=g,
-                             start=np.zeros(1, dtype=np.int64), n_ret=np.array([n], dtype=np.int64),
-                             ideal=gi, istart=np.zeros(1, dtype=np.int64), R=np.array([gi.size], dtype=np.int64),
-                             depth=depth, beta=beta, log_base=log_base)
+    lists = _kir.RankedLists(
+        n_topics=1,
+        seg=np.zeros(n, dtype=np.int64),
+        pos=np.arange(1.0, n + 1.0),
+        gain=g,
+        start=np.zeros(1, dtype=np.int64),
+        n_ret=np.array([n], dtype=np.int64),
+        ideal=gi,
+        istart=np.zeros(1, dtype=np.int64),
+        R=np.array([gi.size], dtype=np.int64),
+        depth=depth,
+        beta=beta,
+        log_base=log_base,
+    )
     return [float(_compute(lists, spec)[0]) for spec in specs]
 
 
@@ -126,9 +152,11 @@ class _MetricScores(dict):
     """``{metric name: topics x systems DataFrame}``, what :func:`evaluate` returns."""
 
     def __missing__(self, key):
-        raise KeyError(f"{key!r} is not a metric of this result (metrics: {list(self)}); evaluate() returns "
-                       "a dict metric name -> topics x systems DataFrame whatever `metrics` is, e.g. "
-                       "res['AP']['system']")
+        raise KeyError(
+            f"{key!r} is not a metric of this result (metrics: {list(self)}); evaluate() returns "
+            "a dict metric name -> topics x systems DataFrame whatever `metrics` is, e.g. "
+            "res['AP']['system']"
+        )
 
     def confidence_interval(self, confidence_level=0.95, *, method=None, n_resamples=9999, rng=None) -> dict:
         """Interval for each system's mean score over topics, per metric.
@@ -169,10 +197,17 @@ class _MetricScores(dict):
         True
         """
         gen = None if method == "jackknife" else check_rng(rng)
-        return {name: unit_mean_interval(frame.to_numpy(dtype=np.float64), confidence_level, method=method,
-                                         n_resamples=n_resamples, rng=gen,
-                                         estimand=f"each system's population mean {name} over topics")
-                for name, frame in self.items()}
+        return {
+            name: unit_mean_interval(
+                frame.to_numpy(dtype=np.float64),
+                confidence_level,
+                method=method,
+                n_resamples=n_resamples,
+                rng=gen,
+                estimand=f"each system's population mean {name} over topics",
+            )
+            for name, frame in self.items()
+        }
 
 
 def _grade_key(k) -> int:
@@ -185,8 +220,9 @@ def _grade_key(k) -> int:
         return int(k)
     if isinstance(k, str) and len(k) <= 40 and (g := parse_ascii_int(k)) is not None:
         return g
-    raise InputError("gains", f"grade {k!r} must be an integer (e.g. {{1: 1, 2: 3}}); grades are not "
-                              "rounded or truncated")
+    raise InputError(
+        "gains", f"grade {k!r} must be an integer (e.g. {{1: 1, 2: 3}}); grades are not rounded or truncated"
+    )
 
 
 def _gain_map(gains) -> Any:
@@ -209,8 +245,11 @@ def _gain_map(gains) -> Any:
         if not math.isfinite(gain) or gain < 0:
             raise InputError("gains", f"gain of grade {k!r} must be finite and >= 0")
         if grade in out and out[grade] != gain:
-            raise InputError("gains", f"grade {grade} is given twice with different gains ({spelt[grade]!r}: "
-                                      f"{out[grade]:g}, {k!r}: {gain:g})")
+            raise InputError(
+                "gains",
+                f"grade {grade} is given twice with different gains ({spelt[grade]!r}: "
+                f"{out[grade]:g}, {k!r}: {gain:g})",
+            )
         out[grade], spelt[grade] = gain, k
     return out
 
@@ -246,8 +285,9 @@ def _run_topics(df: pd.DataFrame) -> np.ndarray:
     return pd.unique(heads)
 
 
-def _check_topic_ids(qrels_topics: Sequence[str], qrels_shown: str,
-                     runs: Sequence[tuple[str, pd.DataFrame, Any]]) -> None:
+def _check_topic_ids(
+    qrels_topics: Sequence[str], qrels_shown: str, runs: Sequence[tuple[str, pd.DataFrame, Any]]
+) -> None:
     """The one rule for numeric labels, for topic ids: they are compared as text (as trec_eval
     and pytrec_eval do), so a run topic ``01`` is not the qrels topic ``1``.  Since that silently
     scores the run 0 on every such topic, a run topic that is absent from the qrels but equal to a
@@ -266,9 +306,13 @@ def _check_topic_ids(qrels_topics: Sequence[str], qrels_shown: str,
             continue
         first = by_value.setdefault(v, t)
         if first != t:
-            warnings.warn(f"{qrels_shown}: topics {first!r} and {t!r} are equal as numbers but differ as "
-                          "text; they are evaluated as two topics (ids are compared as text, as trec_eval "
-                          "does)", UserWarning, stacklevel=3)
+            warnings.warn(
+                f"{qrels_shown}: topics {first!r} and {t!r} are equal as numbers but differ as "
+                "text; they are evaluated as two topics (ids are compared as text, as trec_eval "
+                "does)",
+                UserWarning,
+                stacklevel=3,
+            )
     if not by_value:
         return
     for name, df, source in runs:
@@ -277,10 +321,12 @@ def _check_topic_ids(qrels_topics: Sequence[str], qrels_shown: str,
                 continue
             v = _numeric_id(t)
             if v is not None and v in by_value:
-                raise InputError("run", f"topic {t!r} of {_source_name(source, 'run', name)} matches topic "
-                                        f"{by_value[v]!r} of {qrels_shown} only as a number: ids are compared "
-                                        "as text (as trec_eval does); write the topic ids alike in both")
-
+                raise InputError(
+                    "run",
+                    f"topic {t!r} of {_source_name(source, 'run', name)} matches topic "
+                    f"{by_value[v]!r} of {qrels_shown} only as a number: ids are compared "
+                    "as text (as trec_eval does); write the topic ids alike in both",
+                )
 
 
 def _grouped_indexer(index: pd.Index, values: np.ndarray) -> np.ndarray:
@@ -299,8 +345,15 @@ class _Qrels:
 
     ``qcodes`` / ``qtopics``: the qrels' topics factorized (``pd.factorize``), reused here."""
 
-    def __init__(self, q: pd.DataFrame, topics: list[str], qcodes: np.ndarray, qtopics: list[str],
-                 dcodes: np.ndarray, duniq: np.ndarray):
+    def __init__(
+        self,
+        q: pd.DataFrame,
+        topics: list[str],
+        qcodes: np.ndarray,
+        qtopics: list[str],
+        dcodes: np.ndarray,
+        duniq: np.ndarray,
+    ):
         self.topics = topics
         self.topic_index = pd.Index(topics, dtype=object)
         tidx = self.topic_index.get_indexer(pd.Index(qtopics, dtype=object))[qcodes]
@@ -311,7 +364,7 @@ class _Qrels:
         codes = dcodes[keep].astype(np.int64)
         self.doc_uniques = duniq
         self.n_docs = max(len(duniq), 1)
-        self.key_index = pd.Index(tidx * self.n_docs + codes)   # unique: each document judged once per topic
+        self.key_index = pd.Index(tidx * self.n_docs + codes)  # unique: each document judged once per topic
         self.gain, self.grade = gain, grade
         self.qseg, self.qgrade, self.qgain = tidx, grade, gain
         pos = gain > 0
@@ -321,8 +374,9 @@ class _Qrels:
         self.istart = np.concatenate(([0], np.cumsum(self.R)[:-1])).astype(np.int64)
 
 
-def _ranked(qr: _Qrels, run: pd.DataFrame, depth: int | None, *, beta: float, log_base: float,
-            judgements: bool) -> _kir.RankedLists:
+def _ranked(
+    qr: _Qrels, run: pd.DataFrame, depth: int | None, *, beta: float, log_base: float, judgements: bool
+) -> _kir.RankedLists:
     """trec_eval's ranking of one run over the qrels topics, as flat sorted arrays: score
     descending, ties by docno descending (byte order); a docno repeated within a topic is kept at
     its first (best) position only; each list cut at ``depth`` (None: every document)."""
@@ -331,15 +385,15 @@ def _ranked(qr: _Qrels, run: pd.DataFrame, depth: int | None, *, beta: float, lo
     keep = tidx >= 0
     if not keep.all():
         tidx = tidx[keep]
-    tidx = tidx.astype(np.int16 if T < 2 ** 15 else np.int64)   # int16: numpy's stable sort is a radix sort
+    tidx = tidx.astype(np.int16 if T < 2**15 else np.int64)  # int16: numpy's stable sort is a radix sort
     score = run["score"].to_numpy(dtype=np.float64)
     docno = run["docno"].to_numpy(dtype=object)
     if not keep.all():
         score, docno = score[keep], docno[keep]
-    order = np.argsort(tidx, kind="stable")            # runs are usually written topic by topic, in rank order
+    order = np.argsort(tidx, kind="stable")  # runs are usually written topic by topic, in rank order
     t_s, s_s = tidx[order], score[order]
     if not np.all((t_s[1:] != t_s[:-1]) | (s_s[1:] <= s_s[:-1])):
-        by_score = np.argsort(-score, kind="stable")     # else: by topic, then score descending
+        by_score = np.argsort(-score, kind="stable")  # else: by topic, then score descending
         order = by_score[np.argsort(tidx[by_score], kind="stable")]
         t_s, s_s = tidx[order], score[order]
     if t_s.size > 1:
@@ -351,8 +405,11 @@ def _ranked(qr: _Qrels, run: pd.DataFrame, depth: int | None, *, beta: float, lo
             in_tie[1:] |= tie
             in_tie[:-1] |= tie
             rows = np.flatnonzero(in_tie)
-            sub = sorted(zip(block[rows].tolist(), docno[order[rows]].tolist(), order[rows].tolist()),
-                         key=lambda r: r[1], reverse=True)
+            sub = sorted(
+                zip(block[rows].tolist(), docno[order[rows]].tolist(), order[rows].tolist()),
+                key=lambda r: r[1],
+                reverse=True,
+            )
             sub.sort(key=lambda r: r[0])  # stable: docno descending within each block
             order[rows] = [r[2] for r in sub]
     tidx = tidx.astype(np.int64)
@@ -373,7 +430,7 @@ def _ranked(qr: _Qrels, run: pd.DataFrame, depth: int | None, *, beta: float, lo
         order, seg, pos = order[cut], seg[cut], pos[cut]
         start, n_ret = _kir.segments(seg, T)
     qdoc = codes[order]
-    cand = np.flatnonzero(qdoc < n_judged)                # docnos judged in some topic
+    cand = np.flatnonzero(qdoc < n_judged)  # docnos judged in some topic
     hit = np.zeros(seg.size, dtype=bool)
     gain = np.zeros(seg.size)
     grade = np.full(seg.size, np.iinfo(np.int64).min)
@@ -383,8 +440,20 @@ def _ranked(qr: _Qrels, run: pd.DataFrame, depth: int | None, *, beta: float, lo
         hit[cand[ok]] = True
         gain[cand[ok]] = qr.gain[at[ok]]
         grade[cand[ok]] = qr.grade[at[ok]]
-    lists = _kir.RankedLists(n_topics=T, seg=seg, pos=pos.astype(np.float64), gain=gain, start=start, n_ret=n_ret,
-                             ideal=qr.ideal, istart=qr.istart, R=qr.R, depth=depth, beta=beta, log_base=log_base)
+    lists = _kir.RankedLists(
+        n_topics=T,
+        seg=seg,
+        pos=pos.astype(np.float64),
+        gain=gain,
+        start=start,
+        n_ret=n_ret,
+        ideal=qr.ideal,
+        istart=qr.istart,
+        R=qr.R,
+        depth=depth,
+        beta=beta,
+        log_base=log_base,
+    )
     if judgements:
         lists.grade = grade
         lists.judged = hit
@@ -400,10 +469,19 @@ def _ranked(qr: _Qrels, run: pd.DataFrame, depth: int | None, *, beta: float, lo
     return lists
 
 
-def evaluate(qrels: Any, run: Any, metrics: Any = ("AveP",), *,
-             depth: int | None = None, gains: Mapping | None = None, beta: float = 1.0,
-             log_base: float = 2.0, ndcg: str | None = None, empty_topics: str = "error",
-             progress: bool | None = None) -> dict:
+def evaluate(
+    qrels: Any,
+    run: Any,
+    metrics: Any = ("AveP",),
+    *,
+    depth: int | None = None,
+    gains: Mapping | None = None,
+    beta: float = 1.0,
+    log_base: float = 2.0,
+    ndcg: str | None = None,
+    empty_topics: str = "error",
+    progress: bool | None = None,
+) -> dict:
     """Per-topic IR metrics of one or more runs: a dict metric -> topics x systems matrix.
 
     Parameters
@@ -479,8 +557,10 @@ def evaluate(qrels: Any, run: Any, metrics: Any = ("AveP",), *,
     log_base = check_float("log_base", log_base, minimum=1.0, inclusive=False)
     check_choice("empty_topics", empty_topics, ("error", "drop"))
     if ndcg is not None:
-        _warn("evaluate(): `ndcg=` is deprecated; name the form in the metric: 'nDCG@k' (trec_eval, "
-              "the default meaning) or 'nDCG_jk@k' (Jarvelin-Kekalainen, Sakai 2006)")
+        _warn(
+            "evaluate(): `ndcg=` is deprecated; name the form in the metric: 'nDCG@k' (trec_eval, "
+            "the default meaning) or 'nDCG_jk@k' (Jarvelin-Kekalainen, Sakai 2006)"
+        )
         specs = _ndcg_specs(specs, check_choice("ndcg", ndcg, _NDCG_FORMS))
     gmap = _gain_map(gains)
     judgements = any(sp.rel is not None or METRICS[sp.kind].needs_judgements for sp in specs)
@@ -490,20 +570,21 @@ def evaluate(qrels: Any, run: Any, metrics: Any = ("AveP",), *,
     if gmap is None:
         q = q.assign(gain=default)
     else:
-        q = q.assign(gain=q["relevance"].map(gmap).fillna(pd.Series(default, index=q.index))
-                     .astype(np.float64))
+        q = q.assign(gain=q["relevance"].map(gmap).fillna(pd.Series(default, index=q.index)).astype(np.float64))
     qcodes, all_topics = _factorize_grouped(q["topic"].to_numpy(dtype=object))
     n_rel = np.bincount(qcodes, weights=(q["gain"].to_numpy() > 0), minlength=len(all_topics))
     all_topics = [str(t) for t in all_topics]
     empty = sorted(t for t, n in zip(all_topics, n_rel) if n == 0)
     if empty:
         if empty_topics == "error":
-            raise InputError("qrels", f"{len(empty)} topic(s) have no relevant document (gain > 0), so "
-                                      f"every metric is undefined for them: {empty[:5]}"
-                                      f"{' ...' if len(empty) > 5 else ''}; pass empty_topics='drop' "
-                                      "to drop them")
-        warnings.warn(f"dropping {len(empty)} topic(s) without relevant documents: {empty[:5]}",
-                      stacklevel=2)
+            raise InputError(
+                "qrels",
+                f"{len(empty)} topic(s) have no relevant document (gain > 0), so "
+                f"every metric is undefined for them: {empty[:5]}"
+                f"{' ...' if len(empty) > 5 else ''}; pass empty_topics='drop' "
+                "to drop them",
+            )
+        warnings.warn(f"dropping {len(empty)} topic(s) without relevant documents: {empty[:5]}", stacklevel=2)
     empty_set = set(empty)
     topics = sorted(t for t in all_topics if t not in empty_set) if empty_set else sorted(all_topics)
     if all(re.fullmatch(r"-?[0-9]{1,18}", t) for t in topics):  # ASCII digits ('\u00b2'.isdigit() is True)
@@ -525,4 +606,5 @@ def evaluate(qrels: Any, run: Any, metrics: Any = ("AveP",), *,
     index = pd.Index(topics, name="topic")
     return _MetricScores(
         (spec.name, pd.DataFrame(values[k], index=index, columns=pd.Index(sys_names, name="system")))
-        for k, spec in enumerate(specs))
+        for k, spec in enumerate(specs)
+    )

@@ -1,4 +1,5 @@
 """Numba kernels behind :mod:`agreekit.ireval.bootstrap` (serial, deterministic summation order)."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -8,8 +9,8 @@ from agreekit._sorting import stable_order
 from agreekit._resampling import gather_sum  # noqa: F401  (the kernel lives with the summaries it serves)
 
 
-TIE_TOL = 1e-12      # |x - y| <= TIE_TOL * max(|x|, |y|): a tie (round-off of equal means)
-MARGIN_TOL = 1e-9    # |d| < f * max * (1 - MARGIN_TOL): strictly inside the margin
+TIE_TOL = 1e-12  # |x - y| <= TIE_TOL * max(|x|, |y|): a tie (round-off of equal means)
+MARGIN_TOL = 1e-9  # |d| < f * max * (1 - MARGIN_TOL): strictly inside the margin
 
 
 @njit(cache=True, inline="always")

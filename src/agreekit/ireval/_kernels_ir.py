@@ -5,6 +5,7 @@ A run's ranked lists are held as one array per attribute, ordered by topic then 
 is no Python loop over topics.  The definitions are in :mod:`agreekit.ireval.metrics`; the
 registry that names these functions is :mod:`agreekit.ireval._registry`.
 """
+
 from __future__ import annotations
 
 import math
@@ -82,7 +83,7 @@ def _running_sum(values: np.ndarray, seg: np.ndarray, start: np.ndarray, length:
         return np.cumsum(grid, axis=1)[seg, col]
     out = np.empty(values.size)  # very uneven lists: one cumsum per segment
     for t in np.flatnonzero(length):
-        out[start[t]:start[t] + length[t]] = np.cumsum(values[start[t]:start[t] + length[t]])
+        out[start[t] : start[t] + length[t]] = np.cumsum(values[start[t] : start[t] + length[t]])
     return out
 
 
@@ -110,8 +111,11 @@ def _cut(L: RankedLists, spec, *, default_depth: bool = True) -> float:
 
 def _needs(L: RankedLists, spec) -> None:
     if L.grade is None:
-        raise InputError("specs", f"{spec.name!r} needs the grade of each retrieved document; use "
-                                  "evaluate() (topic_metrics() knows only gains)")
+        raise InputError(
+            "specs",
+            f"{spec.name!r} needs the grade of each retrieved document; use "
+            "evaluate() (topic_metrics() knows only gains)",
+        )
 
 
 def _isrel(L: RankedLists, spec) -> np.ndarray:

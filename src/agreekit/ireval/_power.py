@@ -4,6 +4,7 @@ Four ways to the same table: the paired test over all pairs in one kernel call, 
 streamed over batches of resamples, a numpy path for the paired test (small problems) and the
 unpaired test over all pairs.  Public through :mod:`agreekit.ireval.bootstrap`.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -17,8 +18,14 @@ from agreekit import _jit
 from agreekit._api import ResultBase, deprecated_attribute, renamed_parameters
 from agreekit._jit import pick
 from agreekit._memory import check_memory
-from agreekit._resampling import (STREAM_BATCH_ELEMENTS, STREAM_POOLED, log_values, resample_batches, summary_name,
-                                  topic_resamples)
+from agreekit._resampling import (
+    STREAM_BATCH_ELEMENTS,
+    STREAM_POOLED,
+    log_values,
+    resample_batches,
+    summary_name,
+    topic_resamples,
+)
 from agreekit._validation import InputError, check_choice, check_flag, check_float, check_int, real_array
 from agreekit.ireval import _kernels as _k
 from agreekit.ireval._tests import _REL_TOL, _ZERO_VAR_TOL, _apply_statistic, _asl, _kth_largest, critical_rank
@@ -29,7 +36,7 @@ from agreekit.ireval._summaries import GM_OFFSET
 __all__ = ["format_difference", "DiscriminativePowerResult", "discriminative_power"]
 
 
-_DEFAULT_BATCH_ELEMENTS = 4_000_000   # B x pairs doubles per temporary array (32 MB)
+_DEFAULT_BATCH_ELEMENTS = 4_000_000  # B x pairs doubles per temporary array (32 MB)
 
 
 def format_difference(value: float, *, decimals: int | None = 2, significant: int | None = None) -> str:
@@ -172,18 +179,24 @@ class DiscriminativePowerResult(ResultBase):
     def to_dict(self) -> dict:
         """Plain-dict summary (JSON-able; the keys of the pipeline's summary.json, where
         ``statistic`` is the summary name)."""
-        return {"test": self.test, "statistic": self.summary_name, "alpha": self.alpha, "k": self.k,
-                "n_resamples": self.n_resamples, "n_pairs": self.n_pairs,
-                "n_significant": self.n_significant, "proportion": self.proportion,
-                "estimated_difference": self.estimated_difference}
+        return {
+            "test": self.test,
+            "statistic": self.summary_name,
+            "alpha": self.alpha,
+            "k": self.k,
+            "n_resamples": self.n_resamples,
+            "n_pairs": self.n_pairs,
+            "n_significant": self.n_significant,
+            "proportion": self.proportion,
+            "estimated_difference": self.estimated_difference,
+        }
 
 
 def _paired_all_pairs(X, pa, pb, idx, k):
     """Paired test of every pair on one in-memory B x n sample matrix (kept as the reference
     of the streamed :func:`_paired_all_pairs_stream`)."""
     CT = np.ascontiguousarray(_k.counts_matrix(idx, X.shape[0]).T)
-    t, asl, crit, contrib, degen = _k.paired_all_pairs(np.ascontiguousarray(X), pa, pb, CT, k,
-                                                       _REL_TOL, _ZERO_VAR_TOL)
+    t, asl, crit, contrib, degen = _k.paired_all_pairs(np.ascontiguousarray(X), pa, pb, CT, k, _REL_TOL, _ZERO_VAR_TOL)
     contrib[degen] = np.nan
     return t, asl, crit, contrib
 
@@ -201,9 +214,13 @@ def _paired_all_pairs_stream(X, pa, pb, B, batches, k):
     work = 4.0 * P * n * B
     kernel = _k.paired_pairs_batch
     mode = _jit._mode()
-    if mode == "interpreted" or (mode == "auto" and P * B <= _NUMPY_PAIRED_MAX_ELEMENTS
-                                 and work <= _jit.INTERPRET_BUDGET * 1000
-                                 and not _jit.available(_jit.serial(kernel)) and not _jit.available(kernel)):
+    if mode == "interpreted" or (
+        mode == "auto"
+        and P * B <= _NUMPY_PAIRED_MAX_ELEMENTS
+        and work <= _jit.INTERPRET_BUDGET * 1000
+        and not _jit.available(_jit.serial(kernel))
+        and not _jit.available(kernel)
+    ):
         return _paired_stream_numpy(X, pa, pb, B, batches, k)
     t = np.empty(P)
     degen = np.zeros(P, dtype=bool)
@@ -299,8 +316,8 @@ def _paired_stream_numpy(X, pa, pb, B, batches, k):
         with np.errstate(divide="ignore", invalid="ignore"):
             ts = mean / np.sqrt(var / n)
         edge = np.where(s2 == 0.0, 0.0, np.where(mean > 0, np.inf, np.where(mean < 0, -np.inf, 0.0)))
-        absT[lo:lo + Bb] = np.abs(np.where(flat, edge, ts))
-        wbar[lo:lo + Bb] = mean
+        absT[lo : lo + Bb] = np.abs(np.where(flat, edge, ts))
+        wbar[lo : lo + Bb] = mean
     count = (absT >= thr[None, :]).sum(axis=0)
     # the k-th largest |t*| in a stable descending order (ties: the earlier replicate first)
     order = np.argsort(-absT, axis=0, kind="stable")
@@ -326,8 +343,8 @@ def _unpaired_all_pairs(X, pa, pb, idx2, k, batch, statistic, offset):
         for lo in range(0, P, small):
             sl = slice(lo, min(P, lo + small))
             V = np.concatenate([X[:, pa[sl]], X[:, pb[sl]]], axis=0)  # 2n x p
-            S = V[idx2]                                               # B x 2n x p
-            S = np.moveaxis(S, 2, 1)                                  # B x p x 2n
+            S = V[idx2]  # B x 2n x p
+            S = np.moveaxis(S, 2, 1)  # B x p x 2n
             d = _apply_statistic(fn, S[:, :, :n]) - _apply_statistic(fn, S[:, :, n:])
             if not np.all(np.isfinite(d)):
                 raise InputError("summary", "returned NaN or infinite values")
@@ -338,24 +355,45 @@ def _unpaired_all_pairs(X, pa, pb, idx2, k, batch, statistic, offset):
     # mean / gmean: the pooled sums decompose into per-system sums
     V = X if statistic == "mean" else log_values(X, offset, "scores")
     Z0 = np.zeros_like(V)
-    top = np.ascontiguousarray(np.vstack([V, Z0]))     # pooled index < n  -> system a
-    bot = np.ascontiguousarray(np.vstack([Z0, V]))     # pooled index >= n -> system b
+    top = np.ascontiguousarray(np.vstack([V, Z0]))  # pooled index < n  -> system a
+    bot = np.ascontiguousarray(np.vstack([Z0, V]))  # pooled index >= n -> system b
     F, S = np.ascontiguousarray(idx2[:, :n]), np.ascontiguousarray(idx2[:, n:])
     sums = [np.ascontiguousarray(_k.gather_sum(I, M).T) for I in (F, S) for M in (top, bot)]
     obs = V.mean(axis=0)
     if statistic == "gmean":
         obs = np.exp(obs) - offset
     dhat = obs[pa] - obs[pb]
-    asl, crit = _k.unpaired_all_pairs(sums[0], sums[1], sums[2], sums[3], pa, pb, float(n), float(n),
-                                      np.ascontiguousarray(dhat), statistic == "gmean", k, _REL_TOL)
+    asl, crit = _k.unpaired_all_pairs(
+        sums[0],
+        sums[1],
+        sums[2],
+        sums[3],
+        pa,
+        pb,
+        float(n),
+        float(n),
+        np.ascontiguousarray(dhat),
+        statistic == "gmean",
+        k,
+        _REL_TOL,
+    )
     return dhat, asl, crit
 
 
 @renamed_parameters(statistic="summary")
-def discriminative_power(scores: Any, *, alpha: float = 0.05, test: str = "paired",
-                         n_resamples: int = 1000, rng: Any = None, resamples: Any = None,
-                         summary: str | Callable = "mean", offset: float = GM_OFFSET,
-                         batch_size: int | None = None, progress: bool | None = None) -> DiscriminativePowerResult:
+def discriminative_power(
+    scores: Any,
+    *,
+    alpha: float = 0.05,
+    test: str = "paired",
+    n_resamples: int = 1000,
+    rng: Any = None,
+    resamples: Any = None,
+    summary: str | Callable = "mean",
+    offset: float = GM_OFFSET,
+    batch_size: int | None = None,
+    progress: bool | None = None,
+) -> DiscriminativePowerResult:
     """Bootstrap test over all system pairs: discriminative power and required difference.
 
     Parameters
@@ -427,16 +465,25 @@ def discriminative_power(scores: Any, *, alpha: float = 0.05, test: str = "paire
         batches = _progress(batches, progress, total=-(-B // step), desc="bootstrap: resamples")
         k = critical_rank(B, alpha)
         cap = k + min(B, max(k // 4, 1024))
-        check_memory("n_resamples", 24.0 * P * cap + 16.0 * min(B, STREAM_BATCH_ELEMENTS // n + 1) * n,
-                     f"the {k} = n_resamples * alpha largest bootstrap statistics of each of the {P} "
-                     f"system pairs (B = {B})", hint="use fewer resamples, a smaller alpha or fewer systems")
+        check_memory(
+            "n_resamples",
+            24.0 * P * cap + 16.0 * min(B, STREAM_BATCH_ELEMENTS // n + 1) * n,
+            f"the {k} = n_resamples * alpha largest bootstrap statistics of each of the {P} system pairs (B = {B})",
+            hint="use fewer resamples, a smaller alpha or fewer systems",
+        )
         Xs = log_values(X, offset, "scores") if stat == "gmean" else X
         t, asl, crit, contrib = _paired_all_pairs_stream(Xs, pa, pb, B, batches, k)
         diff = Xs.mean(axis=0)[pa] - Xs.mean(axis=0)[pb]
     else:
-        idx = topic_resamples(resamples, 2 * n, n_resamples, rng, stream=STREAM_POOLED,
-                               bytes_per_resample=8.0 * (4 * s + 2 * n + 8),
-                               what="pooled indices and per-system sums of the unpaired test")
+        idx = topic_resamples(
+            resamples,
+            2 * n,
+            n_resamples,
+            rng,
+            stream=STREAM_POOLED,
+            bytes_per_resample=8.0 * (4 * s + 2 * n + 8),
+            what="pooled indices and per-system sums of the unpaired test",
+        )
         B = idx.shape[0]
         k = critical_rank(B, alpha)
     batch = _batch(B, batch_size)
@@ -445,12 +492,28 @@ def discriminative_power(scores: Any, *, alpha: float = 0.05, test: str = "paire
         diff = t
         contrib = crit.copy()
     sig = asl < alpha
-    table = pd.DataFrame({"system_a": df.columns[pa].astype(str), "system_b": df.columns[pb].astype(str),
-                          "difference": diff, "statistic": t, "asl": asl, "significant": sig,
-                          "critical_value": crit, "required_difference": contrib})
+    table = pd.DataFrame(
+        {
+            "system_a": df.columns[pa].astype(str),
+            "system_b": df.columns[pb].astype(str),
+            "difference": diff,
+            "statistic": t,
+            "asl": asl,
+            "significant": sig,
+            "critical_value": crit,
+            "required_difference": contrib,
+        }
+    )
     est = float(np.nanmax(contrib)) if np.any(np.isfinite(contrib)) else float("nan")
     return DiscriminativePowerResult(
-        n_pairs=int(pa.size), n_significant=int(sig.sum()), proportion=float(sig.mean()),
-        estimated_difference=est, alpha=float(alpha), k=k, test=test,
+        n_pairs=int(pa.size),
+        n_significant=int(sig.sum()),
+        proportion=float(sig.mean()),
+        estimated_difference=est,
+        alpha=float(alpha),
+        k=k,
+        test=test,
         summary_name=stat if isinstance(stat, str) else getattr(stat, "__name__", "callable"),
-        n_resamples=B, table=table)
+        n_resamples=B,
+        table=table,
+    )

@@ -6,6 +6,7 @@ line reader accepts (ASCII text, space/tab separators, no comment lines, ASCII n
 the right number of fields, no conflicting judgements, one run tag); anything else goes to
 the careful line-by-line reader, which gives the same result or names the line at fault.
 """
+
 from __future__ import annotations
 
 import csv
@@ -22,13 +23,18 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from agreekit._io import (MAX_DECOMPRESSED_BYTES, MAX_GZIP_RATIO, MAX_LINE_BYTES, _open_binary, check_input_path,
-                          iter_lines)
+from agreekit._io import (
+    MAX_DECOMPRESSED_BYTES,
+    MAX_GZIP_RATIO,
+    MAX_LINE_BYTES,
+    _open_binary,
+    check_input_path,
+    iter_lines,
+)
 from agreekit._validation import InputError, check_name, parse_ascii_float, parse_ascii_int
 
 #: peers' column names -> ours (ir_measures / pytrec_eval frames, PyTerrier frames)
-_COLUMN_ALIASES = {"topic": ("query_id", "qid"), "docno": ("doc_id", "docid"), "relevance": ("label",),
-                   "score": ()}
+_COLUMN_ALIASES = {"topic": ("query_id", "qid"), "docno": ("doc_id", "docid"), "relevance": ("label",), "score": ()}
 _QRELS_LAYOUT = "topic iter docno grade"
 _RUN_LAYOUT = "topic Q0 docno rank score tag"
 #: whitespace that ``str.split`` separates on but the C parser does not (in ASCII text)
@@ -56,8 +62,12 @@ def _topic_doc_frame(parameter: str, source: pd.DataFrame, value: str) -> pd.Dat
         source = source.rename(columns=rename)
     missing = {"topic", "docno", value} - set(source.columns)
     if missing:
-        names = {"topic": "topic (or query_id / qid)", "docno": "docno (or doc_id)",
-                 "relevance": "relevance (or label)", "score": "score"}
+        names = {
+            "topic": "topic (or query_id / qid)",
+            "docno": "docno (or doc_id)",
+            "relevance": "relevance (or label)",
+            "score": "score",
+        }
         raise InputError(parameter, f"DataFrame lacks columns {[names[c] for c in sorted(missing)]}")
     df = source[["topic", "docno", value]]  # a new frame; copy-on-write keeps ``source`` unchanged
     for col in ("topic", "docno"):
@@ -72,13 +82,12 @@ def _records(parameter: str, source, layout: str, lines=None):
     ``layout`` (e.g. ``"topic iter docno grade"``); another field count is an InputError.
     Blank lines and lines starting with ``#`` are skipped."""
     n = len(layout.split())
-    for lineno, line in (iter_lines(source, parameter=parameter) if lines is None else lines):
+    for lineno, line in iter_lines(source, parameter=parameter) if lines is None else lines:
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         parts = line.split()
         if len(parts) != n:
-            raise InputError(parameter, f"{source}: line {lineno}: expected {n} fields '{layout}'; "
-                                        f"got {len(parts)}")
+            raise InputError(parameter, f"{source}: line {lineno}: expected {n} fields '{layout}'; got {len(parts)}")
         yield lineno, parts
 
 
@@ -90,17 +99,21 @@ def _qrels_lines(source, lines=None) -> pd.DataFrame:
         if grade is None:
             if len(parts[3]) > 40 and parts[3].lstrip("+-").isascii() and parts[3].lstrip("+-").isdigit():
                 raise InputError("qrels", f"{source}: line {lineno}: grade {parts[3][:20]!r}... is out of range")
-            raise InputError("qrels", f"{source}: line {lineno}: grade {parts[3][:40]!r} "
-                                      "is not an integer (ASCII digits 0-9)")
-        if abs(grade) >= 2 ** 62:
+            raise InputError(
+                "qrels", f"{source}: line {lineno}: grade {parts[3][:40]!r} is not an integer (ASCII digits 0-9)"
+            )
+        if abs(grade) >= 2**62:
             raise InputError("qrels", f"{source}: line {lineno}: grade {parts[3]!r} is out of range")
         key = (parts[0], parts[2])
         if key in judged:
             first_line, first_grade = judged[key]
             if first_grade != grade:
-                raise InputError("qrels", f"{source}: line {lineno}: document {parts[2]!r} of topic "
-                                          f"{parts[0]!r} is judged {grade}, but line {first_line} judged "
-                                          f"it {first_grade} (conflicting judgements)")
+                raise InputError(
+                    "qrels",
+                    f"{source}: line {lineno}: document {parts[2]!r} of topic "
+                    f"{parts[0]!r} is judged {grade}, but line {first_line} judged "
+                    f"it {first_grade} (conflicting judgements)",
+                )
             continue
         judged[key] = (lineno, grade)
         topics.append(parts[0])
@@ -117,8 +130,9 @@ def _run_lines(source, lines=None) -> tuple[str, pd.DataFrame]:
     for lineno, parts in _records("run", source, _RUN_LAYOUT, lines):
         score = parse_ascii_float(parts[4])
         if score is None:
-            raise InputError("run", f"{source}: line {lineno}: score {parts[4][:40]!r} is not a number "
-                                    "(ASCII digits 0-9)")
+            raise InputError(
+                "run", f"{source}: line {lineno}: score {parts[4][:40]!r} is not a number (ASCII digits 0-9)"
+            )
         if not math.isfinite(score):
             raise InputError("run", f"{source}: line {lineno}: score must be finite")
         topics.append(parts[0])
@@ -127,9 +141,12 @@ def _run_lines(source, lines=None) -> tuple[str, pd.DataFrame]:
         if tag is None:
             tag, tag_line = parts[5], lineno
         elif parts[5] != tag:
-            raise InputError("run", f"{source}: line {lineno}: run tag {parts[5]!r} differs from "
-                                    f"{tag!r} (line {tag_line}); a run file holds one system - split "
-                                    "it into one file per tag")
+            raise InputError(
+                "run",
+                f"{source}: line {lineno}: run tag {parts[5]!r} differs from "
+                f"{tag!r} (line {tag_line}); a run file holds one system - split "
+                "it into one file per tag",
+            )
     if not topics:
         raise InputError("run", f"{source}: no ranked documents found")
     return tag, pd.DataFrame({"topic": topics, "docno": docs, "score": np.asarray(scores, dtype=np.float64)})
@@ -161,8 +178,10 @@ def _bulk_text(parameter: str, source) -> str | None:
             total += len(b)
             if b"\x00" in b or total > _BULK_MAX_BYTES:
                 return None
-            if gz and (total > MAX_DECOMPRESSED_BYTES
-                       or total > MAX_GZIP_RATIO * max(counter.count if counter is not None else 0, 1 << 16)):
+            if gz and (
+                total > MAX_DECOMPRESSED_BYTES
+                or total > MAX_GZIP_RATIO * max(counter.count if counter is not None else 0, 1 << 16)
+            ):
                 return None
             chunks.append(b)
     except (EOFError, zlib.error, OSError):
@@ -192,9 +211,18 @@ def _bulk_frame(text: str, n: int, usecols: list[int], dtypes: dict) -> pd.DataF
     if first is None or len(first.split()) != n:  # a longer first line would become an index
         return None
     try:
-        df = pd.read_csv(io.StringIO(text), sep=r"\s+", header=None, names=list(range(n)),  # all: extra fields raise
-                         dtype=dtypes, na_filter=False, quoting=csv.QUOTE_NONE, engine="c",
-                         skip_blank_lines=True, keep_default_na=False)
+        df = pd.read_csv(
+            io.StringIO(text),
+            sep=r"\s+",
+            header=None,
+            names=list(range(n)),  # all: extra fields raise
+            dtype=dtypes,
+            na_filter=False,
+            quoting=csv.QUOTE_NONE,
+            engine="c",
+            skip_blank_lines=True,
+            keep_default_na=False,
+        )
     except (ValueError, OverflowError, IndexError, pd.errors.ParserError):
         return None  # e.g. "Expected 6 fields in line 3, saw 7"
     if not isinstance(df.index, pd.RangeIndex) or list(df.columns) != list(range(n)) or len(df) == 0:
@@ -219,7 +247,7 @@ def _qrels_bulk(text: str) -> tuple[pd.DataFrame, np.ndarray, np.ndarray] | None
         rel = grades.astype(np.int64)
     except (ValueError, OverflowError):  # '1-2', '+-1'
         return None
-    if np.any(np.abs(rel) >= 2 ** 62):
+    if np.any(np.abs(rel) >= 2**62):
         return None
     topic, docno = df[0].to_numpy(dtype=object), df[2].to_numpy(dtype=object)
     tc, _ = _factorize_grouped(topic)
@@ -244,8 +272,9 @@ def _run_bulk(text: str) -> tuple[str, pd.DataFrame] | None:
     tags = df[5].to_numpy(dtype=object)
     if not (tags == tags[0]).all():
         return None
-    return str(tags[0]), pd.DataFrame({"topic": df[0].to_numpy(dtype=object), "docno": df[2].to_numpy(dtype=object),
-                                       "score": score})
+    return str(tags[0]), pd.DataFrame(
+        {"topic": df[0].to_numpy(dtype=object), "docno": df[2].to_numpy(dtype=object), "score": score}
+    )
 
 
 # --------------------------------------------------------------------------- public readers
@@ -305,7 +334,7 @@ def _read_qrels_coded(source: Any) -> tuple[pd.DataFrame, np.ndarray, np.ndarray
         got = None if text is None else _qrels_bulk(text)
         if got is not None:
             return got
-        df = _qrels_lines(source)   # each document judged once already
+        df = _qrels_lines(source)  # each document judged once already
         dc, du = _factorize_text(df["docno"].to_numpy(dtype=object))
         return df, dc, du
     return _last_judgement(df)
@@ -328,9 +357,9 @@ def _factorize_text(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         codes, uniq = pd.factorize(values)
         return codes.astype(np.int64, copy=False), np.asarray(uniq, dtype=object)
     try:
-        if "\x00" in "".join(values):   # fixed-width bytes would drop a trailing NUL
+        if "\x00" in "".join(values):  # fixed-width bytes would drop a trailing NUL
             raise ValueError
-        raw = values.astype("S")        # UnicodeEncodeError (a ValueError) for a non-ASCII id
+        raw = values.astype("S")  # UnicodeEncodeError (a ValueError) for a non-ASCII id
     except (TypeError, ValueError):
         codes, uniq = pd.factorize(values)
         return codes.astype(np.int64, copy=False), np.asarray(uniq, dtype=object)
@@ -338,7 +367,7 @@ def _factorize_text(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     words = -(-width // 8)
     grid = np.zeros((n, 8 * words), dtype=np.uint8)
     grid[:, :width] = raw.view(np.uint8).reshape(n, width)
-    cols = grid.view(np.uint64).T.copy()   # one row per 8-byte word (equality is all that matters)
+    cols = grid.view(np.uint64).T.copy()  # one row per 8-byte word (equality is all that matters)
     codes, _ = pd.factorize(cols[0])
     codes = codes.astype(np.int64, copy=False)
     for j in range(1, words):

@@ -7,6 +7,7 @@ the dispatch of :func:`agreekit.ireval.metrics.evaluate` (each entry's ``compute
 CLI's help.  Adding a metric is one :class:`MetricDefinition` in :data:`METRICS` (its
 kernel in :mod:`agreekit.ireval._kernels_ir`) and its tests.
 """
+
 from __future__ import annotations
 
 import difflib
@@ -106,31 +107,76 @@ def _registry(*defs: MetricDefinition) -> Mapping[str, MetricDefinition]:
 
 #: the IR metrics: kind -> :class:`MetricDefinition` (read-only)
 METRICS: Mapping[str, MetricDefinition] = _registry(
-    MetricDefinition("AveP", _kir.average_precision, "average precision, (1/R) sum_r isrel(r) P(r)",
-                     aliases=("AP",), params=("rel",), trec_eval=("map", "map_cut_{k}")),
-    MetricDefinition("P", _kir.precision, "precision at k, count(k) / k (without @k: at depth, or "
-                     "relevant retrieved / retrieved when every document is used)",
-                     aliases=("PDoc",), params=("rel",), trec_eval=("P_{k}",)),
-    MetricDefinition("R", _kir.recall, "recall at k, count(k) / R", params=("rel",),
-                     trec_eval=("recall_{k}",)),
-    MetricDefinition("RR", _kir.reciprocal_rank, "1 / rank of the first relevant document (0 if none)",
-                     params=("rel",), trec_eval=("recip_rank",)),
-    MetricDefinition("R-prec", _kir.r_precision, "precision at rank R", aliases=("Rprec",),
-                     cutoff="forbidden", params=("rel",), trec_eval=("Rprec",)),
-    MetricDefinition("nDCG", _kir.ndcg_trec, "trec_eval's ndcg_cut: gain / log2(rank + 1), ideal list cut "
-                     "at k", trec_eval=("ndcg_cut_{k}", "ndcg")),
-    MetricDefinition("nDCG_jk", _kir.ndcg_jk, "Jarvelin-Kekalainen nDCG as used by Sakai (2006): ranks "
-                     "<= a undiscounted, rank i > a divided by log_a(i)"),
+    MetricDefinition(
+        "AveP",
+        _kir.average_precision,
+        "average precision, (1/R) sum_r isrel(r) P(r)",
+        aliases=("AP",),
+        params=("rel",),
+        trec_eval=("map", "map_cut_{k}"),
+    ),
+    MetricDefinition(
+        "P",
+        _kir.precision,
+        "precision at k, count(k) / k (without @k: at depth, or "
+        "relevant retrieved / retrieved when every document is used)",
+        aliases=("PDoc",),
+        params=("rel",),
+        trec_eval=("P_{k}",),
+    ),
+    MetricDefinition("R", _kir.recall, "recall at k, count(k) / R", params=("rel",), trec_eval=("recall_{k}",)),
+    MetricDefinition(
+        "RR",
+        _kir.reciprocal_rank,
+        "1 / rank of the first relevant document (0 if none)",
+        params=("rel",),
+        trec_eval=("recip_rank",),
+    ),
+    MetricDefinition(
+        "R-prec",
+        _kir.r_precision,
+        "precision at rank R",
+        aliases=("Rprec",),
+        cutoff="forbidden",
+        params=("rel",),
+        trec_eval=("Rprec",),
+    ),
+    MetricDefinition(
+        "nDCG",
+        _kir.ndcg_trec,
+        "trec_eval's ndcg_cut: gain / log2(rank + 1), ideal list cut at k",
+        trec_eval=("ndcg_cut_{k}", "ndcg"),
+    ),
+    MetricDefinition(
+        "nDCG_jk",
+        _kir.ndcg_jk,
+        "Jarvelin-Kekalainen nDCG as used by Sakai (2006): ranks <= a undiscounted, rank i > a divided by log_a(i)",
+    ),
     MetricDefinition("nCG", _kir.ncg, "normalized cumulated gain, cg(k) / cgI(k)"),
-    MetricDefinition("Q-measure", _kir.q_measure, "Sakai's Q-measure, (1/R) sum_r isrel(r) "
-                     "(beta cg(r) + count(r)) / (beta cgI(r) + r)", aliases=("Q",)),
-    MetricDefinition("bpref", _kir.bpref, "trec_eval's bpref (Buckley and Voorhees 2004)",
-                     aliases=("Bpref",), cutoff="forbidden", params=("rel",), trec_eval=("bpref",),
-                     needs_judgements=True),
-    MetricDefinition("Judged", _kir.judged, "fraction of the top k documents that are judged",
-                     needs_judgements=True),
-    MetricDefinition("Success", _kir.success, "1 if a relevant document is in the top k, else 0",
-                     params=("rel",), trec_eval=("success_{k}",)),
+    MetricDefinition(
+        "Q-measure",
+        _kir.q_measure,
+        "Sakai's Q-measure, (1/R) sum_r isrel(r) (beta cg(r) + count(r)) / (beta cgI(r) + r)",
+        aliases=("Q",),
+    ),
+    MetricDefinition(
+        "bpref",
+        _kir.bpref,
+        "trec_eval's bpref (Buckley and Voorhees 2004)",
+        aliases=("Bpref",),
+        cutoff="forbidden",
+        params=("rel",),
+        trec_eval=("bpref",),
+        needs_judgements=True,
+    ),
+    MetricDefinition("Judged", _kir.judged, "fraction of the top k documents that are judged", needs_judgements=True),
+    MetricDefinition(
+        "Success",
+        _kir.success,
+        "1 if a relevant document is in the top k, else 0",
+        params=("rel",),
+        trec_eval=("success_{k}",),
+    ),
 )
 
 #: spelling (kind or alias) -> kind
@@ -176,7 +222,7 @@ def _did_you_mean(text: str) -> str:
     """``; did you mean 'nDCG@10'?`` for a misspelt name (difflib), else ``""``.  Only suggestions
     that parse with the rest of what was typed (``@10``, ``(rel=2)``) are offered."""
     head = re.split(r"[@(]", text, maxsplit=1)[0]
-    tail = text[len(head):]
+    tail = text[len(head) :]
     names = [n for n in _all_spellings() if not n.endswith("_k")]
 
     def parses(candidate: str) -> bool:
@@ -204,8 +250,9 @@ def _is_measure_object(obj) -> bool:
 def _spec(name: str, kind: str, cutoff: int | None, rel: int | None) -> MetricSpec:
     d = METRICS[kind]
     if cutoff is not None and d.cutoff == "forbidden":
-        raise InputError("metrics", f"{name!r}: {kind} takes no cut-off"
-                                    + (" (its cut-off is R)" if kind == "R-prec" else ""))
+        raise InputError(
+            "metrics", f"{name!r}: {kind} takes no cut-off" + (" (its cut-off is R)" if kind == "R-prec" else "")
+        )
     if cutoff is not None and cutoff < 1:
         raise InputError("metrics", f"cut-off of {name!r} must be >= 1")
     if rel is not None and rel < 1:
@@ -268,9 +315,12 @@ def _parse(name: str, text: str, *, suggest: bool = True) -> MetricSpec:
     m = _METRIC_RE.match(text)
     if m is None:
         hint = _did_you_mean(text) if suggest else ""
-        raise InputError("metrics", f"unsupported metric {name!r}{hint} (supported: "
-                                    f"{supported_text()}; ir_measures parameters such as P(rel=2)@10 and "
-                                    "trec_eval names such as map, P_10, ndcg_cut_10 are accepted)")
+        raise InputError(
+            "metrics",
+            f"unsupported metric {name!r}{hint} (supported: "
+            f"{supported_text()}; ir_measures parameters such as P(rel=2)@10 and "
+            "trec_eval names such as map, P_10, ndcg_cut_10 are accepted)",
+        )
     kind = _SPELLINGS[m.group(1)]
     cutoff = None if m.group(3) is None else int(m.group(3))
     rel = None
@@ -280,8 +330,11 @@ def _parse(name: str, text: str, *, suggest: bool = True) -> MetricSpec:
         for item in filter(None, (p.strip() for p in m.group(2).split(","))):
             pm = _PARAM_RE.match(item)
             if pm is None or pm.group(1) not in allowed:
-                raise InputError("metrics", f"unsupported metric {name!r}: parameter {item!r} of {kind} is not "
-                                            f"computed here (supported parameters: {', '.join(allowed) or 'none'})")
+                raise InputError(
+                    "metrics",
+                    f"unsupported metric {name!r}: parameter {item!r} of {kind} is not "
+                    f"computed here (supported parameters: {', '.join(allowed) or 'none'})",
+                )
             key, value = pm.group(1), int(pm.group(2))
             if key in seen:
                 raise InputError("metrics", f"{name!r}: parameter {key!r} given twice")
@@ -302,10 +355,16 @@ def _iv_evaluate(*, metrics: Any, progress: Any) -> None:
     """The options of :func:`agreekit.ireval.evaluate` that its body would otherwise trip over."""
 
     if not (isinstance(metrics, str) or _is_measure_object(metrics)):
-        if isinstance(metrics, (np.ndarray, np.ma.MaskedArray)) and metrics.ndim != 1 or \
-                not isinstance(metrics, Iterable) or isinstance(metrics, (bytes, Mapping)):
-            raise InputError("metrics", f"must be a metric name, an ir_measures measure or a sequence of them; "
-                                        f"got {type(metrics).__name__}")
+        if (
+            isinstance(metrics, (np.ndarray, np.ma.MaskedArray))
+            and metrics.ndim != 1
+            or not isinstance(metrics, Iterable)
+            or isinstance(metrics, (bytes, Mapping))
+        ):
+            raise InputError(
+                "metrics",
+                f"must be a metric name, an ir_measures measure or a sequence of them; got {type(metrics).__name__}",
+            )
     check_flag("progress", progress, allow_none=True)
 
 
@@ -320,13 +379,15 @@ def _iv_topic_metrics(ranked_gains: Any, ideal_gains: Any, specs: Any, beta: Any
     gi = np.sort(gi)[::-1]
     gi = gi[gi > 0]
     if gi.size == 0:
-        raise InputError("ideal_gains", "holds no positive gain (the topic has no relevant document): every "
-                                        "metric is undefined")
+        raise InputError(
+            "ideal_gains", "holds no positive gain (the topic has no relevant document): every metric is undefined"
+        )
     if isinstance(specs, MetricSpec) or isinstance(specs, (str, bytes, Mapping)) or not isinstance(specs, Iterable):
         raise InputError("specs", f"must be a sequence of metrics from parse_metric(); got {type(specs).__name__}")
     specs = list(specs)
     for sp in specs:
         if not isinstance(sp, MetricSpec):
-            raise InputError("specs", f"must hold metrics from parse_metric() (e.g. parse_metric('AP')); got "
-                                      f"{type(sp).__name__}")
+            raise InputError(
+                "specs", f"must hold metrics from parse_metric() (e.g. parse_metric('AP')); got {type(sp).__name__}"
+            )
     return g, gi, specs

@@ -1,4 +1,5 @@
 """Topics x systems score matrices: validating, aligning by label, loading from CSV."""
+
 from __future__ import annotations
 
 import os
@@ -28,12 +29,13 @@ def _numeric_id(text: str) -> Decimal | None:
         return None
 
 
-
 _TOPIC_HEADERS = {"topic", "topics", "qid", "query", "query_id", "topic_id", "id", ""}
 #: header names of a topic-id column: topic, Topic ID, qid, qno, QNo, QueryID, query_id, qid_num, tid, num, ...
 _TOPIC_HEADER_RE = re.compile(
     r"(?:q|qry|query|queries|topic|topics|qid|qids|qno|qnum|tid|id|ids|num|number|no|nr)"
-    r"(?:[\s_.\-]*(?:id|ids|no|nr|num|number|name|s))*", re.IGNORECASE | re.ASCII)
+    r"(?:[\s_.\-]*(?:id|ids|no|nr|num|number|name|s))*",
+    re.IGNORECASE | re.ASCII,
+)
 _TOPIC_COLUMN_CHOICES = ("auto", "first", "none")
 
 
@@ -55,20 +57,30 @@ def _first_column_is_topics(df: pd.DataFrame, topic_column: str, parameter: str,
     if first == "" or _TOPIC_HEADER_RE.fullmatch(first):
         frac = next((c for c in cells if parse_ascii_float(c) is not None and not is_ascii_int(c)), None)
         if frac is not None and all(parse_ascii_float(c) is not None for c in cells):  # a topic-like name over scores
-            raise InputError(parameter, f"{shown}: the first column {first!r} is named like topic ids but holds "
-                                        f"scores ({frac!r}); pass topic_column='none' (--topic-column none) if it "
-                                        "is a system, or give the topic ids")
+            raise InputError(
+                parameter,
+                f"{shown}: the first column {first!r} is named like topic ids but holds "
+                f"scores ({frac!r}); pass topic_column='none' (--topic-column none) if it "
+                "is a system, or give the topic ids",
+            )
         return True
     if not cells:
         return False
     if all(c != "" and parse_ascii_float(c) is None for c in cells):
         return True  # topic ids such as q1 (a single typo in a system column is an error below)
-    if (len(cells) >= 2 and all(is_ascii_int(c) for c in cells) and len({int(c) for c in cells}) == len(cells)
-            and min(int(c) for c in cells) >= 1):
-        raise InputError(parameter, f"{shown}: the first column {first!r} holds distinct integers "
-                                    f"({cells[0]}, {cells[1]}, ...): topic ids or a system's scores? Name it "
-                                    "'topic' or pass topic_column='first' (CLI --topic-column first) if they "
-                                    "are topic ids, topic_column='none' (--topic-column none) if it is a system")
+    if (
+        len(cells) >= 2
+        and all(is_ascii_int(c) for c in cells)
+        and len({int(c) for c in cells}) == len(cells)
+        and min(int(c) for c in cells) >= 1
+    ):
+        raise InputError(
+            parameter,
+            f"{shown}: the first column {first!r} holds distinct integers "
+            f"({cells[0]}, {cells[1]}, ...): topic ids or a system's scores? Name it "
+            "'topic' or pass topic_column='first' (CLI --topic-column first) if they "
+            "are topic ids, topic_column='none' (--topic-column none) if it is a system",
+        )
     return False
 
 
@@ -76,8 +88,7 @@ def _first_column_is_topics(df: pd.DataFrame, topic_column: str, parameter: str,
 _SCORE_LIMIT = 1e150
 
 
-def check_scores(scores: Any, *, parameter: str = "scores", min_topics: int = 2,
-                 min_systems: int = 2) -> pd.DataFrame:
+def check_scores(scores: Any, *, parameter: str = "scores", min_topics: int = 2, min_systems: int = 2) -> pd.DataFrame:
     """Validate a topics x systems score matrix and return it as a float DataFrame.
 
     Accepts a DataFrame (index = topics, columns = systems) or a 2-D array
@@ -90,8 +101,11 @@ def check_scores(scores: Any, *, parameter: str = "scores", min_topics: int = 2,
         df = scores
     else:
         arr = float_matrix(parameter, scores, what="topics x systems matrix")
-        df = pd.DataFrame(arr, index=pd.RangeIndex(1, arr.shape[0] + 1, name="topic"),
-                          columns=[f"sys{j + 1}" for j in range(arr.shape[1])])
+        df = pd.DataFrame(
+            arr,
+            index=pd.RangeIndex(1, arr.shape[0] + 1, name="topic"),
+            columns=[f"sys{j + 1}" for j in range(arr.shape[1])],
+        )
     try:
         values = df.to_numpy(dtype=np.float64)
     except (TypeError, ValueError):
@@ -105,14 +119,19 @@ def check_scores(scores: Any, *, parameter: str = "scores", min_topics: int = 2,
         raise InputError(parameter, f"must have at least {min_systems} systems (columns); got {s}")
     if not np.all(np.isfinite(values)):
         bad = np.argwhere(~np.isfinite(values))[0]
-        raise InputError(parameter, f"contains NaN or infinite values (first at topic {df.index[bad[0]]!r}, "
-                                    f"system {df.columns[bad[1]]!r})")
+        raise InputError(
+            parameter,
+            f"contains NaN or infinite values (first at topic {df.index[bad[0]]!r}, system {df.columns[bad[1]]!r})",
+        )
     big = float(np.max(np.abs(values)))
     if big > _SCORE_LIMIT:
         bad = np.argwhere(np.abs(values) == big)[0]
-        raise InputError(parameter, f"has a score {values[bad[0], bad[1]]:.3g} (topic {df.index[bad[0]]!r}, system "
-                                    f"{df.columns[bad[1]]!r}) beyond ±{_SCORE_LIMIT:.0e}: differences, means "
-                                    "and squared differences of such scores overflow float64")
+        raise InputError(
+            parameter,
+            f"has a score {values[bad[0], bad[1]]:.3g} (topic {df.index[bad[0]]!r}, system "
+            f"{df.columns[bad[1]]!r}) beyond ±{_SCORE_LIMIT:.0e}: differences, means "
+            "and squared differences of such scores overflow float64",
+        )
     if df.index.has_duplicates:
         raise InputError(parameter, "has duplicate topic labels")
     if df.columns.has_duplicates:
@@ -152,8 +171,10 @@ def align_scores(reference: pd.DataFrame, other: pd.DataFrame, *, names=("scores
         raise InputError("names", f"must be a pair of strings (how errors name the two matrices); got {names!r}"[:200])
     for param, frame in (("reference", reference), ("other", other)):
         if not isinstance(frame, pd.DataFrame):
-            raise InputError(param, f"must be a pandas DataFrame of topics x systems scores (see load_scores); "
-                                    f"got {type(frame).__name__}")
+            raise InputError(
+                param,
+                f"must be a pandas DataFrame of topics x systems scores (see load_scores); got {type(frame).__name__}",
+            )
     for axis, what in ((0, "topics"), (1, "systems")):
         a = reference.axes[axis]
         b = other.axes[axis]
@@ -162,10 +183,19 @@ def align_scores(reference: pd.DataFrame, other: pd.DataFrame, *, names=("scores
             only_b = sorted(set(map(str, b)) - set(map(str, a)))
             values = {v: t for t in only_a if (v := _numeric_id(t)) is not None}
             same = next(((t, values[v]) for t in only_b if (v := _numeric_id(t)) is not None and v in values), None)
-            hint = "" if same is None else (f"; {same[0]!r} of {names[1]} equals {same[1]!r} of {names[0]} only as "
-                                            "a number: labels are compared as text")
-            raise InputError(names[1], f"has different {what} than `{names[0]}` "
-                                       f"(only in {names[0]}: {only_a[:5]}; only in {names[1]}: {only_b[:5]}{hint})")
+            hint = (
+                ""
+                if same is None
+                else (
+                    f"; {same[0]!r} of {names[1]} equals {same[1]!r} of {names[0]} only as "
+                    "a number: labels are compared as text"
+                )
+            )
+            raise InputError(
+                names[1],
+                f"has different {what} than `{names[0]}` "
+                f"(only in {names[0]}: {only_a[:5]}; only in {names[1]}: {only_b[:5]}{hint})",
+            )
     o = other.copy()
     o.index = o.index.map(str)
     o.columns = o.columns.map(str)
@@ -235,16 +265,19 @@ def load_scores(path: str | os.PathLike, *, parameter: str = "scores", topic_col
     else:
         df.index = pd.RangeIndex(1, len(df) + 1, name="topic")
     df.columns = pd.Index([str(c) for c in df.columns], name="system")
-    num = df.apply(lambda c: c.map(lambda v: np.nan if (f := parse_ascii_float(v)) is None else f)
-                   ).astype(np.float64)
+    num = df.apply(lambda c: c.map(lambda v: np.nan if (f := parse_ascii_float(v)) is None else f)).astype(np.float64)
     bad = num.isna() & df.ne("").to_numpy() & ~df.isin(["nan", "NaN", "NA"]).to_numpy()
     if bad.to_numpy().any():
         r, c = np.argwhere(bad.to_numpy())[0]
-        raise InputError(parameter, f"{shown} line {table.lines[r]}: non-numeric value {df.iat[r, c]!r} "
-                                    f"at topic {df.index[r]!r}, system {df.columns[c]!r}")
+        raise InputError(
+            parameter,
+            f"{shown} line {table.lines[r]}: non-numeric value {df.iat[r, c]!r} "
+            f"at topic {df.index[r]!r}, system {df.columns[c]!r}",
+        )
     if num.shape[0] and num.shape[1] and not np.all(np.isfinite(num.to_numpy(dtype=np.float64))):
         r, c = np.argwhere(~np.isfinite(num.to_numpy(dtype=np.float64)))[0]
         what = "missing value" if df.iat[r, c] == "" else f"NaN or infinite value {df.iat[r, c]!r}"
-        raise InputError(parameter, f"{shown} line {table.lines[r]}: {what} at topic {df.index[r]!r}, "
-                                    f"system {df.columns[c]!r}")
+        raise InputError(
+            parameter, f"{shown} line {table.lines[r]}: {what} at topic {df.index[r]!r}, system {df.columns[c]!r}"
+        )
     return check_scores(num, parameter=parameter)

@@ -1,6 +1,7 @@
 """The stability method (minority rate / proportion of ties, Sakai Fig. 9-10) and swap rates
 (Fig. 11, Table 3).  Public through :mod:`agreekit.ireval.bootstrap`.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -123,8 +124,13 @@ class StabilityResult(ResultBase):
 
     def to_frame(self) -> pd.DataFrame:
         """Table f, MR, PT (the MR-PT curve)."""
-        return pd.DataFrame({"fuzziness": self.fuzziness, "minority_rate": self.minority_rate,
-                             "proportion_of_ties": self.proportion_of_ties})
+        return pd.DataFrame(
+            {
+                "fuzziness": self.fuzziness,
+                "minority_rate": self.minority_rate,
+                "proportion_of_ties": self.proportion_of_ties,
+            }
+        )
 
 
 def _check_fuzziness(fuzziness) -> np.ndarray:
@@ -135,9 +141,16 @@ def _check_fuzziness(fuzziness) -> np.ndarray:
 
 
 @renamed_parameters(statistic="summary")
-def stability(scores: Any, *, fuzziness: Sequence[float] = DEFAULT_FUZZINESS, summary: str = "mean",
-              n_resamples: int = 1000, rng: Any = None, resamples: Any = None,
-              offset: float = GM_OFFSET) -> StabilityResult:
+def stability(
+    scores: Any,
+    *,
+    fuzziness: Sequence[float] = DEFAULT_FUZZINESS,
+    summary: str = "mean",
+    n_resamples: int = 1000,
+    rng: Any = None,
+    resamples: Any = None,
+    offset: float = GM_OFFSET,
+) -> StabilityResult:
     """Stability method on bootstrap topic samples: minority rate and proportion of ties.
 
     For each pair and sample Q*b, with margin = f * max(M(X,Q*b), M(Y,Q*b)):
@@ -190,8 +203,9 @@ def stability(scores: Any, *, fuzziness: Sequence[float] = DEFAULT_FUZZINESS, su
     stat = summary_name(summary, allow_callable=False)
     f = _check_fuzziness(fuzziness)
     offset = check_float("offset", offset, minimum=0.0)
-    idx = topic_resamples(resamples, n, n_resamples, rng, bytes_per_resample=16.0 * s,
-                           what="system summaries of the stability method")
+    idx = topic_resamples(
+        resamples, n, n_resamples, rng, bytes_per_resample=16.0 * s, what="system summaries of the stability method"
+    )
     B = idx.shape[0]
     M = bootstrap_summaries(X, idx, stat, offset)
     pa, pb = _pairs(s)
@@ -199,8 +213,16 @@ def stability(scores: Any, *, fuzziness: Sequence[float] = DEFAULT_FUZZINESS, su
     denom = B * pa.size
     mr = np.minimum(gt_ab, gt_ba).sum(axis=1) / denom
     pt = eq.sum(axis=1) / denom
-    return StabilityResult(fuzziness=f, minority_rate=mr, proportion_of_ties=pt, n_pairs=int(pa.size),
-                           n_resamples=B, gt_ab=gt_ab, gt_ba=gt_ba, eq=eq)
+    return StabilityResult(
+        fuzziness=f,
+        minority_rate=mr,
+        proportion_of_ties=pt,
+        n_pairs=int(pa.size),
+        n_resamples=B,
+        gt_ab=gt_ab,
+        gt_ba=gt_ba,
+        eq=eq,
+    )
 
 
 # --------------------------------------------------------------------------- swap
@@ -267,16 +289,32 @@ class SwapResult(ResultBase):
 
     def to_dict(self) -> dict:
         """Table 3's quantities (JSON-able; the keys of the pipeline's summary.json)."""
-        return {"abs": self.abs_difference, "max": self.max_value, "rel": self.rel_difference,
-                "sensitivity": self.sensitivity, "threshold": self.threshold,
-                "n_pairs": self.n_pairs, "n_resamples": self.n_resamples}
+        return {
+            "abs": self.abs_difference,
+            "max": self.max_value,
+            "rel": self.rel_difference,
+            "sensitivity": self.sensitivity,
+            "threshold": self.threshold,
+            "n_pairs": self.n_pairs,
+            "n_resamples": self.n_resamples,
+        }
 
 
 @renamed_parameters(statistic="summary")
-def swap_rates(scores: Any, *, summary: str = "mean", bin_width: float = 0.01, n_bins: int = 21,
-               threshold: float = 0.05, monotone: bool = False, n_resamples: int = 1000,
-               rng: Any = None, resamples: Any = None, resamples_prime: Any = None,
-               offset: float = GM_OFFSET) -> SwapResult:
+def swap_rates(
+    scores: Any,
+    *,
+    summary: str = "mean",
+    bin_width: float = 0.01,
+    n_bins: int = 21,
+    threshold: float = 0.05,
+    monotone: bool = False,
+    n_resamples: int = 1000,
+    rng: Any = None,
+    resamples: Any = None,
+    resamples_prime: Any = None,
+    offset: float = GM_OFFSET,
+) -> SwapResult:
     """Swap method with two independent sets of bootstrap samples {Q*b}, {Q'*b}.
 
     For each pair and b: D = M(X,Q*b) - M(Y,Q*b), D' likewise on Q'*b;
@@ -342,15 +380,17 @@ def swap_rates(scores: Any, *, summary: str = "mean", bin_width: float = 0.01, n
     monotone = check_flag("monotone", monotone)
     offset = check_float("offset", offset, minimum=0.0)
     if resamples is None:  # two B x n sample matrices and four B x s summaries
-        check_memory("n_resamples", check_int("n_resamples", n_resamples, minimum=1) * (16.0 * n + 32.0 * s),
-                     "the two sets of bootstrap samples and system summaries of the swap method")
+        check_memory(
+            "n_resamples",
+            check_int("n_resamples", n_resamples, minimum=1) * (16.0 * n + 32.0 * s),
+            "the two sets of bootstrap samples and system summaries of the swap method",
+        )
     if isinstance(rng, np.random.Generator):
         idx = topic_resamples(resamples, n, n_resamples, rng)
         idx2 = topic_resamples(resamples_prime, n, idx.shape[0], rng, name="resamples_prime")
     else:
         idx = topic_resamples(resamples, n, n_resamples, rng)
-        idx2 = topic_resamples(resamples_prime, n, idx.shape[0], rng, stream=STREAM_SWAP,
-                                name="resamples_prime")
+        idx2 = topic_resamples(resamples_prime, n, idx.shape[0], rng, stream=STREAM_SWAP, name="resamples_prime")
     if idx2.shape[0] != idx.shape[0]:
         raise InputError("resamples_prime", f"must have as many rows as `resamples` ({idx.shape[0]})")
     B = idx.shape[0]
@@ -362,8 +402,15 @@ def swap_rates(scores: Any, *, summary: str = "mean", bin_width: float = 0.01, n
         rate = np.where(counter > 0, swaps / np.maximum(counter, 1), np.nan)
     lower = np.arange(nb) * width
     upper = np.append(lower[1:], np.inf)
-    bins = pd.DataFrame({"lower": np.round(lower, 12), "upper": np.round(upper, 12), "comparisons": counter,
-                         "swaps": swaps, "swap_rate": rate})
+    bins = pd.DataFrame(
+        {
+            "lower": np.round(lower, 12),
+            "upper": np.round(upper, 12),
+            "comparisons": counter,
+            "swaps": swaps,
+            "swap_rate": rate,
+        }
+    )
     nonempty = counter > 0
     ok = nonempty & (rate <= thr)
     i_abs = None
@@ -379,5 +426,13 @@ def swap_rates(scores: Any, *, summary: str = "mean", bin_width: float = 0.01, n
     max_v = float(M1.max())
     rel = abs_d / max_v if (i_abs is not None and max_v != 0) else float("nan")
     sens = float(counter[i_abs:].sum() / counter.sum()) if i_abs is not None else 0.0
-    return SwapResult(bins=bins, abs_difference=round(abs_d, 12), max_value=max_v, rel_difference=rel,
-                      sensitivity=sens, threshold=thr, n_pairs=int(pa.size), n_resamples=B)
+    return SwapResult(
+        bins=bins,
+        abs_difference=round(abs_d, 12),
+        max_value=max_v,
+        rel_difference=rel,
+        sensitivity=sens,
+        threshold=thr,
+        n_pairs=int(pa.size),
+        n_resamples=B,
+    )

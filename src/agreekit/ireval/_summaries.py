@@ -1,4 +1,5 @@
 """Summaries of per-topic scores: arithmetic and geometric (Sakai 2006, Eq. 7) means, rounding."""
+
 from __future__ import annotations
 
 from typing import Any

@@ -3,6 +3,7 @@
 Also the counting rule shared by every ASL (b = #{b : |t*b| >= |t| (1 - 1e-12)}, see the
 ``bootstrap`` module docstring) and the critical rank k = B alpha.
 """
+
 from __future__ import annotations
 
 import math
@@ -15,18 +16,23 @@ import numpy as np
 
 from agreekit._api import TestResultBase, deprecated_attribute, monte_carlo_pvalue, renamed_parameters
 from agreekit._memory import check_memory
-from agreekit._resampling import (STREAM_POOLED, log_values, resample_batches, summary_name, topic_resamples,
-                                  unit_mean_interval)
-from agreekit._validation import (InputError, as_float_array, check_choice, check_float, check_int,
-                                 check_real_values)
+from agreekit._resampling import (
+    STREAM_POOLED,
+    log_values,
+    resample_batches,
+    summary_name,
+    topic_resamples,
+    unit_mean_interval,
+)
+from agreekit._validation import InputError, as_float_array, check_choice, check_float, check_int, check_real_values
 from agreekit.ireval import _kernels as _k
 from agreekit.ireval._summaries import GM_OFFSET
 
 __all__ = ["ALTERNATIVES", "critical_rank", "PairedTestResult", "paired_test", "UnpairedTestResult", "unpaired_test"]
 
 
-_REL_TOL = 1e-12          # relative tolerance of the ">=" counting rule
-_ZERO_VAR_TOL = 1e-10     # replicate variance <= tol * mean square  ->  zero spread
+_REL_TOL = 1e-12  # relative tolerance of the ">=" counting rule
+_ZERO_VAR_TOL = 1e-10  # replicate variance <= tol * mean square  ->  zero spread
 ALTERNATIVES = ("two-sided", "greater", "less")
 
 
@@ -69,8 +75,12 @@ def critical_rank(n_resamples: int, alpha: float) -> int:
     if abs(k - exact) > 1e-9 * max(1.0, exact):
         k = math.floor(exact)
         if k >= 1:
-            warnings.warn(f"n_resamples * alpha = {B} * {alpha} = {exact:g} is not an integer; the critical "
-                          f"rank k is rounded down to {k}", UserWarning, stacklevel=3)
+            warnings.warn(
+                f"n_resamples * alpha = {B} * {alpha} = {exact:g} is not an integer; the critical "
+                f"rank k is rounded down to {k}",
+                UserWarning,
+                stacklevel=3,
+            )
     if k < 1:
         raise InputError("alpha", f"n_resamples * alpha must be at least 1; got {B} * {alpha} = {exact:g}")
     return int(k)
@@ -117,13 +127,19 @@ def _align_paired(x, y):
     if not (isinstance(x, pd.Series) and isinstance(y, pd.Series)) or x.index.equals(y.index):
         return x, y
     if x.index.has_duplicates or y.index.has_duplicates:
-        raise InputError("y", "x and y are Series with duplicate topic labels in a different order: they "
-                              "cannot be paired by label (give unique labels or arrays)")
+        raise InputError(
+            "y",
+            "x and y are Series with duplicate topic labels in a different order: they "
+            "cannot be paired by label (give unique labels or arrays)",
+        )
     a, b = set(map(str, x.index)), set(map(str, y.index))
     if a != b or len(x) != len(y) or len(set(x.index)) != len(a):
-        raise InputError("y", f"x and y are Series with different topic labels (only in x: "
-                              f"{sorted(a - b)[:5]}; only in y: {sorted(b - a)[:5]}): a paired test pairs "
-                              "topics by label")
+        raise InputError(
+            "y",
+            f"x and y are Series with different topic labels (only in x: "
+            f"{sorted(a - b)[:5]}; only in y: {sorted(b - a)[:5]}): a paired test pairs "
+            "topics by label",
+        )
     by_text = pd.Series(y.to_numpy(), index=[str(t) for t in y.index])
     return x, pd.Series(by_text.loc[[str(t) for t in x.index]].to_numpy(), index=x.index, name=y.name)
 
@@ -137,8 +153,9 @@ def _two_samples(x, y, *, min_size: int) -> tuple[np.ndarray, np.ndarray]:
         if v.ndim != 1:
             raise InputError(nm, f"must be 1-D; got shape {v.shape}")
         if v.size < min_size:
-            raise InputError(nm, "must not be empty" if min_size == 1 else
-                             f"must have at least {min_size} values; got {v.size}")
+            raise InputError(
+                nm, "must not be empty" if min_size == 1 else f"must have at least {min_size} values; got {v.size}"
+            )
         if not np.all(np.isfinite(v)):
             raise InputError(nm, "must not contain NaN or infinite values")
         out.append(v)
@@ -257,8 +274,14 @@ class PairedTestResult(_ASLResult):
         >>> bool(low < res.mean_difference < high)
         True
         """
-        return unit_mean_interval(self.differences, confidence_level, method=method, n_resamples=n_resamples,
-                                  rng=rng, estimand="the population mean per-topic difference of the two systems")
+        return unit_mean_interval(
+            self.differences,
+            confidence_level,
+            method=method,
+            n_resamples=n_resamples,
+            rng=rng,
+            estimand="the population mean per-topic difference of the two systems",
+        )
 
     def required_difference(self, alpha: float = 0.05) -> float:
         """|wbar*| of the replicate with the B*alpha-th largest |t*| (Sakai Fig. 5, one pair)."""
@@ -268,9 +291,17 @@ class PairedTestResult(_ASLResult):
 
 
 @renamed_parameters(statistic="summary")
-def paired_test(x: Any, y: Any, *, alternative: str = "two-sided", n_resamples: int = 1000, rng: Any = None,
-                resamples: Any = None, summary: str = "mean",
-                offset: float = GM_OFFSET) -> PairedTestResult:
+def paired_test(
+    x: Any,
+    y: Any,
+    *,
+    alternative: str = "two-sided",
+    n_resamples: int = 1000,
+    rng: Any = None,
+    resamples: Any = None,
+    summary: str = "mean",
+    offset: float = GM_OFFSET,
+) -> PairedTestResult:
     """Studentised paired bootstrap test of H0: mu_X = mu_Y.
 
     z = x - y, t = zbar / (sd(z)/sqrt(n)); the null is imposed by centring,
@@ -336,8 +367,11 @@ def paired_test(x: Any, y: Any, *, alternative: str = "two-sided", n_resamples: 
         z = x - y
     if resamples is None:
         B = check_int("n_resamples", n_resamples, minimum=1)
-        check_memory("n_resamples", 16.0 * B, f"the {B} bootstrap replicates t*b and wbar*b the result "
-                                               f"holds (null_distribution, bootstrap_differences)")
+        check_memory(
+            "n_resamples",
+            16.0 * B,
+            f"the {B} bootstrap replicates t*b and wbar*b the result holds (null_distribution, bootstrap_differences)",
+        )
     B, batches = resample_batches(resamples, x.size, n_resamples, rng)
     tstar = np.empty(B)
     wbar = np.empty(B)
@@ -345,13 +379,21 @@ def paired_test(x: Any, y: Any, *, alternative: str = "two-sided", n_resamples: 
     t = 0.0
     for lo, idx in batches:  # streamed: only one batch of topic samples in memory
         t, ts, wb, _ = _paired_core(z, idx)
-        tstar[lo:lo + ts.size] = ts
-        wbar[lo:lo + wb.size] = wb
+        tstar[lo : lo + ts.size] = ts
+        wbar[lo : lo + wb.size] = wb
     b = _count_extreme(float(t), tstar, alternative)
-    return PairedTestResult(statistic=float(t), pvalue=float(monte_carlo_pvalue(b, B)), asl=b / B,
-                            null_distribution=tstar, mean_difference=float(z.mean()),
-                            bootstrap_differences=wbar, n_resamples=B, summary_name=stat,
-                            alternative=alternative, differences=z)
+    return PairedTestResult(
+        statistic=float(t),
+        pvalue=float(monte_carlo_pvalue(b, B)),
+        asl=b / B,
+        null_distribution=tstar,
+        mean_difference=float(z.mean()),
+        bootstrap_differences=wbar,
+        n_resamples=B,
+        summary_name=stat,
+        alternative=alternative,
+        differences=z,
+    )
 
 
 # --------------------------------------------------------------------------- unpaired test
@@ -417,9 +459,17 @@ class UnpairedTestResult(_ASLResult):
 
 
 @renamed_parameters(statistic="summary")
-def unpaired_test(x: Any, y: Any, *, alternative: str = "two-sided", summary: str | Callable = "mean",
-                  n_resamples: int = 1000, rng: Any = None, resamples: Any = None,
-                  offset: float = GM_OFFSET) -> UnpairedTestResult:
+def unpaired_test(
+    x: Any,
+    y: Any,
+    *,
+    alternative: str = "two-sided",
+    summary: str | Callable = "mean",
+    n_resamples: int = 1000,
+    rng: Any = None,
+    resamples: Any = None,
+    offset: float = GM_OFFSET,
+) -> UnpairedTestResult:
     """Unpaired bootstrap test of H0: F = G for any summary statistic.
 
     The pooled vector v = (x, y) is resampled with replacement; the first n
@@ -473,9 +523,15 @@ def unpaired_test(x: Any, y: Any, *, alternative: str = "two-sided", summary: st
     v = np.concatenate([x, y])
     if stat == "gmean":
         log_values(v, offset, "x, y")
-    idx = topic_resamples(resamples, n + m, n_resamples, rng, stream=STREAM_POOLED,
-                           bytes_per_resample=8.0 * (n + m) + 32.0,
-                           what="pooled indices, resampled values and replicates of the unpaired test")
+    idx = topic_resamples(
+        resamples,
+        n + m,
+        n_resamples,
+        rng,
+        stream=STREAM_POOLED,
+        bytes_per_resample=8.0 * (n + m) + 32.0,
+        what="pooled indices, resampled values and replicates of the unpaired test",
+    )
     fn = _stat_fn(stat, offset)
     dhat = float(_apply_statistic(fn, x[None, :])[0] - _apply_statistic(fn, y[None, :])[0])
     sample = v[idx]
@@ -484,5 +540,11 @@ def unpaired_test(x: Any, y: Any, *, alternative: str = "two-sided", summary: st
         raise InputError("summary", "returned NaN or infinite values")
     B = idx.shape[0]
     b = _count_extreme(dhat, d, alternative)
-    return UnpairedTestResult(statistic=dhat, pvalue=float(monte_carlo_pvalue(b, B)), asl=b / B,
-                              null_distribution=d, n_resamples=B, alternative=alternative)
+    return UnpairedTestResult(
+        statistic=dhat,
+        pvalue=float(monte_carlo_pvalue(b, B)),
+        asl=b / B,
+        null_distribution=d,
+        n_resamples=B,
+        alternative=alternative,
+    )

@@ -64,6 +64,7 @@ T. Sakai, "Evaluating evaluation metrics based on the bootstrap", SIGIR 2006,
 pp. 525-532.
 B. Efron and R. Tibshirani, "An Introduction to the Bootstrap", 1993.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -77,18 +78,41 @@ from agreekit._memory import check_memory
 from agreekit._resampling import STREAM_POOLED, STREAM_SWAP, STREAM_TOPICS, bootstrap_indices, stream_generator
 from agreekit._resampling import summary_name
 from agreekit._validation import InputError, check_float, check_int
+
 # the analyses, one module each; their public names are this module's (and agreekit.ireval's)
-from agreekit.ireval._correlation import (DifferenceSEResult, RankCorrelationResult, difference_se,
-                                          kendall_critical_value, kendall_normal_test, rank_correlation_se,
-                                          spearman_t_test)
+from agreekit.ireval._correlation import (
+    DifferenceSEResult,
+    RankCorrelationResult,
+    difference_se,
+    kendall_critical_value,
+    kendall_normal_test,
+    rank_correlation_se,
+    spearman_t_test,
+)
 from agreekit.ireval._power import DiscriminativePowerResult, discriminative_power, format_difference
-from agreekit.ireval._power import (_paired_all_pairs, _paired_all_pairs_stream,  # noqa: F401 (old paths, tests)
-                                    _paired_stream_numpy, _pairs)
+from agreekit.ireval._power import (  # noqa: F401 (old paths, tests)
+    _paired_all_pairs,
+    _paired_all_pairs_stream,
+    _paired_stream_numpy,
+    _pairs,
+)
 from agreekit.ireval._stability import MAX_BINS, _check_fuzziness
-from agreekit.ireval._stability import (DEFAULT_FUZZINESS, StabilityResult, SwapResult, difference_bin,
-                                        stability, swap_rates)
-from agreekit.ireval._tests import (ALTERNATIVES, PairedTestResult, UnpairedTestResult, critical_rank,  # noqa: F401
-                                    paired_test, unpaired_test)
+from agreekit.ireval._stability import (
+    DEFAULT_FUZZINESS,
+    StabilityResult,
+    SwapResult,
+    difference_bin,
+    stability,
+    swap_rates,
+)
+from agreekit.ireval._tests import (  # noqa: F401
+    ALTERNATIVES,
+    PairedTestResult,
+    UnpairedTestResult,
+    critical_rank,
+    paired_test,
+    unpaired_test,
+)
 from agreekit.ireval._scores import check_scores
 from agreekit.ireval._summaries import GM_OFFSET
 
@@ -186,12 +210,22 @@ def _check_analyses(analyses: Any) -> tuple[str, ...]:
 
 
 @renamed_parameters(statistic="summary", paired_statistic="paired_summary")
-def meta_evaluate(scores: Any, *, alpha: float = 0.05, n_resamples: int = 1000, rng: Any = None,
-                  summary: str = "mean", paired_summary: str | None = None,
-                  fuzziness: Sequence[float] = DEFAULT_FUZZINESS, bin_width: float = 0.01,
-                  n_bins: int = 21, swap_threshold: float = 0.05,
-                  analyses: Sequence[str] = ("paired", "unpaired", "stability", "swap"),
-                  offset: float = GM_OFFSET, batch_size: int | None = None) -> MetaEvaluation:
+def meta_evaluate(
+    scores: Any,
+    *,
+    alpha: float = 0.05,
+    n_resamples: int = 1000,
+    rng: Any = None,
+    summary: str = "mean",
+    paired_summary: str | None = None,
+    fuzziness: Sequence[float] = DEFAULT_FUZZINESS,
+    bin_width: float = 0.01,
+    n_bins: int = 21,
+    swap_threshold: float = 0.05,
+    analyses: Sequence[str] = ("paired", "unpaired", "stability", "swap"),
+    offset: float = GM_OFFSET,
+    batch_size: int | None = None,
+) -> MetaEvaluation:
     """Paired and unpaired tests, discriminative power, required differences, stability and swap.
 
     One set of topic samples Q*b serves the paired test, the stability and the
@@ -264,8 +298,11 @@ def meta_evaluate(scores: Any, *, alpha: float = 0.05, n_resamples: int = 1000, 
         check_int("batch_size", batch_size, minimum=1)
     B = check_int("n_resamples", n_resamples, minimum=1)
     s = df.shape[1]
-    check_memory("n_resamples", B * (8.0 * 4 * n + 8.0 * (4 * s + 8)),
-                 f"the three sets of {B} bootstrap samples of {n} topics shared by the analyses")
+    check_memory(
+        "n_resamples",
+        B * (8.0 * 4 * n + 8.0 * (4 * s + 8)),
+        f"the three sets of {B} bootstrap samples of {n} topics shared by the analyses",
+    )
     if isinstance(rng, np.random.Generator):
         idx = bootstrap_indices(n, n_resamples=n_resamples, rng=rng)
         idx_swap = bootstrap_indices(n, n_resamples=n_resamples, rng=rng)
@@ -274,23 +311,36 @@ def meta_evaluate(scores: Any, *, alpha: float = 0.05, n_resamples: int = 1000, 
         if isinstance(rng, np.random.BitGenerator):
             rng = np.random.default_rng(rng)
         elif not (rng is None or isinstance(rng, np.random.SeedSequence)):
-            stream_generator(rng, 0)   # the same InputError for a bad rng as everywhere
-        ss = rng if isinstance(rng, np.random.SeedSequence) else (
-            np.random.SeedSequence() if rng is None else np.random.SeedSequence(check_int("rng", rng, minimum=0)))
+            stream_generator(rng, 0)  # the same InputError for a bad rng as everywhere
+        ss = (
+            rng
+            if isinstance(rng, np.random.SeedSequence)
+            else (np.random.SeedSequence() if rng is None else np.random.SeedSequence(check_int("rng", rng, minimum=0)))
+        )
         idx = bootstrap_indices(n, n_resamples=n_resamples, rng=ss, stream=STREAM_TOPICS)
         idx_swap = bootstrap_indices(n, n_resamples=n_resamples, rng=ss, stream=STREAM_SWAP)
         idx_pool = bootstrap_indices(2 * n, n_resamples=n_resamples, rng=ss, stream=STREAM_POOLED)
     pstat = summary if paired_summary is None else paired_summary
     paired = unpaired = stab = swap = None
     if "paired" in analyses:
-        paired = discriminative_power(df, alpha=alpha, test="paired", resamples=idx, summary=pstat,
-                                      offset=offset, batch_size=batch_size)
+        paired = discriminative_power(
+            df, alpha=alpha, test="paired", resamples=idx, summary=pstat, offset=offset, batch_size=batch_size
+        )
     if "unpaired" in analyses:
-        unpaired = discriminative_power(df, alpha=alpha, test="unpaired", resamples=idx_pool,
-                                        summary=summary, offset=offset, batch_size=batch_size)
+        unpaired = discriminative_power(
+            df, alpha=alpha, test="unpaired", resamples=idx_pool, summary=summary, offset=offset, batch_size=batch_size
+        )
     if "stability" in analyses:
         stab = stability(df, fuzziness=fuzziness, summary=summary, resamples=idx, offset=offset)
     if "swap" in analyses:
-        swap = swap_rates(df, summary=summary, bin_width=bin_width, n_bins=n_bins,
-                          threshold=swap_threshold, resamples=idx, resamples_prime=idx_swap, offset=offset)
+        swap = swap_rates(
+            df,
+            summary=summary,
+            bin_width=bin_width,
+            n_bins=n_bins,
+            threshold=swap_threshold,
+            resamples=idx,
+            resamples_prime=idx_swap,
+            offset=offset,
+        )
     return MetaEvaluation(paired=paired, unpaired=unpaired, stability=stab, swap=swap)

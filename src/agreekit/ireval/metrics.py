@@ -91,6 +91,7 @@ techniques", ACM TOIS 20(4), 2002.  DOI: 10.1145/582415.582418
 C. Buckley and E. M. Voorhees, "Retrieval evaluation with incomplete information",
 SIGIR 2004.  DOI: 10.1145/1008992.1009000
 """
+
 from __future__ import annotations
 
 from agreekit._api import _warn
@@ -130,8 +131,7 @@ def __getattr__(name: str):
         import importlib
 
         module, new = _RENAMED[name]
-        _warn(f"agreekit.ireval.metrics.{name} is private now ({new}); it is not part of the public API",
-              stacklevel=2)
+        _warn(f"agreekit.ireval.metrics.{name} is private now ({new}); it is not part of the public API", stacklevel=2)
         return getattr(importlib.import_module(module), new)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 

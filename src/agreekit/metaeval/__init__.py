@@ -13,6 +13,7 @@ Do two IR metrics agree on the *top* systems, how sure are we, and what is the c
 
 :data:`COLUMNS` lists the columns of :meth:`MetricAgreement.to_frame`, in order.
 """
+
 from agreekit.metaeval._agreement import COLUMNS, MetricAgreement, metric_agreement
 from agreekit.metaeval._consensus import ConsensusRanking, consensus_ranking
 

@@ -1,4 +1,5 @@
 """Agreement between evaluation metrics: τ_b and standardized top-weighted τ_w with bootstrap SEs."""
+
 from __future__ import annotations
 
 import math
@@ -25,12 +26,30 @@ from agreekit.ranking import standardize, weighted_correlation_test
 __all__ = ["metric_agreement", "MetricAgreement", "COLUMNS"]
 
 #: the columns of :meth:`MetricAgreement.to_frame`, in order
-COLUMNS = ("metric_a", "metric_b", "tau_b", "tau_b_se", "tau_w", "tau_w_se", "tau_w_standardized",
-           "tau_w_standardized_se", "tau_ap_b", "tau_ap_b_se", "pvalue", "top_k_overlap", "tau_b_ci_low", "tau_b_ci_high",
-           "tau_w_standardized_ci_low", "tau_w_standardized_ci_high", "difference", "difference_se",
-           "pvalue_method", "ties")
+COLUMNS = (
+    "metric_a",
+    "metric_b",
+    "tau_b",
+    "tau_b_se",
+    "tau_w",
+    "tau_w_se",
+    "tau_w_standardized",
+    "tau_w_standardized_se",
+    "tau_ap_b",
+    "tau_ap_b_se",
+    "pvalue",
+    "top_k_overlap",
+    "tau_b_ci_low",
+    "tau_b_ci_high",
+    "tau_w_standardized_ci_low",
+    "tau_w_standardized_ci_high",
+    "difference",
+    "difference_se",
+    "pvalue_method",
+    "ties",
+)
 
-_STREAM_PVALUE = 3   # after the bootstrap module's topic (0), swap (1) and pooled (2) streams
+_STREAM_PVALUE = 3  # after the bootstrap module's topic (0), swap (1) and pooled (2) streams
 
 
 @dataclass(frozen=True)
@@ -123,8 +142,7 @@ class MetricAgreement(ResultBase):
     @property
     def alpha(self) -> float:
         """Deprecated: 1 − :attr:`confidence_level` (the interval's alpha)."""
-        _warn("MetricAgreement.alpha is deprecated, use .confidence_level (alpha = 1 - confidence_level)",
-              stacklevel=2)
+        _warn("MetricAgreement.alpha is deprecated, use .confidence_level (alpha = 1 - confidence_level)", stacklevel=2)
         return _interval_alpha(self.confidence_level)
 
     def to_frame(self) -> pd.DataFrame:
@@ -152,8 +170,9 @@ class MetricAgreement(ResultBase):
         diag = {"top_k_overlap": float(self.top_k), "pvalue": 0.0}.get(column)
         if diag is None:
             diag = 0.0 if column.endswith("_se") or column == "difference" else 1.0
-        M = pd.DataFrame(np.full((len(self.metrics),) * 2, diag), index=list(self.metrics),
-                         columns=list(self.metrics), dtype=float)
+        M = pd.DataFrame(
+            np.full((len(self.metrics),) * 2, diag), index=list(self.metrics), columns=list(self.metrics), dtype=float
+        )
         for row in self.table.itertuples(index=False):
             v = float(getattr(row, column))
             M.loc[row.metric_a, row.metric_b] = v
@@ -164,11 +183,18 @@ class MetricAgreement(ResultBase):
         """A JSON-able summary (what the CLI prints; ``statistic`` = the summary per metric and
         ``alpha`` = 1 − confidence_level, the keys of the pipeline's collection.json)."""
         rows = to_jsonable(self.table.to_dict(orient="records"))
-        return {"metrics": list(self.metrics), "n_systems": self.n_systems, "n_topics": self.n_topics,
-                "n_resamples": self.n_resamples, "weigher": self.weigher, "scheme": self.scheme,
-                "statistic": dict(zip(self.metrics, self.summary_names)),
-                "alpha": _interval_alpha(self.confidence_level),
-                "top_k": self.top_k, "pairs": rows}
+        return {
+            "metrics": list(self.metrics),
+            "n_systems": self.n_systems,
+            "n_topics": self.n_topics,
+            "n_resamples": self.n_resamples,
+            "weigher": self.weigher,
+            "scheme": self.scheme,
+            "statistic": dict(zip(self.metrics, self.summary_names)),
+            "alpha": _interval_alpha(self.confidence_level),
+            "top_k": self.top_k,
+            "pairs": rows,
+        }
 
 
 @njit(cache=True, parallel=True)
@@ -212,17 +238,23 @@ def _interval_alpha(confidence_level: float) -> float:
 
 def _alpha_alias(func):
     """``alpha=`` (the interval's 1 − level) as a deprecated alias of ``confidence_level``."""
+
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
         if "alpha" in kwargs:
             if "confidence_level" in kwargs:
-                raise InputError("alpha", "is the deprecated spelling of `confidence_level` (= 1 - alpha); "
-                                          "give only `confidence_level`")
-            _warn("metric_agreement(): `alpha=` (the interval's 1 - level) is deprecated, use "
-                  "`confidence_level=` (= 1 - alpha)")
+                raise InputError(
+                    "alpha",
+                    "is the deprecated spelling of `confidence_level` (= 1 - alpha); give only `confidence_level`",
+                )
+            _warn(
+                "metric_agreement(): `alpha=` (the interval's 1 - level) is deprecated, use "
+                "`confidence_level=` (= 1 - alpha)"
+            )
             a = check_float("alpha", kwargs.pop("alpha"), minimum=0.0, maximum=1.0, inclusive=False)
             kwargs["confidence_level"] = round(1.0 - a, 12)
         return func(*args, **kwargs)
+
     return wrapper
 
 
@@ -252,8 +284,9 @@ def _standardize(values: np.ndarray, *, weigher, scheme: str, n: int, table) -> 
     out = np.full(v.shape, np.nan)
     ok = np.isfinite(v)
     if ok.any():
-        out[ok] = standardize(np.clip(v[ok], -1.0, 1.0), coefficient="kendall", scheme=scheme,
-                              weigher=weigher, n=n, table=table)
+        out[ok] = standardize(
+            np.clip(v[ok], -1.0, 1.0), coefficient="kendall", scheme=scheme, weigher=weigher, n=n, table=table
+        )
     return out
 
 
@@ -267,8 +300,9 @@ def _pvalue_rng(rng, pair: int):
         ss = np.random.SeedSequence()
     else:
         ss = np.random.SeedSequence(check_int("rng", rng, minimum=0))
-    return np.random.default_rng(np.random.SeedSequence(ss.entropy, spawn_key=tuple(ss.spawn_key) +
-                                                        (_STREAM_PVALUE, pair)))
+    return np.random.default_rng(
+        np.random.SeedSequence(ss.entropy, spawn_key=tuple(ss.spawn_key) + (_STREAM_PVALUE, pair))
+    )
 
 
 def _pvalue(ra, rb, fa, fb, observed, *, weigher, scheme, table, rng, n_resamples):
@@ -285,22 +319,48 @@ def _pvalue(ra, rb, fa, fb, observed, *, weigher, scheme, table, rng, n_resample
     tied = len(np.unique(ra)) < ra.size or len(np.unique(rb)) < rb.size
     if tied:
         # average ranks (1 = best) are passed as scores -ra: rankdata(ra, "average") = ra
-        res = weighted_correlation_test(-np.asarray(ra, dtype=np.float64), -np.asarray(rb, dtype=np.float64),
-                                        coefficient="kendall", weigher=weigher, scheme=scheme, rng=rng,
-                                        n_resamples=n_resamples, kind="scores")
+        res = weighted_correlation_test(
+            -np.asarray(ra, dtype=np.float64),
+            -np.asarray(rb, dtype=np.float64),
+            coefficient="kendall",
+            weigher=weigher,
+            scheme=scheme,
+            rng=rng,
+            n_resamples=n_resamples,
+            kind="scores",
+        )
         return float(res.pvalue), f"{res.method} (ties)"
-    res = weighted_correlation_test(ra.astype(np.int64), rb.astype(np.int64), coefficient="kendall",
-                                    weigher=weigher, scheme=scheme, rng=rng, table=table,
-                                    n_resamples=n_resamples)
+    res = weighted_correlation_test(
+        ra.astype(np.int64),
+        rb.astype(np.int64),
+        coefficient="kendall",
+        weigher=weigher,
+        scheme=scheme,
+        rng=rng,
+        table=table,
+        n_resamples=n_resamples,
+    )
     return float(res.pvalue), str(res.method)
 
 
 @_alpha_alias
 @renamed_parameters(statistic="summary")
-def metric_agreement(scores, *, weigher="harmonic", scheme="additive", n_resamples: int = 1000, rng=None,
-                     summary="mean", confidence_level: float = 0.95, top_k: int = 10, resamples=None,
-                     table=None, pvalue: bool = True, pvalue_resamples: int = 10_000,
-                     offset: float = GM_OFFSET) -> MetricAgreement:
+def metric_agreement(
+    scores,
+    *,
+    weigher="harmonic",
+    scheme="additive",
+    n_resamples: int = 1000,
+    rng=None,
+    summary="mean",
+    confidence_level: float = 0.95,
+    top_k: int = 10,
+    resamples=None,
+    table=None,
+    pvalue: bool = True,
+    pvalue_resamples: int = 10_000,
+    offset: float = GM_OFFSET,
+) -> MetricAgreement:
     """Do evaluation metrics agree on the system ranking — and on its *top*?
 
     For every pair of metrics, compares the system rankings they induce with Kendall's τ_b
@@ -387,8 +447,7 @@ def metric_agreement(scores, *, weigher="harmonic", scheme="additive", n_resampl
     data = check_metric_scores(scores, summary=summary, offset=offset)
     w = parse_weigher(weigher)
     scheme = check_scheme(scheme)
-    confidence_level = check_float("confidence_level", confidence_level, minimum=0.0, maximum=1.0,
-                                   inclusive=False)
+    confidence_level = check_float("confidence_level", confidence_level, minimum=0.0, maximum=1.0, inclusive=False)
     alpha = _interval_alpha(confidence_level)
     top_k = check_int("top_k", top_k, minimum=1)
     if not isinstance(pvalue, (bool, np.bool_)):
@@ -417,7 +476,9 @@ def metric_agreement(scores, *, weigher="harmonic", scheme="additive", n_resampl
     FW = np.ascontiguousarray(w(RA))
     if not np.all(np.isfinite(FW)) or np.any(FW <= 0):
         raise InputError("weigher", f"{w.spec!r} must give finite positive weights for ranks 1..{s}")
-    tb, tw = pick(_k.pair_correlations, pa.size * RA.shape[1] * RA.shape[2] ** 2)(RA, FW, pa, pb, scheme == "multiplicative")
+    tb, tw = pick(_k.pair_correlations, pa.size * RA.shape[1] * RA.shape[2] ** 2)(
+        RA, FW, pa, pb, scheme == "multiplicative"
+    )
     overlap = pick(_k.top_k_overlap, RA.shape[0] * RA.shape[2] ** 2)(np.ascontiguousarray(RA[:, :1]), pa, pb, top_k)[0]
     g = _standardize(tw, weigher=w, scheme=scheme, n=s, table=table)
     tap = _tau_ap_b_pairs(np.ascontiguousarray(RA), pa, pb)
@@ -432,32 +493,62 @@ def metric_agreement(scores, *, weigher="harmonic", scheme="additive", n_resampl
             pmethods.append("skipped")
             continue
         ss = _pvalue_rng(rng, p)
-        pv, pm = _pvalue(RA[a, 0], RA[b, 0], FW[a, 0], FW[b, 0], float(tw[0, p]), weigher=w, scheme=scheme,
-                         table=table, rng=ss, n_resamples=pvalue_resamples)
+        pv, pm = _pvalue(
+            RA[a, 0],
+            RA[b, 0],
+            FW[a, 0],
+            FW[b, 0],
+            float(tw[0, p]),
+            weigher=w,
+            scheme=scheme,
+            table=table,
+            rng=ss,
+            n_resamples=pvalue_resamples,
+        )
         pvals.append(pv)
         pmethods.append(pm)
-    frame = pd.DataFrame({
-        "metric_a": [data.names[a] for a in pa],
-        "metric_b": [data.names[b] for b in pb],
-        "tau_b": tb[0], "tau_b_se": _se(boot_b),
-        "tau_w": tw[0], "tau_w_se": _se(boot_w),
-        "tau_w_standardized": g[0], "tau_w_standardized_se": _se(boot_g),
-        "tau_ap_b": tap[0], "tau_ap_b_se": _se(tap[1:]),
-        "pvalue": np.asarray(pvals, dtype=float),
-        "top_k_overlap": overlap.astype(np.int64),
-        "tau_b_ci_low": _percentile(boot_b, lo), "tau_b_ci_high": _percentile(boot_b, hi),
-        "tau_w_standardized_ci_low": _percentile(boot_g, lo),
-        "tau_w_standardized_ci_high": _percentile(boot_g, hi),
-        "difference": g[0] - tb[0], "difference_se": _se(boot_g - boot_b),
-        "pvalue_method": pmethods,
-        "ties": ties,
-    }, columns=list(COLUMNS))
+    frame = pd.DataFrame(
+        {
+            "metric_a": [data.names[a] for a in pa],
+            "metric_b": [data.names[b] for b in pb],
+            "tau_b": tb[0],
+            "tau_b_se": _se(boot_b),
+            "tau_w": tw[0],
+            "tau_w_se": _se(boot_w),
+            "tau_w_standardized": g[0],
+            "tau_w_standardized_se": _se(boot_g),
+            "tau_ap_b": tap[0],
+            "tau_ap_b_se": _se(tap[1:]),
+            "pvalue": np.asarray(pvals, dtype=float),
+            "top_k_overlap": overlap.astype(np.int64),
+            "tau_b_ci_low": _percentile(boot_b, lo),
+            "tau_b_ci_high": _percentile(boot_b, hi),
+            "tau_w_standardized_ci_low": _percentile(boot_g, lo),
+            "tau_w_standardized_ci_high": _percentile(boot_g, hi),
+            "difference": g[0] - tb[0],
+            "difference_se": _se(boot_g - boot_b),
+            "pvalue_method": pmethods,
+            "ties": ties,
+        },
+        columns=list(COLUMNS),
+    )
     systems = [str(c) for c in data.systems]
     return MetricAgreement(
-        metrics=data.names, systems=tuple(systems), n_topics=n, n_resamples=B, top_k=top_k,
-        weigher=w.spec, scheme=scheme, summary_names=data.statistics, confidence_level=confidence_level,
+        metrics=data.names,
+        systems=tuple(systems),
+        n_topics=n,
+        n_resamples=B,
+        top_k=top_k,
+        weigher=w.spec,
+        scheme=scheme,
+        summary_names=data.statistics,
+        confidence_level=confidence_level,
         table=frame,
         summaries=pd.DataFrame(S_obs.T, index=pd.Index(systems, name="system"), columns=list(data.names)),
         ranks=pd.DataFrame(RA[:, 0].T, index=pd.Index(systems, name="system"), columns=list(data.names)),
-        resamples=idx, bootstrap_tau_b=boot_b, bootstrap_tau_w=boot_w, bootstrap_tau_w_standardized=boot_g,
-        bootstrap_tau_ap_b=tap[1:])
+        resamples=idx,
+        bootstrap_tau_b=boot_b,
+        bootstrap_tau_w=boot_w,
+        bootstrap_tau_w_standardized=boot_g,
+        bootstrap_tau_ap_b=tap[1:],
+    )

@@ -1,4 +1,5 @@
 """Kemeny consensus of the system rankings induced by several evaluation metrics."""
+
 from __future__ import annotations
 
 import math
@@ -110,12 +111,17 @@ class ConsensusRanking(ResultBase):
         its consensus ``rank`` and each metric's rank) followed by one row per metric
         (``kind="metric"``, its ``tau_x`` with the consensus)."""
         order = np.argsort(self.ranking.to_numpy(), kind="stable")
-        sys = pd.DataFrame({"kind": "system", "label": self.ranking.index[order],
-                            "rank": self.ranking.to_numpy()[order], "tau_x": np.nan})
+        sys = pd.DataFrame(
+            {
+                "kind": "system",
+                "label": self.ranking.index[order],
+                "rank": self.ranking.to_numpy()[order],
+                "tau_x": np.nan,
+            }
+        )
         for m in self.metric_ranks.columns:
             sys[f"rank[{m}]"] = self.metric_ranks[m].to_numpy()[order]
-        met = pd.DataFrame({"kind": "metric", "label": self.tau_x.index, "rank": pd.NA,
-                            "tau_x": self.tau_x.to_numpy()})
+        met = pd.DataFrame({"kind": "metric", "label": self.tau_x.index, "rank": pd.NA, "tau_x": self.tau_x.to_numpy()})
         out = pd.concat([sys, met], ignore_index=True)
         out["rank"] = out["rank"].astype("Int64")
         return out
@@ -123,11 +129,19 @@ class ConsensusRanking(ResultBase):
     def to_dict(self) -> dict:
         """A JSON-ready ``dict``: ``ranking`` and ``tau_x`` as ``{label: value}``, then the scalars
         (``support`` only when topics were resampled)."""
-        out = {"ranking": {str(k): int(v) for k, v in self.ranking.items()},
-                "tau_x": {str(k): float(v) for k, v in self.tau_x.items()},
-                "average_tau_x": self.average_tau_x, "proven": self.proven, "gap": self.gap,
-                "bound": self.bound, "seconds": self.seconds, "n_optima": self.n_optima,
-                "exhaustive": self.exhaustive, "method": self.method, "message": self.message}
+        out = {
+            "ranking": {str(k): int(v) for k, v in self.ranking.items()},
+            "tau_x": {str(k): float(v) for k, v in self.tau_x.items()},
+            "average_tau_x": self.average_tau_x,
+            "proven": self.proven,
+            "gap": self.gap,
+            "bound": self.bound,
+            "seconds": self.seconds,
+            "n_optima": self.n_optima,
+            "exhaustive": self.exhaustive,
+            "method": self.method,
+            "message": self.message,
+        }
         if not math.isnan(self.support):  # only when topics were resampled (n_resamples > 0)
             out["support"] = self.support
         return out
@@ -175,28 +189,38 @@ def _solve(R, C, method, systems, *, time_limit, rng, n_starts, max_solutions):
     V = float(np.abs(C).sum())
     # a metric's own ranking that reaches the per-pair bound Σ|c_ij| is a proven optimum (always the
     # case for two metrics, where the exact enumeration of the huge set of optima is hopeless)
-    own = [r for r in np.unique(np.array([dense_ranks(r) for r in R]), axis=0)
-           if V - float((C * _signs(r)).sum()) <= 1e-9 * max(V, 1.0)]
+    own = [
+        r
+        for r in np.unique(np.array([dense_ranks(r) for r in R]), axis=0)
+        if V - float((C * _signs(r)).sum()) <= 1e-9 * max(V, 1.0)
+    ]
     if own and method in ("auto", "exact"):
-        return (np.array(own, dtype=np.int64), True, "bound", False,
-                "a metric's own ranking reaches the upper bound sum|c_ij| (every pair at its best "
-                "value): proven optimal; other optima are not enumerated")
-    res = kemeny(R, method=method, labels=systems, time_limit=time_limit, rng=rng, n_starts=n_starts,
-                 max_solutions=max_solutions)
+        return (
+            np.array(own, dtype=np.int64),
+            True,
+            "bound",
+            False,
+            "a metric's own ranking reaches the upper bound sum|c_ij| (every pair at its best "
+            "value): proven optimal; other optima are not enumerated",
+        )
+    res = kemeny(
+        R, method=method, labels=systems, time_limit=time_limit, rng=rng, n_starts=n_starts, max_solutions=max_solutions
+    )
     return np.asarray(res.solutions), bool(res.proven), str(res.method), bool(res.exhaustive), str(res.message)
 
 
 def _topic_support(data, sols, method, systems, *, n_resamples, rng, time_limit, n_starts, max_solutions) -> float:
     """Fraction of topic resamples whose optimal value is reached by one of the full-data optima ``sols``."""
     idx = bootstrap_indices(data.n_topics, n_resamples=n_resamples, rng=rng)
-    ranks = ranks_from_summaries(data.resampled_summaries(idx))       # (M, B, s)
+    ranks = ranks_from_summaries(data.resampled_summaries(idx))  # (M, B, s)
     signs = [_signs(o) for o in sols]
     hits = 0
     for b in range(idx.shape[0]):
         Rb = _competition_ranks(ranks[:, b, :])
         Cb = combined_input_matrix(Rb)
-        sb, _, _, _, _ = _solve(Rb, Cb, method, systems, time_limit=time_limit, rng=rng, n_starts=n_starts,
-                                max_solutions=max_solutions)
+        sb, _, _, _, _ = _solve(
+            Rb, Cb, method, systems, time_limit=time_limit, rng=rng, n_starts=n_starts, max_solutions=max_solutions
+        )
         best = float((Cb * _signs(sb[0])).sum())
         eps = 1e-9 * max(float(np.abs(Cb).sum()), 1.0)
         if any(float((Cb * S).sum()) >= best - eps for S in signs):
@@ -205,9 +229,18 @@ def _topic_support(data, sols, method, systems, *, n_resamples, rng, time_limit,
 
 
 @renamed_parameters(statistic="summary")
-def consensus_ranking(scores, *, method: str = "auto", summary="mean", time_limit: float | None = None,
-                      rng=0, n_starts: int | None = None, max_solutions: int = 100,
-                      offset: float = GM_OFFSET, n_resamples: int = 0) -> ConsensusRanking:
+def consensus_ranking(
+    scores,
+    *,
+    method: str = "auto",
+    summary="mean",
+    time_limit: float | None = None,
+    rng=0,
+    n_starts: int | None = None,
+    max_solutions: int = 100,
+    offset: float = GM_OFFSET,
+    n_resamples: int = 0,
+) -> ConsensusRanking:
     """Kemeny consensus (median) of the system rankings induced by several metrics.
 
     Each metric ranks the systems by their summary score (ties where summaries are
@@ -277,7 +310,7 @@ def consensus_ranking(scores, *, method: str = "auto", summary="mean", time_limi
     check_int("max_solutions", max_solutions, minimum=1, maximum=MAX_SOLUTIONS)
     # check_metric_scores (metaeval/_inputs.py) still spells the summary `statistic`
     data = check_metric_scores(scores, statistic=summary, offset=offset)
-    avg = ranks_from_summaries(data.summaries())          # (M, s) average ranks, 1 = best
+    avg = ranks_from_summaries(data.summaries())  # (M, s) average ranks, 1 = best
     R = _competition_ranks(avg)
     systems = [str(c) for c in data.systems]
     t0 = time.perf_counter()
@@ -288,12 +321,22 @@ def consensus_ranking(scores, *, method: str = "auto", summary="mean", time_limi
     V = float(np.abs(C).sum())
     denom = M * m * (m - 1)
     sols, proven_by_bound, kem_method, exhaustive, message = _solve(
-        R, C, method, systems, time_limit=time_limit, rng=rng, n_starts=n_starts, max_solutions=max_solutions)
+        R, C, method, systems, time_limit=time_limit, rng=rng, n_starts=n_starts, max_solutions=max_solutions
+    )
     seconds = time.perf_counter() - t0
     support = float("nan")
     if n_resamples:
-        support = _topic_support(data, sols, method, systems, n_resamples=n_resamples, rng=rng,
-                                 time_limit=time_limit, n_starts=n_starts, max_solutions=max_solutions)
+        support = _topic_support(
+            data,
+            sols,
+            method,
+            systems,
+            n_resamples=n_resamples,
+            rng=rng,
+            time_limit=time_limit,
+            n_starts=n_starts,
+            max_solutions=max_solutions,
+        )
     pick = _closest_to_mean_rank(sols, R)
     best = sols[pick]
     taus = pd.Series([tau_x(R[k], best) for k in range(M)], index=list(data.names), name="tau_x")
@@ -307,8 +350,17 @@ def consensus_ranking(scores, *, method: str = "auto", summary="mean", time_limi
         gap = max(bound - avg, 0.0)
     return ConsensusRanking(
         ranking=pd.Series(best.astype(np.int64), index=pd.Index(systems, name="system"), name="rank"),
-        tau_x=taus, average_tau_x=avg, proven=proven_by_bound, gap=float(gap), bound=float(bound),
-        seconds=float(seconds), n_optima=int(sols.shape[0]), exhaustive=exhaustive,
-        method=kem_method, message=message,
+        tau_x=taus,
+        average_tau_x=avg,
+        proven=proven_by_bound,
+        gap=float(gap),
+        bound=float(bound),
+        seconds=float(seconds),
+        n_optima=int(sols.shape[0]),
+        exhaustive=exhaustive,
+        method=kem_method,
+        message=message,
         metric_ranks=pd.DataFrame(R.T, index=pd.Index(systems, name="system"), columns=list(data.names)),
-        solutions=pd.DataFrame(sols, columns=systems), support=support)
+        solutions=pd.DataFrame(sols, columns=systems),
+        support=support,
+    )

@@ -1,4 +1,5 @@
 """Validation of the ``scores`` mapping shared by :func:`metric_agreement` and :func:`consensus_ranking`."""
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -22,8 +23,8 @@ class MetricScores:
     names: tuple
     topics: pd.Index
     systems: pd.Index
-    X: np.ndarray            # (M, n, s)
-    statistics: tuple        # per metric: "mean" or "gmean"
+    X: np.ndarray  # (M, n, s)
+    statistics: tuple  # per metric: "mean" or "gmean"
     offset: float = GM_OFFSET
 
     @property
@@ -50,9 +51,16 @@ def ranks_from_summaries(S: np.ndarray) -> np.ndarray:
     return pick(_k.average_ranks_desc, flat.size * 16)(flat, _k.TIE_TOL).reshape(shape)
 
 
-def check_metric_scores(scores: Any, *, summary: Any = "mean", parameter: str = "scores",
-                        min_metrics: int = 2, offset: float = GM_OFFSET, statistic: Any = None,
-                        summary_parameter: str = "summary") -> MetricScores:
+def check_metric_scores(
+    scores: Any,
+    *,
+    summary: Any = "mean",
+    parameter: str = "scores",
+    min_metrics: int = 2,
+    offset: float = GM_OFFSET,
+    statistic: Any = None,
+    summary_parameter: str = "summary",
+) -> MetricScores:
     """Validate ``scores`` (metric name -> topics x systems DataFrame) and align it by label.
 
     ``summary`` is one summary for every metric (``"mean"`` or ``"gmean"``) or a mapping
@@ -65,8 +73,9 @@ def check_metric_scores(scores: Any, *, summary: Any = "mean", parameter: str = 
         # the former spelling, used by internal callers whose own parameter is `summary`
     statistic = summary
     if not isinstance(scores, Mapping):
-        raise InputError(parameter, "must be a mapping metric name -> topics x systems DataFrame; "
-                                    f"got {type(scores).__name__}")
+        raise InputError(
+            parameter, f"must be a mapping metric name -> topics x systems DataFrame; got {type(scores).__name__}"
+        )
     if len(scores) < min_metrics:
         raise InputError(parameter, f"needs at least {min_metrics} metrics to compare; got {len(scores)}")
     names = []
@@ -82,8 +91,10 @@ def check_metric_scores(scores: Any, *, summary: Any = "mean", parameter: str = 
             ref = df
         elif not isinstance(scores[name], pd.DataFrame) or not isinstance(scores[names[0]], pd.DataFrame):
             if df.shape != ref.shape:
-                raise InputError(f"{parameter}[{name!r}]", f"must have the shape of `{parameter}[{names[0]!r}]` "
-                                                           f"{ref.shape}; got {df.shape}")
+                raise InputError(
+                    f"{parameter}[{name!r}]",
+                    f"must have the shape of `{parameter}[{names[0]!r}]` {ref.shape}; got {df.shape}",
+                )
         else:
             df = align_scores(ref, df, names=(f"{parameter}[{names[0]!r}]", f"{parameter}[{name!r}]"))
         frames.append(df.to_numpy())
@@ -91,8 +102,9 @@ def check_metric_scores(scores: Any, *, summary: Any = "mean", parameter: str = 
         unknown = sorted(set(map(str, statistic)) - set(names))
         if unknown:
             raise InputError(summary_parameter, f"names metrics not in `{parameter}`: {unknown}")
-        stats = tuple(summary_name(statistic.get(n, "mean"), allow_callable=False,
-                                      parameter=summary_parameter) for n in names)
+        stats = tuple(
+            summary_name(statistic.get(n, "mean"), allow_callable=False, parameter=summary_parameter) for n in names
+        )
     else:
         st = summary_name(statistic, allow_callable=False, parameter=summary_parameter)
         stats = tuple(st for _ in names)
@@ -100,5 +112,6 @@ def check_metric_scores(scores: Any, *, summary: Any = "mean", parameter: str = 
     for m, st in enumerate(stats):
         if st == "gmean" and np.any(X[m] + offset <= 0):
             raise InputError(f"{parameter}[{names[m]!r}]", f"geometric mean needs values > -{offset}")
-    return MetricScores(names=tuple(names), topics=ref.index.copy(), systems=ref.columns.copy(), X=X,
-                        statistics=stats, offset=offset)
+    return MetricScores(
+        names=tuple(names), topics=ref.index.copy(), systems=ref.columns.copy(), X=X, statistics=stats, offset=offset
+    )

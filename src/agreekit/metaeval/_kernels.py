@@ -1,4 +1,5 @@
 """Numba kernels behind :mod:`agreekit.metaeval` (parallel over replicates, deterministic)."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -72,7 +73,7 @@ def pair_correlations(RA, FW, pa, pb, multiplicative):
             S0 = Sw = n1 = n2 = d1 = d2 = 0.0
             for i in range(s):
                 for j in range(i + 1, s):
-                    sa = np.sign(xa[i] - xa[j])   # finite ranks: 1.0, -1.0 or 0.0
+                    sa = np.sign(xa[i] - xa[j])  # finite ranks: 1.0, -1.0 or 0.0
                     sb = np.sign(xb[i] - xb[j])
                     ww = w[i] * w[j]
                     c = sa * sb
@@ -162,11 +163,11 @@ def _pair_correlations_numpy(RA, FW, pa, pb, multiplicative):
         d1 = np.zeros((R, 1))
         d2 = np.zeros((R, 1))
         for i in range(s - 1):
-            sa = np.sign(xa[:, i, None] - xa[:, i + 1:])
-            sb = np.sign(xb[:, i, None] - xb[:, i + 1:])
-            ww = w[:, i, None] * w[:, i + 1:]
+            sa = np.sign(xa[:, i, None] - xa[:, i + 1 :])
+            sb = np.sign(xb[:, i, None] - xb[:, i + 1 :])
+            ww = w[:, i, None] * w[:, i + 1 :]
             c = sa * sb
-            S0 += c.sum(axis=1)            # small integers: exact in any order
+            S0 += c.sum(axis=1)  # small integers: exact in any order
             n1 += np.count_nonzero(sa, axis=1)
             n2 += np.count_nonzero(sb, axis=1)
             # the weighted sums in the kernel's order: add.accumulate is sequential, and the

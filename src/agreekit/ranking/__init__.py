@@ -16,22 +16,49 @@ weigher families) are registries: ``agreekit.ranking.weighting.COEFFICIENT_REGIS
 Table generation (Monte Carlo, fits, reproduction report, figures) lives in
 :mod:`agreekit.ranking.tablegen`.
 """
+
 from agreekit.ranking.correlation import weighted_correlation, weighted_kendall, weighted_spearman
 from agreekit.ranking.moments import ExactMoments, exact_moments
-from agreekit.ranking.significance import (WeightedCorrelationResult, exact_null_distribution,
-                                           weighted_correlation_test)
+from agreekit.ranking.significance import WeightedCorrelationResult, exact_null_distribution, weighted_correlation_test
 from agreekit.ranking.standardization import BoundConsistencyError, StandardizationFunction
-from agreekit.ranking.tables import (CoefficientTable, NullQuantiles, TableMoments, available_tables, find_table,
-                                     load_table, null_moments, standardization_function, standardize,
-                                     table_checksum)
+from agreekit.ranking.tables import (
+    CoefficientTable,
+    NullQuantiles,
+    TableMoments,
+    available_tables,
+    find_table,
+    load_table,
+    null_moments,
+    standardization_function,
+    standardize,
+    table_checksum,
+)
 from agreekit.ranking.weighting import Weigher, parse_weigher, scheme_id
 
 __all__ = [
-    "Weigher", "parse_weigher", "scheme_id", "weighted_spearman", "weighted_kendall", "weighted_correlation",
-    "ExactMoments", "exact_moments", "StandardizationFunction", "BoundConsistencyError",
-    "CoefficientTable", "TableMoments", "NullQuantiles", "standardize", "standardization_function",
-    "load_table", "available_tables", "find_table", "table_checksum", "null_moments",
-    "WeightedCorrelationResult", "weighted_correlation_test", "exact_null_distribution",
+    "Weigher",
+    "parse_weigher",
+    "scheme_id",
+    "weighted_spearman",
+    "weighted_kendall",
+    "weighted_correlation",
+    "ExactMoments",
+    "exact_moments",
+    "StandardizationFunction",
+    "BoundConsistencyError",
+    "CoefficientTable",
+    "TableMoments",
+    "NullQuantiles",
+    "standardize",
+    "standardization_function",
+    "load_table",
+    "available_tables",
+    "find_table",
+    "table_checksum",
+    "null_moments",
+    "WeightedCorrelationResult",
+    "weighted_correlation_test",
+    "exact_null_distribution",
 ]
 from agreekit.ranking._ranked_lists import RBOResult, ap_correlation, rank_biased_overlap  # noqa: E402
 

@@ -13,6 +13,7 @@ while that lattice stays small (n <= :data:`MAX_LATTICE_N`); beyond, Monte Carlo
 directly (O(n) per resample, no permutation needed).  Symmetric (τ_AP_b) or tied: all n! orders
 for n <= :data:`MAX_ENUM_N`, else sequential Monte Carlo (Besag & Clifford, 1991).
 """
+
 from __future__ import annotations
 
 import itertools
@@ -108,14 +109,14 @@ def _lattice_counts(n, ell):  # pragma: no cover - compiled
     cur = np.zeros(size, np.int64)
     nxt = np.zeros(size, np.int64)
     cur[0] = 1
-    top = 0                                   # largest k reached so far
+    top = 0  # largest k reached so far
     for i in range(2, n + 1):
         step = ell // (i - 1)
         new_top = top + step * (i - 1)
         for r in range(min(step, new_top + 1)):
             run = 0
             k = r
-            j = 0                              # index along the residue class
+            j = 0  # index along the residue class
             while k <= new_top:
                 if k <= top:
                     run += cur[k]
@@ -164,7 +165,7 @@ def _batch_stat(vx, Y, symmetric):
     H = np.concatenate(([0.0], np.cumsum(1.0 / np.arange(1, 2 * n + 2))))
 
     def star(ref, Yv):
-        above = Yv[:, None, :] < Yv[:, :, None]                      # [b, i, j]: j strictly above i in Yv
+        above = Yv[:, None, :] < Yv[:, :, None]  # [b, i, j]: j strictly above i in Yv
         ref_above = ref[..., None, :] < ref[..., :, None]
         c = np.sum(above & ref_above, axis=2)
         p = 1 + np.sum(above, axis=2)
@@ -204,8 +205,9 @@ def _perm_batches(vy, rng, size, first=128, cap_rows=4096):
         rows = min(2 * rows, cap_rows)
 
 
-def ap_correlation_test(x, y, *, symmetric=False, alternative="two-sided", method="auto", n_resamples=100_000,
-                        rng=None, kind="ranks") -> APCorrelationResult:
+def ap_correlation_test(
+    x, y, *, symmetric=False, alternative="two-sided", method="auto", n_resamples=100_000, rng=None, kind="ranks"
+) -> APCorrelationResult:
     """Test of independence for τ_AP of ``y`` against the reference ``x`` (rank vectors, 1 = top; or scores).
 
     H0: y's order is a uniformly random permutation relative to x (with ties, y's values are permuted
@@ -260,7 +262,7 @@ def ap_correlation_test(x, y, *, symmetric=False, alternative="two-sided", metho
     alternative = check_choice("alternative", alternative, ALTERNATIVES)
     method = check_choice("method", method, METHODS)
     n_resamples = check_int("n_resamples", n_resamples, minimum=1)
-    check_rng(rng)   # also where the method chosen draws nothing
+    check_rng(rng)  # also where the method chosen draws nothing
     vx, vy, tx, ty = _ap_inputs(x, y, kind)
     stat = _ap_values(vx, vy, tx, symmetric)
     n = vx.size
@@ -269,8 +271,11 @@ def ap_correlation_test(x, y, *, symmetric=False, alternative="two-sided", metho
     lattice_ok = untied_asym and n <= MAX_LATTICE_N and _lattice_size(n) <= MAX_LATTICE
     enum_ok = n <= MAX_ENUM_N
     if method == "exact" and not (lattice_ok or enum_ok):
-        raise InputError("method", f"'exact' needs n <= {MAX_LATTICE_N} (untied, asymmetric) or n <= "
-                                   f"{MAX_ENUM_N}; got n = {n}: use 'auto' or 'monte-carlo'")
+        raise InputError(
+            "method",
+            f"'exact' needs n <= {MAX_LATTICE_N} (untied, asymmetric) or n <= "
+            f"{MAX_ENUM_N}; got n = {n}: use 'auto' or 'monte-carlo'",
+        )
     common = dict(statistic=float(stat), alternative=alternative, n=n, symmetric=bool(symmetric), tied=tied)
     if untied_asym:
         mean0, var0 = 0.0, ap_null_variance(n)
@@ -281,8 +286,13 @@ def ap_correlation_test(x, y, *, symmetric=False, alternative="two-sided", metho
         total = math.factorial(n)
         p_ge = (total - (int(cum[k_obs - 1]) if k_obs > 0 else 0)) / total
         p_le = int(cum[k_obs]) / total
-        return APCorrelationResult(pvalue=combine(min(p_ge, 1.0), min(p_le, 1.0), alternative), method="exact",
-                                   null_mean=mean0, null_var=var0, **common)
+        return APCorrelationResult(
+            pvalue=combine(min(p_ge, 1.0), min(p_le, 1.0), alternative),
+            method="exact",
+            null_mean=mean0,
+            null_var=var0,
+            **common,
+        )
     if method != "monte-carlo" and enum_ok:
         Y = np.array([vy[list(perm)] for perm in itertools.permutations(range(n))])
         vals = _batch_stat(vx, Y, symmetric)
@@ -296,7 +306,7 @@ def ap_correlation_test(x, y, *, symmetric=False, alternative="two-sided", metho
         return APCorrelationResult(pvalue=p, method="exact", null_mean=mean, null_var=var, **common)
     gen = check_rng(rng)
     if untied_asym:
-        w = 2.0 / ((n - 1) * np.arange(1, n, dtype=np.float64))   # weight of digit i (i = 2..n) ÷ (i−1)
+        w = 2.0 / ((n - 1) * np.arange(1, n, dtype=np.float64))  # weight of digit i (i = 2..n) ÷ (i−1)
 
         def batches(size, first=128, cap_rows=max(1, 4_000_000 // n)):
             rows, done = first, 0
@@ -315,6 +325,7 @@ def ap_correlation_test(x, y, *, symmetric=False, alternative="two-sided", metho
                     yield _batch_stat(vx, Y, symmetric)
                 else:
                     yield np.array([_ap_values(vx, row, tx, symmetric) for row in Y])
+
     if method == "monte-carlo":
         null = np.concatenate(list(batches(n_resamples)))
         null = null[~np.isnan(null)]
@@ -330,11 +341,20 @@ def ap_correlation_test(x, y, *, symmetric=False, alternative="two-sided", metho
                 b = b[~np.isnan(b)]
                 sample.append(b)
                 yield b
+
         p, se, used = sequential_test(stat, keep(batches(n_resamples)), alternative, n_resamples)
         allv = np.concatenate(sample) if sample else np.zeros(0)
         if untied_asym:
             mean, var, mom = mean0, var0, "exact"
         else:
             mean, var, mom = float(np.mean(allv)), float(np.var(allv)), "monte-carlo"
-    return APCorrelationResult(pvalue=float(p), method="monte-carlo", null_mean=mean, null_var=var,
-                               pvalue_se=float(se), n_resamples_used=int(used), null_moments=mom, **common)
+    return APCorrelationResult(
+        pvalue=float(p),
+        method="monte-carlo",
+        null_mean=mean,
+        null_var=var,
+        pvalue_se=float(se),
+        n_resamples_used=int(used),
+        null_moments=mom,
+        **common,
+    )

@@ -11,6 +11,7 @@ Monte Carlo size and the library version.  A damaged cache file is ignored and r
 
 ``STATS`` counts what happened (``computed``, ``memory_hits``, ``disk_hits``), for tests.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -61,9 +62,19 @@ _SEED_SALT = "0.1.0"
 
 def _key(coefficient, scheme, F, n, size, version=None) -> str:
     h = hashlib.sha256()
-    h.update(json.dumps({"format": _FORMAT, "version": _version() if version is None else version,
-                         "coefficient": coefficient,
-                         "scheme": scheme, "n": int(n), "size": int(size)}, sort_keys=True).encode())
+    h.update(
+        json.dumps(
+            {
+                "format": _FORMAT,
+                "version": _version() if version is None else version,
+                "coefficient": coefficient,
+                "scheme": scheme,
+                "n": int(n),
+                "size": int(size),
+            },
+            sort_keys=True,
+        ).encode()
+    )
     h.update(np.ascontiguousarray(F, dtype=np.float64).tobytes())
     return h.hexdigest()
 
@@ -115,14 +126,29 @@ def computed_moments(config: Config, n: int, *, progress=None, size: int = MC_SI
         out = (m.mean, m.var, m.left_var, 0.0, 0.0, 0.0, "exact", math.factorial(n))
     else:
         salted = _key(coefficient, scheme, F, n, size, version=_SEED_SALT)
-        seed = np.random.SeedSequence([int(salted[i:i + 8], 16) for i in range(0, 32, 8)])
+        seed = np.random.SeedSequence([int(salted[i : i + 8], 16) for i in range(0, 32, 8)])
         if progress is None:
             progress = size * n >= 10**8
         null = monte_carlo_null(n, F, config.coef, config.mult, size, np.random.default_rng(seed), bool(progress))
         (mean, var, left), ses = NullSample(null, False).moments()
         out = (mean, var, left, *ses, "monte-carlo", int(size))
     _MEMORY[key] = out
-    _write(path, {"mean": out[0], "var": out[1], "left_var": out[2], "mean_se": out[3], "var_se": out[4],
-                  "left_var_se": out[5], "source": out[6], "size": out[7], "coefficient": coefficient,
-                  "scheme": scheme, "weigher": weigher.spec, "n": int(n), "version": _version()})
+    _write(
+        path,
+        {
+            "mean": out[0],
+            "var": out[1],
+            "left_var": out[2],
+            "mean_se": out[3],
+            "var_se": out[4],
+            "left_var_se": out[5],
+            "source": out[6],
+            "size": out[7],
+            "coefficient": coefficient,
+            "scheme": scheme,
+            "weigher": weigher.spec,
+            "n": int(n),
+            "version": _version(),
+        },
+    )
     return out

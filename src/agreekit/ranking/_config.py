@@ -7,6 +7,7 @@ validate nothing again.  The CLI builds the :class:`Config` at its own boundary 
 same inner functions (before, one ``agreekit correlate --test`` parsed the weigher spec 8
 times and ran ``check_choice`` 9 times before the first number).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass

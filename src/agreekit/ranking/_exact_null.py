@@ -5,6 +5,7 @@ The enumeration is the one of :func:`agreekit.ranking._kernels.exact_chunk_sums`
 and the same depth-first walk, :func:`agreekit.ranking._kernels.next_leaves`), which
 :func:`agreekit.exact_moments` uses for the moments.
 """
+
 from __future__ import annotations
 
 import math
@@ -64,6 +65,7 @@ def exact_counts(n, F, coef, mult, lo, hi, progress):
     bar = None
     if progress:
         from tqdm.auto import tqdm
+
         bar = tqdm(total=n_blocks, desc=f"exact p-value n={n}", unit="block", leave=False)
     n_ge = n_le = 0
     lf = scratch_table(F, n, coef, one_pass=True)  # extreme / ill-conditioned weighers: each permutation on its own
@@ -137,8 +139,10 @@ class ExactNull:
     def tails(self, lo, hi):
         """(#Γ >= lo, #Γ <= hi)."""
         N = self.values.size
-        return (N - _bucket_count(self.values, self.offsets, lo, True),
-                _bucket_count(self.values, self.offsets, hi, False))
+        return (
+            N - _bucket_count(self.values, self.offsets, lo, True),
+            _bucket_count(self.values, self.offsets, hi, False),
+        )
 
 
 EXACT_CACHE: "OrderedDict[tuple, ExactNull]" = OrderedDict()
@@ -163,7 +167,7 @@ def exact_null(n, F, coef, mult, progress) -> ExactNull:
     d2 = part[2]
     bm = min(max(int((mean + 1.0) * 0.5 * nb), 0), nb - 1)
     var = float(np.sum(d2)) / total
-    seg = bucketed[offsets[bm]:offsets[bm + 1]] - mean
+    seg = bucketed[offsets[bm] : offsets[bm + 1]] - mean
     left_var = (float(np.sum(d2[:bm])) + float(np.sum(seg[seg < 0] ** 2))) / total
     mean = float(mean + np.sum(part[1]) / total)  # refinement: Σ(Γ - mean)/N
     bucketed.flags.writeable = False

@@ -4,6 +4,7 @@ Shared by the runtime (:mod:`agreekit.ranking.tables` evaluates the fits) and th
 generator (:mod:`agreekit.ranking.tablegen.fitting` makes them, and re-exports both names),
 so that the runtime never imports the generator.
 """
+
 from __future__ import annotations
 
 import numpy as np

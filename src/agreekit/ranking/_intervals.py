@@ -34,6 +34,7 @@ weighted BCa at large n costs n + B coefficient evaluations (``"percentile"`` sk
 :class:`~agreekit._resampling.ConfidenceInterval` says which.  Constant weights are detected from the
 values f(1..n) of the weigher (all equal), e.g. ``weigher=lambda i: np.ones(len(i))``.
 """
+
 from __future__ import annotations
 
 import math
@@ -45,15 +46,27 @@ from scipy.special import ndtri
 from agreekit._api import check_rng
 from agreekit._jit import pick
 from agreekit._memory import check_memory
-from agreekit._resampling import (ConfidenceInterval, bca_bounds, check_confidence_level, jackknife_bounds,
-                                  percentile_bounds)
+from agreekit._resampling import (
+    ConfidenceInterval,
+    bca_bounds,
+    check_confidence_level,
+    jackknife_bounds,
+    percentile_bounds,
+)
 from agreekit._validation import InputError, check_choice, check_int
 from agreekit.ranking.correlation import configured_correlation
 from agreekit.ranking._rescaling import weigher_table
 
-__all__ = ["METHODS", "correlation_interval", "result_interval", "fisher_z_interval", "kendall_u_variance",
-           "kendall_jackknife",
-           "resampled_coefficients", "FIELLER_CONSTANT"]
+__all__ = [
+    "METHODS",
+    "correlation_interval",
+    "result_interval",
+    "fisher_z_interval",
+    "kendall_u_variance",
+    "kendall_jackknife",
+    "resampled_coefficients",
+    "FIELLER_CONSTANT",
+]
 
 METHODS = ("analytic", "u-statistic", "bootstrap", "percentile", "jackknife")
 #: Var(atanh τ̂) ≈ 0.437/(n − 4) (Fieller, Hartley & Pearson 1957)
@@ -64,8 +77,7 @@ _DENSE_MAX_N = 2000
 _ESTIMAND = {
     "kendall": "the population Kendall tau (tau_b) of the distribution the items are an i.i.d. sample of",
     "spearman": "the population Spearman rho_s of the distribution the items are an i.i.d. sample of",
-    "weighted": "the population value of the weighted coefficient (the limit of its sample value for n "
-                "i.i.d. items)",
+    "weighted": "the population value of the weighted coefficient (the limit of its sample value for n i.i.d. items)",
 }
 
 
@@ -88,7 +100,7 @@ def _item_concordance(order, xs, yd, m):  # pragma: no cover - compiled
     tree = np.zeros(m + 1, np.int64)
     inserted = 0
     i = 0
-    while i < n:                       # items with a smaller x
+    while i < n:  # items with a smaller x
         j = i
         while j < n and xs[j] == xs[i]:
             j += 1
@@ -115,7 +127,7 @@ def _item_concordance(order, xs, yd, m):  # pragma: no cover - compiled
     tree[:] = 0
     inserted = 0
     i = n - 1
-    while i >= 0:                      # items with a larger x
+    while i >= 0:  # items with a larger x
         j = i
         while j >= 0 and xs[j] == xs[i]:
             j -= 1
@@ -144,8 +156,8 @@ def _item_concordance(order, xs, yd, m):  # pragma: no cover - compiled
 
 def _run_pairs(same) -> int:
     """Σ t(t − 1)/2 over the runs of equal neighbours of a sorted sequence (``same[k]``: item k equals k + 1)."""
-    edges = np.flatnonzero(np.diff(np.r_[0, same.astype(np.int8), 0]))   # starts and ends of the runs of True
-    t = edges[1::2] - edges[::2] + 1                                      # run lengths (items per tie group)
+    edges = np.flatnonzero(np.diff(np.r_[0, same.astype(np.int8), 0]))  # starts and ends of the runs of True
+    t = edges[1::2] - edges[::2] + 1  # run lengths (items per tie group)
     return int((t * (t - 1) // 2).sum())
 
 
@@ -174,7 +186,7 @@ def kendall_u_variance(x, y) -> tuple[float, float]:
     c = n * (n - 1) / (2.0 * den)
     ti = c * d / (n - 1)
     s1 = float(((ti - tau) ** 2).sum()) / (n - 1)
-    nonzero = n * (n - 1) - 2 * (n1 + n2 - n3)      # ordered pairs i != j with t_ij != 0
+    nonzero = n * (n - 1) - 2 * (n1 + n2 - n3)  # ordered pairs i != j with t_ij != 0
     s2 = c * c * nonzero / (n * (n - 1)) - tau * tau
     return tau, (4.0 * (n - 2) * s1 + 2.0 * s2) / (n * (n - 1))
 
@@ -195,7 +207,7 @@ def kendall_jackknife(x, y) -> np.ndarray:
     yd = (yd + 1).astype(np.int64)
     d = pick(_item_concordance, int(n * max(1.0, math.log2(max(n, 2)))))(order, x[order], yd, int(yd.max()))
     tx, ty = _group_sizes(x), _group_sizes(y)
-    n1 = float((tx - 1).sum()) / 2.0          # Σ over groups t(t − 1)/2 = Σ over items (t_i − 1)/2
+    n1 = float((tx - 1).sum()) / 2.0  # Σ over groups t(t − 1)/2 = Σ over items (t_i − 1)/2
     n2 = float((ty - 1).sum()) / 2.0
     n0 = (n - 1) * (n - 2) / 2.0
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -235,11 +247,13 @@ def _dense_coefficients(x, y, coefficient, counts_batches):
             C32 = C.astype(f32)
             N = C.sum(axis=1, keepdims=True)
             m = (N + 1) / 2.0
-            rx = ((C32 @ Gx).astype(np.float64) + 1.0) / 2.0 - m   # average rank of item i in the resample, centred
+            rx = ((C32 @ Gx).astype(np.float64) + 1.0) / 2.0 - m  # average rank of item i in the resample, centred
             ry = ((C32 @ Gy).astype(np.float64) + 1.0) / 2.0 - m
             with np.errstate(divide="ignore", invalid="ignore"):
-                out.append(np.einsum("bi,bi,bi->b", C, rx, ry)
-                           / np.sqrt(np.einsum("bi,bi,bi->b", C, rx, rx) * np.einsum("bi,bi,bi->b", C, ry, ry)))
+                out.append(
+                    np.einsum("bi,bi,bi->b", C, rx, ry)
+                    / np.sqrt(np.einsum("bi,bi,bi->b", C, rx, rx) * np.einsum("bi,bi,bi->b", C, ry, ry))
+                )
     return np.concatenate(out) if out else np.empty(0)
 
 
@@ -258,25 +272,26 @@ def resampled_coefficients(x, y, config, constant: bool, index_batches):
     """Γ on each subsample ``x[idx], y[idx]`` (rows of the index batches; rows may have any common length)."""
     n = x.size
     if constant and n <= _DENSE_MAX_N:
+
         def counts():
             for idx in index_batches:
                 b, k = idx.shape
                 C = np.bincount((np.arange(b)[:, None] * n + idx).ravel(), minlength=b * n).reshape(b, n)
                 yield C.astype(np.float64)
+
         return _dense_coefficients(x, y, config.coefficient, counts())
-    return np.concatenate([np.array([_generic_coefficient(x[r], y[r], config) for r in idx])
-                           for idx in index_batches])
+    return np.concatenate([np.array([_generic_coefficient(x[r], y[r], config) for r in idx]) for idx in index_batches])
 
 
 def _jackknife_indices(n):
     keep = ~np.eye(n, dtype=bool)
     idx = np.broadcast_to(np.arange(n), (n, n))[keep].reshape(n, n - 1)
     step = max(1, (1 << 18) // n)
-    return [idx[lo:lo + step] for lo in range(0, n, step)]
+    return [idx[lo : lo + step] for lo in range(0, n, step)]
 
 
 def _bootstrap_indices(gen, n, B):
-    step = max(1, (1 << 18) // n)     # rows per batch; the draws are those of one (B, n) call
+    step = max(1, (1 << 18) // n)  # rows per batch; the draws are those of one (B, n) call
     for lo in range(0, B, step):
         yield gen.integers(0, n, size=(min(step, B - lo), n), dtype=np.int64)
 
@@ -287,8 +302,9 @@ def is_constant(config, n) -> bool:
     return bool(F.max() == F.min())
 
 
-def correlation_interval(x, y, config, statistic: float, confidence_level=0.95, *, method=None,
-                         n_resamples=9999, rng=None) -> ConfidenceInterval:
+def correlation_interval(
+    x, y, config, statistic: float, confidence_level=0.95, *, method=None, n_resamples=9999, rng=None
+) -> ConfidenceInterval:
     """The interval of Γ(x, y) (x, y validated rank vectors, Γ̂ = ``statistic``); see the module docstring."""
     confidence_level = check_confidence_level(confidence_level)
     if method is not None:
@@ -303,12 +319,16 @@ def correlation_interval(x, y, config, statistic: float, confidence_level=0.95, 
     kind = coef if constant else "weighted"
     if method in ("analytic", "u-statistic"):
         if not constant:
-            raise InputError("method", f"{method!r} needs constant weights (Kendall's tau_b or Spearman's rho_s); "
-                                       f"weigher {config.weigher.spec!r} is not constant: use 'bootstrap' or "
-                                       "'jackknife'")
+            raise InputError(
+                "method",
+                f"{method!r} needs constant weights (Kendall's tau_b or Spearman's rho_s); "
+                f"weigher {config.weigher.spec!r} is not constant: use 'bootstrap' or "
+                "'jackknife'",
+            )
         if method == "u-statistic" and coef != "kendall":
-            raise InputError("method", "'u-statistic' is the variance of Kendall's tau; for Spearman use "
-                                       "'analytic' (Bonett-Wright)")
+            raise InputError(
+                "method", "'u-statistic' is the variance of Kendall's tau; for Spearman use 'analytic' (Bonett-Wright)"
+            )
         min_n = 5 if coef == "kendall" else 4
         if n < min_n:
             raise InputError("x", f"the analytic interval needs n >= {min_n}; got n = {n}")
@@ -321,9 +341,15 @@ def correlation_interval(x, y, config, statistic: float, confidence_level=0.95, 
         else:
             var_z = (1.0 + statistic * statistic / 2.0) / (n - 3)
         low, high = fisher_z_interval(statistic, var_z, confidence_level)
-        return ConfidenceInterval(low=low, high=high, confidence_level=confidence_level, method=method,
-                                  estimate=float(statistic), estimand=_ESTIMAND[kind] + " (Fisher z scale)",
-                                  standard_error=math.sqrt(var_z))
+        return ConfidenceInterval(
+            low=low,
+            high=high,
+            confidence_level=confidence_level,
+            method=method,
+            estimate=float(statistic),
+            estimand=_ESTIMAND[kind] + " (Fisher z scale)",
+            standard_error=math.sqrt(var_z),
+        )
     if n < 3:
         raise InputError("x", f"resampling intervals need n >= 3; got n = {n}")
     if method == "percentile":
@@ -334,9 +360,15 @@ def correlation_interval(x, y, config, statistic: float, confidence_level=0.95, 
         jack = resampled_coefficients(x, y, config, constant, _jackknife_indices(n))
     if method == "jackknife":
         low, high, se = jackknife_bounds(statistic, jack, confidence_level)
-        return ConfidenceInterval(low=float(max(-1.0, low)), high=float(min(1.0, high)),
-                                  confidence_level=confidence_level, method=method, estimate=float(statistic),
-                                  estimand=_ESTIMAND[kind], standard_error=float(se))
+        return ConfidenceInterval(
+            low=float(max(-1.0, low)),
+            high=float(min(1.0, high)),
+            confidence_level=confidence_level,
+            method=method,
+            estimate=float(statistic),
+            estimand=_ESTIMAND[kind],
+            standard_error=float(se),
+        )
     B = check_int("n_resamples", n_resamples, minimum=1)
     check_memory("n_resamples", 8.0 * B, f"{B} bootstrap values")
     gen = check_rng(rng)
@@ -345,15 +377,26 @@ def correlation_interval(x, y, config, statistic: float, confidence_level=0.95, 
         low, high = bca_bounds(statistic, theta_b, jack, confidence_level)
     else:
         low, high = percentile_bounds(theta_b, confidence_level)
-    return ConfidenceInterval(low=float(low), high=float(high), confidence_level=confidence_level, method=method,
-                              estimate=float(statistic), estimand=_ESTIMAND[kind], n_resamples=B)
+    return ConfidenceInterval(
+        low=float(low),
+        high=float(high),
+        confidence_level=confidence_level,
+        method=method,
+        estimate=float(statistic),
+        estimand=_ESTIMAND[kind],
+        n_resamples=B,
+    )
 
 
 def result_interval(result, confidence_level, method, n_resamples, rng) -> ConfidenceInterval:
     """:meth:`WeightedCorrelationResult.confidence_interval`: the interval from the data the result keeps."""
     if result._data is None:
-        raise InputError("result", "holds no data (it was not made by weighted_correlation_test); call "
-                                   "weighted_correlation_test(x, y, ...) again")
+        raise InputError(
+            "result",
+            "holds no data (it was not made by weighted_correlation_test); call "
+            "weighted_correlation_test(x, y, ...) again",
+        )
     x, y, config = result._data
-    return correlation_interval(x, y, config, result.statistic, confidence_level, method=method,
-                                n_resamples=n_resamples, rng=rng)
+    return correlation_interval(
+        x, y, config, result.statistic, confidence_level, method=method, n_resamples=n_resamples, rng=rng
+    )

@@ -9,6 +9,7 @@ Weights are left unnormalised (both coefficients are scale-invariant in w).
 ``ValueError`` (the parallel kernels before their loop; the inlined helpers of the enumeration, where
 a raise would serialise the loop, return NaN behind that check) and never computes another coefficient.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -309,8 +310,7 @@ def next_leaves(F, coef, mult, n, k, d, idx, state, B, rem):
             d -= 1
     a = rem[d, 0]
     b = rem[d, 1]
-    return (n - 1, _last_two(F, coef, mult, n, state[d], B[d], a, b),
-            _last_two(F, coef, mult, n, state[d], B[d], b, a))
+    return (n - 1, _last_two(F, coef, mult, n, state[d], B[d], a, b), _last_two(F, coef, mult, n, state[d], B[d], b, a))
 
 
 @njit(cache=True, parallel=True)
@@ -364,6 +364,7 @@ def exact_chunk_sums(n, k, F, coef, mult, center, c_start, c_end, values):
 # ------------------------------------------------------------------ random permutations
 # (the Monte Carlo nulls of agreekit.ranking._montecarlo and _tied_null, and the table generator's sampling)
 
+
 @njit(parallel=True, cache=True)
 def _fisher_yates(u, out):  # pragma: no cover - compiled
     k, n = u.shape
@@ -379,8 +380,9 @@ def _fisher_yates(u, out):  # pragma: no cover - compiled
             out[r, j] = t
 
 
-def random_permutations(rng: np.random.Generator, k: int, n: int, *, out: np.ndarray | None = None,
-                        _u: np.ndarray | None = None) -> np.ndarray:
+def random_permutations(
+    rng: np.random.Generator, k: int, n: int, *, out: np.ndarray | None = None, _u: np.ndarray | None = None
+) -> np.ndarray:
     """``k`` uniform random permutations of ``1..n`` as a (k, n) int64 array (rows = permutations).
 
     Uses ``k * n`` float64 draws of ``rng`` (Fisher–Yates with ``j = floor(u (i+1))``).

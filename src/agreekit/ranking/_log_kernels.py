@@ -1,6 +1,7 @@
 """The per-permutation numba kernels of extreme weighers: each permutation's item weights rescaled on
 their own, in log space, from the log table of :func:`agreekit.ranking._rescaling.scratch_table`.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -8,6 +9,7 @@ from numba import njit, prange
 
 from agreekit.ranking import _kernels as _k
 from agreekit.ranking._rescaling import _LOG_GAP
+
 
 @njit(cache=True)
 def _log_item_weights(lf, x, y, mult, w):

@@ -2,6 +2,7 @@
 Besag and Clifford (1991) that stops each tail after h exceedances (``method="monte-carlo"`` of
 :func:`agreekit.weighted_correlation_test`; conventions in :mod:`agreekit.ranking.significance`).
 """
+
 from __future__ import annotations
 
 import math
@@ -56,8 +57,11 @@ class TimeEstimate:
         if done < self.total and remaining >= _long_work_seconds():
             from tqdm.auto import tqdm
 
-            tqdm.write(f"agreekit: {self.what}: about {_duration(remaining)} to go (estimated from the first "
-                       f"{done} of {self.total} parts; no time limit{self.hint})", file=sys.stderr)
+            tqdm.write(
+                f"agreekit: {self.what}: about {_duration(remaining)} to go (estimated from the first "
+                f"{done} of {self.total} parts; no time limit{self.hint})",
+                file=sys.stderr,
+            )
 
 
 def _long_work_seconds() -> float:
@@ -87,8 +91,12 @@ def monte_carlo_null(n, F, coef, mult, n_resamples, rng, progress, batch_element
     (Fisher-Yates on the generator's float64 stream), so the sample depends on the
     generator only, not on the batch size or the number of threads.
     """
-    check_memory("n_resamples", 8.0 * n_resamples, f"{n_resamples} Monte Carlo null values",
-                 hint="lower n_resamples (100000 gives a p-value SE below 0.0016)")
+    check_memory(
+        "n_resamples",
+        8.0 * n_resamples,
+        f"{n_resamples} Monte Carlo null values",
+        hint="lower n_resamples (100000 gives a p-value SE below 0.0016)",
+    )
     rows = max(1, min(n_resamples, batch_elements // n))
     out = np.empty(n_resamples)
     perms = np.empty((rows, n), dtype=np.int64)
@@ -96,18 +104,23 @@ def monte_carlo_null(n, F, coef, mult, n_resamples, rng, progress, batch_element
     starts = range(0, n_resamples, rows)
     if progress:
         from tqdm.auto import tqdm
+
         starts = tqdm(starts, desc=f"monte-carlo n={n}", unit="batch", leave=False)
     lf = scratch_table(F, n, coef)  # extreme weighers: each permutation's weights rescaled on their own
-    kernel = pick(_k.batch_identity if lf is None else log_batch_identity,
-                  n_resamples * n * max(1, int(math.log2(n))))  # on the whole work
+    kernel = pick(
+        _k.batch_identity if lf is None else log_batch_identity, n_resamples * n * max(1, int(math.log2(n)))
+    )  # on the whole work
     F = F if lf is None else lf
-    est = TimeEstimate(f"Monte Carlo null of {n_resamples} permutations at n = {n}", len(range(0, n_resamples, rows)),
-                       progress if announce is None else announce, "; fewer resamples (n_resamples, --n-resamples) "
-                       "take proportionally less")
+    est = TimeEstimate(
+        f"Monte Carlo null of {n_resamples} permutations at n = {n}",
+        len(range(0, n_resamples, rows)),
+        progress if announce is None else announce,
+        "; fewer resamples (n_resamples, --n-resamples) take proportionally less",
+    )
     for i, s in enumerate(starts):
         k = min(rows, n_resamples - s)
         p = random_permutations(rng, k, n, out=perms[:k], _u=u[:k])
-        out[s:s + k] = kernel(p, F, coef, mult)
+        out[s : s + k] = kernel(p, F, coef, mult)
         est.step(i + 1)
     return out
 

@@ -8,6 +8,7 @@ logit of the distribution function at fixed γ where the null's clusters move wi
 tail probabilities and their Monte Carlo effective sample size.  :func:`quantile_model` builds one per
 table, memoized.
 """
+
 from __future__ import annotations
 
 import math
@@ -45,9 +46,14 @@ def null_quantile_block(samples: dict) -> dict:
     """The ``null_quantiles`` JSON block of a table from Monte Carlo samples {n: array of Γ}."""
     probs = quantile_probs()
     ns = sorted(samples)
-    return {"probs": probs.tolist(), "n": [int(k) for k in ns], "size": [int(np.size(samples[k])) for k in ns],
-            "values": [np.quantile(samples[k], probs, method="linear").tolist() for k in ns],
-            "mean": [float(np.mean(samples[k])) for k in ns], "sd": [float(np.std(samples[k])) for k in ns]}
+    return {
+        "probs": probs.tolist(),
+        "n": [int(k) for k in ns],
+        "size": [int(np.size(samples[k])) for k in ns],
+        "values": [np.quantile(samples[k], probs, method="linear").tolist() for k in ns],
+        "mean": [float(np.mean(samples[k])) for k in ns],
+        "sd": [float(np.std(samples[k])) for k in ns],
+    }
 
 
 def table_quantiles(tab) -> StoredQuantiles | None:
@@ -55,8 +61,9 @@ def table_quantiles(tab) -> StoredQuantiles | None:
     if block is None:
         return None
     arr = lambda k, t=np.float64: None if k not in block else np.asarray(block[k], dtype=t)  # noqa: E731
-    return StoredQuantiles(arr("probs"), arr("n", np.int64), arr("size", np.int64), arr("values"),
-                            arr("mean"), arr("sd"))
+    return StoredQuantiles(
+        arr("probs"), arr("n", np.int64), arr("size", np.int64), arr("values"), arr("mean"), arr("sd")
+    )
 
 
 #: local fit of the standardized quantiles across n between stored lengths: (n_upto, points per side,
@@ -153,7 +160,7 @@ class QuantileModel:
         pos = int(np.searchsorted(self.u[idx], u0))
         half, deg = self._window(n)
         lo = max(0, min(pos - half, idx.size - 2 * half))
-        sel = idx[lo:min(idx.size, lo + 2 * half)]
+        sel = idx[lo : min(idx.size, lo + 2 * half)]
         deg = min(deg, sel.size - 1)
         return sel, np.vander(self.u[sel] - u0, deg + 1, increasing=True)
 
@@ -190,7 +197,7 @@ class QuantileModel:
         half = next(h for upto, h in _VERTICAL_WINDOWS if n <= upto)
         pos = min(max(int(np.searchsorted(ns[idx], n)), 1), idx.size - 1)
         lo = max(0, min(pos - half, idx.size - 2 * half))
-        sel = idx[lo:min(idx.size, lo + 2 * half)]
+        sel = idx[lo : min(idx.size, lo + 2 * half)]
         x = 1.0 / ns[sel].astype(np.float64) - 1.0 / n
         out = (sel, _intercept_weights(np.column_stack([np.ones_like(x), x]), self.nq.size[sel]))
         self._cache[key] = out
@@ -223,9 +230,13 @@ class QuantileModel:
         """
         nq, L, P = self.nq, self.logit, self.nq.probs
         K = nq.n.size
-        masks = [(P >= 1e-3) & (P < _REGIONS[0]), (P >= _REGIONS[0]) & (P <= 0.5),
-                 (P >= 0.5) & (P <= _REGIONS[1]), (P > _REGIONS[1]) & (P <= 1 - 1e-3)]
-        diff = np.zeros((K, 4))   # score(vertical) - score(horizontal) at stored length k
+        masks = [
+            (P >= 1e-3) & (P < _REGIONS[0]),
+            (P >= _REGIONS[0]) & (P <= 0.5),
+            (P >= 0.5) & (P <= _REGIONS[1]),
+            (P > _REGIONS[1]) & (P <= 1 - 1e-3),
+        ]
+        diff = np.zeros((K, 4))  # score(vertical) - score(horizontal) at stored length k
         valid = np.zeros(K, bool)
         for k in range(1, K - 1):
             n = int(nq.n[k])

@@ -33,6 +33,7 @@ References
 .. [4] J. Urbano and M. Marrero, "The Treatment of Ties in AP Correlation", ICTIR 2017.
        :doi:`10.1145/3121050.3121106`
 """
+
 from __future__ import annotations
 
 import math
@@ -43,8 +44,15 @@ import numpy as np
 from numba import njit
 
 from agreekit._api import ResultBase
-from agreekit._validation import (InputError, check_choice, check_float, check_not_masked, check_same_length,
-                                  integral_ranks, numeric_vector)
+from agreekit._validation import (
+    InputError,
+    check_choice,
+    check_float,
+    check_not_masked,
+    check_same_length,
+    integral_ranks,
+    numeric_vector,
+)
 from agreekit.ranking.correlation import _as_ranks
 
 __all__ = ["RBOResult", "rank_biased_overlap", "ap_correlation"]
@@ -59,10 +67,10 @@ AP_KINDS = ("ranks", "scores")
 class _Flat:
     """A flattened ranking: item codes in rank order, and each position's group top/bottom rank (1-based)."""
 
-    ids: np.ndarray   # int64 ids of the items (codes shared by the two lists)
-    t: np.ndarray     # top rank of the position's tie group
-    b: np.ndarray     # bottom rank of the position's tie group
-    untied: bool = False   # known to have no ties (then ``tied`` does not look)
+    ids: np.ndarray  # int64 ids of the items (codes shared by the two lists)
+    t: np.ndarray  # top rank of the position's tie group
+    b: np.ndarray  # bottom rank of the position's tie group
+    untied: bool = False  # known to have no ties (then ``tied`` does not look)
 
     @property
     def size(self) -> int:
@@ -84,9 +92,12 @@ def _hashable(parameter, item, where):
     try:
         hash(item)
     except TypeError:
-        raise InputError(parameter, f"holds an unhashable item {type(item).__name__} {_short(item)} {where}; "
-                                    "items must be hashable (a set or frozenset element is a group of tied "
-                                    "items)") from None
+        raise InputError(
+            parameter,
+            f"holds an unhashable item {type(item).__name__} {_short(item)} {where}; "
+            "items must be hashable (a set or frozenset element is a group of tied "
+            "items)",
+        ) from None
 
 
 def _short(v) -> str:
@@ -139,9 +150,11 @@ def _parse_scores(parameter: str, values):
         items = list(values.keys())
         scores = list(values.values())
     else:
-        raise InputError(parameter, "with kind='scores' must be a mapping (or a pandas Series) item -> score; "
-                                    f"got {type(values).__name__}")
-    for s in (scores if not isinstance(scores, np.ndarray) or scores.dtype == object else ()):
+        raise InputError(
+            parameter,
+            f"with kind='scores' must be a mapping (or a pandas Series) item -> score; got {type(values).__name__}",
+        )
+    for s in scores if not isinstance(scores, np.ndarray) or scores.dtype == object else ():
         if isinstance(s, (bool, np.bool_, str, bytes)) or s is None:
             raise InputError(parameter, f"scores must be real numbers; got {s!r}")
     try:
@@ -178,8 +191,14 @@ def _encode(parameter_x, items_x, parameter_y, items_y):
     import pandas as pd
 
     nx, ny = len(items_x), len(items_y)
-    native = (isinstance(items_x, np.ndarray) and isinstance(items_y, np.ndarray) and items_x.dtype != object
-              and items_y.dtype != object and items_x.dtype.kind == items_y.dtype.kind and items_x.dtype.kind in "iufUS")
+    native = (
+        isinstance(items_x, np.ndarray)
+        and isinstance(items_y, np.ndarray)
+        and items_x.dtype != object
+        and items_y.dtype != object
+        and items_x.dtype.kind == items_y.dtype.kind
+        and items_x.dtype.kind in "iufUS"
+    )
     cx = cy = None
     if native and items_x.dtype.kind in "iu" and items_y.dtype.kind in "iu" and nx and ny:
         ax, ay = items_x.astype(np.int64, copy=False), items_y.astype(np.int64, copy=False)
@@ -202,8 +221,9 @@ def _encode(parameter_x, items_x, parameter_y, items_y):
     jx, jy, dup_list, dup_pos = _match_codes(cx, cy, lo_code, n_codes)
     if dup_list:
         par, items = (parameter_x, items_x) if dup_list == 1 else (parameter_y, items_y)
-        raise InputError(par, f"holds the item {_short(items[dup_pos])} more than once (an item may appear once, "
-                              "in one tie group)")
+        raise InputError(
+            par, f"holds the item {_short(items[dup_pos])} more than once (an item may appear once, in one tie group)"
+        )
     return cx, cy, nx + ny - int(jx.size), (jx, jy)
 
 
@@ -285,7 +305,7 @@ def _match_codes(cx, cy, lo, size):  # pragma: no cover - compiled
     position, then nx + its y position once y has been seen.
     """
     nx, ny = cx.size, cy.size
-    slot = np.full(size, -1, dtype=np.int32)        # callers keep nx + ny < 2**31
+    slot = np.full(size, -1, dtype=np.int32)  # callers keep nx + ny < 2**31
     for i in range(nx):
         v = cx[i] - lo
         if slot[v] >= 0:
@@ -337,16 +357,16 @@ def _rbo_core(St, Sb, Lt, Lb, jS, jL, p, mode, n, cS, cL):  # pragma: no cover -
         else:
             bS = min(Sb[jS[k]], top)
             bL = min(Lb[jL[k]], top)
-        dR[max(bS, bL)] += 1                       # resolved in both
-        a0, a1 = max(tS, bL), bS                   # partial in S, resolved in L
+        dR[max(bS, bL)] += 1  # resolved in both
+        a0, a1 = max(tS, bL), bS  # partial in S, resolved in L
         if a0 < a1:
             dA[a0] += 1
             dA[a1] -= 1
-        b0, b1 = max(tL, bS), bL                   # partial in L, resolved in S
+        b0, b1 = max(tL, bS), bL  # partial in L, resolved in S
         if b0 < b1:
             dB[b0] += 1
             dB[b1] -= 1
-        c0, c1 = max(tS, tL), min(bS, bL)          # partial in both
+        c0, c1 = max(tS, tL), min(bS, bL)  # partial in both
         if c0 < c1:
             dC[c0] += 1
             dC[c1] -= 1
@@ -412,7 +432,7 @@ def _rbo_core(St, Sb, Lt, Lb, jS, jL, p, mode, n, cS, cL):  # pragma: no cover -
                 qS = fd
             qL = (lt - 1) + (fd - lt + 1) ** 2 / (lb - lt + 1)
             den = math.sqrt(qS) * math.sqrt(qL)
-        pw = p ** fd
+        pw = p**fd
         if d <= s:
             a_d = scale * X / den
             sec1 += a_d * pw
@@ -442,7 +462,7 @@ def _rbo_tail(s, l, x_l, A_s, p, tail_log_l):  # pragma: no cover - compiled
         sec3_max = 0.0
         for dm in range(l + 1, f + 1):
             fm = float(dm)
-            sec3_max += (2 * fm - l - s + x_l) / fm * p ** fm
+            sec3_max += (2 * fm - l - s + x_l) / fm * p**fm
         sec3_max += p ** float(f + 1) / (1 - p)
         sec3_ext = (x_l + (l - s) * A_s) / l * pl1 / (1 - p)
     else:
@@ -544,13 +564,15 @@ def _rbo_flat(X: _Flat, Y: _Flat, p: float, ties: str, pairs) -> RBOResult:
     n = min(l, _underflow_depth(p))
     cS = int(np.searchsorted(S.t, n, side="right"))
     cL = int(np.searchsorted(L.t, n, side="right"))
-    sec1, sec2_min, sec2_max, sec2_ext, A_s = _rbo_core(S.t, S.b, L.t, L.b, jS, jL, p, RBO_TIES.index(ties_used),
-                                                        n, cS, cL)
+    sec1, sec2_min, sec2_max, sec2_ext, A_s = _rbo_core(
+        S.t, S.b, L.t, L.b, jS, jL, p, RBO_TIES.index(ties_used), n, cS, cL
+    )
     sec3_ext, sec3_min, sec3_max = _rbo_tail(s, l, int(jx.size), A_s, p, _tail_log(p, l))
     c = (1 - p) / p
     ext, mn, mx = c * (sec1 + sec2_ext + sec3_ext), c * (sec1 + sec2_min + sec3_min), c * (sec1 + sec2_max + sec3_max)
-    return RBOResult(ext=float(ext), min=float(mn), max=float(mx), res=float(mx - mn), p=p, ties=ties,
-                     depth_x=X.size, depth_y=Y.size)
+    return RBOResult(
+        ext=float(ext), min=float(mn), max=float(mx), res=float(mx - mn), p=p, ties=ties, depth_x=X.size, depth_y=Y.size
+    )
 
 
 # ============================================================================ τ_AP
@@ -589,7 +611,7 @@ def _above_counts(order, group_start, xr, n_x):  # pragma: no cover - compiled
             hi = min(lo + 2 * width, n)
             i, j, k = lo, mid, lo
             while i < mid and j < hi:
-                if V[j] <= V[i]:                 # right element next: the left ones before it are smaller
+                if V[j] <= V[i]:  # right element next: the left ones before it are smaller
                     V2[k], I2[k], C2[k] = V[j], I[j], C[j] + np.int32(i - lo)
                     j += 1
                 else:
@@ -736,7 +758,7 @@ def _rank_groups(v):  # pragma: no cover - compiled
     """Counting sort of integer ranks v in 1..n: (order (stable, int32), group starts + [n], dense ranks 1..m, m),
     or m = -1 if a value lies outside 1..n.  A permutation is inverted in one pass (its dense ranks are v)."""
     n = v.size
-    inv = np.full(n, -1, np.int32)        # n < 2**31
+    inv = np.full(n, -1, np.int32)  # n < 2**31
     untied = True
     for i in range(n):
         r = v[i]
@@ -763,7 +785,7 @@ def _rank_groups(v):  # pragma: no cover - compiled
     g = 0
     for r in range(1, n + 1):
         c = cnt[r + 1]
-        cnt[r + 1] = cnt[r] + c          # now cnt[r] = the number of values < r
+        cnt[r + 1] = cnt[r] + c  # now cnt[r] = the number of values < r
         if c > 0:
             gs[g] = cnt[r]
             g += 1
@@ -817,10 +839,10 @@ def _tau_star(vx, vy, views=None):
         views = _sorted_view(vx), _sorted_view(vy)
     (_, _, xr, nx), (order, gs, _, _) = views
     top = int(gs[1])
-    m = order.size - top                                  # items outside y's top group
+    m = order.size - top  # items outside y's top group
     if m == 0:
         return math.nan
-    w = np.repeat(1.0 / np.maximum(gs[:-1], 1), np.diff(gs))   # 1/(p_i − 1): p_i − 1 = the group's start
+    w = np.repeat(1.0 / np.maximum(gs[:-1], 1), np.diff(gs))  # 1/(p_i − 1): p_i − 1 = the group's start
     w[:top] = 0.0
     total = _weighted_dominance(_layout(order, gs, xr), nx, w)
     return 2.0 / m * total - 1.0
@@ -853,7 +875,7 @@ def _ap_vector(parameter, values, kind):
             raise
         order, gs, dense, m = _rank_groups(r)
         if m < 0:
-            _as_ranks(parameter, values, kind=kind)       # raises its out-of-range message
+            _as_ranks(parameter, values, kind=kind)  # raises its out-of-range message
             raise InputError(parameter, f"must hold ranks in 1..{r.size}")  # pragma: no cover
         return r, bool(m < r.size), (order, gs, dense, int(m))
     try:
@@ -863,7 +885,7 @@ def _ap_vector(parameter, values, kind):
         raise
     arr = arr.astype(np.float64, copy=False)
     if not np.all(np.isfinite(arr)):
-        _as_ranks(parameter, values, kind=kind)           # raises its NaN message
+        _as_ranks(parameter, values, kind=kind)  # raises its NaN message
         raise InputError(parameter, "must not contain NaN or infinite scores")  # pragma: no cover
     order = np.argsort(-arr)
     sv = arr[order]
@@ -899,15 +921,22 @@ def _permutation_layout(rx, ry):  # pragma: no cover - compiled
 def _untied_ranks_fast(x, y, symmetric):
     """τ_AP or τ_AP_b of two untied int64 rank vectors (permutations of 1..n) with no sort and no
     inverse: None when the input is anything else (the general path then validates and decides)."""
-    if not (isinstance(x, np.ndarray) and isinstance(y, np.ndarray) and x.dtype == np.int64
-            and y.dtype == np.int64 and x.ndim == 1 and x.shape == y.shape and x.size >= 2):
+    if not (
+        isinstance(x, np.ndarray)
+        and isinstance(y, np.ndarray)
+        and x.dtype == np.int64
+        and y.dtype == np.int64
+        and x.ndim == 1
+        and x.shape == y.shape
+        and x.size >= 2
+    ):
         return None
     vals = _permutation_layout(x, y)
     if vals.size == 0:
         return None
     n = x.size
     w = np.zeros(n)
-    w[1:] = 1.0 / np.arange(1, n, dtype=np.float64)   # 1/(i − 1) at position i (1-based); the top has none
+    w[1:] = 1.0 / np.arange(1, n, dtype=np.float64)  # 1/(i − 1) at position i (1-based); the top has none
     t_xy = 2.0 / (n - 1) * _weighted_dominance(vals, n, w) - 1.0
     if not symmetric:
         return t_xy
@@ -984,7 +1013,7 @@ def ap_correlation(x, y, *, symmetric=False, kind="ranks") -> float:
     """
     if not isinstance(symmetric, (bool, np.bool_)):
         raise InputError("symmetric", f"must be True or False; got {symmetric!r}")
-    if isinstance(kind, str) and kind == "ranks":   # (anything else is checked by _ap_prepared)
+    if isinstance(kind, str) and kind == "ranks":  # (anything else is checked by _ap_prepared)
         fast = _untied_ranks_fast(x, y, symmetric)
         if fast is not None:
             return float(fast)
@@ -994,11 +1023,14 @@ def ap_correlation(x, y, *, symmetric=False, kind="ranks") -> float:
 
 def _ap_values(vx, vy, tx, symmetric, views=None):
     if views is None:
-        views = _sorted_view(vx), _sorted_view(vy)   # one sort per ranking serves both directions
+        views = _sorted_view(vx), _sorted_view(vy)  # one sort per ranking serves both directions
     if symmetric:
         sx, sy = views
         return 0.5 * (_tau_star(vx, vy, (sx, sy)) + _tau_star(vy, vx, (sy, sx)))
     if tx:
-        raise InputError("x", "(the reference ranking) has ties; τ_AP needs an untied reference: use "
-                              "symmetric=True (τ_AP_b) for ties in both rankings")
+        raise InputError(
+            "x",
+            "(the reference ranking) has ties; τ_AP needs an untied reference: use "
+            "symmetric=True (τ_AP_b) for ties in both rankings",
+        )
     return _tau_ap_a(vx, vy, views)

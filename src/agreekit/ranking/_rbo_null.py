@@ -14,6 +14,7 @@ each batch takes its hypergeometric counts and then two uniforms per common item
 compiled kernel places the items (partial Fisher-Yates shuffles) and scores each resample (about 1 µs
 per resample for lists of about 20 items).
 """
+
 from __future__ import annotations
 
 import math
@@ -26,8 +27,16 @@ from numba import njit
 from agreekit._api import TestResultBase, check_rng
 from agreekit._validation import InputError, check_choice, check_float, check_int, check_not_masked
 from agreekit.ranking._montecarlo import mc_test, sequential_test
-from agreekit.ranking._ranked_lists import (RBO_TIES, _Flat, _rbo_core, _rbo_flat, _rbo_inputs, _rbo_tail,
-                                            _tail_log, _underflow_depth)
+from agreekit.ranking._ranked_lists import (
+    RBO_TIES,
+    _Flat,
+    _rbo_core,
+    _rbo_flat,
+    _rbo_inputs,
+    _rbo_tail,
+    _tail_log,
+    _underflow_depth,
+)
 from agreekit.ranking._tails import combine, tie_tol
 
 __all__ = ["RBOTestResult", "rank_biased_overlap_test", "rbo_null_moments"]
@@ -96,7 +105,7 @@ class RBOTestResult(TestResultBase):
 
 def _tail(p, l):
     """Σ_{d>l} p^d / d."""
-    head = math.fsum(p ** d / d for d in range(1, l + 1)) if l < 20000 else None
+    head = math.fsum(p**d / d for d in range(1, l + 1)) if l < 20000 else None
     if head is not None:
         v = -math.log1p(-p) - head
         if v > 1e-3 or p ** (l + 1) == 0.0:
@@ -121,16 +130,16 @@ def _coefficients(s, l, p, score):
     g = np.zeros(s + 1)
     dd = np.arange(s + 1, l + 1, dtype=np.float64)
     if score == "ext":
-        c[s] += w * float(np.sum((dd - s) / (s * dd) * p ** dd)) + (1.0 / s - 1.0 / l) * p ** l
-        c[l] += p ** l / l
+        c[s] += w * float(np.sum((dd - s) / (s * dd) * p**dd)) + (1.0 / s - 1.0 / l) * p**l
+        c[l] += p**l / l
     elif score == "min":
         c[l] += w * _tail(p, l)
     else:
-        const = w * float(np.sum((dd - s) / dd * p ** dd))
+        const = w * float(np.sum((dd - s) / dd * p**dd))
         for xl in range(s + 1):
             f = l + s - xl
             dm = np.arange(l + 1, f + 1, dtype=np.float64)
-            g[xl] = const + w * (float(np.sum((2 * dm - l - s + xl) / dm * p ** dm)) + p ** (f + 1) / (1 - p))
+            g[xl] = const + w * (float(np.sum((2 * dm - l - s + xl) / dm * p**dm)) + p ** (f + 1) / (1 - p))
     return c, g
 
 
@@ -141,7 +150,7 @@ def _transitions(X, d, s, N):
     if d <= s:
         a = d - 1 - X
         o = N - 2 * (d - 1) + X
-        return [(0, o * (o - 1) / m ** 2), (1, (2 * a * o + o) / m ** 2), (2, a * a / m ** 2)]
+        return [(0, o * (o - 1) / m**2), (1, (2 * a * o + o) / m**2), (2, a * a / m**2)]
     p1 = (s - X) / m
     return [(0, 1 - p1), (1, p1)]
 
@@ -220,7 +229,7 @@ def _chain_batches(s, l, n_items, p, score, gen, size, first=128, cap_rows=65536
             (_, p0), (_, p1), *rest = _transitions(X, d, s, n_items)
             step = (u >= p0).astype(np.int64)
             if rest:
-                step += (u >= p0 + p1)
+                step += u >= p0 + p1
             X += step
             S += c[d] * X
         yield S + g[X]
@@ -295,8 +304,9 @@ def _tied_batches(Fx: _Flat, Fy: _Flat, n_items, p, ties, score, gen, size, firs
         rows = min(2 * rows, cap_rows)
 
 
-def rank_biased_overlap_test(x, y, *, n_items, p=0.9, ties="a", score="ext", alternative="greater", method="auto",
-                             n_resamples=10_000, rng=None) -> RBOTestResult:
+def rank_biased_overlap_test(
+    x, y, *, n_items, p=0.9, ties="a", score="ext", alternative="greater", method="auto", n_resamples=10_000, rng=None
+) -> RBOTestResult:
     """Is the rank-biased overlap of two ranked lists (first = top) larger than chance?  Test, null moments and adjusted RBO.
 
     H0: ``x`` and ``y`` are the tops of two independent uniformly random rankings of a domain of
@@ -356,36 +366,52 @@ def rank_biased_overlap_test(x, y, *, n_items, p=0.9, ties="a", score="ext", alt
     alternative = check_choice("alternative", alternative, ALTERNATIVES)
     method = check_choice("method", method, METHODS)
     n_resamples = check_int("n_resamples", n_resamples, minimum=1)
-    check_rng(rng)   # also where the method chosen draws nothing
+    check_rng(rng)  # also where the method chosen draws nothing
     check_not_masked(x=x, y=y)
     Fx, Fy, n_union, pairs = _rbo_inputs(x, y, "lists")
     n_items = check_int("n_items", n_items, minimum=1)
     if n_items < n_union:
-        raise InputError("n_items", f"must be at least the number of distinct items in x and y ({n_union}); "
-                                    f"got {n_items}")
+        raise InputError(
+            "n_items", f"must be at least the number of distinct items in x and y ({n_union}); got {n_items}"
+        )
     res = _rbo_flat(Fx, Fy, p, ties, pairs)
     stat = float(getattr(res, score))
     s, l = sorted((Fx.size, Fy.size))
     tied = Fx.tied or Fy.tied
     if method == "exact" and tied:
         raise InputError("method", "'exact' needs untied lists; with ties use 'auto' or 'monte-carlo'")
-    common = dict(statistic=stat, alternative=alternative, score=score, n_items=n_items, p=p, ties=ties,
-                  depth_x=Fx.size, depth_y=Fy.size)
+    common = dict(
+        statistic=stat,
+        alternative=alternative,
+        score=score,
+        n_items=n_items,
+        p=p,
+        ties=ties,
+        depth_x=Fx.size,
+        depth_y=Fy.size,
+    )
     law = None
     if not tied:
         mean0, var0 = rbo_null_moments(s, l, n_items, p, score)
         if method != "monte-carlo":
             law = _exact_law(s, l, n_items, p, score)
             if law is None and method == "exact":
-                raise InputError("method", f"'exact' is too large here (more than {MAX_ATOMS} distinct partial "
-                                           "scores); use 'auto' or 'monte-carlo'")
+                raise InputError(
+                    "method",
+                    f"'exact' is too large here (more than {MAX_ATOMS} distinct partial "
+                    "scores); use 'auto' or 'monte-carlo'",
+                )
     if law is not None:
         vals, probs = law
         tol = tie_tol(stat)
-        pv = combine(min(float(np.sum(probs[vals >= stat - tol])), 1.0),
-                     min(float(np.sum(probs[vals <= stat + tol])), 1.0), alternative)
-        return RBOTestResult(pvalue=pv, adjusted=_adjust(stat, mean0), null_mean=mean0, null_var=var0,
-                             method="exact", **common)
+        pv = combine(
+            min(float(np.sum(probs[vals >= stat - tol])), 1.0),
+            min(float(np.sum(probs[vals <= stat + tol])), 1.0),
+            alternative,
+        )
+        return RBOTestResult(
+            pvalue=pv, adjusted=_adjust(stat, mean0), null_mean=mean0, null_var=var0, method="exact", **common
+        )
     gen = check_rng(rng)
 
     def batches(size, first=128):
@@ -399,6 +425,7 @@ def rank_biased_overlap_test(x, y, *, n_items, p=0.9, ties="a", score="ext", alt
         for b in it:
             sample.append(b)
             yield b
+
     if method == "monte-carlo":
         null = np.concatenate(list(keep(batches(n_resamples))))
         pv, se = mc_test(stat, null, alternative)
@@ -410,9 +437,17 @@ def rank_biased_overlap_test(x, y, *, n_items, p=0.9, ties="a", score="ext", alt
         mean0, var0, mom = float(np.mean(allv)), float(np.var(allv)), "monte-carlo"
     else:
         mom = "exact"
-    return RBOTestResult(pvalue=float(pv), adjusted=_adjust(stat, mean0), null_mean=mean0, null_var=var0,
-                         method="monte-carlo", pvalue_se=float(se), n_resamples_used=int(used), null_moments=mom,
-                         **common)
+    return RBOTestResult(
+        pvalue=float(pv),
+        adjusted=_adjust(stat, mean0),
+        null_mean=mean0,
+        null_var=var0,
+        method="monte-carlo",
+        pvalue_se=float(se),
+        n_resamples_used=int(used),
+        null_moments=mom,
+        **common,
+    )
 
 
 def _adjust(stat, mean0):

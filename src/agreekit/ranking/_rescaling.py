@@ -3,6 +3,7 @@ needs it, and the log tables of extreme weighers (see :func:`weigher_table`).
 
 Public through :mod:`agreekit.ranking.weighting`.
 """
+
 from __future__ import annotations
 
 import weakref
@@ -15,8 +16,8 @@ from agreekit.ranking._vocabulary import SPEARMAN, check_code
 
 #: a table in [_LOW, _HIGH] is used as it is (ordinary weighers): the products of four weights of
 #: the multiplicative scheme's pairs stay within float64's normal range
-_HIGH = 2.0 ** 100
-_LOW = 2.0 ** -240
+_HIGH = 2.0**100
+_LOW = 2.0**-240
 #: clip of the log gap between the largest and second-largest item weight (see item_weights)
 _LOG_GAP = 400.0
 #: log f(1..n) may span at most this many nats: the log item weights (sums of two log-weights) and their
@@ -25,10 +26,9 @@ _MAX_LOG_SPAN = 1e300
 #: Spearman's enumeration (tree-carried raw moments, Σwx² - (Σwx)²/W) is used up to this ratio of the
 #: largest to the smallest table value; above it the coefficient of every permutation is computed on its
 #: own by the two-pass formula (no cancellation), see :func:`scratch_table`
-_SPEARMAN_ONE_PASS_RATIO = 2.0 ** 8
+_SPEARMAN_ONE_PASS_RATIO = 2.0**8
 #: ... and the two-pass weighted Pearson formula up to this bound of dominance times n^2
-_SPEARMAN_DOMINANCE = 2.0 ** 66
-
+_SPEARMAN_DOMINANCE = 2.0**66
 
 
 def _safe(vals: np.ndarray) -> bool:
@@ -99,16 +99,18 @@ def weigher_table(weigher: Weigher, n: int, *, strict: bool = True) -> np.ndarra
     lf = _finite_logs(weigher, ranks) if logs is None else logs
     lf = lf - lf.max()
     if not lf.min() >= -_MAX_LOG_SPAN:
-        raise InputError("weigher", f"{weigher.spec!r}: log f(1..{n}) spans more than 10^300 (its values are "
-                                    "not representable in float64 even as logarithms)")
+        raise InputError(
+            "weigher",
+            f"{weigher.spec!r}: log f(1..{n}) spans more than 10^300 (its values are "
+            "not representable in float64 even as logarithms)",
+        )
     return np.ascontiguousarray(np.concatenate([np.exp(lf), lf]), dtype=np.float64)
 
 
 def _finite_logs(weigher: Weigher, ranks: np.ndarray) -> np.ndarray:
     logs = np.asarray(weigher.log(ranks), dtype=np.float64)
     if not np.all(np.isfinite(logs)):
-        raise InputError("weigher", f"{weigher.spec!r} must give finite positive weights for ranks "
-                                    f"1..{ranks.size}")
+        raise InputError("weigher", f"{weigher.spec!r} must give finite positive weights for ranks 1..{ranks.size}")
     return logs
 
 

@@ -4,6 +4,7 @@ A spec is ``family [":" name "=" number ("," name "=" number)*]``; the families,
 defaults and bounds are the entries of :data:`agreekit.ranking._vocabulary.WEIGHER_FAMILIES` (nothing
 here names a family).  Public through :mod:`agreekit.ranking.weighting`.
 """
+
 from __future__ import annotations
 
 import re
@@ -97,14 +98,17 @@ class Weigher(ResultBase):
         if not isinstance(self.family, str):
             raise InputError("family", f"must be a weigher family name (a string); got {type(self.family).__name__}")
         if self.family != "callable" and self.family not in WEIGHER_FAMILIES:  # fail closed
-            raise InputError("weigher", f"unknown family {self.family!r}; known families: "
-                                        f"{', '.join(WEIGHER_FAMILIES)}")
+            raise InputError(
+                "weigher", f"unknown family {self.family!r}; known families: {', '.join(WEIGHER_FAMILIES)}"
+            )
         object.__setattr__(self, "params", _check_params(self.family, self.params))
         if self.family == "callable" and not callable(self.func):
             raise InputError("func", f"must be a callable f(i) for family 'callable'; got {type(self.func).__name__}")
         if self.family != "callable" and self.func is not None:
-            raise InputError("func", f"is only for family 'callable' (family {self.family!r} has its own f); "
-                                     f"got {type(self.func).__name__}")
+            raise InputError(
+                "func",
+                f"is only for family 'callable' (family {self.family!r} has its own f); got {type(self.func).__name__}",
+            )
 
     @property
     def label(self) -> str:
@@ -203,12 +207,12 @@ class Weigher(ResultBase):
         return t[:n].copy() if t.size != n else t
 
 
-
 def _check_params(family: str, params) -> tuple:
     """``params`` of a hand-built :class:`Weigher`: (name, real number) pairs of the family's
     parameters, each once and within its bounds, in canonical order (defaults filled in)."""
     if not isinstance(params, (tuple, list)) or not all(
-            isinstance(p, (tuple, list)) and len(p) == 2 and isinstance(p[0], str) for p in params):
+        isinstance(p, (tuple, list)) and len(p) == 2 and isinstance(p[0], str) for p in params
+    ):
         raise InputError("params", f"must be a tuple of (name, number) pairs; got {params!r}"[:200])
     if family == "callable":
         if params:
@@ -218,8 +222,9 @@ def _check_params(family: str, params) -> tuple:
     names = [p[0] for p in params]
     unknown = [k for k in names if k not in fam.defaults]
     if unknown or len(set(names)) != len(names):
-        raise InputError("params", f"family {family!r} takes each of ({', '.join(fam.defaults) or 'none'}) at most "
-                                   f"once; got {names}")
+        raise InputError(
+            "params", f"family {family!r} takes each of ({', '.join(fam.defaults) or 'none'}) at most once; got {names}"
+        )
     values = dict(fam.defaults)
     for k, v in params:
         values[k] = check_float("params", v)
@@ -236,8 +241,11 @@ def _call_user_weigher(weigher: Weigher, i: np.ndarray) -> np.ndarray:
     name = getattr(func, "__name__", "f")
 
     def bad(what):
-        return InputError("weigher", f"callable {name!r} must return one real number per rank "
-                                     f"(a float array of the ranks' shape {i.shape}); {what}")
+        return InputError(
+            "weigher",
+            f"callable {name!r} must return one real number per rank "
+            f"(a float array of the ranks' shape {i.shape}); {what}",
+        )
 
     try:
         raw = func(i)
@@ -247,8 +255,9 @@ def _call_user_weigher(weigher: Weigher, i: np.ndarray) -> np.ndarray:
         arr = np.asarray(raw) if not isinstance(raw, (str, bytes)) else np.asarray(object)
         if arr.dtype.kind in "iuf" and arr.shape == i.shape:
             return np.asarray(arr, dtype=np.float64)
-        if arr.dtype.kind in "US" or (arr.dtype.kind == "O" and any(isinstance(v, (str, bytes))
-                                                                     for v in arr.ravel().tolist())):
+        if arr.dtype.kind in "US" or (
+            arr.dtype.kind == "O" and any(isinstance(v, (str, bytes)) for v in arr.ravel().tolist())
+        ):
             raise bad("it returned strings")
         if arr.dtype.kind == "O" and any(v is None for v in arr.ravel().tolist()):
             raise bad("it returned None values")
@@ -285,8 +294,9 @@ def _describe(value) -> str:
 def _check_positive(weigher: Weigher, vals: np.ndarray, where: str) -> None:
     if not (np.all(np.isfinite(vals)) and np.all(vals > 0)):
         bad = vals[~(np.isfinite(vals) & (vals > 0))]
-        raise InputError("weigher", f"{weigher.spec!r} must give finite positive weights {where}; got "
-                                    f"{float(bad[0])!r}")
+        raise InputError(
+            "weigher", f"{weigher.spec!r} must give finite positive weights {where}; got {float(bad[0])!r}"
+        )
 
 
 def parse_weigher(spec) -> Weigher:
@@ -327,16 +337,21 @@ def parse_weigher(spec) -> Weigher:
         raise InputError("weigher", f"must be a spec string or a callable; got {type(spec).__name__}")
     if not spec.isascii():  # Unicode digits (Arabic-Indic, fullwidth) or spaces would be read as ASCII ones
         bad = next(c for c in spec if not c.isascii())
-        raise InputError("weigher", f"{spec!r} has the non-ASCII character {bad!r} (U+{ord(bad):04X}); "
-                                    "write the spec in ASCII, numbers with the digits 0-9")
+        raise InputError(
+            "weigher",
+            f"{spec!r} has the non-ASCII character {bad!r} (U+{ord(bad):04X}); "
+            "write the spec in ASCII, numbers with the digits 0-9",
+        )
     text = spec.strip()
     family, _, rest = text.partition(":")
     family = family.strip()
     if family not in WEIGHER_FAMILIES:
-
-        raise InputError("weigher", f"unknown family {family!r} in {spec!r}"
-                                    f"{did_you_mean(family, WEIGHER_FAMILIES, fold=str.lower)} (known families: "
-                                    f"{', '.join(WEIGHER_FAMILIES)})")
+        raise InputError(
+            "weigher",
+            f"unknown family {family!r} in {spec!r}"
+            f"{did_you_mean(family, WEIGHER_FAMILIES, fold=str.lower)} (known families: "
+            f"{', '.join(WEIGHER_FAMILIES)})",
+        )
     fam = WEIGHER_FAMILIES[family]
     params = dict(fam.defaults)
     given: set[str] = set()
@@ -344,12 +359,10 @@ def parse_weigher(spec) -> Weigher:
         for item in rest.split(","):
             name, eq, value = (s.strip() for s in item.partition("="))
             if not eq or not _NAME.match(name) or not _NUMBER.match(value):
-                raise InputError("weigher", f"malformed parameter {item.strip()!r} in {spec!r}; "
-                                            "expected name=number")
+                raise InputError("weigher", f"malformed parameter {item.strip()!r} in {spec!r}; expected name=number")
             if name not in fam.defaults:
                 allowed = ", ".join(fam.defaults) or "none"
-                raise InputError("weigher", f"family {family!r} has no parameter {name!r} "
-                                            f"(parameters: {allowed})")
+                raise InputError("weigher", f"family {family!r} has no parameter {name!r} (parameters: {allowed})")
             if name in given:
                 raise InputError("weigher", f"parameter {name!r} is given twice in {spec!r}")
             given.add(name)
@@ -359,8 +372,10 @@ def parse_weigher(spec) -> Weigher:
     missing = [k for k in fam.required if k not in given]
     if missing:
         example = ",".join(f"{p.name}={_fmt(p.example)}" for p in fam.params if p.name in missing)
-        raise InputError("weigher", f"family {family!r} needs parameter(s) {', '.join(missing)} "
-                                    f"(e.g. '{family}:{example}'); got {spec!r}")
+        raise InputError(
+            "weigher",
+            f"family {family!r} needs parameter(s) {', '.join(missing)} (e.g. '{family}:{example}'); got {spec!r}",
+        )
     for prm in fam.params:  # the bounds of the family's parameters
         prm.check(params[prm.name])
     ordered = tuple((k, params[k]) for k in fam.defaults)

@@ -5,6 +5,7 @@ argument checked against the configuration (once per table object and configurat
 :class:`~agreekit.ranking.tables.CoefficientTable` cannot change), or the shipped table of the
 configuration, or None where none ships and none is required.
 """
+
 from __future__ import annotations
 
 from functools import lru_cache

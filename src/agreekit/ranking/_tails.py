@@ -1,6 +1,7 @@
 """Tail probabilities of a null distribution: the tie tolerance, the two-sided combination and the
 binomial standard error (the p-value conventions of :mod:`agreekit.ranking.significance`, shared by
 the exact, Monte Carlo, table and tied nulls)."""
+
 from __future__ import annotations
 
 import math

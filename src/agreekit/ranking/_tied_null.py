@@ -16,6 +16,7 @@ arrangements once each gives the exact null (``exact``); otherwise uniform rando
 (Fisher-Yates on the generator's float64 stream, :func:`agreekit.ranking._kernels.random_permutations`)
 give a Monte Carlo sample (``sample``).
 """
+
 from __future__ import annotations
 
 import math
@@ -181,8 +182,14 @@ class TiedNull:
         self._exact = None
 
     def key(self):
-        return (self.coef, self.mult, self.x_sorted.tobytes(), self.fx.tobytes(), self.y_sorted.tobytes(),
-                self.fy.tobytes())
+        return (
+            self.coef,
+            self.mult,
+            self.x_sorted.tobytes(),
+            self.fx.tobytes(),
+            self.y_sorted.tobytes(),
+            self.fy.tobytes(),
+        )
 
     def seed(self) -> np.random.SeedSequence:
         """A SeedSequence derived from the configuration (for reproducible moments)."""
@@ -192,23 +199,25 @@ class TiedNull:
         for part in self.key():
             h.update(part if isinstance(part, bytes) else str(part).encode())
         d = h.digest()
-        return np.random.SeedSequence([int.from_bytes(d[4 * i:4 * i + 4], "little") for i in range(4)])
+        return np.random.SeedSequence([int.from_bytes(d[4 * i : 4 * i + 4], "little") for i in range(4)])
 
     def exact(self) -> NullSample:
         """Γ over every distinct arrangement (each once), cached on the object."""
         if self._exact is None:
             N = self.n_arrangements
             kernel = pick(_enumerate, N * self.n * 4)
-            vals = np.sort(kernel(self.x_sorted, self.fx, self.codes, self.val_of, self.f_of, self.m, self.coef,
-                                  self.mult, N))     # sorted once: tail counts are two binary searches
+            vals = np.sort(
+                kernel(self.x_sorted, self.fx, self.codes, self.val_of, self.f_of, self.m, self.coef, self.mult, N)
+            )  # sorted once: tail counts are two binary searches
             vals.flags.writeable = False
             self._exact = NullSample(vals, True)
         return self._exact
 
     def sample(self, rng, size, *, progress=False, batch_elements=2_000_000):
         """Γ for ``size`` uniform random permutations drawn from ``rng`` (batched)."""
-        return NullSample(np.concatenate(list(self.batches(rng, size, progress=progress,
-                                                           batch_elements=batch_elements))), False)
+        return NullSample(
+            np.concatenate(list(self.batches(rng, size, progress=progress, batch_elements=batch_elements))), False
+        )
 
     def batches(self, rng, size, *, first=None, progress=False, batch_elements=2_000_000):
         """Yield Γ for ``size`` random permutations in consecutive batches (the first of ``first`` rows,
@@ -220,14 +229,16 @@ class TiedNull:
         bar = None
         if progress:
             from tqdm.auto import tqdm
+
             bar = tqdm(total=size, desc=f"tied null n={n}", unit="perm", leave=False)
         done = 0
         try:
             while done < size:
                 k = min(rows, size - done)
                 p = _k.random_permutations(rng, k, n)
-                yield kernel(p, self.x_sorted, self.fx, self.y_sorted, self.codes, self.fy, self.m, self.coef,
-                             self.mult)
+                yield kernel(
+                    p, self.x_sorted, self.fx, self.y_sorted, self.codes, self.fy, self.m, self.coef, self.mult
+                )
                 done += k
                 if bar is not None:
                     bar.update(k)
@@ -245,8 +256,20 @@ class TiedNull:
         order = np.argsort(x, kind="stable")
         yo = y[order]
         codes = np.searchsorted(self.val_of[1:], yo).astype(np.int64) + 1
-        return float(_gamma(x[order], np.asarray(weigher(x[order]), dtype=np.float64), yo, codes,
-                            self.f_of[codes], self.m, self.coef, self.mult, np.arange(self.n), np.empty(self.n)))
+        return float(
+            _gamma(
+                x[order],
+                np.asarray(weigher(x[order]), dtype=np.float64),
+                yo,
+                codes,
+                self.f_of[codes],
+                self.m,
+                self.coef,
+                self.mult,
+                np.arange(self.n),
+                np.empty(self.n),
+            )
+        )
 
 
 def tied_null(x, y, weigher, coef, mult) -> TiedNull:

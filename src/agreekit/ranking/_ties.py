@@ -1,4 +1,5 @@
 """Numba kernel for the weighted Kendall τ_w of rankings with ties (τ_b-style normalization)."""
+
 from __future__ import annotations
 
 import numpy as np

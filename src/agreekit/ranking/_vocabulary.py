@@ -18,6 +18,7 @@ Monte Carlo above); no table ships for it.
 This module imports nothing from agreekit but :mod:`agreekit._validation`: the numba kernels read
 their codes from it.
 """
+
 from __future__ import annotations
 
 import math
@@ -29,18 +30,28 @@ import numpy as np
 from agreekit._validation import InputError
 
 __all__ = [
-    "Coefficient", "COEFFICIENT_REGISTRY", "SPEARMAN", "KENDALL", "coefficient_code", "check_code",
-    "Scheme", "SCHEME_REGISTRY", "scheme_flag",
-    "Parameter", "WeigherFamily", "WEIGHER_FAMILIES",
+    "Coefficient",
+    "COEFFICIENT_REGISTRY",
+    "SPEARMAN",
+    "KENDALL",
+    "coefficient_code",
+    "check_code",
+    "Scheme",
+    "SCHEME_REGISTRY",
+    "scheme_flag",
+    "Parameter",
+    "WeigherFamily",
+    "WEIGHER_FAMILIES",
 ]
 
 
 def _fmt(x: float) -> str:
     # integers as integers up to 2^53; beyond, repr ("1e+308", not a 309-digit integer)
-    return str(int(x)) if float(x).is_integer() and abs(x) <= 2.0 ** 53 else repr(float(x))
+    return str(int(x)) if float(x).is_integer() and abs(x) <= 2.0**53 else repr(float(x))
 
 
 # ------------------------------------------------------------------ coefficients
+
 
 @dataclass(frozen=True)
 class Coefficient:
@@ -57,12 +68,15 @@ class Coefficient:
 
 
 #: registry of the coefficients: name -> :class:`Coefficient` (the order of ``COEFFICIENTS``)
-COEFFICIENT_REGISTRY: dict[str, Coefficient] = {c.name: c for c in (
-    Coefficient("spearman", 0, "Spearman ρ_w",
-                "weighted Pearson correlation of the two rank vectors with item weights w_i"),
-    Coefficient("kendall", 1, "Kendall τ_w",
-                "weighted Kendall correlation, pair weight w_i·w_j"),
-)}
+COEFFICIENT_REGISTRY: dict[str, Coefficient] = {
+    c.name: c
+    for c in (
+        Coefficient(
+            "spearman", 0, "Spearman ρ_w", "weighted Pearson correlation of the two rank vectors with item weights w_i"
+        ),
+        Coefficient("kendall", 1, "Kendall τ_w", "weighted Kendall correlation, pair weight w_i·w_j"),
+    )
+}
 
 #: the kernels' codes (module constants: numba freezes them into the compiled kernels)
 SPEARMAN = COEFFICIENT_REGISTRY["spearman"].code
@@ -74,8 +88,9 @@ def coefficient_code(name: str) -> int:
     """The kernel code of a coefficient name; an unknown name raises :class:`~agreekit.InputError`."""
     entry = COEFFICIENT_REGISTRY.get(name) if isinstance(name, str) else None
     if entry is None:
-        raise InputError("coefficient", f"must be one of {{{', '.join(map(repr, COEFFICIENT_REGISTRY))}}}; "
-                                        f"got {name!r}")
+        raise InputError(
+            "coefficient", f"must be one of {{{', '.join(map(repr, COEFFICIENT_REGISTRY))}}}; got {name!r}"
+        )
     return entry.code
 
 
@@ -91,6 +106,7 @@ def check_code(coef) -> int:
 
 # ------------------------------------------------------------------ schemes
 
+
 @dataclass(frozen=True)
 class Scheme:
     """How the weights of an item's two ranks combine: ``multiplicative`` is the kernels' ``mult`` flag."""
@@ -102,10 +118,13 @@ class Scheme:
 
 
 #: registry of the combination schemes: name -> :class:`Scheme`
-SCHEME_REGISTRY: dict[str, Scheme] = {s.name: s for s in (
-    Scheme("additive", False, "f(a_i) + f(b_i)", "an item counts if it is near the top of either ranking"),
-    Scheme("multiplicative", True, "f(a_i) * f(b_i)", "an item counts if it is near the top of both rankings"),
-)}
+SCHEME_REGISTRY: dict[str, Scheme] = {
+    s.name: s
+    for s in (
+        Scheme("additive", False, "f(a_i) + f(b_i)", "an item counts if it is near the top of either ranking"),
+        Scheme("multiplicative", True, "f(a_i) * f(b_i)", "an item counts if it is near the top of both rankings"),
+    )
+}
 
 
 def scheme_flag(name: str) -> bool:
@@ -117,6 +136,7 @@ def scheme_flag(name: str) -> bool:
 
 
 # ------------------------------------------------------------------ weigher families
+
 
 @dataclass(frozen=True)
 class Parameter:
@@ -199,23 +219,53 @@ class WeigherFamily:
 _N0 = Parameter("n0", 0.0, -1.0, None, "must be > -1 so that f(1) is finite")
 
 #: registry of the named weigher families: name -> :class:`WeigherFamily`
-WEIGHER_FAMILIES: dict[str, WeigherFamily] = {f.name: f for f in (
-    WeigherFamily("harmonic", lambda i: 1.0 / i, lambda i: -np.log(i),
-                  label="1/i", doc="hyperbolic, scipy.stats.weightedtau's default weigher"),
-    WeigherFamily("inverse_square", lambda i, n0: 1.0 / (i + n0) ** 2, lambda i, n0: -2.0 * np.log(i + n0),
-                  (_N0,), label="1/(i+{n0})^2", doc="the shifted family of the tables of Lombardo et al."),
-    WeigherFamily("power", lambda i, p, n0: 1.0 / (i + n0) ** p, lambda i, p, n0: -p * np.log(i + n0),
-                  (Parameter("p", None, 0.0, math.inf, "must be a positive number"), _N0),
-                  label="1/(i+{n0})^{p}", doc="polynomial decay of any order"),
-    WeigherFamily("dcg", lambda i: 1.0 / np.log2(i + 1.0), lambda i: -np.log(np.log2(i + 1.0)),
-                  label="1/log2(i+1)", doc="the position discount of DCG (Järvelin and Kekäläinen, 2002)"),
-    WeigherFamily("geometric", lambda i, p: p ** (i - 1.0), lambda i, p: (i - 1.0) * np.log(p),
-                  (Parameter("p", None, 0.0, 1.0, "must be in (0, 1)", example=0.9),),
-                  label="{p}^(i-1)", doc="the weights of rank-biased overlap (Webber, Moffat and Zobel, 2010)"),
-)}
+WEIGHER_FAMILIES: dict[str, WeigherFamily] = {
+    f.name: f
+    for f in (
+        WeigherFamily(
+            "harmonic",
+            lambda i: 1.0 / i,
+            lambda i: -np.log(i),
+            label="1/i",
+            doc="hyperbolic, scipy.stats.weightedtau's default weigher",
+        ),
+        WeigherFamily(
+            "inverse_square",
+            lambda i, n0: 1.0 / (i + n0) ** 2,
+            lambda i, n0: -2.0 * np.log(i + n0),
+            (_N0,),
+            label="1/(i+{n0})^2",
+            doc="the shifted family of the tables of Lombardo et al.",
+        ),
+        WeigherFamily(
+            "power",
+            lambda i, p, n0: 1.0 / (i + n0) ** p,
+            lambda i, p, n0: -p * np.log(i + n0),
+            (Parameter("p", None, 0.0, math.inf, "must be a positive number"), _N0),
+            label="1/(i+{n0})^{p}",
+            doc="polynomial decay of any order",
+        ),
+        WeigherFamily(
+            "dcg",
+            lambda i: 1.0 / np.log2(i + 1.0),
+            lambda i: -np.log(np.log2(i + 1.0)),
+            label="1/log2(i+1)",
+            doc="the position discount of DCG (Järvelin and Kekäläinen, 2002)",
+        ),
+        WeigherFamily(
+            "geometric",
+            lambda i, p: p ** (i - 1.0),
+            lambda i, p: (i - 1.0) * np.log(p),
+            (Parameter("p", None, 0.0, 1.0, "must be in (0, 1)", example=0.9),),
+            label="{p}^(i-1)",
+            doc="the weights of rank-biased overlap (Webber, Moffat and Zobel, 2010)",
+        ),
+    )
+}
 
 
 # ------------------------------------------------------------------ the docs tables
+
 
 def docs_table(vocabulary: str) -> str:
     """The Markdown table of a vocabulary (``"coefficients"``, ``"schemes"`` or ``"weighers"``) as the
@@ -231,9 +281,13 @@ def docs_table(vocabulary: str) -> str:
         rows = [("spec", "f(i), i = 1, 2, ...", "parameters", "notes")]
         for f in WEIGHER_FAMILIES.values():
             spec, formula = f.synopsis[:-1].split(" (", 1)
-            params = ", ".join(f"`{p.name}` {p.bounds} "
-                               + ("(required)" if p.default is None else f"(default {_fmt(p.default)})")
-                               for p in f.params) or "none"
+            params = (
+                ", ".join(
+                    f"`{p.name}` {p.bounds} " + ("(required)" if p.default is None else f"(default {_fmt(p.default)})")
+                    for p in f.params
+                )
+                or "none"
+            )
             rows.append((f"`{spec}`", formula, params, f.doc))
     else:
         raise ValueError(f"unknown vocabulary {vocabulary!r}")

@@ -16,6 +16,7 @@ References
 .. [1] P. Lombardo et al., "Standardization of Weighted Ranking Correlation
        Coefficients", Eqs. 7, 8, 12, 13.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -25,6 +26,7 @@ from agreekit._jit import pick
 from agreekit.ranking import _kernels as _k
 from agreekit.ranking import _ties
 from agreekit._validation import InputError, check_choice, check_same_length, integral_ranks, numeric_vector
+
 # the parsed configuration of the inner layers, importable from this public module (the CLI builds it)
 from agreekit.ranking._config import Config, configuration
 from agreekit.ranking._log_kernels import log_batch_identity, log_coefficient
@@ -88,13 +90,17 @@ def _check_rank_values(parameter: str, values, *, ties: str = "average", min_len
     n = ranks.size
     lo, hi, tied = pick(_ties.rank_summary, 2 * n)(ranks)
     if lo < 1 or hi > n:
-        raise InputError(parameter, f"must hold ranks in 1..{n} (a permutation of 1..{n}, 1 = top, repeated "
-                                    f"values for ties); got values in [{lo}, {hi}]")
+        raise InputError(
+            parameter,
+            f"must hold ranks in 1..{n} (a permutation of 1..{n}, 1 = top, repeated "
+            f"values for ties); got values in [{lo}, {hi}]",
+        )
     if not tied:
         return ranks, False
     if ties == "raise":
-        raise InputError(parameter, f"must be a permutation of 1..{n}; it has ties (repeated ranks) and "
-                                    "`ties` is 'raise'")
+        raise InputError(
+            parameter, f"must be a permutation of 1..{n}; it has ties (repeated ranks) and `ties` is 'raise'"
+        )
     from scipy.stats import rankdata
 
     return rankdata(ranks, method="average"), True
@@ -124,8 +130,9 @@ def _tied_coefficient(x, y, weigher, coef, mult):
     return float(num / np.sqrt(den_x * den_y))
 
 
-def weighted_correlation(x, y, *, coefficient=_DEFAULT, weigher="harmonic", scheme="additive",
-                         ties="average", kind="ranks") -> float:
+def weighted_correlation(
+    x, y, *, coefficient=_DEFAULT, weigher="harmonic", scheme="additive", ties="average", kind="ranks"
+) -> float:
     """τ_w or ρ_w of two rankings given as rank vectors (1 = top) or, with ``kind="scores"``, as scores (higher = better).
 
     Parameters
@@ -163,9 +170,13 @@ def weighted_correlation(x, y, *, coefficient=_DEFAULT, weigher="harmonic", sche
     if coefficient is _DEFAULT:
         import warnings
 
-        warnings.warn("weighted_correlation(): the default coefficient changed from 'spearman' to 'kendall' "
-                      "(the default of weighted_correlation_test, exact_moments, standardize and the CLI); "
-                      "pass coefficient= to silence this warning", FutureWarning, stacklevel=2)
+        warnings.warn(
+            "weighted_correlation(): the default coefficient changed from 'spearman' to 'kendall' "
+            "(the default of weighted_correlation_test, exact_moments, standardize and the CLI); "
+            "pass coefficient= to silence this warning",
+            FutureWarning,
+            stacklevel=2,
+        )
         coefficient = "kendall"
     return configured_correlation(x, y, configuration(coefficient, scheme, weigher), ties=ties, kind=kind)
 
@@ -263,8 +274,7 @@ def weighted_spearman(x, y, *, weigher="harmonic", scheme="additive", ties="aver
     >>> round(weighted_spearman([0.9, 0.5, 0.5, 0.1], [0.9, 0.4, 0.6, 0.1], kind="scores"), 6)
     0.955967
     """
-    return weighted_correlation(x, y, coefficient="spearman", weigher=weigher, scheme=scheme, ties=ties,
-                                kind=kind)
+    return weighted_correlation(x, y, coefficient="spearman", weigher=weigher, scheme=scheme, ties=ties, kind=kind)
 
 
 def weighted_kendall(x, y, *, weigher="harmonic", scheme="additive", ties="average", kind="ranks") -> float:
@@ -336,8 +346,7 @@ def weighted_kendall(x, y, *, weigher="harmonic", scheme="additive", ties="avera
     >>> bool(abs(ours - ref) < 1e-12), round(ours, 6)
     (True, -0.06378)
     """
-    return weighted_correlation(x, y, coefficient="kendall", weigher=weigher, scheme=scheme, ties=ties,
-                                kind=kind)
+    return weighted_correlation(x, y, coefficient="kendall", weigher=weigher, scheme=scheme, ties=ties, kind=kind)
 
 
 _SCHEME_DOC = """scheme : {'additive', 'multiplicative'}, optional

@@ -13,6 +13,7 @@ kernels (parallel over blocks that share their first entries; depth-first
 within a block, sums carried down the tree); per-block sums are combined with ``math.fsum`` in a
 fixed order, so the result does not depend on the number of threads.
 """
+
 from __future__ import annotations
 
 import math
@@ -103,13 +104,14 @@ def _sweep(n, k, F, coef, mult, center, progress, values=None, estimate=None):
     bar = None
     if progress:
         from tqdm.auto import tqdm
+
         bar = tqdm(total=n_blocks, desc=f"exact n={n}", unit="block", leave=False)
     empty = np.empty(0)
     lf = scratch_table(F, n, coef, one_pass=True)  # extreme / ill-conditioned weighers: each permutation on its own
     kernel = pick(_k.exact_chunk_sums if lf is None else log_exact_chunk_sums, 4 * math.factorial(n))
     F = F if lf is None else lf
     for a, b in zip(edges[:-1], edges[1:]):
-        out = empty if values is None else values[a * per_block:b * per_block]
+        out = empty if values is None else values[a * per_block : b * per_block]
         parts.append(kernel(n, k, F, coef, mult, center, a, b, out))
         if bar is not None:
             bar.update(int(b - a))
@@ -121,8 +123,7 @@ def _sweep(n, k, F, coef, mult, center, progress, values=None, estimate=None):
     return [math.fsum(sums[:, j]) for j in range(3)]
 
 
-def exact_moments(coefficient="kendall", *, n, weigher="harmonic", scheme="additive",
-                  progress=None) -> ExactMoments:
+def exact_moments(coefficient="kendall", *, n, weigher="harmonic", scheme="additive", progress=None) -> ExactMoments:
     """Exact mean, variance and left variance of Γ by enumerating all n! permutations.
 
     The null distribution is that of Γ(id, π) for rank vectors (1 = top) with π uniform;
@@ -191,8 +192,16 @@ def _exact_moments(config: Config, n: int, progress=None) -> ExactMoments:
         progress = n >= 11
     if n == 2:
         # Γ(id, id) = 1 and Γ(id, (2 1)) = -1 for every weighting: the symmetric case, exactly
-        return ExactMoments(mean=0.0, var=1.0, left_var=0.5, n=2, coefficient=coefficient,
-                            scheme=scheme, weigher=w.spec, n_permutations=2)
+        return ExactMoments(
+            mean=0.0,
+            var=1.0,
+            left_var=0.5,
+            n=2,
+            coefficient=coefficient,
+            scheme=scheme,
+            weigher=w.spec,
+            n_permutations=2,
+        )
     coef, mult = config.coef, config.mult
     k = _prefix_length(n)
     total = math.factorial(n)
@@ -200,8 +209,12 @@ def _exact_moments(config: Config, n: int, progress=None) -> ExactMoments:
     n_sweeps = 1 if total <= _STORE_MAX else 2
     est = None
     if announce:
-        est = TimeEstimate(f"exact moments at n = {n} ({total} permutations)",
-                           n_sweeps * min(math.perm(n, k), _SLICES), True, "; each n costs about n times the n - 1 before it")
+        est = TimeEstimate(
+            f"exact moments at n = {n} ({total} permutations)",
+            n_sweeps * min(math.perm(n, k), _SLICES),
+            True,
+            "; each n costs about n times the n - 1 before it",
+        )
     if total <= _STORE_MAX:
         # one enumeration pass storing every Γ; moments by numpy (pairwise summation)
         values = np.empty(total)
@@ -221,6 +234,14 @@ def _exact_moments(config: Config, n: int, progress=None) -> ExactMoments:
         var = (d2 - d1 * d1 / total) / total
         left_var = dl / total
     elapsed = time.perf_counter() - t0
-    return ExactMoments(mean=float(mean), var=float(var), left_var=float(left_var), n=n,
-                        coefficient=coefficient, scheme=scheme, weigher=w.spec,
-                        n_permutations=total, seconds=elapsed)
+    return ExactMoments(
+        mean=float(mean),
+        var=float(var),
+        left_var=float(left_var),
+        n=n,
+        coefficient=coefficient,
+        scheme=scheme,
+        weigher=w.spec,
+        n_permutations=total,
+        seconds=elapsed,
+    )

@@ -58,6 +58,7 @@ References
 .. [3] J. Besag and P. Clifford, "Sequential Monte Carlo p-values", Biometrika 78(2),
        301-304, 1991.
 """
+
 from __future__ import annotations
 
 import math
@@ -77,9 +78,16 @@ from agreekit.ranking._config import Config, configuration
 from agreekit.ranking._log_kernels import log_coefficient
 from agreekit.ranking._rescaling import scratch_table, weigher_table
 from agreekit.ranking._exact_null import STORE_MAX_N, exact_null, exact_test
-from agreekit.ranking._montecarlo import (mc_test, monte_carlo_null, sample_moment_ses, sample_moments, sequential_test,
-                                          untied_batches)
+from agreekit.ranking._montecarlo import (
+    mc_test,
+    monte_carlo_null,
+    sample_moment_ses,
+    sample_moments,
+    sequential_test,
+    untied_batches,
+)
 from agreekit.ranking._quantile_model import quantile_model
+
 # public names that moved to the private modules, kept at their import path (agreekit.ranking.significance.X)
 from agreekit.ranking._montecarlo import SEQUENTIAL_H  # noqa: F401
 from agreekit.ranking._quantile_model import null_quantile_block, quantile_probs  # noqa: F401
@@ -218,9 +226,11 @@ class WeightedCorrelationResult(TestResultBase):
         >>> ci.method, ci.low < res.statistic < ci.high
         ('analytic', True)
         """
-        from agreekit.ranking._intervals import result_interval  # its numba kernels load only when an interval is asked for
-        return result_interval(self, confidence_level, method, n_resamples, rng)
+        from agreekit.ranking._intervals import (
+            result_interval,
+        )  # its numba kernels load only when an interval is asked for
 
+        return result_interval(self, confidence_level, method, n_resamples, rng)
 
 
 def exact_null_distribution(coefficient="kendall", *, n, weigher="harmonic", scheme="additive") -> np.ndarray:
@@ -352,8 +362,11 @@ def _checked_gamma(x, y, config: Config, kind="ranks"):
         # the fast path of int64 input; anything else (or a failed check) gets the full validation,
         # which names the problem
         F = _weight_table(w, x.size)
-        ok, gamma = (pick(_checked_coefficient, _k.pair_work(x.size, coef))(x, y, F, coef, mult)
-                     if scratch_table(F, x.size, coef) is None else (False, math.nan))  # else: the path below
+        ok, gamma = (
+            pick(_checked_coefficient, _k.pair_work(x.size, coef))(x, y, F, coef, mult)
+            if scratch_table(F, x.size, coef) is None
+            else (False, math.nan)
+        )  # else: the path below
         if ok:
             return x, y, F, float(gamma)
     x, tx = _ranks("x", x)
@@ -384,8 +397,11 @@ def _standardized(gamma, moments, rule):
     try:
         g = _g_cached(float(moments[0]), float(moments[1]), float(moments[2]), rule)
     except BoundConsistencyError as exc:
-        warnings.warn(f"no standardization function for these null moments ({exc}); standardized = nan",
-                      RuntimeWarning, stacklevel=3)
+        warnings.warn(
+            f"no standardization function for these null moments ({exc}); standardized = nan",
+            RuntimeWarning,
+            stacklevel=3,
+        )
         return math.nan
     return float(g(gamma))
 
@@ -406,15 +422,21 @@ def _tied_test(x, y, config, alternative, method, n_resamples, rng, sequential, 
     if auto:
         method = "exact" if null.n_arrangements <= MAX_EXACT_ARRANGEMENTS else "monte-carlo"
     if method == "table":
-        raise InputError("method", "'table' needs untied rankings (the table's null quantiles are those of "
-                                   "permutations of 1..n); x or y has ties: use 'exact', 'monte-carlo' or 'auto'")
+        raise InputError(
+            "method",
+            "'table' needs untied rankings (the table's null quantiles are those of "
+            "permutations of 1..n); x or y has ties: use 'exact', 'monte-carlo' or 'auto'",
+        )
     used = 0
     if method == "exact":
         if null.n_arrangements > MAX_EXACT_ARRANGEMENTS:
-            raise InputError("method", f"'exact' enumerates the {null.n_arrangements} distinct arrangements of "
-                                       f"these ties; at most {MAX_EXACT_ARRANGEMENTS} (10!) are allowed "
-                                       "(use 'monte-carlo' or 'auto')")
-        vals = null.exact().values   # sorted
+            raise InputError(
+                "method",
+                f"'exact' enumerates the {null.n_arrangements} distinct arrangements of "
+                f"these ties; at most {MAX_EXACT_ARRANGEMENTS} (10!) are allowed "
+                "(use 'monte-carlo' or 'auto')",
+            )
+        vals = null.exact().values  # sorted
         tol = tie_tol(gamma)
         N = vals.size
         n_ge = N - int(np.searchsorted(vals, gamma - tol, side="left"))
@@ -426,8 +448,9 @@ def _tied_test(x, y, config, alternative, method, n_resamples, rng, sequential, 
         gen = check_rng(rng)
         seq = auto if sequential is None else bool(sequential)
         if seq:
-            p, se, used = sequential_test(gamma, null.batches(gen, n_resamples, first=128, progress=progress),
-                                          alternative, n_resamples)
+            p, se, used = sequential_test(
+                gamma, null.batches(gen, n_resamples, first=128, progress=progress), alternative, n_resamples
+            )
         else:
             sample = null.sample(gen, n_resamples, progress=progress).values
             p, se = mc_test(gamma, sample, alternative)
@@ -436,17 +459,46 @@ def _tied_test(x, y, config, alternative, method, n_resamples, rng, sequential, 
     moments = (m.mean, m.var, m.left_var)
     std = _standardized(gamma, moments, rule)
     return WeightedCorrelationResult(
-        statistic=float(gamma), standardized=std, pvalue=float(p), alternative=alternative, method=method, n=int(n),
-        null_mean=float(m.mean), null_var=float(m.var), null_left_var=float(m.left_var), pvalue_se=float(se),
-        coefficient=config.coefficient, scheme=config.scheme, weigher=w.spec, n_resamples_used=int(used),
-        moments_source=m.source, null_mean_se=float(m.mean_se), null_var_se=float(m.var_se),
-        null_left_var_se=float(m.left_var_se), tied=True, _data=(x.copy(), y.copy(), config))
+        statistic=float(gamma),
+        standardized=std,
+        pvalue=float(p),
+        alternative=alternative,
+        method=method,
+        n=int(n),
+        null_mean=float(m.mean),
+        null_var=float(m.var),
+        null_left_var=float(m.left_var),
+        pvalue_se=float(se),
+        coefficient=config.coefficient,
+        scheme=config.scheme,
+        weigher=w.spec,
+        n_resamples_used=int(used),
+        moments_source=m.source,
+        null_mean_se=float(m.mean_se),
+        null_var_se=float(m.var_se),
+        null_left_var_se=float(m.left_var_se),
+        tied=True,
+        _data=(x.copy(), y.copy(), config),
+    )
 
 
-def weighted_correlation_test(x, y, *, coefficient="kendall", weigher="harmonic", scheme="additive",
-                              alternative="two-sided", method="auto", n_resamples=100_000, rng=None,
-                              table=None, g0_rule=None, progress=None, kind="ranks",
-                              sequential=None) -> WeightedCorrelationResult:
+def weighted_correlation_test(
+    x,
+    y,
+    *,
+    coefficient="kendall",
+    weigher="harmonic",
+    scheme="additive",
+    alternative="two-sided",
+    method="auto",
+    n_resamples=100_000,
+    rng=None,
+    table=None,
+    g0_rule=None,
+    progress=None,
+    kind="ranks",
+    sequential=None,
+) -> WeightedCorrelationResult:
     """Test whether two rankings, given as rank vectors (1 = top) or, with ``kind="scores"``, as scores (higher = better), are correlated under a weighted rank correlation.
 
     H0: the rankings are independent, i.e. ``y`` is a uniform random permutation relative
@@ -598,14 +650,37 @@ def weighted_correlation_test(x, y, *, coefficient="kendall", weigher="harmonic"
     >>> t.tied, t.method, round(t.pvalue, 6)
     (True, 'exact', 0.000198)
     """
-    return configured_test(x, y, configuration(coefficient, scheme, weigher), alternative=alternative, method=method,
-                           n_resamples=n_resamples, rng=rng, table=table, g0_rule=g0_rule, progress=progress,
-                           kind=kind, sequential=sequential)
+    return configured_test(
+        x,
+        y,
+        configuration(coefficient, scheme, weigher),
+        alternative=alternative,
+        method=method,
+        n_resamples=n_resamples,
+        rng=rng,
+        table=table,
+        g0_rule=g0_rule,
+        progress=progress,
+        kind=kind,
+        sequential=sequential,
+    )
 
 
-def configured_test(x, y, config: Config, *, alternative="two-sided", method="auto", n_resamples=100_000, rng=None,
-                    table=None, g0_rule=None, progress=None, kind="ranks",
-                    sequential=None) -> WeightedCorrelationResult:
+def configured_test(
+    x,
+    y,
+    config: Config,
+    *,
+    alternative="two-sided",
+    method="auto",
+    n_resamples=100_000,
+    rng=None,
+    table=None,
+    g0_rule=None,
+    progress=None,
+    kind="ranks",
+    sequential=None,
+) -> WeightedCorrelationResult:
     """:func:`weighted_correlation_test` on a parsed configuration (``config`` from
     :func:`agreekit.ranking.correlation.configuration`, taken as it is); every other argument is validated
     here, once.  The entry of the CLI, which parses the configuration at its boundary."""
@@ -620,13 +695,16 @@ def configured_test(x, y, config: Config, *, alternative="two-sided", method="au
         raise InputError("sequential", f"must be None, True or False; got {sequential!r}")
     progress = check_flag("progress", progress, allow_none=True)
     rule = _g0_rule_iv(g0_rule, "corrected")
-    if table is not None:   # checked also where the method does not read it (exact, tied rankings)
+    if table is not None:  # checked also where the method does not read it (exact, tied rankings)
         find_table_for(table, config, required=True)
     x, y, F, gamma = _checked_gamma(x, y, config, kind)
     if F is None:
         if table is not None:
-            raise InputError("table", "holds the null of untied rankings; x or y has ties (leave table=None: the "
-                                      "null then keeps both tie patterns fixed)")
+            raise InputError(
+                "table",
+                "holds the null of untied rankings; x or y has ties (leave table=None: the "
+                "null then keeps both tie patterns fixed)",
+            )
         return _tied_test(x, y, config, alternative, method, n_resamples, rng, sequential, rule, progress)
     n = x.size
     auto = method == "auto"
@@ -637,19 +715,36 @@ def configured_test(x, y, config: Config, *, alternative="two-sided", method="au
         p, se, moments, used, source, mse = _table_branch(gamma, n, config, alternative, table, tab, model)
     else:
         seq = auto if sequential is None else bool(sequential)
-        p, se, moments, used, source, mse = _monte_carlo_branch(gamma, n, F, config, alternative, table, tab,
-                                                                n_resamples, rng, progress, seq)
+        p, se, moments, used, source, mse = _monte_carlo_branch(
+            gamma, n, F, config, alternative, table, tab, n_resamples, rng, progress, seq
+        )
     std = _standardized(gamma, moments, rule)
     return WeightedCorrelationResult(
-        statistic=gamma, standardized=std, pvalue=float(p), alternative=alternative, method=method, n=int(n),
-        null_mean=float(moments[0]), null_var=float(moments[1]), null_left_var=float(moments[2]),
-        pvalue_se=float(se), coefficient=config.coefficient, scheme=config.scheme, weigher=config.weigher.spec,
-        n_resamples_used=int(used), moments_source=source, null_mean_se=float(mse[0]), null_var_se=float(mse[1]),
-        null_left_var_se=float(mse[2]), _data=(x.copy(), y.copy(), config))
+        statistic=gamma,
+        standardized=std,
+        pvalue=float(p),
+        alternative=alternative,
+        method=method,
+        n=int(n),
+        null_mean=float(moments[0]),
+        null_var=float(moments[1]),
+        null_left_var=float(moments[2]),
+        pvalue_se=float(se),
+        coefficient=config.coefficient,
+        scheme=config.scheme,
+        weigher=config.weigher.spec,
+        n_resamples_used=int(used),
+        moments_source=source,
+        null_mean_se=float(mse[0]),
+        null_var_se=float(mse[1]),
+        null_left_var_se=float(mse[2]),
+        _data=(x.copy(), y.copy(), config),
+    )
 
 
 # the seams of configured_test: which method, then one function per method, each returning
 # (p, se, moments, resamples used, moments source, moments' standard errors)
+
 
 def _resolve_method(method, n, table, config):
     """``method`` with ``"auto"`` resolved: exact for n <= AUTO_EXACT_MAX_N, else the table's null quantiles
@@ -669,8 +764,11 @@ def _resolve_method(method, n, table, config):
 def _exact_branch(gamma, n, F, config, alternative, progress):
     """The exact test: the n! permutations enumerated."""
     if n > MAX_EXACT_N:
-        raise InputError("method", f"'exact' enumerates n! permutations and allows n <= {MAX_EXACT_N}; "
-                                   f"got n = {n} (use 'table' or 'monte-carlo')")
+        raise InputError(
+            "method",
+            f"'exact' enumerates n! permutations and allows n <= {MAX_EXACT_N}; "
+            f"got n = {n} (use 'table' or 'monte-carlo')",
+        )
     p, moments = exact_test(gamma, n, F, config.coef, config.mult, alternative, progress)
     if moments is None:  # n = 11, 12: moments by a separate enumeration
         m = _exact_moments(config, n, progress)
@@ -684,12 +782,18 @@ def _table_branch(gamma, n, config, alternative, table, tab, model):
         tab = find_table_for(table, config, required=True)
         model = quantile_model(tab)
     if model is None:
-        raise InputError("table", f"{tab.scheme_id!r} stores no null quantiles (schema "
-                                  f"{tab.data.get('schema_version')}); regenerate it with the pipeline "
-                                  "or use method='monte-carlo'")
+        raise InputError(
+            "table",
+            f"{tab.scheme_id!r} stores no null quantiles (schema "
+            f"{tab.data.get('schema_version')}); regenerate it with the pipeline "
+            "or use method='monte-carlo'",
+        )
     if not model.n_lo <= n <= model.n_hi:
-        raise InputError("n", f"= {n} is outside the quantile range of table {tab.scheme_id!r} "
-                              f"({model.n_lo} <= n <= {model.n_hi}); use method='exact' or 'monte-carlo'")
+        raise InputError(
+            "n",
+            f"= {n} is outside the quantile range of table {tab.scheme_id!r} "
+            f"({model.n_lo} <= n <= {model.n_hi}); use method='exact' or 'monte-carlo'",
+        )
     p_ge, p_le, n_eff = model.tails_and_size(n, gamma)
     p = combine(p_ge, p_le, alternative)
     mom = model.quantiles(n)[1]
@@ -709,8 +813,9 @@ def _monte_carlo_branch(gamma, n, F, config, alternative, table, tab, n_resample
         progress = n_resamples * n >= 10**8
     gen = check_rng(rng)
     if seq:
-        p, se, used = sequential_test(gamma, untied_batches(n, F, coef, mult, gen, n_resamples), alternative,
-                                      n_resamples)
+        p, se, used = sequential_test(
+            gamma, untied_batches(n, F, coef, mult, gen, n_resamples), alternative, n_resamples
+        )
         null = None
     else:
         null = monte_carlo_null(n, F, coef, mult, n_resamples, gen, progress, announce=announce)

@@ -48,6 +48,7 @@ References
 .. [1] P. Lombardo et al., "Standardization of Weighted Ranking Correlation
        Coefficients", Section 3, Eqs. 22-32, Algorithm 1.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -171,8 +172,9 @@ class StandardizationFunction(ResultBase):
         return float(min(self.derivative(-1.0), self.g1, self.derivative(1.0)))
 
     @classmethod
-    def from_moments(cls, mean, var, left_var, *, form="corrected", g0_rule=None, eps_flat=1e-4,
-                     eps_bound=1e-8) -> "StandardizationFunction":
+    def from_moments(
+        cls, mean, var, left_var, *, form="corrected", g0_rule=None, eps_flat=1e-4, eps_bound=1e-8
+    ) -> "StandardizationFunction":
         """Construct g from the null moments Γ̄ (``mean``), V (``var``), V^ℓ (``left_var``).
 
         Parameters
@@ -224,7 +226,7 @@ class StandardizationFunction(ResultBase):
             g0, g1 = _flat_coefficients(G, V, L, A, form, eps_bound)
         else:
             Vb = (1.0 + G) ** 2 * V if form == "corrected" else one_m * V
-            B = (Vb - 4.0 * G * L - one_m ** 2) / A
+            B = (Vb - 4.0 * G * L - one_m**2) / A
             C = (2.0 * (1.0 + G * G) * L - Vb) / A
             g0 = _algorithm1(G, B, C, eps_bound)
             g1 = (B * g0 + C) / one_m
@@ -248,8 +250,7 @@ class StandardizationFunction(ResultBase):
         lp, rp = arr + 1.0, arr - 1.0
         s_left = self.g1 - 2.0 * self.g2 * (1.0 + self.mean)
         s_right = self.g1 + 2.0 * self.h2 * (1.0 - self.mean)
-        out = np.where(arr < self.mean, -1.0 + s_left * lp + self.g2 * lp * lp,
-                       1.0 + s_right * rp + self.h2 * rp * rp)
+        out = np.where(arr < self.mean, -1.0 + s_left * lp + self.g2 * lp * lp, 1.0 + s_right * rp + self.h2 * rp * rp)
         return float(out) if out.ndim == 0 else out
 
     def derivative(self, x):
@@ -265,9 +266,19 @@ class StandardizationFunction(ResultBase):
 
     def to_dict(self) -> dict:
         """The parameters of g and the moments behind it (JSON-ready); ``as_dict()`` is a deprecated alias."""
-        return {"g0": self.g0, "g1": self.g1, "g2": self.g2, "h2": self.h2, "flat": self.flat,
-                "form": self.form, "g0_rule": self.g0_rule, "min_slope": self.min_slope,
-                "mean": self.mean, "var": self.var, "left_var": self.left_var}
+        return {
+            "g0": self.g0,
+            "g1": self.g1,
+            "g2": self.g2,
+            "h2": self.h2,
+            "flat": self.flat,
+            "form": self.form,
+            "g0_rule": self.g0_rule,
+            "min_slope": self.min_slope,
+            "mean": self.mean,
+            "var": self.var,
+            "left_var": self.left_var,
+        }
 
 
 def _slopes(G, g0, g1):
@@ -293,9 +304,9 @@ def _constraint_line(G, V, L, A, form, flat):
         alpha, beta, gamma = 1.0, 0.0, -g0
     else:
         Vb = one_m * V
-        B = (Vb - 4.0 * G * L - one_m ** 2) / A
+        B = (Vb - 4.0 * G * L - one_m**2) / A
         C = (2.0 * (1.0 + G * G) * L - Vb) / A
-        alpha, beta, gamma = B, -one_m, C          # B g0 - (1-Γ̄²) g1 + C = 0
+        alpha, beta, gamma = B, -one_m, C  # B g0 - (1-Γ̄²) g1 + C = 0
     norm2 = alpha * alpha + beta * beta
     p = np.array([-gamma * alpha / norm2, -gamma * beta / norm2])
     d = np.array([beta, -alpha]) / np.sqrt(norm2)
@@ -327,7 +338,7 @@ def _max_min_slope(G, V, L, A, form, flat, eps_bound):
             if abs(e[i] - e[j]) > 1e-15:
                 cands.append((c[j] - c[i]) / (e[i] - e[j]))
     if abs(d[0]) > 1e-300:
-        cands.append(-p[0] / d[0])                    # g0 = 0, for the tie-break on a plateau
+        cands.append(-p[0] / d[0])  # g0 = 0, for the tie-break on a plateau
     cands = [min(max(t, lo), hi) for t in cands if np.isfinite(t)] or [min(max(0.0, lo), hi)]
     ts = np.array(cands)
     vals = np.min(c[:, None] + e[:, None] * ts[None, :], axis=0)
@@ -337,7 +348,8 @@ def _max_min_slope(G, V, L, A, form, flat, eps_bound):
     if best < -eps_bound:
         raise BoundConsistencyError(
             f"no monotone g exists: the largest attainable minimum slope of g on [-1, 1] is {best:.6g} < 0 "
-            f"(mean={G}, var={V}, left_var={L})")
+            f"(mean={G}, var={V}, left_var={L})"
+        )
     g0, g1 = p + t * d
     return float(g0), float(g1)
 
@@ -350,8 +362,7 @@ def _flat_coefficients(G, V, L, A, form, eps_bound):
         raise BoundConsistencyError(f"flat case with 1 - mean² - var = {den:.3g} <= 0: no valid g")
     top = 2.0 * min(1.0 - G - V, 1.0 + G - V)
     if top < -eps_bound:
-        raise BoundConsistencyError(
-            f"flat case: Eq. 29 requires 0 <= g1 <= {top / den:.6g} < 0 (mean={G}, var={V})")
+        raise BoundConsistencyError(f"flat case: Eq. 29 requires 0 <= g1 <= {top / den:.6g} < 0 (mean={G}, var={V})")
     g1 = min(1.0, max(top, 0.0) / den)
     if form == "paper":
         return -V * G / den, g1
@@ -383,7 +394,8 @@ def _algorithm1(G, B, C, eps_bound):
     low, up = max(lows), min(ups)
     if up < low:
         raise BoundConsistencyError(
-            f"monotonicity bounds on g0 are empty: [{low:.6g}, {up:.6g}] (mean={G}, B={B:.6g}, C={C:.6g})")
+            f"monotonicity bounds on g0 are empty: [{low:.6g}, {up:.6g}] (mean={G}, B={B:.6g}, C={C:.6g})"
+        )
     return min(max(0.0, low), up)
 
 
@@ -401,9 +413,21 @@ def _add_bound(k, r, lows, ups, sense, name, eps_bound):
         ups.append(bound)
 
 
-def standardize(gamma, *, coefficient: str = "kendall", scheme: str = "additive", weigher="harmonic",
-                n: int | None = None, form: str = "corrected", g0_rule: str | None = None, table=None,
-                extrapolate: bool = False, compute: bool = True, x=None, y=None):
+def standardize(
+    gamma,
+    *,
+    coefficient: str = "kendall",
+    scheme: str = "additive",
+    weigher="harmonic",
+    n: int | None = None,
+    form: str = "corrected",
+    g0_rule: str | None = None,
+    table=None,
+    extrapolate: bool = False,
+    compute: bool = True,
+    x=None,
+    y=None,
+):
     """Standardized coefficient g(Γ) with zero expected value under uniform random rankings.
 
     Γ is a weighted correlation of two rankings of length ``n`` (rank vectors, 1 = top, or
@@ -488,7 +512,7 @@ def standardize(gamma, *, coefficient: str = "kendall", scheme: str = "additive"
     try:
         if isinstance(gamma, (str, bytes)):
             raise TypeError
-        if not isinstance(gamma, (float, int)) or isinstance(gamma, bool):   # bool, complex, masked...
+        if not isinstance(gamma, (float, int)) or isinstance(gamma, bool):  # bool, complex, masked...
             check_real_values("gamma", gamma)
         arr = np.asarray(gamma, dtype=np.float64)
     except (TypeError, ValueError):
@@ -501,7 +525,18 @@ def standardize(gamma, *, coefficient: str = "kendall", scheme: str = "additive"
     # imported here: agreekit.ranking.tables (the tables and the on-demand moments) imports this module
     from agreekit.ranking.tables import standardization_function
 
-    g = standardization_function(coefficient=coefficient, scheme=scheme, weigher=weigher, n=n, form=form,
-                                 g0_rule=g0_rule, table=table, extrapolate=extrapolate, compute=compute, x=x, y=y)
+    g = standardization_function(
+        coefficient=coefficient,
+        scheme=scheme,
+        weigher=weigher,
+        n=n,
+        form=form,
+        g0_rule=g0_rule,
+        table=table,
+        extrapolate=extrapolate,
+        compute=compute,
+        x=x,
+        y=y,
+    )
     out = np.asarray(g(arr), dtype=np.float64)
     return float(out) if out.ndim == 0 else out

@@ -25,6 +25,7 @@ Examples
 >>> float(T.standardize(1.0, coefficient="kendall", scheme="additive", weigher="harmonic", n=30))
 1.0
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -100,7 +101,9 @@ def table_checksum(table: dict) -> str:
     try:
         text = json.dumps(body, sort_keys=True, separators=(",", ":"), allow_nan=False)
     except (TypeError, ValueError) as exc:
-        raise InputError("table", f"is not JSON data (string keys; numbers, strings, lists, dicts; no NaN): {exc}") from None
+        raise InputError(
+            "table", f"is not JSON data (string keys; numbers, strings, lists, dicts; no NaN): {exc}"
+        ) from None
     return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
@@ -285,9 +288,12 @@ class CoefficientTable(ResultBase):
         nq = self.data.get("null_quantiles")
         if nq is None:
             return None
-        return NullQuantiles(probs=np.asarray(nq["probs"], dtype=float), n=np.asarray(nq["n"], dtype=np.int64),
-                             size=np.asarray(nq["size"], dtype=np.int64),
-                             values=np.asarray(nq["values"], dtype=float))
+        return NullQuantiles(
+            probs=np.asarray(nq["probs"], dtype=float),
+            n=np.asarray(nq["n"], dtype=np.int64),
+            size=np.asarray(nq["size"], dtype=np.int64),
+            values=np.asarray(nq["values"], dtype=float),
+        )
 
     def moments(self, n: int, *, extrapolate: bool = False) -> TableMoments:
         """Moments at ranking length ``n`` (exact for n ≤ n_exact, else the fitted polynomials).
@@ -308,8 +314,9 @@ class CoefficientTable(ResultBase):
             if not extrapolate:
                 raise InputError("n", f"= {n} {where}; pass extrapolate=True to evaluate the fits beyond it")
             self._check_extrapolation(n)
-            warnings.warn(f"n = {n} {where}: extrapolating the fitted polynomials (less reliable)",
-                          RuntimeWarning, stacklevel=2)
+            warnings.warn(
+                f"n = {n} {where}: extrapolating the fitted polynomials (less reliable)", RuntimeWarning, stacklevel=2
+            )
 
         vals = self._fitted(n)
         ses = []
@@ -329,10 +336,13 @@ class CoefficientTable(ResultBase):
         while hi - lo > max(1, lo // 1000):
             mid = (lo + hi) // 2
             lo, hi = (mid, hi) if _possible(*self._fitted(mid)) else (lo, mid)
-        raise InputError("n", f"= {n} is too far above the range of table {self.scheme_id!r} (n <= "
-                              f"{self.n_max}): its extrapolated fits give impossible moments there (mean "
-                              f"{vals[0]:.4g}, var {vals[1]:.4g}, left_var {vals[2]:.4g}; they stay possible up "
-                              f"to about n = {lo}); use a smaller n or moments computed for this n")
+        raise InputError(
+            "n",
+            f"= {n} is too far above the range of table {self.scheme_id!r} (n <= "
+            f"{self.n_max}): its extrapolated fits give impossible moments there (mean "
+            f"{vals[0]:.4g}, var {vals[1]:.4g}, left_var {vals[2]:.4g}; they stay possible up "
+            f"to about n = {lo}); use a smaller n or moments computed for this n",
+        )
 
     def _fitted(self, n: int) -> list:
         """The fitted polynomials' mean, var, left_var at n."""
@@ -343,8 +353,9 @@ class CoefficientTable(ResultBase):
             vals.append(float(np.polynomial.polynomial.polyval(x, np.asarray(f["coefficients"], dtype=float))))
         return vals
 
-    def standardization_function(self, n: int, *, form: str = "corrected", g0_rule: str | None = None,
-                                 extrapolate: bool = False):
+    def standardization_function(
+        self, n: int, *, form: str = "corrected", g0_rule: str | None = None, extrapolate: bool = False
+    ):
         """The :class:`agreekit.ranking.standardization.StandardizationFunction` g for ranking length ``n``.
 
         ``g0_rule`` as in :meth:`StandardizationFunction.from_moments
@@ -360,8 +371,7 @@ class CoefficientTable(ResultBase):
         return StandardizationFunction._from_checked(m.mean, m.var, m.left_var, form, rule)
 
     def __repr__(self) -> str:
-        return (f"CoefficientTable({self.scheme_id!r}, n_exact={self.n_exact}, n_max={self.n_max}, "
-                f"path={self.path!r})")
+        return f"CoefficientTable({self.scheme_id!r}, n_exact={self.n_exact}, n_max={self.n_max}, path={self.path!r})"
 
 
 #: a table file larger than this is refused before it is parsed (the shipped tables are < 1 MiB)
@@ -379,8 +389,10 @@ def _parse_table_json(text: str, where: str, parameter: str) -> Any:
     import math
 
     if len(text) > MAX_TABLE_BYTES:
-        raise InputError(parameter, f"{where}: {len(text)} characters, more than a table's limit of "
-                                    f"{MAX_TABLE_BYTES} (is it a table file?)")
+        raise InputError(
+            parameter,
+            f"{where}: {len(text)} characters, more than a table's limit of {MAX_TABLE_BYTES} (is it a table file?)",
+        )
 
     def number(s):
         v = float(s)
@@ -388,8 +400,11 @@ def _parse_table_json(text: str, where: str, parameter: str) -> Any:
 
     def integer(s):
         if len(s.lstrip("-")) > _MAX_INT_DIGITS:  # Python's own limit (4300 digits) words it as a conversion
-            raise InputError(parameter, f"{where}: an integer with {len(s.lstrip('-'))} digits (a table's "
-                                        f"integers have at most {_MAX_INT_DIGITS}; is it a table file?)")
+            raise InputError(
+                parameter,
+                f"{where}: an integer with {len(s.lstrip('-'))} digits (a table's "
+                f"integers have at most {_MAX_INT_DIGITS}; is it a table file?)",
+            )
         return int(s)
 
     def unique_keys(pairs):
@@ -397,13 +412,19 @@ def _parse_table_json(text: str, where: str, parameter: str) -> Any:
         if len(out) != len(pairs):  # json.loads keeps the last of a repeated key silently
             seen: set = set()
             dup = next(k for k, _ in pairs if k in seen or seen.add(k))
-            raise InputError(parameter, f"{where}: key {dup!r} is given twice in one JSON object (a table "
-                                        "holds each field once)")
+            raise InputError(
+                parameter, f"{where}: key {dup!r} is given twice in one JSON object (a table holds each field once)"
+            )
         return out
 
     try:
-        data = json.loads(text, parse_constant=lambda s: _NONFINITE, parse_float=number, parse_int=integer,
-                          object_pairs_hook=unique_keys)
+        data = json.loads(
+            text,
+            parse_constant=lambda s: _NONFINITE,
+            parse_float=number,
+            parse_int=integer,
+            object_pairs_hook=unique_keys,
+        )
     except json.JSONDecodeError as exc:
         raise InputError(parameter, f"{where}: not valid JSON ({exc.msg}, line {exc.lineno})") from None
     except RecursionError:
@@ -412,8 +433,10 @@ def _parse_table_json(text: str, where: str, parameter: str) -> Any:
     while stack:
         node, path = stack.pop()
         if node is _NONFINITE:
-            raise InputError(parameter, f"{where}: field {path or '(top level)'} is NaN or infinite (a table "
-                                        "holds finite numbers only)")
+            raise InputError(
+                parameter,
+                f"{where}: field {path or '(top level)'} is NaN or infinite (a table holds finite numbers only)",
+            )
         if isinstance(node, dict):
             stack.extend((v, f"{path}/{k}" if path else str(k)) for k, v in node.items())
         elif isinstance(node, list):
@@ -428,8 +451,9 @@ def _validate_table(data: Any, where: str, parameter: str = "table") -> dict:
         raise InputError(parameter, f"{where}: not a JSON object")
     version = data.get("schema_version")
     if not isinstance(version, str) or version.split(".")[0] != str(_SCHEMA_MAJOR):
-        raise InputError(parameter, f"{where}: unsupported schema_version {version!r} (this agreekit reads "
-                                  f"{_SCHEMA_MAJOR}.x)")
+        raise InputError(
+            parameter, f"{where}: unsupported schema_version {version!r} (this agreekit reads {_SCHEMA_MAJOR}.x)"
+        )
     # the checksum first: it is linear and cheap, and a modified file (an extra 8-million-element list
     # took 80 s in the schema validation) is refused by it
     if not isinstance(data.get("checksum"), str):
@@ -443,12 +467,18 @@ def _validate_table(data: Any, where: str, parameter: str = "table") -> dict:
     if isinstance(nq, dict) and isinstance(nq.get("values"), list):
         for i, row in enumerate(nq["values"]):
             if not isinstance(row, list):
-                raise InputError(parameter, f"{where}: does not match the table schema at "
-                                            f"null_quantiles/values/{i}: {row!r} is not of type 'array'")
+                raise InputError(
+                    parameter,
+                    f"{where}: does not match the table schema at "
+                    f"null_quantiles/values/{i}: {row!r} is not of type 'array'",
+                )
             for j, v in enumerate(row):
                 if isinstance(v, bool) or not isinstance(v, (int, float)):
-                    raise InputError(parameter, f"{where}: does not match the table schema at "
-                                                f"null_quantiles/values/{i}/{j}: {v!r} is not of type 'number'")
+                    raise InputError(
+                        parameter,
+                        f"{where}: does not match the table schema at "
+                        f"null_quantiles/values/{i}/{j}: {v!r} is not of type 'number'",
+                    )
         checked = dict(data, null_quantiles=dict(nq, values=[]))
     try:
         _validator().validate(checked)
@@ -473,22 +503,28 @@ def _check_consistency(data: dict, bad) -> None:
     ex = data["exact"]
     n_exact = data["n_exact"]
     if ex["n"] != list(range(2, n_exact + 1)):
-        raise bad(f"exact/n must be 2, 3, ..., n_exact = {n_exact} (one row per n, in order); got "
-                  f"{_clip(ex['n'])}")
+        raise bad(f"exact/n must be 2, 3, ..., n_exact = {n_exact} (one row per n, in order); got {_clip(ex['n'])}")
     mean, var, left = (np.asarray(ex[k], dtype=np.float64) for k in ("mean", "var", "left_var"))
     # n = 2: Γ = +1 or -1 with probability 1/2 for every coefficient and weighting
     if not (abs(mean[0]) <= 1e-12 and abs(var[0] - 1.0) <= 1e-12 and abs(left[0] - 0.5) <= 1e-12):
-        raise bad(f"exact row n = 2 must be mean 0, var 1, left_var 0.5 (Γ = ±1 with probability 1/2); got "
-                  f"{mean[0]!r}, {var[0]!r}, {left[0]!r}")
+        raise bad(
+            f"exact row n = 2 must be mean 0, var 1, left_var 0.5 (Γ = ±1 with probability 1/2); got "
+            f"{mean[0]!r}, {var[0]!r}, {left[0]!r}"
+        )
     # Γ lies in [-1, 1]: |mean| <= 1, 0 < V <= 1 - mean², 0 < V^l < V
     tol = 1e-12
-    for name, ok in (("mean", np.abs(mean) <= 1 + tol), ("var", (var > 0) & (var + mean * mean <= 1 + tol)),
-                     ("left_var", (left > 0) & (left < var))):
+    for name, ok in (
+        ("mean", np.abs(mean) <= 1 + tol),
+        ("var", (var > 0) & (var + mean * mean <= 1 + tol)),
+        ("left_var", (left > 0) & (left < var)),
+    ):
         if not ok.all():
             i = int(np.argmin(ok))
             value = {"mean": mean, "var": var, "left_var": left}[name][i]
-            raise bad(f"exact/{name} at n = {ex['n'][i]} ({value!r}) is impossible for a coefficient in [-1, 1] (need |mean| <= 1, 0 < var <= 1 - mean², "
-                      "0 < left_var < var)")
+            raise bad(
+                f"exact/{name} at n = {ex['n'][i]} ({value!r}) is impossible for a coefficient in [-1, 1] (need |mean| <= 1, 0 < var <= 1 - mean², "
+                "0 < left_var < var)"
+            )
     # the first rows against the definition: all n! permutations enumerated again (interpreted kernels:
     # 150 permutations, ~1 ms a table, and no compiled kernel to load)
     from agreekit._jit import forced
@@ -501,11 +537,16 @@ def _check_consistency(data: dict, bad) -> None:
         for n in range(3, min(n_exact, _RECOMPUTED_N) + 1):
             m = _exact_moments(config, n, progress=False)
             i = n - 2
-            for name, want, got in (("mean", m.mean, mean[i]), ("var", m.var, var[i]),
-                                    ("left_var", m.left_var, left[i])):
+            for name, want, got in (
+                ("mean", m.mean, mean[i]),
+                ("var", m.var, var[i]),
+                ("left_var", m.left_var, left[i]),
+            ):
                 if not abs(got - want) <= 1e-9 * max(1.0, abs(want)):
-                    raise bad(f"exact/{name} at n = {n} is {got!r}; enumerating the {math.factorial(n)} "
-                              f"permutations gives {want!r} (the column was changed)")
+                    raise bad(
+                        f"exact/{name} at n = {n} is {got!r}; enumerating the {math.factorial(n)} "
+                        f"permutations gives {want!r} (the column was changed)"
+                    )
     sm = data["samples"]
     _increasing(sm["n"], "samples/n", bad)
     lengths = {k: len(v) for k, v in sm.items() if isinstance(v, list)}
@@ -532,8 +573,10 @@ def _check_consistency(data: dict, bad) -> None:
         down = np.diff(v, axis=1) < 0
         if down.any():
             i, j = (int(x) for x in np.argwhere(down)[0])
-            raise bad(f"null_quantiles/values/{i} (n = {nq['n'][i]}) decreases at prob {probs[j + 1]:.6g}: "
-                      "quantiles must be non-decreasing in the probability")
+            raise bad(
+                f"null_quantiles/values/{i} (n = {nq['n'][i]}) decreases at prob {probs[j + 1]:.6g}: "
+                "quantiles must be non-decreasing in the probability"
+            )
 
 
 def _possible(mean: float, var: float, left_var: float) -> bool:
@@ -544,8 +587,7 @@ def _possible(mean: float, var: float, left_var: float) -> bool:
 def _increasing(seq, name, bad) -> None:
     if any(b <= a for a, b in zip(seq, seq[1:])):
         i = next(i for i, (a, b) in enumerate(zip(seq, seq[1:])) if b <= a)
-        raise bad(f"{name} must be strictly increasing; {seq[i + 1]} follows {seq[i]} (a repeated or "
-                  "out-of-order n)")
+        raise bad(f"{name} must be strictly increasing; {seq[i + 1]} follows {seq[i]} (a repeated or out-of-order n)")
 
 
 def _clip(seq, k: int = 12) -> str:
@@ -555,8 +597,9 @@ def _clip(seq, k: int = 12) -> str:
 @lru_cache(maxsize=64)
 def _load_cached(path: str, mtime_ns: int, size: int, parameter: str = "table") -> CoefficientTable:
     if size > MAX_TABLE_BYTES:
-        raise InputError(parameter, f"{path}: {size} bytes, more than a table's limit of {MAX_TABLE_BYTES} "
-                                    "(is it a table file?)")
+        raise InputError(
+            parameter, f"{path}: {size} bytes, more than a table's limit of {MAX_TABLE_BYTES} (is it a table file?)"
+        )
     text = read_text(path, parameter=parameter)  # UTF-8 (BOM allowed), gzip; errors name the file
     data = _parse_table_json(text, path, parameter)
     return CoefficientTable(_validate_table(data, path, parameter), path)
@@ -600,8 +643,10 @@ def open_table(source, *, parameter: str) -> CoefficientTable:
     if isinstance(source, CoefficientTable):
         return source
     if isinstance(source, bytes) or not isinstance(source, (str, os.PathLike)):
-        raise InputError(parameter, "must be a table file path, a shipped scheme id or a CoefficientTable; "
-                                    f"got {type(source).__name__}")
+        raise InputError(
+            parameter,
+            f"must be a table file path, a shipped scheme id or a CoefficientTable; got {type(source).__name__}",
+        )
     arg = os.fspath(source)
     if arg == "-":  # stdin (not cached: it can be read once)
         text = read_text("-", parameter=parameter)
@@ -611,8 +656,7 @@ def open_table(source, *, parameter: str) -> CoefficientTable:
     if not (p.suffix == ".json" or os.sep in arg or p.exists()):
         cand = _tables_dir().joinpath(arg + ".json")
         if not cand.is_file():
-            raise InputError(parameter, f"no table for scheme {arg!r}; shipped tables: "
-                                        f"{', '.join(available_tables())}")
+            raise InputError(parameter, f"no table for scheme {arg!r}; shipped tables: {', '.join(available_tables())}")
         p = Path(str(cand))
     if _is_stream(p):  # a pipe (`<(cat t.json)` is /dev/fd/N), a FIFO: read once, not cached
         text = read_text(arg, parameter=parameter)
@@ -664,12 +708,17 @@ def find_table(coefficient: str, scheme: str, weigher) -> CoefficientTable:
 
 def _shipped_table(config: Config) -> CoefficientTable:
     if config.is_callable:
-        raise InputError("weigher", "is a Python callable: there is no shipped table for it; build one with the "
-                                    "pipeline and pass table=")
+        raise InputError(
+            "weigher",
+            "is a Python callable: there is no shipped table for it; build one with the pipeline and pass table=",
+        )
     sid = config.scheme_id
     if not _tables_dir().joinpath(sid + ".json").is_file():
-        raise InputError("weigher", f"no table for scheme {sid!r}; shipped tables: {', '.join(available_tables())}. "
-                                    "Add the scheme to config/config.yaml, run the pipeline and pass table=")
+        raise InputError(
+            "weigher",
+            f"no table for scheme {sid!r}; shipped tables: {', '.join(available_tables())}. "
+            "Add the scheme to config/config.yaml, run the pipeline and pass table=",
+        )
     return load_table(sid)
 
 
@@ -681,8 +730,11 @@ def resolve_table(table, config: Config) -> CoefficientTable:
         return _shipped_table(config)
     tab = open_table(table, parameter="table")
     spec = None if config.is_callable else config.weigher.spec  # a custom callable: trust the table the caller passed
-    for name, want, have in (("coefficient", config.coefficient, tab.coefficient), ("scheme", config.scheme, tab.scheme),
-                             ("weigher", spec, tab.weigher)):
+    for name, want, have in (
+        ("coefficient", config.coefficient, tab.coefficient),
+        ("scheme", config.scheme, tab.scheme),
+        ("weigher", spec, tab.weigher),
+    ):
         if want is not None and want != have:
             raise InputError(name, f"is {want!r} but the table {tab.scheme_id!r} is for {have!r}")
     return tab
@@ -693,9 +745,19 @@ def _has_shipped(config: Config) -> bool:
     return not config.is_callable and _tables_dir().joinpath(config.scheme_id + ".json").is_file()
 
 
-def null_moments(*, coefficient: str = "kendall", scheme: str = "additive", weigher="harmonic", n: int | None = None,
-                 table=None, compute: bool = True, x=None, y=None, extrapolate: bool = False,
-                 progress: bool | None = None) -> TableMoments:
+def null_moments(
+    *,
+    coefficient: str = "kendall",
+    scheme: str = "additive",
+    weigher="harmonic",
+    n: int | None = None,
+    table=None,
+    compute: bool = True,
+    x=None,
+    y=None,
+    extrapolate: bool = False,
+    progress: bool | None = None,
+) -> TableMoments:
     """Null moments Γ̄, V, V^ℓ of a weighted correlation at ranking length n, from a table or computed at n.
 
     Without ``x``, ``y``: the null of Γ(id, π) under uniform random permutations π.  The moments
@@ -785,10 +847,10 @@ def _null_moments(config: Config, n, table, compute, x, y, extrapolate, progress
     if not isinstance(compute, (bool, np.bool_)):
         raise InputError("compute", f"must be True or False; got {compute!r}")
     if (x is None) != (y is None):
-        raise InputError("y" if y is None else "x", "is missing: x and y are given together (their tie patterns "
-                                                    "define the null)")
+        raise InputError(
+            "y" if y is None else "x", "is missing: x and y are given together (their tie patterns define the null)"
+        )
     if x is not None:
-
         rx, tx = _as_ranks("x", x, ties="average")
         ry, ty = _as_ranks("y", y, ties="average")
         check_same_length(("x", "y"), rx, ry)
@@ -797,8 +859,11 @@ def _null_moments(config: Config, n, table, compute, x, y, extrapolate, progress
         n = int(rx.size)
         if tx or ty:
             if table is not None:
-                raise InputError("table", "holds the null of untied rankings; x, y have ties (leave table=None "
-                                          "for the null of their tie patterns)")
+                raise InputError(
+                    "table",
+                    "holds the null of untied rankings; x, y have ties (leave table=None "
+                    "for the null of their tie patterns)",
+                )
             return _tied_moments(config, rx, ry, progress)
     if n is None:
         _missing_n()
@@ -838,9 +903,20 @@ def _tied_moments(config: Config, rx, ry, progress) -> TableMoments:
     return m
 
 
-def standardization_function(*, coefficient: str = "kendall", scheme: str = "additive", weigher="harmonic",
-                             n: int | None = None, form: str = "corrected", g0_rule: str | None = None, table=None,
-                             extrapolate: bool = False, compute: bool = True, x=None, y=None):
+def standardization_function(
+    *,
+    coefficient: str = "kendall",
+    scheme: str = "additive",
+    weigher="harmonic",
+    n: int | None = None,
+    form: str = "corrected",
+    g0_rule: str | None = None,
+    table=None,
+    extrapolate: bool = False,
+    compute: bool = True,
+    x=None,
+    y=None,
+):
     """The standardization function g for a configuration and ranking length (see :func:`standardize`).
 
     Parameters
@@ -882,14 +958,15 @@ def standardization_function(*, coefficient: str = "kendall", scheme: str = "add
     form = check_choice("form", form, FORMS)
     rule = _g0_rule_iv(g0_rule, form)
     _check_flags(compute=compute, extrapolate=extrapolate)
-    return _standardization_function(configuration(coefficient, scheme, weigher), n, form, rule, table, extrapolate,
-                                     compute, x, y)
+    return _standardization_function(
+        configuration(coefficient, scheme, weigher), n, form, rule, table, extrapolate, compute, x, y
+    )
 
 
 def _standardization_function(config: Config, n, form, rule, table, extrapolate, compute, x, y):
     """:func:`standardization_function` with the configuration parsed and ``form``, ``rule`` validated."""
     if x is None and y is None and (table is not None or not compute or _has_shipped(config)):
-        tab = resolve_table(table, config)   # the table path, unchanged
+        tab = resolve_table(table, config)  # the table path, unchanged
         if n is None:
             _missing_n()
         return tab._function(n, form, rule, extrapolate)

@@ -36,13 +36,21 @@ The implementation is split along its seams: the spec grammar (:class:`Weigher`,
 ``item_weights``) in ``_rescaling``, their per-permutation numba kernels in ``_log_kernels`` and the
 registries in ``_vocabulary``; this module is their public face.
 """
+
 from __future__ import annotations
 
-from agreekit.ranking._spec import (COEFFICIENTS, SCHEMES, Weigher, parse_weigher, scheme_id)
+from agreekit.ranking._spec import COEFFICIENTS, SCHEMES, Weigher, parse_weigher, scheme_id
 from agreekit.ranking._spec import check_coefficient as check_coefficient  # noqa: F401  (re-export)
 from agreekit.ranking._spec import check_scheme as check_scheme  # noqa: F401  (re-export)
-from agreekit.ranking._vocabulary import (COEFFICIENT_REGISTRY, SCHEME_REGISTRY, WEIGHER_FAMILIES, Coefficient,
-                                          Parameter, Scheme, WeigherFamily)
+from agreekit.ranking._vocabulary import (
+    COEFFICIENT_REGISTRY,
+    SCHEME_REGISTRY,
+    WEIGHER_FAMILIES,
+    Coefficient,
+    Parameter,
+    Scheme,
+    WeigherFamily,
+)
 
 __all__ = [
     "Weigher",

@@ -24,6 +24,7 @@ Kendall (Eq. 8): a Fenwick tree over y-ranks, items visited in x (identity) orde
 denominator Σ_{i<j} w_i w_j is accumulated alongside.  The tree is stored in heap order (see
 :func:`tree_levels`) and walked without data-dependent branches (:func:`_kendall8`).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -85,7 +86,7 @@ def _aligned_empty(size):  # pragma: no cover - compiled
     """A float64 work buffer of ``size`` elements starting on a 64-byte (cache line) boundary."""
     buf = np.empty(size + 8)
     off = ((-address(buf)) % 64) // 8
-    return buf[off:off + size]
+    return buf[off : off + size]
 
 
 @njit(cache=True)
@@ -104,9 +105,9 @@ def _spearman8(y, F, g, out):  # pragma: no cover - compiled
         v = y[i] - 1
         x = i + 1.0
         yy = v + 1.0
-        a = load4(F, i * C + k)    # f(i + 1), the four weighers: one aligned half cache line
-        e = load4(F, v * C + k)    # f(y_i): the one random access of the pass
-        w = concat(a + e, a * e)   # additive lanes | multiplicative lanes
+        a = load4(F, i * C + k)  # f(i + 1), the four weighers: one aligned half cache line
+        e = load4(F, v * C + k)  # f(y_i): the one random access of the pass
+        w = concat(a + e, a * e)  # additive lanes | multiplicative lanes
         wx = w * x
         wy = w * yy
         sw += w
@@ -149,7 +150,7 @@ def _clear_tree(tree, K, n):  # pragma: no cover - compiled
     for lev in range(K):
         lo = M >> (lev + 1)
         hi = lo + ((n - 1) >> (lev + 1)) + 1
-        tree[8 * lo:8 * hi] = 0.0
+        tree[8 * lo : 8 * hi] = 0.0
 
 
 @njit(cache=True)
@@ -182,8 +183,8 @@ def _kendall8(y, F, g, K, tree, out):  # pragma: no cover - compiled
         b = zero8()
         h = M + p
         for lev in range(K):
-            query = (h & 1) != 0   # bit lev of p
-            h >>= 1                # slot of level lev
+            query = (h & 1) != 0  # bit lev of p
+            h >>= 1  # slot of level lev
             t = load8(tree, 8 * h)
             b = where(query, b + t, b)
             store8(tree, 8 * h, t + where(query, z, w))

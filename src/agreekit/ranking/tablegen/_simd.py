@@ -17,6 +17,7 @@ negative-index wraparound: the caller guarantees ``0 <= idx`` and ``idx + width 
 numba's on-disk cache (``cache=True``) keys a kernel on its own source file only: after editing
 this module, touch the modules that use it (or clear their ``__pycache__``).
 """
+
 from __future__ import annotations
 
 import operator
@@ -27,8 +28,20 @@ from numba.core import cgutils
 from numba.core.errors import TypingError
 from numba.extending import intrinsic, models, overload, register_model
 
-__all__ = ["f64x4", "f64x8", "load4", "load8", "store4", "store8", "zero4", "zero8", "lane", "concat",
-           "where", "address"]
+__all__ = [
+    "f64x4",
+    "f64x8",
+    "load4",
+    "load8",
+    "store4",
+    "store8",
+    "zero4",
+    "zero8",
+    "lane",
+    "concat",
+    "where",
+    "address",
+]
 
 _I32 = ir.IntType(32)
 
@@ -73,7 +86,9 @@ def _make_load(width):
 
         def codegen(context, builder, sig, args):
             return builder.load(_vec_ptr(context, builder, sig.args[0], args[0], args[1], width), align=8)
+
         return vt(arr, idx), codegen
+
     load.__doc__ = f"``arr.flat[idx : idx + {width}]`` as an f64x{width}."
     return load
 
@@ -88,7 +103,9 @@ def _make_store(width):
         def codegen(context, builder, sig, args):
             builder.store(args[2], _vec_ptr(context, builder, sig.args[0], args[0], args[1], width), align=8)
             return context.get_dummy_value()
+
         return types.none(arr, idx, v), codegen
+
     store.__doc__ = f"``arr.flat[idx : idx + {width}] = v`` for an f64x{width} ``v``."
     return store
 
@@ -100,7 +117,9 @@ def _make_zero(width):
     def zero(typingctx):
         def codegen(context, builder, sig, args):
             return ir.Constant(ir.VectorType(ir.DoubleType(), width), [0.0] * width)
+
         return vt(), codegen
+
     zero.__doc__ = f"An f64x{width} of +0.0."
     return zero
 
@@ -118,6 +137,7 @@ def lane(typingctx, v, k):
 
     def codegen(context, builder, sig, args):
         return builder.extract_element(args[0], args[1])
+
     return types.float64(v, k), codegen
 
 
@@ -130,6 +150,7 @@ def concat(typingctx, lo, hi):
 
     def codegen(context, builder, sig, args):
         return builder.shuffle_vector(args[0], args[1], ir.Constant(ir.VectorType(_I32, 2 * w), list(range(2 * w))))
+
     return VecType(2 * w)(lo, hi), codegen
 
 
@@ -139,9 +160,11 @@ def _splat(typingctx, x, like):
 
     def codegen(context, builder, sig, args):
         val = context.cast(builder, args[0], sig.args[0], types.float64)
-        v = builder.insert_element(ir.Constant(ir.VectorType(ir.DoubleType(), w), ir.Undefined), val,
-                                   ir.Constant(_I32, 0))
+        v = builder.insert_element(
+            ir.Constant(ir.VectorType(ir.DoubleType(), w), ir.Undefined), val, ir.Constant(_I32, 0)
+        )
         return builder.shuffle_vector(v, v, ir.Constant(ir.VectorType(_I32, w), [0] * w))
+
     return like(x, like), codegen
 
 
@@ -159,10 +182,10 @@ def where(typingctx, cond, a, b):
 
     def codegen(context, builder, sig, args):
         c = context.cast(builder, args[0], sig.args[0], types.boolean)
-        vc = builder.insert_element(ir.Constant(ir.VectorType(ir.IntType(1), w), ir.Undefined), c,
-                                    ir.Constant(_I32, 0))
+        vc = builder.insert_element(ir.Constant(ir.VectorType(ir.IntType(1), w), ir.Undefined), c, ir.Constant(_I32, 0))
         vc = builder.shuffle_vector(vc, vc, ir.Constant(ir.VectorType(_I32, w), [0] * w))
         return builder.select(vc, args[1], args[2])
+
     return a(cond, a, b), codegen
 
 
@@ -175,6 +198,7 @@ def address(typingctx, arr):
     def codegen(context, builder, sig, args):
         ary = context.make_array(sig.args[0])(context, builder, args[0])
         return builder.ptrtoint(ary.data, cgutils.intp_t)
+
     return types.intp(arr), codegen
 
 
@@ -183,7 +207,9 @@ def _binop(name):
     def op(typingctx, a, b):
         def codegen(context, builder, sig, args):
             return getattr(builder, name)(args[0], args[1])
+
         return a(a, b), codegen
+
     return op
 
 

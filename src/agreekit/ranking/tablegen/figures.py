@@ -11,6 +11,7 @@
 
 Schemes missing from the run (e.g. the quick config) are skipped; a panel without data says so.
 """
+
 from __future__ import annotations
 
 import re
@@ -33,8 +34,9 @@ __all__ = ["make_figures"]
 def _plt():
     plt = pyplot("the ranking figures")
 
-    plt.rcParams.update({"figure.dpi": 100, "savefig.dpi": 150, "font.size": 8,
-                         "svg.hashsalt": "agreekit", "pdf.compression": 6})
+    plt.rcParams.update(
+        {"figure.dpi": 100, "savefig.dpi": 150, "font.size": 8, "svg.hashsalt": "agreekit", "pdf.compression": 6}
+    )
     return plt
 
 
@@ -76,8 +78,12 @@ def _full(t):
 
 
 def _select(tables, **kw):
-    return [t for t in tables if all(t[k] == v for k, v in kw.items() if k != "family")
-            and ("family" not in kw or t["weigher"].split(":")[0] == kw["family"])]
+    return [
+        t
+        for t in tables
+        if all(t[k] == v for k, v in kw.items() if k != "family")
+        and ("family" not in kw or t["weigher"].split(":")[0] == kw["family"])
+    ]
 
 
 def _empty(ax, msg="no scheme of this kind in the run"):
@@ -100,8 +106,9 @@ def _figure1(tables, out: Path):
     fig = plt.figure(figsize=(9, 8.5))
     gs = fig.add_gridspec(4, 2, height_ratios=[3, 1.4, 3, 1.4])
     for r, scheme in enumerate(("additive", "multiplicative")):
-        sel = _select(tables, coefficient="spearman", scheme=scheme, family="inverse_square") or \
-            _select(tables, scheme=scheme)
+        sel = _select(tables, coefficient="spearman", scheme=scheme, family="inverse_square") or _select(
+            tables, scheme=scheme
+        )
         coef = sel[0]["coefficient"] if sel else "spearman"
         for c, (tr, xl) in enumerate((("inv_n", "x = 1/n"), ("inv_log_n", "x = 1/ln n"))):
             ax = fig.add_subplot(gs[2 * r, c])
@@ -115,8 +122,16 @@ def _figure1(tables, out: Path):
                 se = np.asarray(t["samples"]["se"])
                 eb = ax.errorbar(x, mean, yerr=2 * se, fmt=".", ms=3, capsize=1.5, lw=0.8, label=_label(t))
                 fit, _ = _fitted(t, n)
-                axr.errorbar(x, (mean - fit) * 1e3, yerr=2 * se * 1e3, fmt=".", ms=3, capsize=1.5, lw=0.8,
-                             color=eb[0].get_color())
+                axr.errorbar(
+                    x,
+                    (mean - fit) * 1e3,
+                    yerr=2 * se * 1e3,
+                    fmt=".",
+                    ms=3,
+                    capsize=1.5,
+                    lw=0.8,
+                    color=eb[0].get_color(),
+                )
             axr.axhline(0, color="grey", lw=0.6)
             ax.set_ylabel("sampled mean Γ̄ (± 2 SE)")
             ax.set_title(f"{_COEF[coef]}, {scheme} scheme, against {xl}")
@@ -126,8 +141,7 @@ def _figure1(tables, out: Path):
             ax.set_xlabel(xl)
             if sel:
                 ax.legend(fontsize=6)
-    _finish(fig, out, "Figure 1: sampled mean of Γ against x(n); lower panels: sample minus the table's fit "
-                      "(± 2 SE)")
+    _finish(fig, out, "Figure 1: sampled mean of Γ against x(n); lower panels: sample minus the table's fit (± 2 SE)")
 
 
 def _figure2(tables, out: Path):
@@ -143,9 +157,14 @@ def _figure2(tables, out: Path):
         for t in sel:
             f = t["fits"]["mean"]
             methods.add(f.get("method", "paper_4.2.3"))
-            line, = ax.semilogy(f["candidate_degrees"], f["mse"], "o-", ms=3, lw=0.8,
-                                label=f"{_label(t)} (x = {_XLABEL.get(f['transform'], f['transform'])}, "
-                                      f"chosen D = {f['degree']})")
+            (line,) = ax.semilogy(
+                f["candidate_degrees"],
+                f["mse"],
+                "o-",
+                ms=3,
+                lw=0.8,
+                label=f"{_label(t)} (x = {_XLABEL.get(f['transform'], f['transform'])}, chosen D = {f['degree']})",
+            )
             k = f["candidate_degrees"].index(f["degree"])
             ax.plot([f["degree"]], [f["mse"][k]], "s", ms=7, mfc="none", color=line.get_color())
         ax.set_xlabel("polynomial degree D_γ of the fit of the mean of Γ")
@@ -167,8 +186,9 @@ def _figure3(tables, out: Path):
     for c, (coef, scheme) in enumerate((("kendall", "multiplicative"), ("spearman", "additive"))):
         ax = fig.add_subplot(gs[0, c])
         axr = fig.add_subplot(gs[1, c], sharex=ax)
-        sel = _select(tables, coefficient=coef, scheme=scheme, family="inverse_square") or \
-            _select(tables, coefficient=coef)
+        sel = _select(tables, coefficient=coef, scheme=scheme, family="inverse_square") or _select(
+            tables, coefficient=coef
+        )
         if not sel:
             _empty(ax)
         for t in sel:
@@ -177,7 +197,7 @@ def _figure3(tables, out: Path):
             curve, cse = _fitted(t, ns)
             ex_n = np.asarray(t["exact"]["n"])
             ex_m = np.asarray(t["exact"]["mean"])
-            line, = ax.semilogx(ex_n, ex_m, "-", lw=1)
+            (line,) = ax.semilogx(ex_n, ex_m, "-", lw=1)
             col = line.get_color()
             ax.plot(ex_n, ex_m, "x", ms=4, color=col)
             # the fit from n_exact on, so the hand-over n_exact -> n_exact + 1 is drawn as it is
@@ -190,8 +210,14 @@ def _figure3(tables, out: Path):
             axr.errorbar(n, (mean - fit) / se, yerr=2.0, fmt=".", ms=3, capsize=1.5, lw=0.6, color=col)
             if np.all(np.isfinite(cse)):
                 fit_n = ns > ne
-                axr.plot(ns[fit_n], 2 * cse[fit_n] / np.interp(np.log(ns[fit_n]), np.log(n), se), "-", lw=0.6,
-                         color=col, alpha=0.6)
+                axr.plot(
+                    ns[fit_n],
+                    2 * cse[fit_n] / np.interp(np.log(ns[fit_n]), np.log(n), se),
+                    "-",
+                    lw=0.6,
+                    color=col,
+                    alpha=0.6,
+                )
         ax.axvline(sel[0]["n_exact"] + 0.5 if sel else 10.5, color="grey", lw=0.6, ls=":")
         axr.axhline(0, color="grey", lw=0.6)
         ax.set_xlabel("ranking length n")
@@ -201,8 +227,12 @@ def _figure3(tables, out: Path):
         axr.set_ylabel("(sample − fit) / SE")
         if sel:
             ax.legend(fontsize=6)
-    _finish(fig, out, "Figure 3: mean of Γ against n; lower panels: residuals of the samples in SE units "
-                      "(bars ± 2; thin lines: 2 × fit SE / sample SE)")
+    _finish(
+        fig,
+        out,
+        "Figure 3: mean of Γ against n; lower panels: residuals of the samples in SE units "
+        "(bars ± 2; thin lines: 2 × fit SE / sample SE)",
+    )
 
 
 def _examples(tables, examples):
@@ -222,9 +252,11 @@ def _g_variants(m):
     import inspect
 
     has_rule = "g0_rule" in inspect.signature(StandardizationFunction.from_moments).parameters
-    specs = [("corrected, g0 max–min slope", "-", {"form": "corrected", "g0_rule": "max_min_slope"}),
-             ("corrected, g0 closest to 0 (Alg. 1)", "-.", {"form": "corrected", "g0_rule": "closest_to_zero"}),
-             ("paper Eq. 30/32 (biased)", ":", {"form": "paper"})]
+    specs = [
+        ("corrected, g0 max–min slope", "-", {"form": "corrected", "g0_rule": "max_min_slope"}),
+        ("corrected, g0 closest to 0 (Alg. 1)", "-.", {"form": "corrected", "g0_rule": "closest_to_zero"}),
+        ("paper Eq. 30/32 (biased)", ":", {"form": "paper"}),
+    ]
     out = []
     for lab, style, kw in specs:
         if "g0_rule" in kw and not has_rule:
@@ -280,8 +312,9 @@ def _figure5(tables, examples, out: Path, *, size: int, bw_factor: float, seed: 
     ex, fig, axes = _panels(tables, examples, 3.6, 3.9)
     grid = np.linspace(-1, 1, 801)
     for ax, (t, n) in zip(axes[0], ex):
-        gam = sample_stream(t["coefficient"], n=n, size=size, weigher=t["weigher"], scheme=t["scheme"], seed=seed,
-                            purpose="figure5")
+        gam = sample_stream(
+            t["coefficient"], n=n, size=size, weigher=t["weigher"], scheme=t["scheme"], seed=seed, purpose="figure5"
+        )
         m = CoefficientTable(t).moments(n)
         curves = [("before: Γ", "--", gam, "grey")]
         for lab, style, g in _g_variants(m):
@@ -294,28 +327,53 @@ def _figure5(tables, examples, out: Path, *, size: int, bw_factor: float, seed: 
             kde.set_bandwidth(kde.scotts_factor() * bw_factor)
             dens = kde(grid)
             spike = float(np.mean(np.abs(vals) < 0.02))
-            line, = ax.plot(grid, dens, style, lw=1.1, color=col,
-                            label=f"{lab}: mean {vals.mean():+.3f}, {100 * spike:.0f}% in |·|<0.02")
+            (line,) = ax.plot(
+                grid,
+                dens,
+                style,
+                lw=1.1,
+                color=col,
+                label=f"{lab}: mean {vals.mean():+.3f}, {100 * spike:.0f}% in |·|<0.02",
+            )
             peaks.append((dens.max(), line.get_color(), lab))
             if "closest" not in lab:
                 top = max(top, dens.max())
         ax.set_ylim(0, 1.25 * top if top > 0 else None)
         for pk, col, lab in peaks:
             if pk > 1.25 * top:
-                ax.text(0.98, 0.6, f"Alg. 1 peak {pk:.1f}\n(off scale)", transform=ax.transAxes, fontsize=6,
-                        color=col, ha="right", va="top")
+                ax.text(
+                    0.98,
+                    0.6,
+                    f"Alg. 1 peak {pk:.1f}\n(off scale)",
+                    transform=ax.transAxes,
+                    fontsize=6,
+                    color=col,
+                    ha="right",
+                    va="top",
+                )
         ax.set_title(f"{_full(t)}, n = {n}", fontsize=7)
         ax.set_xlabel("γ (raw Γ, or g(Γ) after standardization)")
         ax.set_ylabel("density p(γ)")
         ax.legend(fontsize=5, loc="upper left")
     if not ex:
         _empty(axes[0][0])
-    _finish(fig, out, "Figure 5: p(γ) before and after standardization, by g0 rule "
-                      "(Gaussian KDE, Scott × %.2f; %d permutations)" % (bw_factor, size))
+    _finish(
+        fig,
+        out,
+        "Figure 5: p(γ) before and after standardization, by g0 rule "
+        "(Gaussian KDE, Scott × %.2f; %d permutations)" % (bw_factor, size),
+    )
 
 
-def make_figures(tables: Sequence[Mapping], outputs: Mapping[int, str], *, examples: Sequence[Mapping],
-                 kde_samples: int, kde_bw_factor: float, seed: int) -> None:
+def make_figures(
+    tables: Sequence[Mapping],
+    outputs: Mapping[int, str],
+    *,
+    examples: Sequence[Mapping],
+    kde_samples: int,
+    kde_bw_factor: float,
+    seed: int,
+) -> None:
     """Write Figures 1–5; ``outputs[k]`` is the path stem (without suffix) of figure k."""
     tables = sorted(tables, key=lambda t: t["scheme_id"])
     _figure1(tables, Path(outputs[1]))

@@ -19,6 +19,7 @@ References
 .. [1] P. Lombardo et al., "Standardization of Weighted Ranking Correlation
    Coefficients", Sections 4.2 and 5.2.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -28,6 +29,7 @@ import numpy as np
 
 from agreekit._optional import import_optional
 from agreekit._validation import InputError, check_choice
+
 # the runtime reads the fits through these; they live beside it (the runtime never imports tablegen)
 from agreekit.ranking._fitmodel import TRANSFORMS, prediction_se, x_of_n
 
@@ -97,8 +99,9 @@ class DegreeSelection:
     fit_positions: tuple[int, ...] = field(default=())
 
 
-def choose_degree(mse: Sequence[float], *, min_degree: int = 1, ratio_improve: float = 0.8,
-                  ratio_lookahead: float = 0.5) -> int:
+def choose_degree(
+    mse: Sequence[float], *, min_degree: int = 1, ratio_improve: float = 0.8, ratio_lookahead: float = 0.5
+) -> int:
     """The degree-walk of Section 4.2.3 given ``mse[k]`` = MSE of degree ``min_degree + k``.
 
     Start at ``min_degree``; for D = min_degree+1, ... accept D if
@@ -121,9 +124,18 @@ def choose_degree(mse: Sequence[float], *, min_degree: int = 1, ratio_improve: f
     return chosen
 
 
-def select_degree(n: Sequence[int], y: Sequence[float], *, transform: str, weights=None,
-                  min_degree: int = 1, max_degree: int = 7, ratio_improve: float = 0.8,
-                  ratio_lookahead: float = 0.5, fit_subset: str = "even") -> DegreeSelection:
+def select_degree(
+    n: Sequence[int],
+    y: Sequence[float],
+    *,
+    transform: str,
+    weights=None,
+    min_degree: int = 1,
+    max_degree: int = 7,
+    ratio_improve: float = 0.8,
+    ratio_lookahead: float = 0.5,
+    fit_subset: str = "even",
+) -> DegreeSelection:
     """Choose the polynomial degree of Section 4.2.3 and fit all points with it.
 
     Parameters
@@ -152,8 +164,11 @@ def select_degree(n: Sequence[int], y: Sequence[float], *, transform: str, weigh
     x = x_of_n(n, transform)
     pos = np.arange(n.size) if fit_subset == "all" else np.arange(0, n.size, 2)
     if pos.size < max_degree + 1:
-        raise InputError("max_degree", f"{max_degree} needs at least {max_degree + 1} fitting points; the "
-                                       f"{fit_subset!r} subset of the grid has {pos.size}")
+        raise InputError(
+            "max_degree",
+            f"{max_degree} needs at least {max_degree + 1} fitting points; the "
+            f"{fit_subset!r} subset of the grid has {pos.size}",
+        )
     degrees = tuple(range(min_degree, max_degree + 1))
     mse = []
     for d in degrees:
@@ -161,15 +176,19 @@ def select_degree(n: Sequence[int], y: Sequence[float], *, transform: str, weigh
         resid = np.polynomial.polynomial.polyval(x, c) - y
         mse.append(float(np.mean(resid**2)))
 
-    chosen = choose_degree(mse, min_degree=min_degree, ratio_improve=ratio_improve,
-                           ratio_lookahead=ratio_lookahead)
+    chosen = choose_degree(mse, min_degree=min_degree, ratio_improve=ratio_improve, ratio_lookahead=ratio_lookahead)
     coef = fit_polynomial(x, y, chosen, weights=w)
-    return DegreeSelection(degree=chosen, degrees=degrees, mse=tuple(mse),
-                           fit=PolynomialFit(tuple(float(c) for c in coef), transform),
-                           fit_positions=tuple(int(p) for p in pos))
+    return DegreeSelection(
+        degree=chosen,
+        degrees=degrees,
+        mse=tuple(mse),
+        fit=PolynomialFit(tuple(float(c) for c in coef), transform),
+        fit_positions=tuple(int(p) for p in pos),
+    )
 
 
 # ------------------------------------------------------------------ held-out degree choice and prediction SE
+
 
 def _design(x, degree):
     vander = np.vander(np.asarray(x, dtype=np.float64), degree + 1, increasing=True)
@@ -200,8 +219,8 @@ def fit_with_covariance(x, y, degree: int, *, se, weights=None) -> tuple[np.ndar
     q, r = np.linalg.qr(Z * sw[:, None])
     beta = np.linalg.solve(r, q.T @ (y * sw))
     rinv = np.linalg.inv(r)
-    bread = rinv @ rinv.T                                   # (Z'WZ)^-1
-    meat = (Z * (w**2 * se**2)[:, None]).T @ Z              # Z'W S W Z
+    bread = rinv @ rinv.T  # (Z'WZ)^-1
+    meat = (Z * (w**2 * se**2)[:, None]).T @ Z  # Z'W S W Z
     cov = bread @ meat @ bread
     resid = y - Z @ beta
     dof = x.size - degree - 1
@@ -234,8 +253,15 @@ def loo_score(x, y, degree: int, *, se) -> float:
     return float(np.mean((resid / (1 - h) / se) ** 2))
 
 
-def select_degree_held_out(n: Sequence[int], y: Sequence[float], *, se: Sequence[float], transform: str,
-                           min_degree: int = 1, max_degree: int = 7) -> DegreeSelection:
+def select_degree_held_out(
+    n: Sequence[int],
+    y: Sequence[float],
+    *,
+    se: Sequence[float],
+    transform: str,
+    min_degree: int = 1,
+    max_degree: int = 7,
+) -> DegreeSelection:
     """The degree with the smallest leave-one-out error (:func:`loo_score`), then an inverse-variance fit on all points.
 
     Ties (within 1e-12 relative) go to the smaller degree.  ``mse`` of the result holds the
@@ -256,13 +282,24 @@ def select_degree_held_out(n: Sequence[int], y: Sequence[float], *, se: Sequence
     best_score = min(scores)
     best = next(k for k in range(len(degrees)) if scores[k] <= best_score * (1 + 1e-12))
     coef, _ = fit_with_covariance(x, y, degrees[best], se=se)
-    return DegreeSelection(degree=degrees[best], degrees=degrees, mse=tuple(float(s) for s in scores),
-                           fit=PolynomialFit(tuple(float(c) for c in coef), transform),
-                           fit_positions=tuple(range(n.size)))
+    return DegreeSelection(
+        degree=degrees[best],
+        degrees=degrees,
+        mse=tuple(float(s) for s in scores),
+        fit=PolynomialFit(tuple(float(c) for c in coef), transform),
+        fit_positions=tuple(range(n.size)),
+    )
 
 
-def select_fit_held_out(n: Sequence[int], y: Sequence[float], *, se: Sequence[float], transforms: Sequence[str],
-                        min_degree: int = 1, max_degree: int = 7) -> DegreeSelection:
+def select_fit_held_out(
+    n: Sequence[int],
+    y: Sequence[float],
+    *,
+    se: Sequence[float],
+    transforms: Sequence[str],
+    min_degree: int = 1,
+    max_degree: int = 7,
+) -> DegreeSelection:
     """Basis x(n) and degree with the smallest leave-one-out error over ``transforms`` x degrees.
 
     Ties go to the earlier transform in ``transforms`` and then to the smaller degree.

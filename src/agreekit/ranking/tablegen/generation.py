@@ -17,6 +17,7 @@ Stages (Sections 4–5 of the paper):
    around the *fitted* mean, unweighted fits + degree selection.
 4. :func:`assemble_table` — the versioned JSON table with provenance and checksum.
 """
+
 from __future__ import annotations
 
 import copy
@@ -31,6 +32,7 @@ import numpy as np
 from agreekit._validation import InputError
 from agreekit.ranking.tablegen.fitting import fit_with_covariance, select_degree, select_fit_held_out, x_of_n
 from agreekit.ranking.tablegen.sampling import quantile_probs, sample_lanes, sample_size, stream_key, training_grid
+
 # scheme_id re-exported: the project-wide id
 from agreekit.ranking.weighting import COEFFICIENT_REGISTRY, parse_weigher, scheme_id
 from agreekit import __version__
@@ -69,7 +71,6 @@ __all__ = [
 QUANTITIES = ("mean", "var", "left_var")
 
 
-
 def _parse(weigher):
     return parse_weigher(weigher)
 
@@ -94,8 +95,9 @@ class SchemeSpec:
 
 
 def _match(rule: Mapping, coefficient: str, scheme: str, family: str) -> bool:
-    return all(rule.get(k) in (None, v) for k, v in
-               (("coefficient", coefficient), ("scheme", scheme), ("family", family)))
+    return all(
+        rule.get(k) in (None, v) for k, v in (("coefficient", coefficient), ("scheme", scheme), ("family", family))
+    )
 
 
 def check_ranking_config(cfg: Mapping) -> None:
@@ -111,28 +113,37 @@ def check_ranking_config(cfg: Mapping) -> None:
     for coef in COEFFICIENT_REGISTRY:
         grid = training_grid(g["q"], g["a_min"], g["a_max"][coef])
         if grid and grid[0] <= cfg["n_exact"]:
-            raise InputError("ranking.grid.a_min", f"gives n = {grid[0]} <= ranking.n_exact = {cfg['n_exact']}; the "
-                                                  "training grid must start above n_exact")
+            raise InputError(
+                "ranking.grid.a_min",
+                f"gives n = {grid[0]} <= ranking.n_exact = {cfg['n_exact']}; the "
+                "training grid must start above n_exact",
+            )
         npos = len(grid) if ds["fit_subset"] == "all" else (len(grid) + 1) // 2
         if npos < ds["max_degree"] + 1:
-            raise InputError("ranking.degree_selection.max_degree",
-                             f"({ds['max_degree']}) needs {ds['max_degree'] + 1} fitting points; the {coef} grid "
-                             f"gives {npos}")
+            raise InputError(
+                "ranking.degree_selection.max_degree",
+                f"({ds['max_degree']}) needs {ds['max_degree'] + 1} fitting points; the {coef} grid gives {npos}",
+            )
         if grid and grid[-1] > cfg["n_max"][coef]:
             raise InputError(f"ranking.n_max.{coef}", f"must be >= the largest training n ({grid[-1]})")
         if "quantiles" in cfg and grid:
             qc = cfg["quantiles"]
             if qc["dense_upto"] < grid[0]:
-                raise InputError("ranking.quantiles.dense_upto", f"({qc['dense_upto']}) must be >= the first training "
-                                                                 f"n ({grid[0]})")
+                raise InputError(
+                    "ranking.quantiles.dense_upto", f"({qc['dense_upto']}) must be >= the first training n ({grid[0]})"
+                )
             stored = set(quantile_grid(grid[0], qc["dense_upto"], qc["q"], cfg["n_max"][coef]))
             for n in qc["check"]["n"][coef]:
                 if n in stored:
-                    raise InputError(f"ranking.quantiles.check.n.{coef}", f"holds n = {n}, a stored length of the "
-                                                                          "quantile grid (the check needs held-out n)")
+                    raise InputError(
+                        f"ranking.quantiles.check.n.{coef}",
+                        f"holds n = {n}, a stored length of the quantile grid (the check needs held-out n)",
+                    )
                 if not grid[0] <= n <= cfg["n_max"][coef]:
-                    raise InputError(f"ranking.quantiles.check.n.{coef}", f"holds n = {n}, outside the quantile range "
-                                                                          f"{grid[0]}..{cfg['n_max'][coef]}")
+                    raise InputError(
+                        f"ranking.quantiles.check.n.{coef}",
+                        f"holds n = {n}, outside the quantile range {grid[0]}..{cfg['n_max'][coef]}",
+                    )
         rules = cfg["sample_size"][coef]
         if isinstance(rules, Mapping):
             if not rules.get("target_se", 0) > 0:
@@ -192,9 +203,11 @@ def scheme_settings(cfg: Mapping, spec: SchemeSpec, seed: int) -> dict:
     grid = training_grid(g["q"], g["a_min"], g["a_max"][spec.coefficient])
     rules = cfg["sample_size"][spec.coefficient]
     if isinstance(rules, Mapping):
-        sizes = {"target_se": float(rules["target_se"]),
-                 "min_size": [sample_size(n, rules["min_size"]) for n in grid],
-                 "max_elements": int(rules.get("max_elements", 10**18))}
+        sizes = {
+            "target_se": float(rules["target_se"]),
+            "min_size": [sample_size(n, rules["min_size"]) for n in grid],
+            "max_elements": int(rules.get("max_elements", 10**18)),
+        }
     else:
         sizes = [sample_size(n, rules) for n in grid]
     return {
@@ -202,16 +215,22 @@ def scheme_settings(cfg: Mapping, spec: SchemeSpec, seed: int) -> dict:
         "scheme": spec.scheme,
         "weigher": spec.weigher,
         "n_exact": int(cfg["n_exact"]),
-        "grid": {"q": float(g["q"]), "a_min": int(g["a_min"]), "a_max": int(g["a_max"][spec.coefficient]),
-                 "n": grid},
+        "grid": {"q": float(g["q"]), "a_min": int(g["a_min"]), "a_max": int(g["a_max"][spec.coefficient]), "n": grid},
         "sample_size": sizes,
         "sampler": "shared-stream-v1",
         "transform": dict(spec.transforms),
-        "degree_selection": {**{k: cfg["degree_selection"][k] for k in
-                                ("min_degree", "max_degree", "ratio_improve", "ratio_lookahead", "fit_subset")},
-                             "method": cfg["degree_selection"].get("method", "paper"),
-                             **({"transforms": list(cfg["degree_selection"]["transforms"])}
-                                if "transforms" in cfg["degree_selection"] else {})},
+        "degree_selection": {
+            **{
+                k: cfg["degree_selection"][k]
+                for k in ("min_degree", "max_degree", "ratio_improve", "ratio_lookahead", "fit_subset")
+            },
+            "method": cfg["degree_selection"].get("method", "paper"),
+            **(
+                {"transforms": list(cfg["degree_selection"]["transforms"])}
+                if "transforms" in cfg["degree_selection"]
+                else {}
+            ),
+        },
         "n_max": int(cfg["n_max"][spec.coefficient]),
         "seed": int(seed),
         **({"quantiles": quantile_settings(cfg, spec.coefficient, grid)} if "quantiles" in cfg else {}),
@@ -228,6 +247,7 @@ def config_hash(settings: Mapping) -> str:
 
 
 # ----------------------------------------------------------------------------------- stages
+
 
 def exact_stage(settings: Mapping) -> dict:
     """Exact Γ̄, V, V^ℓ for n = 2..n_exact (JSON-able dict of lists)."""
@@ -283,12 +303,18 @@ def summarize_for_fit(gammas: np.ndarray, *, window: float | None = None) -> dic
     inside = np.sort(g[(g >= lo) & (g <= hi)])
     left = g < mean
     return {
-        "size": N, "mean": mean, "se": se, "var_pop": var_pop,
+        "size": N,
+        "mean": mean,
+        "se": se,
+        "var_pop": var_pop,
         "m4": float(np.sum(d2 * d2)) / N,
         "left4": float(np.sum(np.where(left, d2 * d2, 0.0))) / N,
         "left2": float(np.sum(np.where(left, d2, 0.0))) / N,
-        "lo": lo, "hi": hi,
-        "S0": float(np.count_nonzero(below)), "S1": float(np.sum(d[below])), "S2": float(np.sum(d2[below])),
+        "lo": lo,
+        "hi": hi,
+        "S0": float(np.count_nonzero(below)),
+        "S1": float(np.sum(d[below])),
+        "S2": float(np.sum(d2[below])),
         "window": inside,
         "quantiles": np.quantile(g, quantile_probs(), method="linear"),
     }
@@ -297,9 +323,12 @@ def summarize_for_fit(gammas: np.ndarray, *, window: float | None = None) -> dic
 def _left_var_at(summ: Mapping, c: float, where: str) -> float:
     """Eq. 38's v^ℓ around centre ``c`` from :func:`summarize_for_fit` output (exact inside the window)."""
     if not summ["lo"] <= c <= summ["hi"]:
-        raise InputError(where, f"the fitted mean {c:.6f} is outside the stored window "
-                                f"[{summ['lo']:.6f}, {summ['hi']:.6f}] around the sample mean; the fit does not "
-                                "describe the samples (increase the sample sizes or lower the degree)")
+        raise InputError(
+            where,
+            f"the fitted mean {c:.6f} is outside the stored window "
+            f"[{summ['lo']:.6f}, {summ['hi']:.6f}] around the sample mean; the fit does not "
+            "describe the samples (increase the sample sizes or lower the degree)",
+        )
     dd = c - summ["mean"]
     win = np.asarray(summ["window"])
     part = win[win < c] - c
@@ -327,11 +356,13 @@ def sample_batch_stage(settings_list, *, batch_elements: int = 40_000_000, progr
     it = enumerate(grid)
     if progress:
         from tqdm import tqdm
+
         it = tqdm(list(it), desc=f"sample {coef} x{len(sids)}", unit="n")
     for k, n in it:
         sizes = [_size_at(st, k, prev[j]) for j, st in enumerate(settings_list)]
-        samples = sample_lanes(coef, n=n, sizes=sizes, lanes=lanes, key=stream_key(seed, coef, n),
-                               batch_elements=batch_elements)
+        samples = sample_lanes(
+            coef, n=n, sizes=sizes, lanes=lanes, key=stream_key(seed, coef, n), batch_elements=batch_elements
+        )
         for j, sid in enumerate(sids):
             summ = summarize_for_fit(samples[j])
             out[sid][f"n{n}"] = summ
@@ -364,7 +395,7 @@ def summaries_from_arrays(arrays: Mapping, prefix: str = "") -> dict:
     for name in arrays:
         if not name.startswith(prefix) or not name.endswith(".scalars"):
             continue
-        key = name[len(prefix):-len(".scalars")]
+        key = name[len(prefix) : -len(".scalars")]
         vals = np.asarray(arrays[name])
         summ = {f: float(v) for f, v in zip(_SUMMARY_SCALARS, vals)}
         summ["size"] = int(summ["size"])
@@ -378,18 +409,32 @@ def _fit_quantity(settings, ns, y, se, transform, *, weights):
     ds = settings["degree_selection"]
     if ds.get("method", "paper") == "held_out":
         cands = [transform] + [t for t in ds.get("transforms", []) if t != transform]
-        sel = select_fit_held_out(ns, y, se=se, transforms=cands, min_degree=ds["min_degree"],
-                                  max_degree=ds["max_degree"])
+        sel = select_fit_held_out(
+            ns, y, se=se, transforms=cands, min_degree=ds["min_degree"], max_degree=ds["max_degree"]
+        )
         transform = sel.fit.transform
         coef, cov = fit_with_covariance(x_of_n(np.asarray(ns, float), transform), y, sel.degree, se=se)
         method = "held_out_loo"
     else:
-        sel = select_degree(ns, y, transform=transform, weights=weights, min_degree=ds["min_degree"],
-                            max_degree=ds["max_degree"], ratio_improve=ds["ratio_improve"],
-                            ratio_lookahead=ds["ratio_lookahead"], fit_subset=ds["fit_subset"])
+        sel = select_degree(
+            ns,
+            y,
+            transform=transform,
+            weights=weights,
+            min_degree=ds["min_degree"],
+            max_degree=ds["max_degree"],
+            ratio_improve=ds["ratio_improve"],
+            ratio_lookahead=ds["ratio_lookahead"],
+            fit_subset=ds["fit_subset"],
+        )
         coef = np.asarray(sel.fit.coefficients)
-        _, cov = fit_with_covariance(x_of_n(np.asarray(ns, float), transform), y, sel.degree, se=se,
-                                     weights=weights if weights is not None else np.ones_like(y))
+        _, cov = fit_with_covariance(
+            x_of_n(np.asarray(ns, float), transform),
+            y,
+            sel.degree,
+            se=se,
+            weights=weights if weights is not None else np.ones_like(y),
+        )
         method = "paper_4.2.3"
     return sel, [float(c) for c in coef], cov, method
 
@@ -412,20 +457,20 @@ def fit_stage(settings: Mapping, samples: Mapping) -> dict:
         raise InputError("samples", "a sampled mean has zero standard error; increase the sample size")
     held = settings["degree_selection"].get("method", "paper") == "held_out"
     fits = {}
-    sel, coef, cov, method = _fit_quantity(settings, ns, mean, se, settings["transform"]["mean"],
-                                           weights=1.0 / se**2)
+    sel, coef, cov, method = _fit_quantity(settings, ns, mean, se, settings["transform"]["mean"], weights=1.0 / se**2)
     fits["mean"] = (sel, coef, cov, method)
-    center = np.polynomial.polynomial.polyval(x_of_n(np.asarray(ns, float), sel.fit.transform),
-                                              np.asarray(coef))
+    center = np.polynomial.polynomial.polyval(x_of_n(np.asarray(ns, float), sel.fit.transform), np.asarray(coef))
     var = np.array([s["var_pop"] + (s["mean"] - c) ** 2 for s, c in zip(summ, center)])
     lvar = np.array([_left_var_at(s, float(c), f"samples.n{n}") for s, c, n in zip(summ, center, ns)])
     # SE of v and v^l from the sample's fourth moments (delta method, around the sample mean)
     var_se = np.sqrt(np.maximum(np.array([s["m4"] - s["var_pop"] ** 2 for s in summ]), 1e-300) / size)
     lvar_se = np.sqrt(np.maximum(np.array([s["left4"] - s["left2"] ** 2 for s in summ]), 1e-300) / size)
-    fits["var"] = _fit_quantity(settings, ns, var, var_se, settings["transform"]["var"],
-                                weights=(1.0 / var_se**2) if held else None)
-    fits["left_var"] = _fit_quantity(settings, ns, lvar, lvar_se, settings["transform"]["left_var"],
-                                     weights=(1.0 / lvar_se**2) if held else None)
+    fits["var"] = _fit_quantity(
+        settings, ns, var, var_se, settings["transform"]["var"], weights=(1.0 / var_se**2) if held else None
+    )
+    fits["left_var"] = _fit_quantity(
+        settings, ns, lvar, lvar_se, settings["transform"]["left_var"], weights=(1.0 / lvar_se**2) if held else None
+    )
     samp = {
         "n": list(ns),
         "size": [int(s["size"]) for s in summ],
@@ -462,6 +507,7 @@ def fit_stage(settings: Mapping, samples: Mapping) -> dict:
 
 
 # ------------------------------------------------------------------ null quantiles
+
 
 def quantile_grid(first_n: int, dense_upto: int, q: float, n_max: int) -> list[int]:
     """Ranking lengths of the null quantiles: every n in ``first_n..dense_upto``, then
@@ -504,8 +550,13 @@ def quantile_settings(cfg: Mapping, coefficient: str, grid) -> dict:
     cap = int(rule.get("max_elements", 10**18))
     floor = int(rule.get("min_size", 0))
     sizes = [int(max(1000, min(sample_size(n, rule["size"]), max(cap // n, floor)))) for n in ns]
-    return {"n": ns, "size": sizes, "stream": "quantiles", "probs": "expit(linspace(logit(1e-4), logit(1-1e-4), 201))",
-            "round": 9}
+    return {
+        "n": ns,
+        "size": sizes,
+        "stream": "quantiles",
+        "probs": "expit(linspace(logit(1e-4), logit(1-1e-4), 201))",
+        "round": 9,
+    }
 
 
 def _quantile_row(g: np.ndarray, probs: np.ndarray, digits: int):
@@ -544,13 +595,21 @@ def quantile_batch_stage(settings_list, *, batch_elements: int = 40_000_000, pro
     digits = digits.pop()
     all_n = sorted(set().union(*[set(s) for s in size_at]))
     probs = quantile_probs()
-    out = {sid: {"probs": [float(p) for p in probs], "n": [], "size": [], "mean": [], "sd": [], "values": []}
-           for sid in sids}
+    out = {
+        sid: {"probs": [float(p) for p in probs], "n": [], "size": [], "mean": [], "sd": [], "values": []}
+        for sid in sids
+    }
     t0 = time.perf_counter()
     for i, n in enumerate(all_n):
         which = [j for j in range(len(sids)) if n in size_at[j]]
-        samples = sample_lanes(coef, n=n, sizes=[size_at[j][n] for j in which], lanes=[lanes[j] for j in which],
-                               key=stream_key(seed, coef, n, "quantiles"), batch_elements=batch_elements)
+        samples = sample_lanes(
+            coef,
+            n=n,
+            sizes=[size_at[j][n] for j in which],
+            lanes=[lanes[j] for j in which],
+            key=stream_key(seed, coef, n, "quantiles"),
+            batch_elements=batch_elements,
+        )
         for j, g in zip(which, samples):
             mean, sd, q = _quantile_row(g, probs, digits)
             b = out[sids[j]]
@@ -560,8 +619,11 @@ def quantile_batch_stage(settings_list, *, batch_elements: int = 40_000_000, pro
             b["sd"].append(sd)
             b["values"].append([float(v) for v in q])
         if progress:
-            print(f"quantiles {coef} n={n} ({i + 1}/{len(all_n)}) sizes={[size_at[j][n] for j in which]} "
-                  f"{time.perf_counter() - t0:.1f} s", flush=True)
+            print(
+                f"quantiles {coef} n={n} ({i + 1}/{len(all_n)}) sizes={[size_at[j][n] for j in which]} "
+                f"{time.perf_counter() - t0:.1f} s",
+                flush=True,
+            )
     return out
 
 
@@ -577,9 +639,14 @@ def quantile_block_to_arrays(blocks: Mapping) -> dict:
 def quantile_block_from_arrays(arrays: Mapping, sid: str) -> dict:
     """One scheme's ``null_quantiles`` block from :func:`quantile_block_to_arrays` output."""
     g = lambda k: np.asarray(arrays[f"{sid}/{k}"])  # noqa: E731
-    return {"probs": [float(v) for v in g("probs")], "n": [int(v) for v in g("n")],
-            "size": [int(v) for v in g("size")], "mean": [float(v) for v in g("mean")],
-            "sd": [float(v) for v in g("sd")], "values": [[float(v) for v in row] for row in g("values")]}
+    return {
+        "probs": [float(v) for v in g("probs")],
+        "n": [int(v) for v in g("n")],
+        "size": [int(v) for v in g("size")],
+        "mean": [float(v) for v in g("mean")],
+        "sd": [float(v) for v in g("sd")],
+        "values": [[float(v) for v in row] for row in g("values")],
+    }
 
 
 def shipped_table_path(scheme_id_: str):
@@ -674,8 +741,9 @@ def verify_lengths(cfg: Mapping, settings: Mapping) -> list[int]:
     stored = set(settings["quantiles"]["n"])
     for n in ns:
         if n not in stored:
-            raise InputError(f"ranking.quantiles.verify.n.{coef}", f"holds n = {n}, not a stored length of the "
-                                                                   "quantile grid")
+            raise InputError(
+                f"ranking.quantiles.verify.n.{coef}", f"holds n = {n}, not a stored length of the quantile grid"
+            )
     return ns
 
 
@@ -727,13 +795,19 @@ def verify_quantile_block(settings_list, blocks: Mapping, n_values, *, batch_ele
         for k, n in enumerate(n_values):
             i = blk["n"].index(n)
             new = fresh[sid]
-            same = (blk["size"][i] == new["size"][k] and blk["mean"][i] == new["mean"][k]
-                    and blk["sd"][i] == new["sd"][k] and list(blk["values"][i]) == list(new["values"][k]))
+            same = (
+                blk["size"][i] == new["size"][k]
+                and blk["mean"][i] == new["mean"][k]
+                and blk["sd"][i] == new["sd"][k]
+                and list(blk["values"][i]) == list(new["values"][k])
+            )
             rows.append({"scheme_id": sid, "n": n, "size": int(new["size"][k]), "equal": bool(same)})
             if not same:
                 diff = max(abs(a - b) for a, b in zip(blk["values"][i], new["values"][k]))
-                bad.append(f"{sid} at n = {n}: the stored null quantiles differ from a regeneration with this code "
-                           f"(max |difference| {diff:.3g}, mean {blk['mean'][i]!r} vs {new['mean'][k]!r})")
+                bad.append(
+                    f"{sid} at n = {n}: the stored null quantiles differ from a regeneration with this code "
+                    f"(max |difference| {diff:.3g}, mean {blk['mean'][i]!r} vs {new['mean'][k]!r})"
+                )
     return {"n": n_values, "rows": rows, "mismatches": bad}
 
 
@@ -760,10 +834,10 @@ def assemble_table(settings: Mapping, exact: Mapping, fitted: Mapping, quantiles
             "settings": copy.deepcopy(dict(settings)),
             "seed": settings["seed"],
             "seed_derivation": "shared stream per (coefficient, n): numpy SeedSequence([seed, *first 4 "
-                               "little-endian uint32 words of sha256(coefficient + '/training'), n])"
-                               ".generate_state(2, uint64) = key; row r = SplitMix64 from "
-                               "mix(k0 ^ mix(k1 + r * 0x9E3779B97F4A7C15)); Fisher-Yates with Lemire's "
-                               "bounded 32-bit draws (agreekit.ranking.tablegen._fused)",
+            "little-endian uint32 words of sha256(coefficient + '/training'), n])"
+            ".generate_state(2, uint64) = key; row r = SplitMix64 from "
+            "mix(k0 ^ mix(k1 + r * 0x9E3779B97F4A7C15)); Fisher-Yates with Lemire's "
+            "bounded 32-bit draws (agreekit.ranking.tablegen._fused)",
         },
     }
     table["checksum"] = table_checksum(table)

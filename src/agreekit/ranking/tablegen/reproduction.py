@@ -10,6 +10,7 @@ Used by the pipeline's render / validate / reproduction rules.  Inputs are table
   training grid, for ``form="corrected"`` and ``form="paper"``.
 * :func:`reproduction_report` — ``results/reproduction.md``.
 """
+
 from __future__ import annotations
 
 import csv
@@ -41,8 +42,12 @@ __all__ = [
 ]
 
 #: paper table number -> (coefficient, scheme); columns are the four weighers below
-PAPER_TABLES = {2: ("spearman", "additive"), 3: ("spearman", "multiplicative"),
-                4: ("kendall", "additive"), 5: ("kendall", "multiplicative")}
+PAPER_TABLES = {
+    2: ("spearman", "additive"),
+    3: ("spearman", "multiplicative"),
+    4: ("kendall", "additive"),
+    5: ("kendall", "multiplicative"),
+}
 PAPER_WEIGHERS = ("harmonic", "inverse_square:n0=0", "inverse_square:n0=1", "inverse_square:n0=2")
 _QLABEL = {"mean": ("Γ̄", "y", r"\bar\Gamma"), "var": ("V", "z", "V"), "left_var": ("V^ℓ", "w", r"V^\ell")}
 
@@ -58,7 +63,8 @@ def read_paper_values(path) -> dict:
     with open(path, newline="", encoding="utf-8-sig") as fh:
         for r in csv.DictReader(fh):
             q = out.setdefault(_key(r["coefficient"], r["scheme"], r["weigher"]), {}).setdefault(
-                r["quantity"], {"exact": {}, "coefficient": {}})
+                r["quantity"], {"exact": {}, "coefficient": {}}
+            )
             if r["kind"] in ("exact", "coefficient"):
                 q[r["kind"]][int(r["index"])] = r["value"]
             else:
@@ -69,8 +75,10 @@ def read_paper_values(path) -> dict:
 def read_paper_degrees(path) -> dict:
     """``{(coef, scheme, weigher): {"mean": D, "var": D, "left_var": D}}`` from Table 1's CSV."""
     with open(path, newline="", encoding="utf-8-sig") as fh:
-        return {_key(r["coefficient"], r["scheme"], r["weigher"]):
-                {q: int(r[q]) for q in ("mean", "var", "left_var")} for r in csv.DictReader(fh)}
+        return {
+            _key(r["coefficient"], r["scheme"], r["weigher"]): {q: int(r[q]) for q in ("mean", "var", "left_var")}
+            for r in csv.DictReader(fh)
+        }
 
 
 def _by_key(tables: Sequence[Mapping]) -> dict:
@@ -99,12 +107,25 @@ def _write_all(outdir: Path, stem: str, title: str, header: list[str], rows: lis
         fh.write("\n".join(md) + "\n")
 
     def tex(s):
-        return (s.replace("\\", r"\textbackslash{}").replace("_", r"\_").replace("^", r"\^{}")
-                .replace("Γ̄", r"$\bar\Gamma$").replace("V^ℓ", r"$V^\ell$").replace("—", "--")
-                .replace("&", r"\&").replace("#", r"\#").replace("%", r"\%"))
+        return (
+            s.replace("\\", r"\textbackslash{}")
+            .replace("_", r"\_")
+            .replace("^", r"\^{}")
+            .replace("Γ̄", r"$\bar\Gamma$")
+            .replace("V^ℓ", r"$V^\ell$")
+            .replace("—", "--")
+            .replace("&", r"\&")
+            .replace("#", r"\#")
+            .replace("%", r"\%")
+        )
 
-    lines = [f"% {title}", r"\begin{tabular}{" + "l" * len(header) + "}", r"\hline",
-             " & ".join(tex(h) for h in header) + r" \\", r"\hline"]
+    lines = [
+        f"% {title}",
+        r"\begin{tabular}{" + "l" * len(header) + "}",
+        r"\hline",
+        " & ".join(tex(h) for h in header) + r" \\",
+        r"\hline",
+    ]
     lines += [" & ".join(tex(c) for c in r) + r" \\" for r in rows]
     lines += [r"\hline", r"\end{tabular}"]
     with atomic_write(outdir / f"{stem}.tex") as fh:
@@ -115,8 +136,7 @@ def _write_all(outdir: Path, stem: str, title: str, header: list[str], rows: lis
         w.writerows(rows)
 
 
-def render_paper_tables(tables: Sequence[Mapping], paper_values: Mapping, paper_degrees: Mapping,
-                        outdir) -> None:
+def render_paper_tables(tables: Sequence[Mapping], paper_values: Mapping, paper_degrees: Mapping, outdir) -> None:
     """Write ``table1..table5.{md,tex,csv}`` into ``outdir`` (our value beside the paper's).
 
     Configurations absent from ``tables`` are shown as "—" in the "ours" columns.
@@ -124,8 +144,17 @@ def render_paper_tables(tables: Sequence[Mapping], paper_values: Mapping, paper_
     outdir = Path(outdir)
     ours = _by_key(tables)
     # ---- Table 1: degrees
-    header = ["coefficient", "scheme", "f(i)", "D_γ ours", "D_γ paper", "D_v ours", "D_v paper",
-              "D_v^ℓ ours", "D_v^ℓ paper"]
+    header = [
+        "coefficient",
+        "scheme",
+        "f(i)",
+        "D_γ ours",
+        "D_γ paper",
+        "D_v ours",
+        "D_v paper",
+        "D_v^ℓ ours",
+        "D_v^ℓ paper",
+    ]
     rows = []
     keys = list(paper_degrees) + [k for k in ours if k not in paper_degrees]
     for k in keys:
@@ -144,8 +173,9 @@ def render_paper_tables(tables: Sequence[Mapping], paper_values: Mapping, paper_
         rows = []
         for q in ("mean", "var", "left_var"):
             sym, letter, _ = _QLABEL[q]
-            n_exact = max([ours[_key(coef, scheme, w)]["n_exact"] for w in PAPER_WEIGHERS
-                           if _key(coef, scheme, w) in ours] + [10])
+            n_exact = max(
+                [ours[_key(coef, scheme, w)]["n_exact"] for w in PAPER_WEIGHERS if _key(coef, scheme, w) in ours] + [10]
+            )
             for n in range(3, n_exact + 1):
                 row = [f"{sym}_{n}"]
                 for w in PAPER_WEIGHERS:
@@ -176,8 +206,9 @@ def render_paper_tables(tables: Sequence[Mapping], paper_values: Mapping, paper_
                     p = paper_values.get(_key(coef, scheme, w), {}).get(q, {}).get("coefficient", {})
                     row += [f"{c[d]:.7g}" if d < len(c) else "—", p.get(d, "—")]
                 rows.append(row)
-        _write_all(outdir, f"table{num}", f"Table {num}: {coef}, {scheme} weighting scheme (ours vs paper)",
-                   header, rows)
+        _write_all(
+            outdir, f"table{num}", f"Table {num}: {coef}, {scheme} weighting scheme (ours vs paper)", header, rows
+        )
 
 
 def _round_half_even_str(x: float, digits: int = 7) -> float:
@@ -242,11 +273,18 @@ def fit_comparison(tables: Sequence[Mapping], paper_values: Mapping, *, n_points
             with np.errstate(divide="ignore", invalid="ignore"):
                 z = diff / se
             j = int(np.nanargmax(z)) if np.any(np.isfinite(z)) else None
-            out.append({"scheme_id": t["scheme_id"], "quantity": q, "n_range": (int(ns[0]), int(ns[-1])),
-                        "max_abs_diff": float(diff[i]), "at_n": int(ns[i]),
-                        "max_diff_in_se": None if j is None else float(z[j]),
-                        "ours_transform": t["fits"][q]["transform"],
-                        "paper_is_log": p[q].get("is_log")})
+            out.append(
+                {
+                    "scheme_id": t["scheme_id"],
+                    "quantity": q,
+                    "n_range": (int(ns[0]), int(ns[-1])),
+                    "max_abs_diff": float(diff[i]),
+                    "at_n": int(ns[i]),
+                    "max_diff_in_se": None if j is None else float(z[j]),
+                    "ours_transform": t["fits"][q]["transform"],
+                    "paper_is_log": p[q].get("is_log"),
+                }
+            )
     return out
 
 
@@ -266,13 +304,31 @@ def _shared_stream_samples(tables, n_values, size, seed, purpose, batch_elements
     def samples():
         for n in map(int, n_values):
             N = _validation_size(n, size)
-            yield n, N, sample_lanes(coef, n=n, sizes=[N] * len(tables), lanes=lanes,
-                                     key=stream_key(seed, coef, n, purpose), batch_elements=batch_elements)
+            yield (
+                n,
+                N,
+                sample_lanes(
+                    coef,
+                    n=n,
+                    sizes=[N] * len(tables),
+                    lanes=lanes,
+                    key=stream_key(seed, coef, n, purpose),
+                    batch_elements=batch_elements,
+                ),
+            )
+
     return samples()
 
 
-def held_out_batch(tables: Sequence[Mapping], n_values: Sequence[int], *, size, seed: int,
-                   batch_elements: int = 40_000_000, g0_rules: Sequence[str | None] = (None,)) -> dict:
+def held_out_batch(
+    tables: Sequence[Mapping],
+    n_values: Sequence[int],
+    *,
+    size,
+    seed: int,
+    batch_elements: int = 40_000_000,
+    g0_rules: Sequence[str | None] = (None,),
+) -> dict:
     """Fresh Monte Carlo E[g(Γ)] at held-out ranking lengths for several tables of one coefficient.
 
     All tables are evaluated on one shared stream per n, keyed by ``(seed, coefficient, n,
@@ -287,17 +343,26 @@ def held_out_batch(tables: Sequence[Mapping], n_values: Sequence[int], *, size, 
     tabs = [CoefficientTable(t) for t in tables]
     has_rule = "g0_rule" in inspect.signature(StandardizationFunction.from_moments).parameters
     out: dict = {t["scheme_id"]: [] for t in tables}
-    for n, N, gams in _shared_stream_samples(tables, n_values, size, seed, "validation", batch_elements,
-                                             "held_out_batch"):
+    for n, N, gams in _shared_stream_samples(
+        tables, n_values, size, seed, "validation", batch_elements, "held_out_batch"
+    ):
         for t, tab, gam in zip(tables, tabs, gams):
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", RuntimeWarning)
                 m = tab.moments(n, extrapolate=True)
-            row = {"n": n, "source": m.source, "in_training_grid": n in t["samples"]["n"],
-                   "beyond_n_max": n > t["n_max"], "size": N,
-                   "raw_mean": float(gam.mean()), "raw_se": float(gam.std() / math.sqrt(N)),
-                   "table_mean": m.mean, "table_mean_se": m.mean_se, "table_var_se": m.var_se,
-                   "table_left_var_se": m.left_var_se}
+            row = {
+                "n": n,
+                "source": m.source,
+                "in_training_grid": n in t["samples"]["n"],
+                "beyond_n_max": n > t["n_max"],
+                "size": N,
+                "raw_mean": float(gam.mean()),
+                "raw_se": float(gam.std() / math.sqrt(N)),
+                "table_mean": m.mean,
+                "table_mean_se": m.mean_se,
+                "table_var_se": m.var_se,
+                "table_left_var_se": m.left_var_se,
+            }
             variants = [("corrected", None), ("paper", None)]
             if has_rule:
                 variants += [("corrected", "closest_to_zero")]
@@ -320,8 +385,9 @@ def held_out_batch(tables: Sequence[Mapping], n_values: Sequence[int], *, size, 
     return out
 
 
-def held_out_check(table: Mapping, n_values: Sequence[int], *, size, seed: int,
-                   batch_elements: int = 40_000_000) -> list[dict]:
+def held_out_check(
+    table: Mapping, n_values: Sequence[int], *, size, seed: int, batch_elements: int = 40_000_000
+) -> list[dict]:
     """:func:`held_out_batch` for one table (the same numbers as in a batch)."""
     return held_out_batch([table], n_values, size=size, seed=seed, batch_elements=batch_elements)[table["scheme_id"]]
 
@@ -340,15 +406,17 @@ def validation_failures(rows_by_scheme: Mapping[str, list], *, threshold: float 
             if m is None:
                 bad.append(f"{sid} at n = {r['n']}: {r.get('error_corrected')}")
             elif abs(m) > threshold + 3 * se:
-                bad.append(f"{sid} at n = {r['n']}: |E[g]| = {abs(m):.4f} > {threshold} + 3 SE "
-                           f"(SE {se:.4f}, {r['size']} permutations)")
+                bad.append(
+                    f"{sid} at n = {r['n']}: |E[g]| = {abs(m):.4f} > {threshold} + 3 SE "
+                    f"(SE {se:.4f}, {r['size']} permutations)"
+                )
     return bad
 
 
 #: tail probabilities of the table p-value check (both tails each), and its targets
 PVALUE_PROBS = (0.001, 0.0015, 0.002, 0.003, 0.005, 0.007, 0.01, 0.015, 0.02, 0.03, 0.05, 0.1, 0.2, 0.35, 0.5)
-PVALUE_ABS_TARGET = 0.005   # |p_table - p_MC| for p_MC >= 0.05
-PVALUE_REL_TARGET = 0.10    # |p_table - p_MC| / p_MC for 0.001 <= p_MC < 0.05
+PVALUE_ABS_TARGET = 0.005  # |p_table - p_MC| for p_MC >= 0.05
+PVALUE_REL_TARGET = 0.10  # |p_table - p_MC| / p_MC for 0.001 <= p_MC < 0.05
 
 
 def pvalue_reference_rows(gammas) -> list[tuple[float, float]]:
@@ -389,12 +457,20 @@ def pvalue_accuracy_row(table, n: int, size: int, ref_rows) -> dict:
         z = (p_tab - p_mc) / math.sqrt(p_mc * (1 - p_mc) * (1 / n_eff + 1 / size))
         detail.append({"p": p, "side": side, "gamma": g, "p_mc": p_mc, "p_table": p_tab, "n_eff": n_eff, "z": z})
     zs = np.array([d["z"] for d in detail if d["p_mc"] >= 0.001])
-    return {"scheme_id": tab.scheme_id, "n": int(n), "size": int(size),
-            "stored_n": bool(int(n) in model.index), "ref_rel_se_p001": float(math.sqrt(0.999 / (0.001 * size))),
-            "table_rel_se_p001": float(math.sqrt(0.999 / (0.001 * detail[0]["n_eff"]))),
-            "max_abs_err": worst_abs, "max_rel_err": worst_rel,
-            "rms_z": float(np.sqrt(np.mean(zs ** 2))), "max_abs_z": float(np.max(np.abs(zs))),
-            "pass": bool(worst_abs <= PVALUE_ABS_TARGET and worst_rel <= PVALUE_REL_TARGET), "detail": detail}
+    return {
+        "scheme_id": tab.scheme_id,
+        "n": int(n),
+        "size": int(size),
+        "stored_n": bool(int(n) in model.index),
+        "ref_rel_se_p001": float(math.sqrt(0.999 / (0.001 * size))),
+        "table_rel_se_p001": float(math.sqrt(0.999 / (0.001 * detail[0]["n_eff"]))),
+        "max_abs_err": worst_abs,
+        "max_rel_err": worst_rel,
+        "rms_z": float(np.sqrt(np.mean(zs**2))),
+        "max_abs_z": float(np.max(np.abs(zs))),
+        "pass": bool(worst_abs <= PVALUE_ABS_TARGET and worst_rel <= PVALUE_REL_TARGET),
+        "detail": detail,
+    }
 
 
 def pvalue_gate_failures(rows_by_scheme: Mapping[str, list], *, sigmas: float = 3.0) -> list[str]:
@@ -427,13 +503,16 @@ def pvalue_gate_failures(rows_by_scheme: Mapping[str, list], *, sigmas: float = 
                 se = math.sqrt(p_mc * (1 - p_mc) * (1 / d["n_eff"] + 1 / r["size"]))
                 err = abs(d["p_table"] - p_mc)
                 if err > target + sigmas * se:
-                    bad.append(f"{sid} at n = {r['n']}, p = {d['p']:g} ({d['side']}): |p_table - p_MC| = {err:.2g} > "
-                               f"{target:.2g} + {sigmas:g} SE (SE {se:.3g})")
+                    bad.append(
+                        f"{sid} at n = {r['n']}, p = {d['p']:g} ({d['side']}): |p_table - p_MC| = {err:.2g} > "
+                        f"{target:.2g} + {sigmas:g} SE (SE {se:.3g})"
+                    )
     return bad
 
 
-def pvalue_check_batch(tables: Sequence[Mapping], n_values: Sequence[int], *, size, seed: int,
-                       batch_elements: int = 40_000_000) -> dict:
+def pvalue_check_batch(
+    tables: Sequence[Mapping], n_values: Sequence[int], *, size, seed: int, batch_elements: int = 40_000_000
+) -> dict:
     """Table p-values vs a fresh Monte Carlo at held-out n for several tables of one coefficient.
 
     One shared reference stream per n, keyed by ``(seed, coefficient, n, "pvalue-check")``
@@ -443,8 +522,9 @@ def pvalue_check_batch(tables: Sequence[Mapping], n_values: Sequence[int], *, si
     tables = list(tables)
     tabs = [CoefficientTable(dict(t)) for t in tables]
     out: dict = {t["scheme_id"]: [] for t in tables}
-    for n, N, gams in _shared_stream_samples(tables, n_values, size, seed, "pvalue-check", batch_elements,
-                                             "pvalue_check_batch"):
+    for n, N, gams in _shared_stream_samples(
+        tables, n_values, size, seed, "pvalue-check", batch_elements, "pvalue_check_batch"
+    ):
         for tab, gam in zip(tabs, gams):
             out[tab.scheme_id].append(pvalue_accuracy_row(tab, n, N, pvalue_reference_rows(gam)))
     return out
@@ -454,7 +534,9 @@ def stage_times(benchmark_files: Sequence[str]) -> list[dict]:
     """Sum Snakemake ``benchmark:`` wall times per stage (the directory name under the benchmark root)."""
     acc: dict[str, list[float]] = {}
     for f in benchmark_files:
-        stage = Path(f).parent.name if Path(f).parent.name != "batch" else Path(f).parent.parent.name  # <stage>/batch/<name>.tsv
+        stage = (
+            Path(f).parent.name if Path(f).parent.name != "batch" else Path(f).parent.parent.name
+        )  # <stage>/batch/<name>.tsv
         with open(f) as fh:
             rows = list(csv.DictReader(fh, delimiter="\t"))
         if rows:
@@ -468,10 +550,16 @@ def _md_table(header, rows):
     return "\n".join(lines)
 
 
-def reproduction_report(tables: Sequence[Mapping], paper_values: Mapping, paper_degrees: Mapping,
-                        validation: Mapping[str, list], *, config_note: str = "",
-                        pvalues: Mapping[str, list] | None = None,
-                        quantile_verify: Sequence[Mapping] | None = None) -> str:
+def reproduction_report(
+    tables: Sequence[Mapping],
+    paper_values: Mapping,
+    paper_degrees: Mapping,
+    validation: Mapping[str, list],
+    *,
+    config_note: str = "",
+    pvalues: Mapping[str, list] | None = None,
+    quantile_verify: Sequence[Mapping] | None = None,
+) -> str:
     """The Markdown text of ``results/reproduction.md``.
 
     ``quantile_verify`` holds the reports of :func:`~agreekit.ranking.tablegen.generation.verify_quantile_block`
@@ -479,29 +567,62 @@ def reproduction_report(tables: Sequence[Mapping], paper_values: Mapping, paper_
     """
     ex = exact_comparison(tables, paper_values)
     fits = fit_comparison(tables, paper_values)
-    out = ["# Reproduction of the paper's tables (Standardization of Weighted Ranking Correlation Coefficients)",
-           "", config_note, ""]
-    out += ["## 1. Exact moments vs Tables 2–5", "",
-            f"Exact rows equal to the printed values (our value rounded to 7 decimals): "
-            f"**{ex['matched']}/{ex['compared']}**" + (" (the paper prints 384)." if ex["compared"] else "."), ""]
+    out = [
+        "# Reproduction of the paper's tables (Standardization of Weighted Ranking Correlation Coefficients)",
+        "",
+        config_note,
+        "",
+    ]
+    out += [
+        "## 1. Exact moments vs Tables 2–5",
+        "",
+        f"Exact rows equal to the printed values (our value rounded to 7 decimals): "
+        f"**{ex['matched']}/{ex['compared']}**" + (" (the paper prints 384)." if ex["compared"] else "."),
+        "",
+    ]
     if ex["mismatches"]:
-        out += [_md_table(["scheme", "quantity", "n", "ours", "paper"],
-                          [(a, b, c, f"{d:.10f}", e) for a, b, c, d, e in ex["mismatches"]]), ""]
+        out += [
+            _md_table(
+                ["scheme", "quantity", "n", "ours", "paper"],
+                [(a, b, c, f"{d:.10f}", e) for a, b, c, d, e in ex["mismatches"]],
+            ),
+            "",
+        ]
     methods = sorted({t["fits"]["mean"].get("method", "paper_4.2.3") for t in tables})
     sizes = sorted({(t["coefficient"], json.dumps(t["provenance"]["settings"]["sample_size"])) for t in tables})
-    out += ["## 2. Fitted curves vs the paper's printed polynomials", "",
-            f"Our tables: degree rule {', '.join(methods)}; sample-size rules "
-            + "; ".join(f"{c}: `{sz}`" for c, sz in sizes) + ".", "",
-            "Max |ours − paper| over n ∈ [n_exact+1, min(our n_max, the paper's n_max)] (400 log-spaced n) per "
-            "quantity, and the largest difference in units of our fit's standard error (`max diff / SE`; "
-            "schema-1.1 tables): with the accurate (default-config) tables this measures how far off the "
-            "paper's own fits were. The paper's polynomials are evaluated with its printed (rounded/truncated) "
-            "coefficients and is_log flags.", ""]
-    rows = [(f["scheme_id"], f["quantity"], f"{f['n_range'][0]}–{f['n_range'][1]}", f"{f['max_abs_diff']:.2e}",
-             f["at_n"], "—" if f.get("max_diff_in_se") is None else f"{f['max_diff_in_se']:.0f}",
-             f["ours_transform"], f["paper_is_log"]) for f in fits]
-    out += [_md_table(["scheme", "quantity", "n range", "max abs diff", "at n", "max diff / SE", "our x(n)",
-                       "paper is_log"], rows), ""]
+    out += [
+        "## 2. Fitted curves vs the paper's printed polynomials",
+        "",
+        f"Our tables: degree rule {', '.join(methods)}; sample-size rules "
+        + "; ".join(f"{c}: `{sz}`" for c, sz in sizes)
+        + ".",
+        "",
+        "Max |ours − paper| over n ∈ [n_exact+1, min(our n_max, the paper's n_max)] (400 log-spaced n) per "
+        "quantity, and the largest difference in units of our fit's standard error (`max diff / SE`; "
+        "schema-1.1 tables): with the accurate (default-config) tables this measures how far off the "
+        "paper's own fits were. The paper's polynomials are evaluated with its printed (rounded/truncated) "
+        "coefficients and is_log flags.",
+        "",
+    ]
+    rows = [
+        (
+            f["scheme_id"],
+            f["quantity"],
+            f"{f['n_range'][0]}–{f['n_range'][1]}",
+            f"{f['max_abs_diff']:.2e}",
+            f["at_n"],
+            "—" if f.get("max_diff_in_se") is None else f"{f['max_diff_in_se']:.0f}",
+            f["ours_transform"],
+            f["paper_is_log"],
+        )
+        for f in fits
+    ]
+    out += [
+        _md_table(
+            ["scheme", "quantity", "n range", "max abs diff", "at n", "max diff / SE", "our x(n)", "paper is_log"], rows
+        ),
+        "",
+    ]
     if fits:
         for q in ("mean", "var", "left_var"):
             vals = [f["max_abs_diff"] for f in fits if f["quantity"] == q]
@@ -521,20 +642,29 @@ def reproduction_report(tables: Sequence[Mapping], paper_values: Mapping, paper_
             agree += d == p[q]
             cells.append(f"{d} / {p[q]}" + ("" if d == p[q] else " ≠"))
         rows.append((t["scheme_id"], *cells))
-    out += [f"Degrees equal to Table 1: **{agree}/{total}** (ours / paper).", "",
-            _md_table(["scheme", "D_γ", "D_v", "D_v^ℓ"], rows), "",
-            "Table 1 itself is inconsistent with Tables 2–4 for three D_v^ℓ cells (Spearman/additive/n0=2: 5, "
-            "Spearman/multiplicative/n0=1: 6, Kendall/additive/n0=2: 5), whose printed coefficients are degree-2 "
-            "fits; the authors' own selection rule on their own data gives 2 there. Our pipeline applies the "
-            "rule of Section 4.2.3 to our own samples and does not copy either; the sampled data differ from "
-            "the authors' (independent random streams), so degrees can differ where the MSE ratios are close "
-            "to the thresholds.", ""]
-    out += ["## 4. E[g(Γ)] at held-out n (fresh Monte Carlo)", "",
-            "Mean of g(Γ) over fresh uniform random permutations (a stream independent of the training one) at "
-            "ranking lengths not in the training grid, for the corrected B, C (`form=\"corrected\"`, default g0 "
-            "rule) and the paper's printed Eq. 30/32 (`form=\"paper\"`); ± one standard error. `table Γ̄` is "
-            "the table's mean with the standard error of its fit. `ok` = |E[g]| ≤ 0.002 + 3 SE (the gate of the "
-            "validation step; rows beyond n_max are not judged).", ""]
+    out += [
+        f"Degrees equal to Table 1: **{agree}/{total}** (ours / paper).",
+        "",
+        _md_table(["scheme", "D_γ", "D_v", "D_v^ℓ"], rows),
+        "",
+        "Table 1 itself is inconsistent with Tables 2–4 for three D_v^ℓ cells (Spearman/additive/n0=2: 5, "
+        "Spearman/multiplicative/n0=1: 6, Kendall/additive/n0=2: 5), whose printed coefficients are degree-2 "
+        "fits; the authors' own selection rule on their own data gives 2 there. Our pipeline applies the "
+        "rule of Section 4.2.3 to our own samples and does not copy either; the sampled data differ from "
+        "the authors' (independent random streams), so degrees can differ where the MSE ratios are close "
+        "to the thresholds.",
+        "",
+    ]
+    out += [
+        "## 4. E[g(Γ)] at held-out n (fresh Monte Carlo)",
+        "",
+        "Mean of g(Γ) over fresh uniform random permutations (a stream independent of the training one) at "
+        "ranking lengths not in the training grid, for the corrected B, C (`form=\"corrected\"`, default g0 "
+        "rule) and the paper's printed Eq. 30/32 (`form=\"paper\"`); ± one standard error. `table Γ̄` is "
+        "the table's mean with the standard error of its fit. `ok` = |E[g]| ≤ 0.002 + 3 SE (the gate of the "
+        "validation step; rows beyond n_max are not judged).",
+        "",
+    ]
     rows = []
     worst: dict = {}
     for sid in sorted(validation):
@@ -553,14 +683,31 @@ def reproduction_report(tables: Sequence[Mapping], paper_values: Mapping, paper_
                             worst[(coef, form)] = (abs(m), se, (sid, r["n"]))
             note = "extrapolated" if r["beyond_n_max"] else ("in grid" if r["in_training_grid"] else "held out")
             m = r.get("g_mean_corrected")
-            ok = "—" if (m is None or r["beyond_n_max"]) else ("yes" if abs(m) <= 0.002 + 3 * r["g_se_corrected"]
-                                                             else "**NO**")
+            ok = (
+                "—"
+                if (m is None or r["beyond_n_max"])
+                else ("yes" if abs(m) <= 0.002 + 3 * r["g_se_corrected"] else "**NO**")
+            )
             tse = r.get("table_mean_se")
             tcell = f"{r['table_mean']:+.4f}" + ("" if tse is None or not np.isfinite(tse) else f" ± {tse:.4f}")
-            rows.append((sid, r["n"], note, r.get("size", "—"), f"{r['raw_mean']:+.4f}", tcell, cells[0], ok,
-                         cells[1]))
-    out += [_md_table(["scheme", "n", "n status", "permutations", "raw mean Γ", "table Γ̄ ± fit SE",
-                       "E[g] corrected", "ok", "E[g] paper"], rows), ""]
+            rows.append((sid, r["n"], note, r.get("size", "—"), f"{r['raw_mean']:+.4f}", tcell, cells[0], ok, cells[1]))
+    out += [
+        _md_table(
+            [
+                "scheme",
+                "n",
+                "n status",
+                "permutations",
+                "raw mean Γ",
+                "table Γ̄ ± fit SE",
+                "E[g] corrected",
+                "ok",
+                "E[g] paper",
+            ],
+            rows,
+        ),
+        "",
+    ]
     for (coef, form), (m, se, where) in sorted(worst.items()):
         if where:
             out.append(f"* worst |E[g]| {form}, {coef}: {m:.4f} ± {se:.4f} ({where[0]}, n = {where[1]})")
@@ -570,46 +717,87 @@ def reproduction_report(tables: Sequence[Mapping], paper_values: Mapping, paper_
     return "\n".join(out)
 
 
-def _pvalue_report_section(tables: Sequence[Mapping], pvalues: Mapping[str, list], *,
-                          quantile_verify: Sequence[Mapping] | None = None) -> list[str]:
+def _pvalue_report_section(
+    tables: Sequence[Mapping], pvalues: Mapping[str, list], *, quantile_verify: Sequence[Mapping] | None = None
+) -> list[str]:
     """Section 5 of the report: ``weighted_correlation_test(method="table")`` against a fresh Monte Carlo."""
     rows = [r for sid in sorted(pvalues) for r in pvalues[sid]]
     held = [r for r in rows if not r["stored_n"]]
     qs = {t["scheme_id"]: t.get("null_quantiles", {}) for t in tables}
-    out = ["## 5. Table p-values at held-out n (fresh Monte Carlo)", "",
-           "`weighted_correlation_test(method=\"table\")` interpolates the null quantiles stored in the tables "
-           "(their own Monte Carlo sample: every n up to `ranking.quantiles.dense_upto`, then a geometric grid; "
-           f"{sum(len(q.get('n', [])) for q in qs.values()) // max(1, len(qs))} lengths per table on average). "
-           "At held-out n (not stored lengths) a fresh Monte Carlo reference of B permutations (stream "
-           "`pvalue-check`) gives p_MC at γ = its own p and 1 − p quantiles, p ∈ {"
-           + ", ".join(f"{p:g}" for p in PVALUE_PROBS) + "}; the target is |p_table − p_MC| ≤ "
-           f"{PVALUE_ABS_TARGET} for p_MC ≥ 0.05 and ≤ {PVALUE_REL_TARGET:.0%} of p_MC for 0.001 ≤ p_MC < 0.05. "
-           "The reference's own relative SE at p = 0.001, sqrt(0.999/(0.001 B)), is part of the measured error "
-           "(not subtracted). The large-sample accuracy benchmark (10⁷-permutation references) is "
-           "`benchmarks/bench_significance_table_accuracy.py`.", ""]
+    out = [
+        "## 5. Table p-values at held-out n (fresh Monte Carlo)",
+        "",
+        "`weighted_correlation_test(method=\"table\")` interpolates the null quantiles stored in the tables "
+        "(their own Monte Carlo sample: every n up to `ranking.quantiles.dense_upto`, then a geometric grid; "
+        f"{sum(len(q.get('n', [])) for q in qs.values()) // max(1, len(qs))} lengths per table on average). "
+        "At held-out n (not stored lengths) a fresh Monte Carlo reference of B permutations (stream "
+        "`pvalue-check`) gives p_MC at γ = its own p and 1 − p quantiles, p ∈ {"
+        + ", ".join(f"{p:g}" for p in PVALUE_PROBS)
+        + "}; the target is |p_table − p_MC| ≤ "
+        f"{PVALUE_ABS_TARGET} for p_MC ≥ 0.05 and ≤ {PVALUE_REL_TARGET:.0%} of p_MC for 0.001 ≤ p_MC < 0.05. "
+        "The reference's own relative SE at p = 0.001, sqrt(0.999/(0.001 B)), is part of the measured error "
+        "(not subtracted). The large-sample accuracy benchmark (10⁷-permutation references) is "
+        "`benchmarks/bench_significance_table_accuracy.py`.",
+        "",
+    ]
     verified = [r for v in (quantile_verify or []) for r in v["rows"]]
     shipped = sorted({r["scheme_id"] for r in verified})
     if shipped:
         ns = sorted({r["n"] for r in verified})
-        out += [f"Null quantiles of {len(shipped)} of {len(tables)} tables were taken from the shipped tables (built "
-                "with the same quantile settings); regenerated here bit for bit at n = "
-                + ", ".join(map(str, ns)) + f": **{sum(r['equal'] for r in verified)}/{len(verified)}** rows equal. "
-                + (f"The other {len(tables) - len(shipped)} were sampled in this run. " if len(shipped) < len(tables)
-                   else "") + "`make tables` samples all of them.", ""]
+        out += [
+            f"Null quantiles of {len(shipped)} of {len(tables)} tables were taken from the shipped tables (built "
+            "with the same quantile settings); regenerated here bit for bit at n = "
+            + ", ".join(map(str, ns))
+            + f": **{sum(r['equal'] for r in verified)}/{len(verified)}** rows equal. "
+            + (
+                f"The other {len(tables) - len(shipped)} were sampled in this run. "
+                if len(shipped) < len(tables)
+                else ""
+            )
+            + "`make tables` samples all of them.",
+            "",
+        ]
     else:
         out += [f"Null quantiles of all {len(tables)} tables were sampled in this run.", ""]
     if not held:
         return out + ["(no held-out rows)", ""]
     gate = pvalue_gate_failures(pvalues)
-    out.append(f"Gate (the run fails unless `ranking.quantiles.check.enforce: false`): no table misses the target by "
-               f"more than 3 SE of table and reference together — **{'passed' if not gate else 'FAILED'}**"
-               + ("" if not gate else f" ({len(gate)} misses: " + "; ".join(gate[:5]) + ")") + ".")
+    out.append(
+        f"Gate (the run fails unless `ranking.quantiles.check.enforce: false`): no table misses the target by "
+        f"more than 3 SE of table and reference together — **{'passed' if not gate else 'FAILED'}**"
+        + ("" if not gate else f" ({len(gate)} misses: " + "; ".join(gate[:5]) + ")")
+        + "."
+    )
     out.append("")
-    out.append(f"Passed both targets: **{sum(r['pass'] for r in held)}/{len(held)}**; worst abs error "
-               f"{max(r['max_abs_err'] for r in held):.4f}, worst relative error {max(r['max_rel_err'] for r in held):.3f}.")
+    out.append(
+        f"Passed both targets: **{sum(r['pass'] for r in held)}/{len(held)}**; worst abs error "
+        f"{max(r['max_abs_err'] for r in held):.4f}, worst relative error {max(r['max_rel_err'] for r in held):.3f}."
+    )
     out.append("")
-    out += [_md_table(["scheme", "n", "B", "ref rel SE at p = 0.001", "max abs err (p ≥ 0.05)",
-                       "max rel err (0.001 ≤ p < 0.05)", "ok"],
-                      [(r["scheme_id"], r["n"], r["size"], f"{r['ref_rel_se_p001']:.3f}", f"{r['max_abs_err']:.4f}",
-                        f"{r['max_rel_err']:.3f}", "yes" if r["pass"] else "**NO**") for r in held]), ""]
+    out += [
+        _md_table(
+            [
+                "scheme",
+                "n",
+                "B",
+                "ref rel SE at p = 0.001",
+                "max abs err (p ≥ 0.05)",
+                "max rel err (0.001 ≤ p < 0.05)",
+                "ok",
+            ],
+            [
+                (
+                    r["scheme_id"],
+                    r["n"],
+                    r["size"],
+                    f"{r['ref_rel_se_p001']:.3f}",
+                    f"{r['max_abs_err']:.4f}",
+                    f"{r['max_rel_err']:.3f}",
+                    "yes" if r["pass"] else "**NO**",
+                )
+                for r in held
+            ],
+        ),
+        "",
+    ]
     return out

@@ -17,6 +17,7 @@ References
 .. [1] P. Lombardo et al., "Standardization of Weighted Ranking Correlation
    Coefficients", Sections 4.1, 4.2.1 and 5.1.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -89,13 +90,21 @@ def sample_size(n: int, rules: Sequence[Mapping]) -> int:
 def seed_sequence(seed: int, scheme_id: str, n: int) -> np.random.SeedSequence:
     """The :class:`~numpy.random.SeedSequence` of one (scheme, n) Monte Carlo stream."""
     digest = hashlib.sha256(scheme_id.encode("utf-8")).digest()
-    words = [int.from_bytes(digest[4 * k:4 * k + 4], "little") for k in range(4)]
+    words = [int.from_bytes(digest[4 * k : 4 * k + 4], "little") for k in range(4)]
     return np.random.SeedSequence([int(seed), *words, int(n)])
 
 
-def sample_coefficient(coefficient: str, *, n: int, size: int, weigher, scheme: str,
-                       rng: np.random.Generator, batch_elements: int = 4_000_000,
-                       progress: bool = False) -> np.ndarray:
+def sample_coefficient(
+    coefficient: str,
+    *,
+    n: int,
+    size: int,
+    weigher,
+    scheme: str,
+    rng: np.random.Generator,
+    batch_elements: int = 4_000_000,
+    progress: bool = False,
+) -> np.ndarray:
     """Γ(id, π) for ``size`` uniform random permutations π of length ``n``.
 
     Parameters
@@ -120,11 +129,12 @@ def sample_coefficient(coefficient: str, *, n: int, size: int, weigher, scheme: 
     it = range(0, size, rows)
     if progress:
         from tqdm import tqdm
+
         it = tqdm(it, desc=f"n={n}", leave=False, unit="batch")
     for start in it:
         k = min(rows, size - start)
         p = random_permutations(rng, k, n, out=perms[:k], _u=u[:k])
-        out[start:start + k] = batch_coefficient(p, coefficient=coefficient, weigher=weigher, scheme=scheme)
+        out[start : start + k] = batch_coefficient(p, coefficient=coefficient, weigher=weigher, scheme=scheme)
     return out
 
 
@@ -159,11 +169,13 @@ def summarize_sample(gammas: np.ndarray, n: int, *, center: float | None = None)
     d2 = (g - c) ** 2
     v = float(np.sum(d2)) / size
     vl = float(np.sum(np.where(g < c, d2, 0.0))) / size
-    return SampleSummary(n=int(n), size=int(size), mean=mean, se=math.sqrt(var_pop / size), center=c,
-                         var=v, left_var=vl)
+    return SampleSummary(
+        n=int(n), size=int(size), mean=mean, se=math.sqrt(var_pop / size), center=c, var=v, left_var=vl
+    )
 
 
 # ------------------------------------------------------------------ shared, fused sampling
+
 
 def stream_key(seed: int, coefficient: str, n: int, purpose: str = "training") -> tuple[np.uint64, np.uint64]:
     """128-bit key of the permutation stream shared by every scheme of ``coefficient`` at length ``n``.
@@ -174,14 +186,21 @@ def stream_key(seed: int, coefficient: str, n: int, purpose: str = "training") -
     other schemes share the job.
     """
     digest = hashlib.sha256(f"{coefficient}/{purpose}".encode("utf-8")).digest()
-    words = [int.from_bytes(digest[4 * k:4 * k + 4], "little") for k in range(4)]
+    words = [int.from_bytes(digest[4 * k : 4 * k + 4], "little") for k in range(4)]
     k = np.random.SeedSequence([int(seed), *words, int(n)]).generate_state(2, np.uint64)
     return np.uint64(k[0]), np.uint64(k[1])
 
 
-def sample_lanes(coefficient: str, *, n: int, sizes: Sequence[int], lanes: Sequence[tuple[str, str]],
-                 key: tuple[np.uint64, np.uint64], batch_elements: int = 40_000_000,
-                 progress: bool = False) -> list[np.ndarray]:
+def sample_lanes(
+    coefficient: str,
+    *,
+    n: int,
+    sizes: Sequence[int],
+    lanes: Sequence[tuple[str, str]],
+    key: tuple[np.uint64, np.uint64],
+    batch_elements: int = 40_000_000,
+    progress: bool = False,
+) -> list[np.ndarray]:
     """Γ(id, π_r) on one shared permutation stream for several schemes of one coefficient.
 
     Parameters
@@ -220,12 +239,15 @@ def sample_lanes(coefficient: str, *, n: int, sizes: Sequence[int], lanes: Seque
     # C-contiguous and 64-byte aligned: a row's four weights of a column group never straddle a cache line
     buf = np.empty(n * C + 8)
     start = (-buf.ctypes.data % 64) // 8
-    F = buf[start:start + n * C].reshape(n, C)
+    F = buf[start : start + n * C].reshape(n, C)
     for spec, c in cols.items():
         t = weigher_table(parse_weigher(spec), n)
         if t.size != n:
-            raise InputError("weigher", f"{spec!r}: f(1..{n}) spans more than 2**240; coefficient tables "
-                                        "need weights float64 can hold for every permutation at once")
+            raise InputError(
+                "weigher",
+                f"{spec!r}: f(1..{n}) spans more than 2**240; coefficient tables "
+                "need weights float64 can hold for every permutation at once",
+            )
         F[:, c] = t
     for c in range(len(cols), C):  # padding columns repeat a real one and are never read back
         F[:, c] = F[:, 0]
@@ -239,6 +261,7 @@ def sample_lanes(coefficient: str, *, n: int, sizes: Sequence[int], lanes: Seque
     it = range(0, total, rows)
     if progress:
         from tqdm import tqdm
+
         it = tqdm(it, desc=f"{coefficient} n={n}", leave=False, unit="batch")
     coef = coefficient_code(coefficient)  # an unknown name raises
     for r0 in it:
@@ -247,19 +270,34 @@ def sample_lanes(coefficient: str, *, n: int, sizes: Sequence[int], lanes: Seque
         for s, (m, c) in enumerate(where):
             hi = min(sizes[s], r0 + k)
             if hi > r0:
-                out[s][r0:hi] = buf[m, c, :hi - r0]
+                out[s][r0:hi] = buf[m, c, : hi - r0]
     return out
 
 
-def sample_stream(coefficient: str, *, n: int, size: int, weigher, scheme: str, seed: int,
-                  purpose: str = "training", batch_elements: int = 40_000_000) -> np.ndarray:
+def sample_stream(
+    coefficient: str,
+    *,
+    n: int,
+    size: int,
+    weigher,
+    scheme: str,
+    seed: int,
+    purpose: str = "training",
+    batch_elements: int = 40_000_000,
+) -> np.ndarray:
     """Γ for the first ``size`` rows of the shared stream of (seed, coefficient, n, purpose) — one scheme.
 
     Equal, value for value, to that scheme's lane of :func:`sample_lanes` on the same stream.
     """
     key = stream_key(seed, coefficient, n, purpose)
-    return sample_lanes(coefficient, n=n, sizes=[size], lanes=[(parse_weigher(weigher).spec, scheme)], key=key,
-                        batch_elements=batch_elements)[0]
+    return sample_lanes(
+        coefficient,
+        n=n,
+        sizes=[size],
+        lanes=[(parse_weigher(weigher).spec, scheme)],
+        key=key,
+        batch_elements=batch_elements,
+    )[0]
 
 
 #: probabilities of the stored null quantiles (logit-spaced, 1e-4 .. 1 - 1e-4, 201 values)
