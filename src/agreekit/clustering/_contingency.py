@@ -53,7 +53,7 @@ _DOC_PARTS = {
         mappings, lists of disjoint clusters (node lists) or :class:`Clustering` objects
         (read by :func:`as_clustering`).""",
     "rosenberg": """A. Rosenberg, J. Hirschberg. V-measure: a conditional entropy-based external cluster
-    evaluation measure. EMNLP-CoNLL 2007, 410–420.""",
+    evaluation measure. EMNLP-CoNLL 2007, 410–420 (ACL Anthology D07-1043; no DOI).""",
 }
 
 
@@ -373,7 +373,8 @@ def generalized_distance(
     References
     ----------
     R. Rabbany, O. R. Zaïane. Generalization of clustering agreements and distances for
-    overlapping clusters and network communities. Data Min. Knowl. Disc. 29 (2015).
+    overlapping clusters and network communities. Data Min. Knowl. Disc. 29(5), 1458–1485 (2015).
+    :doi:`10.1007/s10618-015-0426-x`
 
     Examples
     --------
@@ -758,6 +759,7 @@ def mutual_info(U: Any, V: Any) -> float:
     References
     ----------
     T. M. Cover, J. A. Thomas. *Elements of Information Theory*, 2nd ed., Wiley (2006), ch. 2.
+    :doi:`10.1002/047174882X`
 
     Examples
     --------
@@ -799,7 +801,7 @@ def expected_mutual_info(U: Any, V: Any) -> float:
     ----------
     N. X. Vinh, J. Epps, J. Bailey. Information theoretic measures for clusterings comparison:
     variants, properties, normalization and correction for chance. JMLR 11, 2837–2854 (2010).
-    C. Loader. Fast and accurate computation of binomial probabilities (2000).
+    C. Loader. Fast and accurate computation of binomial probabilities. Technical note (2000; no DOI).
 
     Examples
     --------
@@ -898,8 +900,8 @@ def fowlkes_mallows(U: Any, V: Any) -> float:
 
     References
     ----------
-    E. B. Fowlkes, C. L. Mallows. A method for comparing two hierarchical clusterings. JASA 78,
-    553–569 (1983).
+    E. B. Fowlkes, C. L. Mallows. A method for comparing two hierarchical clusterings. JASA 78(383),
+    553–569 (1983). :doi:`10.1080/01621459.1983.10478008`
 
     Examples
     --------

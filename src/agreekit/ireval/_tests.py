@@ -60,7 +60,7 @@ def critical_rank(n_resamples: int, alpha: float) -> int:
     References
     ----------
     T. Sakai, "Evaluating evaluation metrics based on the bootstrap", SIGIR 2006, pp. 525-532
-    (Figs. 5-6: the difference required for ASL < alpha).
+    (Figs. 5-6: the difference required for ASL < alpha). :doi:`10.1145/1148170.1148261`
 
     Examples
     --------
@@ -341,7 +341,7 @@ def paired_test(
     References
     ----------
     T. Sakai, "Evaluating evaluation metrics based on the bootstrap", SIGIR 2006, pp. 525-532
-    (Figs. 1-2: the paired test; its AG variant for geometric means).
+    (Figs. 1-2: the paired test; its AG variant for geometric means). :doi:`10.1145/1148170.1148261`
 
     Examples
     --------
@@ -503,7 +503,7 @@ def unpaired_test(
     References
     ----------
     T. Sakai, "Evaluating evaluation metrics based on the bootstrap", SIGIR 2006, pp. 525-532
-    (Figs. 3-4, Eq. 8: the unpaired test).
+    (Figs. 3-4, Eq. 8: the unpaired test). :doi:`10.1145/1148170.1148261`
 
     Examples
     --------

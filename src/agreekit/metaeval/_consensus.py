@@ -286,7 +286,7 @@ def consensus_ranking(
     ----------
     .. [1] S. Amodio, A. D'Ambrosio, R. Siciliano (2016). Accurate algorithms for
        identifying the median ranking when dealing with weak and partial rankings under
-       the Kemeny axiomatic approach. EJOR 249(2), 667–676.
+       the Kemeny axiomatic approach. EJOR 249(2), 667–676. :doi:`10.1016/j.ejor.2015.08.048`
 
     Examples
     --------

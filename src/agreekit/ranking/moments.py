@@ -166,8 +166,8 @@ def exact_moments(coefficient="kendall", *, n, weigher="harmonic", scheme="addit
 
     References
     ----------
-    .. [1] P. Lombardo et al., "Standardization of Weighted Ranking Correlation
-           Coefficients", Tables 2-5.
+    .. [1] P. Lombardo, "Standardization of Weighted Ranking Correlation
+           Coefficients", arXiv:2504.08428, 2025, Tables 2-5.
 
     Examples
     --------

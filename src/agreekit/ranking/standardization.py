@@ -45,8 +45,8 @@ outside [-1, 1]).
 
 References
 ----------
-.. [1] P. Lombardo et al., "Standardization of Weighted Ranking Correlation
-       Coefficients", Section 3, Eqs. 22-32, Algorithm 1.
+.. [1] P. Lombardo, "Standardization of Weighted Ranking Correlation
+       Coefficients", arXiv:2504.08428, 2025, Section 3, Eqs. 22-32, Algorithm 1.
 """
 
 from __future__ import annotations
