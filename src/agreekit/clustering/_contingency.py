@@ -245,6 +245,12 @@ def contingency_table(
     ContingencyTable
         Rows are the clusters of U, columns those of V.
 
+    References
+    ----------
+    R. Rabbany, O. R. Zaïane. Generalization of clustering agreements and distances for
+    overlapping clusters and network communities. Data Min. Knowl. Disc. 29(5), 1458–1485 (2015).
+    :doi:`10.1007/s10618-015-0426-x`
+
     Examples
     --------
     >>> from agreekit.clustering import contingency_table
@@ -430,6 +436,12 @@ def rand_index(U: Any, V: Any) -> float:
     float
         The Rand index in [0, 1].
 
+    References
+    ----------
+    R. Rabbany, O. R. Zaïane. Generalization of clustering agreements and distances for
+    overlapping clusters and network communities. Data Min. Knowl. Disc. 29(5), 1458–1485 (2015).
+    :doi:`10.1007/s10618-015-0426-x`
+
     Examples
     --------
     >>> from agreekit.clustering import rand_index
@@ -491,6 +503,12 @@ def adjusted_rand_index_approx(U: Any, V: Any) -> float:
     float
         The approximate ARI.
 
+    References
+    ----------
+    R. Rabbany, O. R. Zaïane. Generalization of clustering agreements and distances for
+    overlapping clusters and network communities. Data Min. Knowl. Disc. 29(5), 1458–1485 (2015).
+    :doi:`10.1007/s10618-015-0426-x`
+
     Examples
     --------
     >>> from agreekit.clustering import adjusted_rand_index_approx
@@ -538,6 +556,12 @@ def variation_of_information(U: Any, V: Any, *, normalized: bool = False) -> flo
     -------
     float
         VI in nats, or VI / log n with ``normalized=True``.
+
+    References
+    ----------
+    R. Rabbany, O. R. Zaïane. Generalization of clustering agreements and distances for
+    overlapping clusters and network communities. Data Min. Knowl. Disc. 29(5), 1458–1485 (2015).
+    :doi:`10.1007/s10618-015-0426-x`
 
     Examples
     --------
@@ -604,6 +628,12 @@ def normalized_mutual_info(U: Any, V: Any, *, average_method: str = "arithmetic"
     -------
     float
         NMI in [0, 1]; 1 when U and V are the same partition.
+
+    References
+    ----------
+    R. Rabbany, O. R. Zaïane. Generalization of clustering agreements and distances for
+    overlapping clusters and network communities. Data Min. Knowl. Disc. 29(5), 1458–1485 (2015).
+    :doi:`10.1007/s10618-015-0426-x`
 
     Examples
     --------

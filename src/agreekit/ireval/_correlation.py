@@ -377,6 +377,11 @@ class DifferenceSEResult(ResultBase):
     bootstrap_distribution : ndarray, shape (B,)
         The replicates D_b = M(x, Q*b) - M(y, Q*b).
 
+    References
+    ----------
+    T. Sakai, "Evaluating evaluation metrics based on the bootstrap", SIGIR 2006, pp. 525-532.
+    :doi:`10.1145/1148170.1148261`
+
     Examples
     --------
     With the geometric mean (Sakai's G_AveP) a topic where one system scores 0 weighs heavily:

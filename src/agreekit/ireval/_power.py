@@ -132,6 +132,11 @@ class DiscriminativePowerResult(ResultBase):
         ``critical_value`` (k-th largest |t*| or |d*|), ``required_difference``
         (the pair's contribution; NaN for degenerate paired pairs).
 
+    References
+    ----------
+    T. Sakai, "Evaluating evaluation metrics based on the bootstrap", SIGIR 2006, pp. 525-532.
+    :doi:`10.1145/1148170.1148261`
+
     Examples
     --------
     The unpaired test over the three pairs of three systems: the per-pair table, and the

@@ -96,6 +96,11 @@ class StabilityResult(ResultBase):
         Per f and pair (a < b in column order): samples where a wins, where b wins, and ties
         within the margin.
 
+    References
+    ----------
+    T. Sakai, "Evaluating evaluation metrics based on the bootstrap", SIGIR 2006, pp. 525-532.
+    :doi:`10.1145/1148170.1148261`
+
     Examples
     --------
     Four systems, one shared set of 200 topic samples: MR falls and PT grows with the
@@ -253,6 +258,11 @@ class SwapResult(ResultBase):
         |C|, the number of system pairs.
     n_resamples : int
         B, the number of bootstrap samples in each of the two sets.
+
+    References
+    ----------
+    T. Sakai, "Evaluating evaluation metrics based on the bootstrap", SIGIR 2006, pp. 525-532.
+    :doi:`10.1145/1148170.1148261`
 
     Examples
     --------

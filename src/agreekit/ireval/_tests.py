@@ -219,6 +219,11 @@ class PairedTestResult(_ASLResult):
         z, the per-topic differences (of logs for ``"gmean"``), kept for :meth:`confidence_interval`
         (not exported, not compared).
 
+    References
+    ----------
+    T. Sakai, "Evaluating evaluation metrics based on the bootstrap", SIGIR 2006, pp. 525-532.
+    :doi:`10.1145/1148170.1148261`
+
     Examples
     --------
     Three topic samples injected by hand (0-based): the differences z = (0.25, 0.5, 0) are
@@ -437,6 +442,11 @@ class UnpairedTestResult(_ASLResult):
         B, the number of bootstrap samples.
     alternative : str
         ``"two-sided"``, ``"greater"`` or ``"less"``.
+
+    References
+    ----------
+    T. Sakai, "Evaluating evaluation metrics based on the bootstrap", SIGIR 2006, pp. 525-532.
+    :doi:`10.1145/1148170.1148261`
 
     Examples
     --------

@@ -1,4 +1,4 @@
-"""Weighted Spearman ρ_w and Kendall τ_w between two rankings (Lombardo et al., Section 2.2).
+"""Weighted Spearman ρ_w and Kendall τ_w between two rankings (Lombardo 2025, Section 2.2).
 
 Orientation: by default (``kind="ranks"``) the inputs are *rank vectors*, ``x[i]`` the
 1-based position of item ``i`` (1 = top); with ``kind="scores"`` they are scores, higher =

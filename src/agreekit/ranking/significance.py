@@ -1,6 +1,6 @@
 """Is this weighted correlation significant?  The null distribution of ρ_w / τ_w and p-values.
 
-Lombardo et al. give the null *moments* of a weighted rank correlation Γ; the same machinery
+Lombardo (2025) gives the null *moments* of a weighted rank correlation Γ; the same machinery
 gives its whole null distribution, the distribution of Γ(x, y) when the two rankings are
 independent (y a uniform random permutation of x), which ``scipy.stats.weightedtau`` does
 not offer (it returns ``pvalue = nan``).  :func:`weighted_correlation_test` computes it
