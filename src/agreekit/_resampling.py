@@ -111,7 +111,7 @@ def bootstrap_indices(n: int, *, n_resamples: int = 1000, rng: Any = None, strea
     References
     ----------
     T. Sakai, "Evaluating evaluation metrics based on the bootstrap", SIGIR 2006, pp. 525-532
-    (Fig. 1: bootstrap samples of topics).
+    (Fig. 1: bootstrap samples of topics). :doi:`10.1145/1148170.1148261`
 
     Examples
     --------

@@ -237,6 +237,12 @@ def comembership_stats(
     -------
     CoMembershipStats
 
+    References
+    ----------
+    R. Rabbany, O. R. Zaïane. Generalization of clustering agreements and distances for
+    overlapping clusters and network communities. Data Min. Knowl. Disc. 29(5), 1458–1485 (2015).
+    :doi:`10.1007/s10618-015-0426-x`
+
     Examples
     --------
     >>> from agreekit.clustering import comembership_stats
@@ -374,6 +380,12 @@ def ri_delta(
     float
         RI_δ; 1 when U and V have the same co-membership matrix (UUᵀ = VVᵀ).
 
+    References
+    ----------
+    R. Rabbany, O. R. Zaïane. Generalization of clustering agreements and distances for
+    overlapping clusters and network communities. Data Min. Knowl. Disc. 29(5), 1458–1485 (2015).
+    :doi:`10.1007/s10618-015-0426-x`
+
     Examples
     --------
     >>> from agreekit.clustering import ri_delta
@@ -407,6 +419,12 @@ def ari_delta(
         ARI_δ: 1 for equal co-membership matrices, about 0 in expectation for unrelated
         clusterings (negative below chance).
 
+    References
+    ----------
+    R. Rabbany, O. R. Zaïane. Generalization of clustering agreements and distances for
+    overlapping clusters and network communities. Data Min. Knowl. Disc. 29(5), 1458–1485 (2015).
+    :doi:`10.1007/s10618-015-0426-x`
+
     Examples
     --------
     >>> from agreekit.clustering import ari_delta
@@ -431,6 +449,12 @@ def i_norm(
     -------
     float
         I_norm in [0, 1]; 1 when UUᵀ = VVᵀ (the triangle inequality keeps it non-negative).
+
+    References
+    ----------
+    R. Rabbany, O. R. Zaïane. Generalization of clustering agreements and distances for
+    overlapping clusters and network communities. Data Min. Knowl. Disc. 29(5), 1458–1485 (2015).
+    :doi:`10.1007/s10618-015-0426-x`
 
     Examples
     --------
@@ -458,6 +482,12 @@ def i_sqrt_tr(
     -------
     float
         The cosine in [0, 1] for non-negative memberships; 1 when UUᵀ and VVᵀ are proportional.
+
+    References
+    ----------
+    R. Rabbany, O. R. Zaïane. Generalization of clustering agreements and distances for
+    overlapping clusters and network communities. Data Min. Knowl. Disc. 29(5), 1458–1485 (2015).
+    :doi:`10.1007/s10618-015-0426-x`
 
     Examples
     --------

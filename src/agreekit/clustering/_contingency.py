@@ -53,7 +53,7 @@ _DOC_PARTS = {
         mappings, lists of disjoint clusters (node lists) or :class:`Clustering` objects
         (read by :func:`as_clustering`).""",
     "rosenberg": """A. Rosenberg, J. Hirschberg. V-measure: a conditional entropy-based external cluster
-    evaluation measure. EMNLP-CoNLL 2007, 410–420.""",
+    evaluation measure. EMNLP-CoNLL 2007, 410–420 (ACL Anthology D07-1043; no DOI).""",
 }
 
 
@@ -245,6 +245,12 @@ def contingency_table(
     ContingencyTable
         Rows are the clusters of U, columns those of V.
 
+    References
+    ----------
+    R. Rabbany, O. R. Zaïane. Generalization of clustering agreements and distances for
+    overlapping clusters and network communities. Data Min. Knowl. Disc. 29(5), 1458–1485 (2015).
+    :doi:`10.1007/s10618-015-0426-x`
+
     Examples
     --------
     >>> from agreekit.clustering import contingency_table
@@ -373,7 +379,8 @@ def generalized_distance(
     References
     ----------
     R. Rabbany, O. R. Zaïane. Generalization of clustering agreements and distances for
-    overlapping clusters and network communities. Data Min. Knowl. Disc. 29 (2015).
+    overlapping clusters and network communities. Data Min. Knowl. Disc. 29(5), 1458–1485 (2015).
+    :doi:`10.1007/s10618-015-0426-x`
 
     Examples
     --------
@@ -428,6 +435,12 @@ def rand_index(U: Any, V: Any) -> float:
     -------
     float
         The Rand index in [0, 1].
+
+    References
+    ----------
+    R. Rabbany, O. R. Zaïane. Generalization of clustering agreements and distances for
+    overlapping clusters and network communities. Data Min. Knowl. Disc. 29(5), 1458–1485 (2015).
+    :doi:`10.1007/s10618-015-0426-x`
 
     Examples
     --------
@@ -490,6 +503,12 @@ def adjusted_rand_index_approx(U: Any, V: Any) -> float:
     float
         The approximate ARI.
 
+    References
+    ----------
+    R. Rabbany, O. R. Zaïane. Generalization of clustering agreements and distances for
+    overlapping clusters and network communities. Data Min. Knowl. Disc. 29(5), 1458–1485 (2015).
+    :doi:`10.1007/s10618-015-0426-x`
+
     Examples
     --------
     >>> from agreekit.clustering import adjusted_rand_index_approx
@@ -537,6 +556,12 @@ def variation_of_information(U: Any, V: Any, *, normalized: bool = False) -> flo
     -------
     float
         VI in nats, or VI / log n with ``normalized=True``.
+
+    References
+    ----------
+    R. Rabbany, O. R. Zaïane. Generalization of clustering agreements and distances for
+    overlapping clusters and network communities. Data Min. Knowl. Disc. 29(5), 1458–1485 (2015).
+    :doi:`10.1007/s10618-015-0426-x`
 
     Examples
     --------
@@ -603,6 +628,12 @@ def normalized_mutual_info(U: Any, V: Any, *, average_method: str = "arithmetic"
     -------
     float
         NMI in [0, 1]; 1 when U and V are the same partition.
+
+    References
+    ----------
+    R. Rabbany, O. R. Zaïane. Generalization of clustering agreements and distances for
+    overlapping clusters and network communities. Data Min. Knowl. Disc. 29(5), 1458–1485 (2015).
+    :doi:`10.1007/s10618-015-0426-x`
 
     Examples
     --------
@@ -758,6 +789,7 @@ def mutual_info(U: Any, V: Any) -> float:
     References
     ----------
     T. M. Cover, J. A. Thomas. *Elements of Information Theory*, 2nd ed., Wiley (2006), ch. 2.
+    :doi:`10.1002/047174882X`
 
     Examples
     --------
@@ -799,7 +831,7 @@ def expected_mutual_info(U: Any, V: Any) -> float:
     ----------
     N. X. Vinh, J. Epps, J. Bailey. Information theoretic measures for clusterings comparison:
     variants, properties, normalization and correction for chance. JMLR 11, 2837–2854 (2010).
-    C. Loader. Fast and accurate computation of binomial probabilities (2000).
+    C. Loader. Fast and accurate computation of binomial probabilities. Technical note (2000; no DOI).
 
     Examples
     --------
@@ -898,8 +930,8 @@ def fowlkes_mallows(U: Any, V: Any) -> float:
 
     References
     ----------
-    E. B. Fowlkes, C. L. Mallows. A method for comparing two hierarchical clusterings. JASA 78,
-    553–569 (1983).
+    E. B. Fowlkes, C. L. Mallows. A method for comparing two hierarchical clusterings. JASA 78(383),
+    553–569 (1983). :doi:`10.1080/01621459.1983.10478008`
 
     Examples
     --------

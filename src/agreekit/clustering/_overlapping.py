@@ -137,6 +137,7 @@ def overlapping_nmi(U: Any, V: Any, *, variant: str = "lfk", nodes: Any = None) 
     ----------
     A. Lancichinetti, S. Fortunato, J. Kertész. Detecting the overlapping and hierarchical
     community structure in complex networks. New J. Phys. 11, 033015 (2009), appendix B.
+    :doi:`10.1088/1367-2630/11/3/033015`
     A. F. McDaid, D. Greene, N. Hurley. Normalized mutual information to evaluate overlapping
     community finding algorithms. arXiv:1110.2515 (2011).
 

@@ -724,10 +724,10 @@ def lfr_benchmark(
     References
     ----------
     .. [1] A. Lancichinetti, S. Fortunato, F. Radicchi, "Benchmark graphs for testing community
-       detection algorithms", Phys. Rev. E 78, 046110 (2008).
+       detection algorithms", Phys. Rev. E 78, 046110 (2008). :doi:`10.1103/PhysRevE.78.046110`
     .. [2] A. Lancichinetti, S. Fortunato, "Benchmarks for testing community detection
        algorithms on directed and weighted graphs with overlapping communities", Phys. Rev. E 80,
-       016118 (2009).
+       016118 (2009). :doi:`10.1103/PhysRevE.80.016118`
 
     Examples
     --------

@@ -242,12 +242,12 @@ def bootstrap_consensus(
     References
     ----------
     .. [1] Efron, B., Tibshirani, R. J. (1993). An Introduction to the Bootstrap. Chapman & Hall.
-       doi:10.1201/9780429246593
+       :doi:`10.1201/9780429246593`
     .. [2] Felsenstein, J. (1985). Confidence limits on phylogenies: an approach using the
-       bootstrap. Evolution 39(4), 783–791. doi:10.1111/j.1558-5646.1985.tb00420.x
+       bootstrap. Evolution 39(4), 783–791. :doi:`10.1111/j.1558-5646.1985.tb00420.x`
     .. [3] Amodio, S., D'Ambrosio, A., Siciliano, R. (2016). Accurate algorithms for
        identifying the median ranking when dealing with weak and partial rankings under the
-       Kemeny axiomatic approach. EJOR 249(2), 667–676. doi:10.1016/j.ejor.2015.08.048
+       Kemeny axiomatic approach. EJOR 249(2), 667–676. :doi:`10.1016/j.ejor.2015.08.048`
 
     Examples
     --------

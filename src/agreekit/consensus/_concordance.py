@@ -485,11 +485,11 @@ def kendall_w(
     References
     ----------
     .. [1] Kendall, M. G., Babington Smith, B. (1939). The problem of m rankings. Annals of
-       Mathematical Statistics 10(3), 275–287. doi:10.1214/aoms/1177732186
+       Mathematical Statistics 10(3), 275–287. :doi:`10.1214/aoms/1177732186`
     .. [2] Friedman, M. (1937). The use of ranks to avoid the assumption of normality implicit
-       in the analysis of variance. JASA 32(200), 675–701. doi:10.1080/01621459.1937.10503522
+       in the analysis of variance. JASA 32(200), 675–701. :doi:`10.1080/01621459.1937.10503522`
     .. [3] Legendre, P. (2005). Species associations: the Kendall coefficient of concordance
-       revisited. JABES 10(2), 226–245. doi:10.1198/108571105X46642
+       revisited. JABES 10(2), 226–245. :doi:`10.1198/108571105X46642`
 
     Examples
     --------
@@ -589,10 +589,9 @@ def top_down_concordance(
     References
     ----------
     .. [1] Iman, R. L., Conover, W. J. (1987). A measure of top-down correlation.
-       Technometrics 29(3), 351–357. doi:10.1080/00401706.1987.10488244
+       Technometrics 29(3), 351–357. :doi:`10.2307/1269344`
     .. [2] Savage, I. R. (1956). Contributions to the theory of rank order statistics — the
        two-sample case. Annals of Mathematical Statistics 27(3), 590–615.
-       doi:10.1214/aoms/1177728170
 
     Examples
     --------
@@ -651,7 +650,7 @@ def top_down_correlation(x, y) -> float:
     References
     ----------
     .. [1] Iman, R. L., Conover, W. J. (1987). A measure of top-down correlation.
-       Technometrics 29(3), 351–357. doi:10.1080/00401706.1987.10488244
+       Technometrics 29(3), 351–357. :doi:`10.2307/1269344`
 
     Examples
     --------

@@ -386,9 +386,10 @@ def kemeny(
     ----------
     .. [1] Amodio, S., D'Ambrosio, A., Siciliano, R. (2016). Accurate algorithms for
        identifying the median ranking when dealing with weak and partial rankings under
-       the Kemeny axiomatic approach. EJOR 249(2), 667–676.
+       the Kemeny axiomatic approach. EJOR 249(2), 667–676. :doi:`10.1016/j.ejor.2015.08.048`
     .. [2] Emond, E. J., Mason, D. W. (2002). A new rank correlation coefficient with
        application to the consensus ranking problem. J. Multi-Criteria Decis. Anal. 11, 17–28.
+       :doi:`10.1002/mcda.313`
 
     Examples
     --------

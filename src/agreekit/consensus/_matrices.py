@@ -380,6 +380,12 @@ def combined_input_matrix(rankings, weights=None) -> np.ndarray:
         C (float64), in the scale of the weights (:class:`~agreekit.InputError`
         naming ``weights`` if an entry exceeds float64's range).
 
+    References
+    ----------
+    .. [1] Emond, E. J., Mason, D. W. (2002). A new rank correlation coefficient with
+       application to the consensus ranking problem. J. Multi-Criteria Decis. Anal. 11, 17–28.
+       :doi:`10.1002/mcda.313`
+
     Examples
     --------
     >>> from agreekit.consensus import combined_input_matrix

@@ -330,7 +330,7 @@ def load_clustering_example(name: str) -> dict[str, Any]:
     ----------
     .. [1] R. Rabbany and O. R. Zaïane, 2015. Generalization of clustering agreements and distances
        for overlapping clusters and network communities. Data Mining and Knowledge Discovery 29(5),
-       1458-1485. doi:10.1007/s10618-015-0426-x
+       1458-1485. :doi:`10.1007/s10618-015-0426-x`
 
     Examples
     --------
@@ -362,7 +362,7 @@ def load_trec_scores(metric: str = "ap"):
     ----------
     .. [1] J. Urbano, H. Lima and A. Hanjalic, 2019. Statistical significance testing in information
        retrieval: an empirical analysis of type I, type II and type III errors. SIGIR 2019, 505-514.
-       doi:10.1145/3331184.3331259
+       :doi:`10.1145/3331184.3331259`
 
     Examples
     --------

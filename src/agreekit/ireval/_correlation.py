@@ -70,7 +70,7 @@ def kendall_normal_test(tau: float, n_systems: int, *, alternative: str = "two-s
     References
     ----------
     T. Sakai, "Evaluating evaluation metrics based on the bootstrap", SIGIR 2006, pp. 525-532
-    (Eq. 11: the normal test of no association for Kendall's tau).
+    (Eq. 11: the normal test of no association for Kendall's tau). :doi:`10.1145/1148170.1148261`
 
     Examples
     --------
@@ -112,7 +112,7 @@ def kendall_critical_value(n_systems: int, alpha: float = 0.01) -> float:
     References
     ----------
     T. Sakai, "Evaluating evaluation metrics based on the bootstrap", SIGIR 2006, pp. 525-532
-    (Section 6: for 30 systems, a tau over 0.34 is significant at 0.01).
+    (Section 6: for 30 systems, a tau over 0.34 is significant at 0.01). :doi:`10.1145/1148170.1148261`
 
     Examples
     --------
@@ -309,7 +309,7 @@ def rank_correlation_se(
     References
     ----------
     T. Sakai, "Evaluating evaluation metrics based on the bootstrap", SIGIR 2006, pp. 525-532
-    (Eqs. 11-12: Kendall's tau between two metrics and its bootstrap SE).
+    (Eqs. 11-12: Kendall's tau between two metrics and its bootstrap SE). :doi:`10.1145/1148170.1148261`
 
     Examples
     --------
@@ -377,6 +377,11 @@ class DifferenceSEResult(ResultBase):
     bootstrap_distribution : ndarray, shape (B,)
         The replicates D_b = M(x, Q*b) - M(y, Q*b).
 
+    References
+    ----------
+    T. Sakai, "Evaluating evaluation metrics based on the bootstrap", SIGIR 2006, pp. 525-532.
+    :doi:`10.1145/1148170.1148261`
+
     Examples
     --------
     With the geometric mean (Sakai's G_AveP) a topic where one system scores 0 weighs heavily:
@@ -431,7 +436,7 @@ def difference_se(
     References
     ----------
     T. Sakai, "Evaluating evaluation metrics based on the bootstrap", SIGIR 2006, pp. 525-532
-    (Eq. 13: the bootstrap standard error of a difference).
+    (Eq. 13: the bootstrap standard error of a difference). :doi:`10.1145/1148170.1148261`
 
     Examples
     --------

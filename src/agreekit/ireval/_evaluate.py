@@ -531,6 +531,14 @@ def evaluate(
         Always a dict metric name -> DataFrame (index ``topic``, columns = system
         names), also for a single metric.
 
+    References
+    ----------
+    K. Järvelin and J. Kekäläinen, "Cumulated gain-based evaluation of IR techniques",
+    ACM Transactions on Information Systems 20(4), 422-446, 2002. :doi:`10.1145/582415.582418`
+
+    T. Sakai, "Evaluating evaluation metrics based on the bootstrap", SIGIR 2006, pp. 525-532.
+    :doi:`10.1145/1148170.1148261`
+
     Examples
     --------
     >>> import pandas as pd

@@ -64,7 +64,7 @@ def format_difference(value: float, *, decimals: int | None = 2, significant: in
     References
     ----------
     T. Sakai, "Evaluating evaluation metrics based on the bootstrap", SIGIR 2006, pp. 525-532
-    (Table 2).
+    (Table 2). :doi:`10.1145/1148170.1148261`
 
     Examples
     --------
@@ -131,6 +131,11 @@ class DiscriminativePowerResult(ResultBase):
         ``statistic`` (t or dhat), ``asl``, ``significant``,
         ``critical_value`` (k-th largest |t*| or |d*|), ``required_difference``
         (the pair's contribution; NaN for degenerate paired pairs).
+
+    References
+    ----------
+    T. Sakai, "Evaluating evaluation metrics based on the bootstrap", SIGIR 2006, pp. 525-532.
+    :doi:`10.1145/1148170.1148261`
 
     Examples
     --------
@@ -431,7 +436,7 @@ def discriminative_power(
     References
     ----------
     T. Sakai, "Evaluating evaluation metrics based on the bootstrap", SIGIR 2006, pp. 525-532
-    (Section 4: discriminative power, Figs. 5-8, Table 2).
+    (Section 4: discriminative power, Figs. 5-8, Table 2). :doi:`10.1145/1148170.1148261`
 
     Examples
     --------

@@ -232,6 +232,12 @@ def load_scores(path: str | os.PathLike, *, parameter: str = "scores", topic_col
         Topics x systems float scores, index ``topic`` (the ids as text, or 1..n), columns
         ``system``.
 
+    References
+    ----------
+    J. Urbano, H. Lima and A. Hanjalic, "Statistical significance testing in information retrieval: an
+    empirical analysis of type I, type II and type III errors", SIGIR 2019, pp. 505-514.
+    :doi:`10.1145/3331184.3331259`
+
     Examples
     --------
     A ``qno`` column is the topic ids; without a topic column the rows are numbered:

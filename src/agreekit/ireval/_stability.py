@@ -53,7 +53,7 @@ def difference_bin(d: Any, *, width: float = 0.01, n_bins: int = 21) -> np.ndarr
     References
     ----------
     T. Sakai, "Evaluating evaluation metrics based on the bootstrap", SIGIR 2006, pp. 525-532
-    (Fig. 11: the swap method's bins).
+    (Fig. 11: the swap method's bins). :doi:`10.1145/1148170.1148261`
 
     Examples
     --------
@@ -95,6 +95,11 @@ class StabilityResult(ResultBase):
     gt_ab, gt_ba, eq : ndarray of int64, shape (F, pairs)
         Per f and pair (a < b in column order): samples where a wins, where b wins, and ties
         within the margin.
+
+    References
+    ----------
+    T. Sakai, "Evaluating evaluation metrics based on the bootstrap", SIGIR 2006, pp. 525-532.
+    :doi:`10.1145/1148170.1148261`
 
     Examples
     --------
@@ -186,7 +191,7 @@ def stability(
     References
     ----------
     T. Sakai, "Evaluating evaluation metrics based on the bootstrap", SIGIR 2006, pp. 525-532
-    (Section 5, Fig. 9, Eqs. 9-10: the stability method with bootstrap samples).
+    (Section 5, Fig. 9, Eqs. 9-10: the stability method with bootstrap samples). :doi:`10.1145/1148170.1148261`
 
     Examples
     --------
@@ -253,6 +258,11 @@ class SwapResult(ResultBase):
         |C|, the number of system pairs.
     n_resamples : int
         B, the number of bootstrap samples in each of the two sets.
+
+    References
+    ----------
+    T. Sakai, "Evaluating evaluation metrics based on the bootstrap", SIGIR 2006, pp. 525-532.
+    :doi:`10.1145/1148170.1148261`
 
     Examples
     --------
@@ -356,7 +366,7 @@ def swap_rates(
     References
     ----------
     T. Sakai, "Evaluating evaluation metrics based on the bootstrap", SIGIR 2006, pp. 525-532
-    (Fig. 11 and Table 3: swap rates with bootstrap samples).
+    (Fig. 11 and Table 3: swap rates with bootstrap samples). :doi:`10.1145/1148170.1148261`
 
     Examples
     --------

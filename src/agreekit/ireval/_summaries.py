@@ -27,6 +27,11 @@ def round_significant(x: Any, digits: int = 4) -> np.ndarray:
     numpy.ndarray
         The rounded values (float64).
 
+    References
+    ----------
+    T. Sakai, "Evaluating evaluation metrics based on the bootstrap", SIGIR 2006, pp. 525-532.
+    :doi:`10.1145/1148170.1148261`
+
     Examples
     --------
     >>> from agreekit.ireval.metrics import round_significant
@@ -89,6 +94,11 @@ def geometric_mean(x: Any, axis: int = 0, *, offset: float = GM_OFFSET) -> np.nd
     -------
     numpy.ndarray
         The geometric means.
+
+    References
+    ----------
+    T. Sakai, "Evaluating evaluation metrics based on the bootstrap", SIGIR 2006, pp. 525-532.
+    :doi:`10.1145/1148170.1148261`
 
     Examples
     --------

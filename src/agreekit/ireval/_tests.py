@@ -60,7 +60,7 @@ def critical_rank(n_resamples: int, alpha: float) -> int:
     References
     ----------
     T. Sakai, "Evaluating evaluation metrics based on the bootstrap", SIGIR 2006, pp. 525-532
-    (Figs. 5-6: the difference required for ASL < alpha).
+    (Figs. 5-6: the difference required for ASL < alpha). :doi:`10.1145/1148170.1148261`
 
     Examples
     --------
@@ -219,6 +219,11 @@ class PairedTestResult(_ASLResult):
         z, the per-topic differences (of logs for ``"gmean"``), kept for :meth:`confidence_interval`
         (not exported, not compared).
 
+    References
+    ----------
+    T. Sakai, "Evaluating evaluation metrics based on the bootstrap", SIGIR 2006, pp. 525-532.
+    :doi:`10.1145/1148170.1148261`
+
     Examples
     --------
     Three topic samples injected by hand (0-based): the differences z = (0.25, 0.5, 0) are
@@ -341,7 +346,7 @@ def paired_test(
     References
     ----------
     T. Sakai, "Evaluating evaluation metrics based on the bootstrap", SIGIR 2006, pp. 525-532
-    (Figs. 1-2: the paired test; its AG variant for geometric means).
+    (Figs. 1-2: the paired test; its AG variant for geometric means). :doi:`10.1145/1148170.1148261`
 
     Examples
     --------
@@ -438,6 +443,11 @@ class UnpairedTestResult(_ASLResult):
     alternative : str
         ``"two-sided"``, ``"greater"`` or ``"less"``.
 
+    References
+    ----------
+    T. Sakai, "Evaluating evaluation metrics based on the bootstrap", SIGIR 2006, pp. 525-532.
+    :doi:`10.1145/1148170.1148261`
+
     Examples
     --------
     The unpaired test of two clearly different systems with the geometric mean; the required
@@ -503,7 +513,7 @@ def unpaired_test(
     References
     ----------
     T. Sakai, "Evaluating evaluation metrics based on the bootstrap", SIGIR 2006, pp. 525-532
-    (Figs. 3-4, Eq. 8: the unpaired test).
+    (Figs. 3-4, Eq. 8: the unpaired test). :doi:`10.1145/1148170.1148261`
 
     Examples
     --------

@@ -61,8 +61,10 @@ stability and swap rates in ``_stability``, correlations and standard errors in
 References
 ----------
 T. Sakai, "Evaluating evaluation metrics based on the bootstrap", SIGIR 2006,
-pp. 525-532.
-B. Efron and R. Tibshirani, "An Introduction to the Bootstrap", 1993.
+pp. 525-532. :doi:`10.1145/1148170.1148261`
+
+B. Efron and R. J. Tibshirani, "An Introduction to the Bootstrap", Chapman & Hall/CRC, 1993.
+:doi:`10.1201/9780429246593`
 """
 
 from __future__ import annotations
@@ -267,6 +269,7 @@ def meta_evaluate(
     ----------
     T. Sakai, "Evaluating evaluation metrics based on the bootstrap", SIGIR 2006, pp. 525-532
     (Sections 4-5: discriminative power, the stability and swap methods on shared samples).
+    :doi:`10.1145/1148170.1148261`
 
     Examples
     --------

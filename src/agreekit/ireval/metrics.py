@@ -85,11 +85,14 @@ readers (``_reading``), the per-topic kernels over sorted arrays (``_kernels_ir`
 
 References
 ----------
-T. Sakai, "Evaluating evaluation metrics based on the bootstrap", SIGIR 2006.
-K. Jarvelin and J. Kekalainen, "Cumulated gain-based evaluation of IR
-techniques", ACM TOIS 20(4), 2002.  DOI: 10.1145/582415.582418
+T. Sakai, "Evaluating evaluation metrics based on the bootstrap", SIGIR 2006, pp. 525-532.
+:doi:`10.1145/1148170.1148261`
+
+K. Järvelin and J. Kekäläinen, "Cumulated gain-based evaluation of IR techniques",
+ACM Transactions on Information Systems 20(4), 422-446, 2002. :doi:`10.1145/582415.582418`
+
 C. Buckley and E. M. Voorhees, "Retrieval evaluation with incomplete information",
-SIGIR 2004.  DOI: 10.1145/1008992.1009000
+SIGIR 2004, pp. 25-32. :doi:`10.1145/1008992.1009000`
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 Do two IR metrics agree on the *top* systems, how sure are we, and what is the consensus?
 
 * :func:`metric_agreement` — for every metric pair, Kendall τ_b (Sakai 2006)
-  and the top-weighted τ_w standardized by g (Lombardo et al.), their bootstrap SEs from one
+  and the top-weighted τ_w standardized by g (Lombardo 2025), their bootstrap SEs from one
   shared set of topic samples, the p-value of τ_w and the top-k overlap
   (:class:`MetricAgreement`, ``to_frame()``);
 * :func:`consensus_ranking` — the Kemeny median (Amodio, D'Ambrosio & Siciliano 2016) of the metric-induced system

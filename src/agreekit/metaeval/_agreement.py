@@ -428,9 +428,9 @@ def metric_agreement(
     References
     ----------
     .. [1] T. Sakai, "Evaluating evaluation metrics based on the bootstrap", SIGIR 2006
-       (Eq. 12: bootstrap SE of Kendall's τ between two metrics).
-    .. [2] P. Lombardo et al., "Standardization of weighted ranking correlation
-       coefficients": τ_w, g(Γ).
+       (Eq. 12: bootstrap SE of Kendall's τ between two metrics). :doi:`10.1145/1148170.1148261`
+    .. [2] P. Lombardo, "Standardization of weighted ranking correlation coefficients",
+       arXiv:2504.08428, 2025: τ_w, g(Γ).
 
     Examples
     --------

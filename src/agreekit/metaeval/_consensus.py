@@ -286,7 +286,9 @@ def consensus_ranking(
     ----------
     .. [1] S. Amodio, A. D'Ambrosio, R. Siciliano (2016). Accurate algorithms for
        identifying the median ranking when dealing with weak and partial rankings under
-       the Kemeny axiomatic approach. EJOR 249(2), 667–676.
+       the Kemeny axiomatic approach. EJOR 249(2), 667–676. :doi:`10.1016/j.ejor.2015.08.048`
+    .. [2] T. Sakai, "Evaluating evaluation metrics based on the bootstrap", SIGIR 2006, pp. 525-532.
+       :doi:`10.1145/1148170.1148261`
 
     Examples
     --------

@@ -1,4 +1,4 @@
-"""Weighted rank correlations and their standardization (Lombardo et al., "Standardization of Weighted Ranking Correlation Coefficients").
+"""Weighted rank correlations and their standardization (Lombardo 2025, "Standardization of Weighted Ranking Correlation Coefficients").
 
 Orientation: every function takes rank vectors by default (``kind="ranks"``, 1 = top) or
 scores (``kind="scores"``, higher = better, ranked by ``scipy.stats.rankdata(-s,

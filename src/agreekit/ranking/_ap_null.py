@@ -247,7 +247,8 @@ def ap_correlation_test(
            information retrieval", SIGIR 2008. :doi:`10.1145/1390334.1390435`
     .. [2] J. Urbano and M. Marrero, "The Treatment of Ties in AP Correlation", ICTIR 2017.
            :doi:`10.1145/3121050.3121106`
-    .. [3] J. Besag and P. Clifford, "Sequential Monte Carlo p-values", Biometrika 78(2), 1991.
+    .. [3] J. Besag and P. Clifford, "Sequential Monte Carlo p-values", Biometrika 78(2), 301-304, 1991.
+           :doi:`10.1093/biomet/78.2.301`
 
     Examples
     --------

@@ -1,4 +1,4 @@
-"""Numba kernels for the weighted rank correlations (Lombardo et al., Eqs. 7-8).
+"""Numba kernels for the weighted rank correlations (Lombardo 2025, Eqs. 7-8).
 
 Conventions: rank vectors are 1-based int64 arrays; ``F`` is the table
 ``f(1), ..., f(n)``; ``mult`` selects the multiplicative scheme (else additive).

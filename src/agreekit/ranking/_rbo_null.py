@@ -350,6 +350,8 @@ def rank_biased_overlap_test(
            ACM Transactions on Information Systems 28(4), 2010. :doi:`10.1145/1852102.1852106`
     .. [2] M. Corsi and J. Urbano, "The Treatment of Ties in Rank-Biased Overlap", SIGIR 2024.
            :doi:`10.1145/3626772.3657700`
+    .. [3] J. Besag and P. Clifford, "Sequential Monte Carlo p-values", Biometrika 78(2), 301-304, 1991.
+           :doi:`10.1093/biomet/78.2.301`
 
     Examples
     --------

@@ -235,7 +235,7 @@ WEIGHER_FAMILIES: dict[str, WeigherFamily] = {
             lambda i, n0: -2.0 * np.log(i + n0),
             (_N0,),
             label="1/(i+{n0})^2",
-            doc="the shifted family of the tables of Lombardo et al.",
+            doc="the shifted family of the tables of Lombardo (2025)",
         ),
         WeigherFamily(
             "power",

@@ -1,4 +1,4 @@
-"""Weighted Spearman ρ_w and Kendall τ_w between two rankings (Lombardo et al., Section 2.2).
+"""Weighted Spearman ρ_w and Kendall τ_w between two rankings (Lombardo 2025, Section 2.2).
 
 Orientation: by default (``kind="ranks"``) the inputs are *rank vectors*, ``x[i]`` the
 1-based position of item ``i`` (1 = top); with ``kind="scores"`` they are scores, higher =
@@ -13,8 +13,8 @@ weighted means (Eq. 7); τ_w is Eq. 8 with pair weight ``w_i w_j``.
 
 References
 ----------
-.. [1] P. Lombardo et al., "Standardization of Weighted Ranking Correlation
-       Coefficients", Eqs. 7, 8, 12, 13.
+.. [1] P. Lombardo, "Standardization of Weighted Ranking Correlation
+       Coefficients", arXiv:2504.08428, 2025, Eqs. 7, 8, 12, 13.
 """
 
 from __future__ import annotations
@@ -353,7 +353,7 @@ _SCHEME_DOC = """scheme : {'additive', 'multiplicative'}, optional
         How f at the two ranks of an item combine into its weight (Eqs. 12-13)."""
 _REFERENCES_DOC = """References
     ----------
-    .. [1] P. Lombardo et al., "Standardization of Weighted Ranking Correlation Coefficients"."""
+    .. [1] P. Lombardo, "Standardization of Weighted Ranking Correlation Coefficients", arXiv:2504.08428, 2025."""
 # the shared parts of the three docstrings, substituted as scipy does (numpydoc and help() see the full text)
 _DOC_PARTS = {"ranks": _RANKS_DOC, "weigher": _WEIGHER_DOC, "scheme": _SCHEME_DOC, "references": _REFERENCES_DOC}
 for _f in (weighted_spearman, weighted_kendall, weighted_correlation):

@@ -2,7 +2,7 @@
 
 For a coefficient Γ (weighted Spearman or Kendall), a weighting function f and a
 combination scheme, the null distribution of Γ(id, π) over the n! permutations π
-(Lombardo et al., Section 2.3: ranking a = identity, ranking b = π) has
+(Lombardo 2025, Section 2.3: ranking a = identity, ranking b = π) has
 
 * mean       Γ̄  = (1/n!) Σ_π Γ(π)                       (Eq. 19)
 * variance   V   = (1/n!) Σ_π (Γ(π) - Γ̄)²               (Eq. 24/37)
@@ -166,8 +166,8 @@ def exact_moments(coefficient="kendall", *, n, weigher="harmonic", scheme="addit
 
     References
     ----------
-    .. [1] P. Lombardo et al., "Standardization of Weighted Ranking Correlation
-           Coefficients", Tables 2-5.
+    .. [1] P. Lombardo, "Standardization of Weighted Ranking Correlation
+           Coefficients", arXiv:2504.08428, 2025, Tables 2-5.
 
     Examples
     --------

@@ -1,6 +1,6 @@
 """Is this weighted correlation significant?  The null distribution of ρ_w / τ_w and p-values.
 
-Lombardo et al. give the null *moments* of a weighted rank correlation Γ; the same machinery
+Lombardo (2025) gives the null *moments* of a weighted rank correlation Γ; the same machinery
 gives its whole null distribution, the distribution of Γ(x, y) when the two rankings are
 independent (y a uniform random permutation of x), which ``scipy.stats.weightedtau`` does
 not offer (it returns ``pvalue = nan``).  :func:`weighted_correlation_test` computes it
@@ -53,10 +53,11 @@ References
 ----------
 .. [1] B. Phipson and G. K. Smyth, "Permutation P-values Should Never Be Zero",
        Statistical Applications in Genetics and Molecular Biology 9(1), 2010.
-.. [2] P. Lombardo et al., "Standardization of Weighted Ranking Correlation
-       Coefficients".
+       :doi:`10.2202/1544-6115.1585`
+.. [2] P. Lombardo, "Standardization of Weighted Ranking Correlation
+       Coefficients", arXiv:2504.08428, 2025.
 .. [3] J. Besag and P. Clifford, "Sequential Monte Carlo p-values", Biometrika 78(2),
-       301-304, 1991.
+       301-304, 1991. :doi:`10.1093/biomet/78.2.301`
 """
 
 from __future__ import annotations
@@ -607,9 +608,13 @@ def weighted_correlation_test(
 
     References
     ----------
-    .. [1] B. Phipson and G. K. Smyth, "Permutation P-values Should Never Be Zero", 2010.
-    .. [2] P. Lombardo et al., "Standardization of Weighted Ranking Correlation Coefficients".
-    .. [3] J. Besag and P. Clifford, "Sequential Monte Carlo p-values", Biometrika 78, 1991.
+    .. [1] B. Phipson and G. K. Smyth, "Permutation P-values Should Never Be Zero",
+           Statistical Applications in Genetics and Molecular Biology 9(1), 2010.
+           :doi:`10.2202/1544-6115.1585`
+    .. [2] P. Lombardo, "Standardization of Weighted Ranking Correlation Coefficients",
+           arXiv:2504.08428, 2025.
+    .. [3] J. Besag and P. Clifford, "Sequential Monte Carlo p-values", Biometrika 78(2), 301-304, 1991.
+           :doi:`10.1093/biomet/78.2.301`
 
     Examples
     --------

@@ -1,4 +1,4 @@
-"""The standardization function g(Γ) with zero expected value (Lombardo et al., Section 3).
+"""The standardization function g(Γ) with zero expected value (Lombardo 2025, Section 3).
 
 g is piecewise quadratic around Γ̄ (Eq. 22) with continuous value and slope at Γ̄,
 g(-1) = -1 and g(1) = 1 (Eq. 23), monotone on [-1, 1], and E[g(Γ)] = 0 given the
@@ -45,8 +45,8 @@ outside [-1, 1]).
 
 References
 ----------
-.. [1] P. Lombardo et al., "Standardization of Weighted Ranking Correlation
-       Coefficients", Section 3, Eqs. 22-32, Algorithm 1.
+.. [1] P. Lombardo, "Standardization of Weighted Ranking Correlation
+       Coefficients", arXiv:2504.08428, 2025, Section 3, Eqs. 22-32, Algorithm 1.
 """
 
 from __future__ import annotations

@@ -12,8 +12,8 @@ error above the table's ``n_max`` unless ``extrapolate=True`` (then a warning).
 
 References
 ----------
-.. [1] P. Lombardo et al., "Standardization of Weighted Ranking Correlation
-   Coefficients", Section 6.1.
+.. [1] P. Lombardo, "Standardization of Weighted Ranking Correlation
+   Coefficients", arXiv:2504.08428, 2025, Section 6.1.
 
 Examples
 --------

@@ -23,7 +23,7 @@ Ranks are **1-based** here (i = 1 is the top item).  ``scipy.stats.weightedtau``
 :data:`SCHEMES`) the combination schemes and :data:`COEFFICIENT_REGISTRY` (names in
 :data:`COEFFICIENTS`) the coefficients.
 
-Combination schemes (Lombardo et al., Eqs. 12-13) for item i with ranks a_i, b_i:
+Combination schemes (Lombardo 2025, Eqs. 12-13) for item i with ranks a_i, b_i:
 
 * ``additive``:       w_i ∝ f(a_i) + f(b_i)
 * ``multiplicative``: w_i ∝ f(a_i) · f(b_i)

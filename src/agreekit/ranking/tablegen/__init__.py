@@ -1,4 +1,4 @@
-"""Generation of the coefficient tables (Lombardo et al., §4): Monte Carlo sampling
+"""Generation of the coefficient tables (Lombardo 2025, §4): Monte Carlo sampling
 (:mod:`~agreekit.ranking.tablegen.sampling`), polynomial fits
 (:mod:`~agreekit.ranking.tablegen.fitting`), table assembly
 (:mod:`~agreekit.ranking.tablegen.generation`), the reproduction report

@@ -16,8 +16,8 @@ first D that fails.  The final fit uses all points.
 
 References
 ----------
-.. [1] P. Lombardo et al., "Standardization of Weighted Ranking Correlation
-   Coefficients", Sections 4.2 and 5.2.
+.. [1] P. Lombardo, "Standardization of Weighted Ranking Correlation
+   Coefficients", arXiv:2504.08428, 2025, Sections 4.2 and 5.2.
 """
 
 from __future__ import annotations

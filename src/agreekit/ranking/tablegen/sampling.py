@@ -14,8 +14,8 @@ nor on the number of threads.
 
 References
 ----------
-.. [1] P. Lombardo et al., "Standardization of Weighted Ranking Correlation
-   Coefficients", Sections 4.1, 4.2.1 and 5.1.
+.. [1] P. Lombardo, "Standardization of Weighted Ranking Correlation
+   Coefficients", arXiv:2504.08428, 2025, Sections 4.1, 4.2.1 and 5.1.
 """
 
 from __future__ import annotations
