@@ -71,7 +71,7 @@ SLOW = (
     "tests/test_docs_blocks.py::test_docs_block[guide/ireval.md:71-python]",
     "tests/test_docs_blocks.py::test_docs_block[guide/tables.md:55-bash]",
     "tests/test_docs_blocks.py::test_docs_block[guide/consensus.md:117-bash]",
-    "tests/test_docs_blocks.py::test_docs_block[guide/ranking.md:91-bash]",
+    "tests/test_docs_blocks.py::test_docs_block[guide/ranking.md:131-bash]",
     "tests/test_docs_blocks.py::test_docs_block[guide/clustering.md:163-bash]",
     "tests/test_docs_blocks.py::test_docs_block[guide/metaeval.md:29-python]",
     "tests/test_docs_blocks.py::test_docs_block[guide/metaeval.md:51-bash]",
