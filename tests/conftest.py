@@ -69,7 +69,7 @@ SLOW = (
     "tests/test_consensus_limits.py::test_quick_and_fast_identical_to_reference_on_datasets[True-apa_full_weighted.csv]",
     "tests/test_docs_blocks.py::test_docs_block[guide/ireval.md:119-bash]",
     "tests/test_docs_blocks.py::test_docs_block[guide/ireval.md:71-python]",
-    "tests/test_docs_blocks.py::test_docs_block[guide/tables.md:55-bash]",
+    "tests/test_docs_blocks.py::test_docs_block[guide/tables.md:58-bash]",
     "tests/test_docs_blocks.py::test_docs_block[guide/consensus.md:117-bash]",
     "tests/test_docs_blocks.py::test_docs_block[guide/ranking.md:131-bash]",
     "tests/test_docs_blocks.py::test_docs_block[guide/clustering.md:163-bash]",
