@@ -73,6 +73,8 @@ SLOW = (
     "tests/test_docs_blocks.py::test_docs_block[guide/consensus.md:121-bash]",
     "tests/test_docs_blocks.py::test_docs_block[guide/ranking.md:91-bash]",
     "tests/test_docs_blocks.py::test_docs_block[guide/clustering.md:194-bash]",
+    "tests/test_docs_blocks.py::test_docs_block[guide/clustering.md:228-python]",
+    "tests/test_docs_blocks.py::test_docs_block[guide/consensus.md:71-python]",
     "tests/test_docs_blocks.py::test_docs_block[guide/metaeval.md:29-python]",
     "tests/test_docs_blocks.py::test_docs_block[guide/metaeval.md:64-bash]",
     "tests/test_fused_kernel_bitwise.py::test_shipped_tables_sample_means_are_reproduced",
