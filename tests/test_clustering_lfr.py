@@ -167,7 +167,7 @@ def test_figure_report_and_findings(tmp_path):
     recs = [lfr_trial_for_figure(8, settings, x, rng=i) for i, x in enumerate(settings["mu_weights"])]
     frame, summary, md = figure_report(8, recs, settings, tmp_path / "f8.png")
     assert (tmp_path / "f8.png").stat().st_size > 10_000
-    assert "## The seed's findings, checked" in md
+    assert "## Rabbany & Zaïane's findings, checked" in md
     found = figure_findings(8, summary)
     assert len(found) == 3 and all(isinstance(h, bool) for _, h, _ in found)
     # the first finding recomputed from the trial records with plain pandas: mean over mu_w of

@@ -24,7 +24,7 @@ rule clustering_seed_table:
         csv="results/clustering/{cl_table}.csv",
         md="results/clustering/{cl_table}.md",
     params:
-        direct_weight=CLUSTERING["alpha"],  # the seed's α of D_+ (config key kept)
+        direct_weight=CLUSTERING["alpha"],  # Rabbany & Zaïane's α of D_+ (config key kept)
     log:
         "logs/clustering/{cl_table}.log",
     conda:

@@ -5,7 +5,7 @@ import numpy as np
 from agreekit.pipeline import script_log, write_json
 from agreekit.consensus import compare_methods, read_rankings
 
-# the seed's JSON keys, kept so that the shipped outputs do not change (library name -> JSON key)
+# the original JSON keys, kept so that the shipped outputs do not change (library name -> JSON key)
 JSON_KEYS = {"n_optima": "n_solutions", "average_tau_x": "tau_x", "proven": "optimal", "seconds": "elapsed"}
 
 sm = snakemake  # noqa: F821 (injected by Snakemake)

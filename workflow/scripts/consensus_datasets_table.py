@@ -8,7 +8,7 @@ import pandas as pd
 from agreekit.pipeline import atomic_write, script_log
 from agreekit.consensus import methods_table
 
-# the per-dataset JSONs and the shipped table keep the seed's names (library name -> shipped name)
+# the per-dataset JSONs and the shipped table keep the original names (library name -> shipped name)
 SHIPPED = {"n_optima": "n_solutions", "average_tau_x": "tau_x", "proven": "optimal", "seconds": "elapsed"}
 FROM_JSON = {old: new for new, old in SHIPPED.items()}
 COLUMNS = {"n_optima": "n_solutions", "average_tau_x": "tau_x", "proven": "optimal"}  # 'seconds' stays

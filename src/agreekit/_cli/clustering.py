@@ -77,8 +77,8 @@ def register(subparsers) -> None:
         type=float,
         default=None,
         metavar="W",
-        help="--mode plus: weight W of D(U, V) in D_+ = W D(U,V) + (1-W)|D(U,N) - D(V,N)| (the seed's "
-        "alpha; default 0.5). --alpha is its deprecated spelling",
+        help="--mode plus: weight W of D(U, V) in D_+ = W D(U,V) + (1-W)|D(U,N) - D(V,N)| (Rabbany & "
+        "Zaïane's alpha; default 0.5). --alpha is its deprecated spelling",
     )
     p.add_argument(
         "--input-format",

@@ -15,7 +15,7 @@ for overlapping clusters and network communities* (DMKD 2015):
   :func:`ri_delta`, :func:`ari_delta`, :func:`i_norm`, :func:`i_sqrt_tr`, and Omega:
   :func:`omega` (Collins–Dent adjusted, = cdlib's ``omega``) and :func:`omega_unadjusted`
   (the raw index; ``adjusted_omega`` is a deprecated alias of :func:`omega`);
-* overlapping NMI of covers (the seed's NMI′ and NMI″): :func:`overlapping_nmi`;
+* overlapping NMI of covers (Rabbany & Zaïane's NMI′ and NMI″): :func:`overlapping_nmi`;
 * graph-aware agreement (sec. 4.1): the ``graph=``/``mode=``/``direct_weight=`` keywords of
   the Δ measures and :func:`agreement_with_graph`;
 * LFR benchmark graphs (weighted, overlapping): :func:`lfr_benchmark` returning an

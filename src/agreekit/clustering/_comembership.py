@@ -8,7 +8,7 @@ the *approximate* (primed) forms keep them (P = n²).  Graph-aware forms: ``mode
 is D_⊥(U, V | G) = D(NᵀU, NᵀV) with N the node-by-edge incidence matrix (√w at both ends),
 whose Gram matrices are ``Uᵀ(W + diag(strength))U``; ``mode="plus"`` is
 D_+ = w D(U, V) + (1 − w)|D(U, N) − D(V, N)| with the edge set N used as a clustering; the
-seed's α is the weight ``w = direct_weight`` of the direct distance D(U, V) (0.5 in the seed).
+α of Rabbany & Zaïane (2015) is the weight ``w = direct_weight`` of the direct distance D(U, V) (0.5 in the paper).
 """
 
 from __future__ import annotations
@@ -337,7 +337,7 @@ _DELTA_DOC = {
         1 − [w D(U, V) + (1 − w)|D(U, N) − D(V, N)|] with D = 1 − agreement, N the edges used
         as 2-node clusters and w = ``direct_weight``.
     direct_weight : float, optional
-        ``mode="plus"`` only: the weight w of the direct distance D(U, V) in D_+ (the seed's α,
+        ``mode="plus"`` only: the weight w of the direct distance D(U, V) in D_+ (Rabbany & Zaïane's α,
         default 0.5); the structural term |D(U, N) − D(V, N)| gets 1 − w.  ``alpha=`` is its
         deprecated spelling.""",
 }
@@ -353,7 +353,7 @@ _DELTA_DOC["norm_parameters"] = f"""Parameters
     ----------
     {_DELTA_DOC["soft"]}
     exact : bool, optional
-        Drop the diagonals (pairs of a node with itself).  Default False: the seed's tables use
+        Drop the diagonals (pairs of a node with itself).  Default False: Rabbany & Zaïane's tables use
         the diagonal-kept form.
     {_DELTA_DOC["graph"]}"""
 
@@ -617,7 +617,7 @@ def omega_unadjusted(U: Any, V: Any) -> float:
     """Unadjusted Omega index ω (Collins & Dent): share of node pairs co-clustered equally often.
 
     Over unordered pairs i < j (diagonal excluded), the fraction whose number of shared clusters
-    is the same in U and V; the seed's ω, equal to the Rand index on partitions.  Crisp
+    is the same in U and V; Rabbany & Zaïane's ω, equal to the Rand index on partitions.  Crisp
     clusterings only (covers may overlap).  Computed by counting, per co-membership
     multiplicity, only the pairs that share a cluster in U or V (no O(n²) loop).  The
     chance-adjusted index (cdlib's ``omega``) is :func:`omega`.

@@ -346,7 +346,7 @@ def generalized_distance(
     * ``expectation="definition3"``: :math:`E = \sum_{uv}\varphi(\eta_{u.}\eta_{.v}/\sum\eta)`
       (Definition 3 literally); with φ = x(x−1) this gives 1 − ARI′, **not** 1 − ARI;
     * ``expectation="product"``: :math:`E = \sum\varphi(\eta_{u.})\sum\varphi(\eta_{.v})/\varphi(\sum\eta)`
-      (the seed's appendix A.5 "later reformulation"), which gives the Hubert–Arabie ARI.
+      (Rabbany & Zaïane's appendix A.5 "later reformulation"), which gives the Hubert–Arabie ARI.
 
     Identities (η = overlap, n nodes, tested): ND_{x log x} = VI / log n;
     ND_{C(x,2)} = 1 − RI; ND_{x²} = 1 − RI′; AD_{x log x} = 1 − NMI_sum; AD_{x²} = 1 − ARI′;
@@ -717,7 +717,7 @@ def f_measure(U: Any, V: Any, *, beta: float = 1.0) -> float:
 def mirkin_index(U: Any, V: Any) -> float:
     """Mirkin metric Σr² + Σc² − 2Σn_ij² = n(n−1)(1 − RI): ordered node pairs in disagreement.
 
-    A distance (0 for identical partitions).  The seed writes n(n−1)(RI − 1); we use the
+    A distance (0 for identical partitions).  Rabbany & Zaïane write n(n−1)(RI − 1); we use the
     usual non-negative sign.
 
     Parameters
@@ -850,7 +850,7 @@ def adjusted_mutual_info(U: Any, V: Any, *, average_method: str = "arithmetic") 
     .. math:: AMI = \frac{I(U;V) - E[I]}{\mathrm{avg}(H(U), H(V)) - E[I]}
 
     with the exact expected mutual information :func:`expected_mutual_info` under the
-    hypergeometric model (Vinh et al. 2010; the seed's §2: with the arithmetic mean AMI equals
+    hypergeometric model (Vinh et al. 2010; Rabbany & Zaïane 2015, §2: with the arithmetic mean AMI equals
     the adjusted VI).  ``average_method`` picks the upper bound of I, with scikit-learn's names
     and default: ``"arithmetic"`` (default), ``"geometric"``, ``"min"``, ``"max"`` (``average=``
     and the values ``"sum"``/``"sqrt"`` are deprecated spellings, as in

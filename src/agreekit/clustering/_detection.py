@@ -1,4 +1,4 @@
-"""Graphs and community detection for the seed's LFR experiments (sec. 5, Figures 7-9).
+"""Graphs and community detection for the LFR experiments of Rabbany & Zaïane 2015 (sec. 5, Figures 7-9).
 
 :func:`lfr_graph` makes one unweighted disjoint LFR graph, with
 :func:`agreekit.clustering.lfr.lfr_benchmark` (``generator="agreekit"``) or networkx's
@@ -38,13 +38,13 @@ __all__ = [
 #: community-detection algorithms (python-igraph implementations)
 ALGORITHMS = ("louvain", "walktrap", "infomap", "spinglass", "fastgreedy")
 
-#: overlapping community detection (cdlib) -> the seed's program it stands in for
+#: overlapping community detection (cdlib) -> the program of Rabbany & Zaïane it stands in for
 OVERLAPPING_METHODS = {
     "slpa": "COPRA",  # multi-label propagation (speaker-listener variant of COPRA's idea)
     "core_expansion": "MOSES",  # seed/core expansion that finds many small communities, as MOSES does
     "lfm": "OSLOM",  # local fitness optimization, the precursor of OSLOM (same group)
     "big_clam": "BIGCLAM",  # cdlib's BigClam (threshold affiliation, overlapping)
-    "demon": None,  # ego-network label propagation (extra, not in the seed)
+    "demon": None,  # ego-network label propagation (extra, not in the paper)
 }
 
 #: graph generators
@@ -99,7 +99,7 @@ def min_degree_for(average_degree: float, max_degree: int, tau1: float) -> int:
 
 def _int_seed(rng) -> int:
     """The non-negative int seed behind a SPEC 7 ``rng`` (the experiments seed python-igraph,
-    networkx and cdlib, which take ints): an int as it is (so the seed's tables are unchanged),
+    networkx and cdlib, which take ints): an int as it is (so the tables of Rabbany & Zaïane are unchanged),
     one draw of 32 bits from a ``SeedSequence``, a ``Generator`` or fresh entropy (``None``)."""
     if isinstance(rng, (int, np.integer)) and not isinstance(rng, (bool, np.bool_)) and rng >= 0:
         return int(rng)

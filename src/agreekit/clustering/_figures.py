@@ -1,5 +1,5 @@
-"""Figures and notes of the seed's LFR experiments (sec. 5, Figures 7-9): plots of the trial
-summaries, the seed's qualitative findings checked on them, and the Markdown note of each figure.
+"""Figures and notes of the LFR experiments of Rabbany & Zaïane 2015 (sec. 5, Figures 7-9): plots of the trial
+summaries, the paper's qualitative findings checked on them, and the Markdown note of each figure.
 
 Figures are drawn with matplotlib (extra ``plot``) through :func:`agreekit._plot.pyplot` and
 written all or nothing through a unique temporary file (:func:`agreekit._io.write_files`).
@@ -122,7 +122,7 @@ def plot_agreement(
 
 
 def plot_figure7(summary, path, *, measures: Sequence[str] | None = None) -> None:
-    """Figure 7 of the seed: agreement with the ground truth vs mixing parameter, one panel per measure."""
+    """Figure 7 of Rabbany & Zaïane 2015: agreement with the ground truth vs mixing parameter, one panel per measure."""
     measures = list(measures or [m for m in FIGURE7_MEASURES if m in set(summary["measure"])])
     plot_agreement(
         summary,
@@ -168,7 +168,7 @@ def _kendall(a, b) -> float:
 
 
 def figure_findings(figure: int, summary) -> list[tuple[str, bool | None, str]]:
-    """The seed's qualitative statements about Figure 7, 8 or 9, checked on ``summary``.
+    """Rabbany & Zaïane's qualitative statements about Figure 7, 8 or 9, checked on ``summary``.
 
     Returns ``(statement, holds, evidence)`` triples; ``holds`` is None when the algorithms
     the statement needs were not run.
@@ -284,7 +284,7 @@ def figure_findings(figure: int, summary) -> list[tuple[str, bool | None, str]]:
         stand = OVERLAPPING_METHODS.get(top)
         out.append(
             (
-                f"NMI′ and NMI″ penalize the method that finds many communities (the seed: MOSES; here {top}"
+                f"NMI′ and NMI″ penalize the method that finds many communities (the paper: MOSES; here {top}"
                 f"{', its stand-in' if stand == 'MOSES' else ''}) more than Aω and ARI′_δ do",
                 bool(g_n > g_a),
                 f"{top} finds {comm.loc[top].mean():.0f} communities on average (truth "
@@ -333,7 +333,7 @@ def figure_findings(figure: int, summary) -> list[tuple[str, bool | None, str]]:
 
 def figure_markdown(figure: int, frame, summary, *, settings: dict, records: Sequence[dict]) -> str:
     """Markdown note beside Rabbany & Zaïane 2015, Figure 7, 8 or 9: setup, means per measure, communities, realized
-    mixing and whether the seed's qualitative findings hold."""
+    mixing and whether the paper's qualitative findings hold."""
     s = figure_settings(figure)
     x = s["x"]
     labels = s["measures"]
@@ -341,7 +341,7 @@ def figure_markdown(figure: int, frame, summary, *, settings: dict, records: Seq
     lines = [f"# Seed Figure {figure}: {s['title'].split(' (')[0]}", ""]
     lines += [settings.get("description", ""), ""]
     findings = figure_findings(figure, summary)
-    lines += ["## The seed's findings, checked", ""]
+    lines += ["## Rabbany & Zaïane's findings, checked", ""]
     for text, holds, evidence in findings:
         verdict = "**holds**" if holds else ("**not checked**" if holds is None else "**does not hold**")
         lines.append(f"- {text}: {verdict} — {evidence}.")
@@ -405,7 +405,7 @@ def _description(figure: int, st: dict, repeats: int) -> str:
     )
     files = (
         f"Figure: `figure{figure}.png`; all trials: `figure{figure}_trials.csv`; means/std: "
-        f"`figure{figure}_summary.csv`. {repeats} graph(s) per point (the seed: 10 runs; raise `repeats`)."
+        f"`figure{figure}_summary.csv`. {repeats} graph(s) per point (the paper: 10 runs; raise `repeats`)."
     )
     if figure == 7:
         gen = st.get("generator", "agreekit")
@@ -419,7 +419,7 @@ def _description(figure: int, st: dict, repeats: int) -> str:
             "(python-igraph): "
             + ", ".join(st["algorithms"])
             + (
-                " (spinglass = Reichardt–Bornholdt Potts model, standing in for the seed's PottsModel). "
+                " (spinglass = Reichardt–Bornholdt Potts model, standing in for Rabbany & Zaïane's PottsModel). "
                 if "spinglass" in st["algorithms"]
                 else ". "
             )
@@ -433,7 +433,7 @@ def _description(figure: int, st: dict, repeats: int) -> str:
             + ", ".join(st["algorithms"])
             + ". ARI^ξ_{x²} and ARI^{Σd}_{x²} are the adjusted generalized "
             "distance AD_{x²} with the edge (ξ) and degree (Σd) overlap functions of the weighted graph "
-            "(seed §3.1, seed's definitions), C_⊥ARI′ is ARI′_δ of the incidence-transformed memberships "
+            "(Rabbany & Zaïane 2015, §3.1 definitions), C_⊥ARI′ is ARI′_δ of the incidence-transformed memberships "
             "(§4.1); NMI is NMI_Σ. " + files
         )
     stand = ", ".join(
@@ -442,7 +442,7 @@ def _description(figure: int, st: dict, repeats: int) -> str:
     return (
         f"Overlapping LFR graphs (agreekit.clustering.lfr.lfr_benchmark): {graph}; μ_t = {st['mu']}, "
         f"o_m = {st['memberships']} communities per overlapping node, fraction of overlapping nodes "
-        f"{', '.join(str(m) for m in st['overlap_fraction'])}. The seed's COPRA, MOSES, OSLOM and BIGCLAM "
+        f"{', '.join(str(m) for m in st['overlap_fraction'])}. Rabbany & Zaïane's COPRA, MOSES, OSLOM and BIGCLAM "
         f"are external programs; cdlib's methods stand in: {stand}. big_clam is given the true number of "
         "communities (the SNAP program estimates it) and the threshold affiliation of Yang & Leskovec; nodes "
         "a method leaves uncovered form one extra cluster for ω, Aω and the δ measures and stay uncovered "

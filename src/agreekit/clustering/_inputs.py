@@ -20,7 +20,7 @@ path of all contingency measures).  Accepted forms:
 Two clusterings compared must be over the same node set (label vectors and matrices are
 positional, ids ``0..n-1``; covers are keyed by their node ids).  Nodes in no cluster
 ("uncovered") follow the ``uncovered`` convention of :func:`as_clustering`: by default they
-form **one extra cluster** (the convention of the seed authors' program); ``"singletons"``
+form **one extra cluster** (the convention of Rabbany & Zaïane's program); ``"singletons"``
 gives each its own cluster; ``"ignore"`` keeps them as all-zero rows (they then co-occur
 with nobody in the co-membership measures and drop out of the contingency table).
 

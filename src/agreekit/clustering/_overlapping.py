@@ -99,9 +99,9 @@ def overlapping_nmi(U: Any, V: Any, *, variant: str = "lfk", nodes: Any = None) 
     :math:`H(X_k|Y) = \min_l H(X_k|Y_l)` over the admissible :math:`Y_l`, else
     :math:`H(X_k|Y) = H(X_k)` (Lancichinetti, Fortunato & Kertész 2009, appendix B).
 
-    * ``variant="lfk"`` (the seed's NMI′): :math:`1 - \tfrac12[H(X|Y)_{norm} + H(Y|X)_{norm}]` with
+    * ``variant="lfk"`` (Rabbany & Zaïane's NMI′): :math:`1 - \tfrac12[H(X|Y)_{norm} + H(Y|X)_{norm}]` with
       :math:`H(X|Y)_{norm} = \tfrac{1}{|X|}\sum_k H(X_k|Y)/H(X_k)`;
-    * ``variant="mgh"`` (the seed's NMI″; McDaid, Greene & Hurley 2011, "max" normalization):
+    * ``variant="mgh"`` (Rabbany & Zaïane's NMI″; McDaid, Greene & Hurley 2011, "max" normalization):
       :math:`I(X{:}Y)/\max(H(X), H(Y))` with :math:`H(X) = \sum_k H(X_k)`,
       :math:`H(X|Y) = \sum_k H(X_k|Y)` and
       :math:`I(X{:}Y) = \tfrac12[H(X) - H(X|Y) + H(Y) - H(Y|X)]`.
@@ -143,7 +143,7 @@ def overlapping_nmi(U: Any, V: Any, *, variant: str = "lfk", nodes: Any = None) 
 
     Examples
     --------
-    The seed's Figure 2(b) (NMI′ 0.61 / 0.62, NMI″ 0.53 / 0.61, truncated to two decimals):
+    Rabbany & Zaïane 2015, Figure 2(b) (NMI′ 0.61 / 0.62, NMI″ 0.53 / 0.61, truncated to two decimals):
 
     >>> from agreekit.clustering import overlapping_nmi
     >>> V = [[1, 2, 3, 4, 5], [6, 7, 8], [9, 10, 11]]

@@ -263,7 +263,7 @@ def agreement_with_graph(U: Any, graph: Any, measure: Any = "ari_delta", **optio
     """Agreement between a clustering and the graph's edge set used as a clustering.
 
     Each edge (a, b) becomes a cluster of its two end nodes (membership √w); the result is
-    ``measure(U, N)`` — the "(N, X)" rows of the seed's Tables 1–3.
+    ``measure(U, N)`` — the "(N, X)" rows of Rabbany & Zaïane's Tables 1–3.
 
     Parameters
     ----------

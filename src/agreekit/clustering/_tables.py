@@ -1,4 +1,4 @@
-"""Rows of the seed's Tables 1-3 for an example (graph, ground truth, candidates).
+"""Rows of Rabbany & Zaïane's (2015) Tables 1-3 for an example (graph, ground truth, candidates).
 
 Pipeline helpers (not in :mod:`agreekit.clustering`'s ``__all__``; import them from here):
 :func:`seed_table`, :func:`seed_table_frame`, :func:`seed_table_markdown` and
@@ -40,7 +40,7 @@ def seed_table(example: Mapping, *, direct_weight: float = 0.5) -> list[dict]:
         clusters), ``ground_truth`` (a name) and ``candidates`` (two names), as in
         ``resources/clustering/*.json``.
     direct_weight : float
-        The seed's α of the D_+ rows: the weight of D(T, C) (``alpha=`` is deprecated).
+        Rabbany & Zaïane's α of the D_+ rows: the weight of D(T, C) (``alpha=`` is deprecated).
 
     Returns
     -------
@@ -84,9 +84,9 @@ def seed_table(example: Mapping, *, direct_weight: float = 0.5) -> list[dict]:
 
 @renamed_parameters(alpha="direct_weight")
 def seed_table_frame(example: Mapping, *, direct_weight: float = 0.5):
-    """:func:`seed_table` beside the seed's printed values (pandas DataFrame).
+    """:func:`seed_table` beside the paper's printed values (pandas DataFrame).
 
-    Columns: ``row`` (our label), ``seed_row`` (the label printed in the seed), then for each
+    Columns: ``row`` (our label), ``seed_row`` (the label printed in the paper), then for each
     measure column ``<col>`` (ours), ``<col>_paper`` and ``<col>_diff`` (ours − paper).
     """
     import pandas as pd

@@ -1,4 +1,4 @@
-"""Trials of the seed's LFR experiments (sec. 5, Figures 7-9): one graph, every method, scored.
+"""Trials of the LFR experiments of Rabbany & Zaïane 2015 (sec. 5, Figures 7-9): one graph, every method, scored.
 
 * Figure 7 — unweighted LFR graphs, mixing μ varied; disjoint community detection
   (python-igraph: Louvain = multilevel, Walktrap, Infomap, Spinglass = the Potts model of
@@ -7,7 +7,7 @@
   with edge weights; measures ARI^ξ_{x²}, ARI^{Σd}_{x²}, C_⊥ARI′ (structure-dependent, weighted
   graph) and ARI, NMI.
 * Figure 9 — overlapping LFR graphs (μ_t fixed, o_m memberships, fraction of overlapping nodes
-  varied); overlapping community detection from cdlib (stand-ins for the seed's external
+  varied); overlapping community detection from cdlib (stand-ins for the paper's external
   programs, see :data:`~agreekit.clustering._detection.OVERLAPPING_METHODS`); measures NMI′,
   NMI″, ω, Aω, RI′_δ, ARI′_δ.
 
@@ -243,9 +243,9 @@ def weighted_lfr_trial(
 def _figure9_score(m: str, truth, found, truth_cover, found_cover, n) -> float:
     if m in ("nmi_lfk", "nmi_mgh"):  # uncovered nodes stay uncovered (as the LFK program and cdlib)
         return C.overlapping_nmi(truth_cover, found_cover, variant="lfk" if m == "nmi_lfk" else "mgh", nodes=range(n))
-    if m == "omega":  # the seed's ω: the unadjusted index (the pipeline's key and label stay "omega" / ω)
+    if m == "omega":  # Rabbany & Zaïane's ω: the unadjusted index (the pipeline's key and label stay "omega" / ω)
         return C.omega_unadjusted(truth, found)
-    if m == "adjusted_omega":  # the seed's Aω = cdlib's omega
+    if m == "adjusted_omega":  # Rabbany & Zaïane's Aω = cdlib's omega
         return C.omega(truth, found)
     if m == "ri_delta_approx":
         return C.ri_delta(truth, found, exact=False)

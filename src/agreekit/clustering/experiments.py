@@ -1,4 +1,4 @@
-"""The seed's LFR experiments (sec. 5, Figures 7-9): community detection on LFR benchmarks.
+"""The LFR experiments of Rabbany & Zaïane 2015 (sec. 5, Figures 7-9): community detection on LFR benchmarks.
 
 Pipeline code (``workflow/scripts/clustering_*.py``), kept apart from the measures in three
 private modules; this module gathers their public names:
@@ -12,7 +12,7 @@ private modules; this module gathers their public names:
   measures of each figure (:data:`FIGURE7_MEASURES`, ...), and the trial tables
   (:func:`trials_frame`, :func:`summarize_trials`, :func:`figure_settings`);
 * :mod:`agreekit.clustering._figures` — plots (:func:`plot_agreement`, :func:`plot_figure`,
-  :func:`plot_figure7`), the seed's findings checked (:func:`figure_findings`) and the Markdown
+  :func:`plot_figure7`), the paper's findings checked (:func:`figure_findings`) and the Markdown
   note (:func:`figure_markdown`, :func:`figure_report`).
 
 networkx, python-igraph and cdlib are optional dependencies (``pip install agreekit[workflow]``),

@@ -108,7 +108,7 @@ class DiscriminativePowerResult(ResultBase):
     ----------
     n_pairs, n_significant : int
         |C| and #{pairs with ASL < alpha} (Sakai's ASL = b / B, not the (b + 1) / (B + 1)
-        p-value: the count of the seed).
+        p-value: Sakai's (2006) count).
     proportion : float
         n_significant / n_pairs (the "sensitivity").
     estimated_difference : float
@@ -407,7 +407,7 @@ def discriminative_power(
         Per-topic values of one metric (see :func:`agreekit.ireval.metrics.load_scores`).
     alpha : float, default 0.05
         Significance level; a pair is significant iff Sakai's ASL = b / B < alpha
-        (the count of the seed, not the (b + 1) / (B + 1) p-value).  k = B alpha
+        (Sakai's (2006) count, not the (b + 1) / (B + 1) p-value).  k = B alpha
         (Figs. 5-6) is rounded down with a warning when it is not an integer.
     test : {"paired", "unpaired"}
     n_resamples, rng, resamples

@@ -370,7 +370,7 @@ def swap_rates(
 
     Examples
     --------
-    The swap method on the seed's defaults (B = 1000, 21 bins of 0.01) for five systems that
+    The swap method on Sakai's (2006) defaults (B = 1000, 21 bins of 0.01) for five systems that
     are 0.075 apart: the difference needed for a swap rate of at most 5 % (Table 3's abs):
 
     >>> import numpy as np

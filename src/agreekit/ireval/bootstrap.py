@@ -240,7 +240,7 @@ def meta_evaluate(
         Per-topic values of one metric.
     alpha : float, default 0.05
         The significance level: discriminative power counts pairs with Sakai's
-        ASL = b / B < alpha (the seed's count).
+        ASL = b / B < alpha (Sakai's 2006 count).
     n_resamples, rng
         B and the seed of the three shared sets of samples.
     summary : {"mean", "gmean"}

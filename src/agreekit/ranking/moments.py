@@ -66,7 +66,7 @@ class ExactMoments(ResultBase):
     --------
     >>> from agreekit.ranking import exact_moments
     >>> m = exact_moments("kendall", n=10, weigher="inverse_square:n0=1", scheme="multiplicative")
-    >>> round(m.mean, 7), round(m.var, 7), round(m.left_var, 7), m.n_permutations   # Table 5 of the seed
+    >>> round(m.mean, 7), round(m.var, 7), round(m.left_var, 7), m.n_permutations   # Table 5 of Lombardo et al.
     (-0.2378916, 0.2414456, 0.0686167, 3628800)
     >>> m.to_dict()["weigher"]
     'inverse_square:n0=1'

@@ -259,7 +259,7 @@ class CoefficientTable(ResultBase):
     >>> tab = load_table("spearman_multiplicative_harmonic")
     >>> tab.coefficient, tab.scheme, tab.weigher, tab.n_exact
     ('spearman', 'multiplicative', 'harmonic', 10)
-    >>> m = tab.moments(10)                    # an exact row (Table 3 of the seed)
+    >>> m = tab.moments(10)                    # an exact row (Table 3 of Lombardo et al.)
     >>> m.source, round(m.mean, 7)
     ('exact', -0.1233591)
     >>> g = tab.standardization_function(10)
