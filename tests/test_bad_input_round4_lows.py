@@ -180,7 +180,7 @@ def test_environment_variable_sets_the_threshold(capsys, monkeypatch):
 
 
 def _kendall_additive(a, b, f):
-    """Weighted Kendall τ_w with additive item weights, from its definition (Lombardo et al., Eqs. 8, 12):
+    """Weighted Kendall τ_w with additive item weights, from its definition (Lombardo 2025, Eqs. 8, 12):
     w_i = f(a_i) + f(b_i); τ_w = Σ_{i<j} w_i w_j sgn(a_i-a_j) sgn(b_i-b_j) / Σ_{i<j} w_i w_j."""
     num = den = 0.0
     for i, j in itertools.combinations(range(len(a)), 2):

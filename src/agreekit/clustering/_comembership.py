@@ -631,6 +631,12 @@ def omega_unadjusted(U: Any, V: Any) -> float:
     float
         ω in [0, 1]: the share of node pairs that U and V put together equally often.
 
+    References
+    ----------
+    R. Rabbany, O. R. Zaïane. Generalization of clustering agreements and distances for
+    overlapping clusters and network communities. Data Min. Knowl. Disc. 29(5), 1458–1485 (2015).
+    :doi:`10.1007/s10618-015-0426-x`
+
     Examples
     --------
     >>> from agreekit.clustering import omega_unadjusted

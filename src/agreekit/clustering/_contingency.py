@@ -729,6 +729,12 @@ def mirkin_index(U: Any, V: Any) -> float:
     float
         The Mirkin metric (0 for identical partitions).
 
+    References
+    ----------
+    R. Rabbany, O. R. Zaïane. Generalization of clustering agreements and distances for
+    overlapping clusters and network communities. Data Min. Knowl. Disc. 29(5), 1458–1485 (2015).
+    :doi:`10.1007/s10618-015-0426-x`
+
     Examples
     --------
     >>> from agreekit.clustering import mirkin_index
@@ -879,6 +885,10 @@ def adjusted_mutual_info(U: Any, V: Any, *, average_method: str = "arithmetic") 
     ----------
     N. X. Vinh, J. Epps, J. Bailey. Information theoretic measures for clusterings comparison:
     variants, properties, normalization and correction for chance. JMLR 11, 2837–2854 (2010).
+
+    R. Rabbany, O. R. Zaïane. Generalization of clustering agreements and distances for
+    overlapping clusters and network communities. Data Min. Knowl. Disc. 29(5), 1458–1485 (2015).
+    :doi:`10.1007/s10618-015-0426-x`
 
     Examples
     --------

@@ -141,6 +141,10 @@ def overlapping_nmi(U: Any, V: Any, *, variant: str = "lfk", nodes: Any = None) 
     A. F. McDaid, D. Greene, N. Hurley. Normalized mutual information to evaluate overlapping
     community finding algorithms. arXiv:1110.2515 (2011).
 
+    R. Rabbany, O. R. Zaïane. Generalization of clustering agreements and distances for
+    overlapping clusters and network communities. Data Min. Knowl. Disc. 29(5), 1458–1485 (2015).
+    :doi:`10.1007/s10618-015-0426-x`
+
     Examples
     --------
     Rabbany & Zaïane 2015, Figure 2(b) (NMI′ 0.61 / 0.62, NMI″ 0.53 / 0.61, truncated to two decimals):

@@ -283,6 +283,12 @@ def agreement_with_graph(U: Any, graph: Any, measure: Any = "ari_delta", **optio
         The measure's value of (U, N); for the co-membership measures 1 means that U puts
         exactly the edges' end nodes together.
 
+    References
+    ----------
+    R. Rabbany, O. R. Zaïane. Generalization of clustering agreements and distances for
+    overlapping clusters and network communities. Data Min. Knowl. Disc. 29(5), 1458–1485 (2015).
+    :doi:`10.1007/s10618-015-0426-x`
+
     Examples
     --------
     >>> from agreekit.clustering import agreement_with_graph

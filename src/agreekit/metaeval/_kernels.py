@@ -49,7 +49,7 @@ def pair_correlations(RA, FW, pa, pb, multiplicative):
     RA[m, r, i]: rank of system i by metric m in replicate r (ties share a value);
     FW[m, r, i]: f at that rank.  Item weight w_i = FW[a, r, i] + FW[b, r, i] (or the
     product); tau_w = sum_{i<j} w_i w_j sgn_a sgn_b / sqrt(sum_{a untied} w_i w_j *
-    sum_{b untied} w_i w_j), which is the tau_w of Lombardo et al. when there are no ties.
+    sum_{b untied} w_i w_j), which is the tau_w of Lombardo (2025) when there are no ties.
     Returns (tau_b, tau_w), each of shape (R, P); NaN where a ranking is all tied.
     """
     M, R, s = RA.shape

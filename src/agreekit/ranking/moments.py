@@ -62,11 +62,16 @@ class ExactMoments(ResultBase):
         Wall-clock seconds of the enumeration (not part of ``==``).  ``elapsed`` is its
         deprecated alias.
 
+    References
+    ----------
+    P. Lombardo (2025). Standardization of Weighted Ranking Correlation Coefficients.
+    arXiv preprint arXiv:2504.08428.
+
     Examples
     --------
     >>> from agreekit.ranking import exact_moments
     >>> m = exact_moments("kendall", n=10, weigher="inverse_square:n0=1", scheme="multiplicative")
-    >>> round(m.mean, 7), round(m.var, 7), round(m.left_var, 7), m.n_permutations   # Table 5 of Lombardo et al.
+    >>> round(m.mean, 7), round(m.var, 7), round(m.left_var, 7), m.n_permutations   # Table 5 of Lombardo (2025)
     (-0.2378916, 0.2414456, 0.0686167, 3628800)
     >>> m.to_dict()["weigher"]
     'inverse_square:n0=1'

@@ -14,7 +14,7 @@ Two forms are offered:
   and g1 = (B g0 + C)/(1 - Γ̄²).  In the flat case (Eq. 27) g1 follows Eq. 29
   and g0 solves E[g] = 0 exactly; it reduces to Eq. 28, g0 = -VΓ̄/(1-V-Γ̄²), when
   A = 0 exactly.
-* ``form="paper"``: B and C as printed in Eqs. 30/32 of Lombardo et al., with (1-Γ̄²)V where
+* ``form="paper"``: B and C as printed in Eqs. 30/32 of Lombardo (2025), with (1-Γ̄²)V where
   (1+Γ̄)²V belongs, and Eq. 28 verbatim in the flat case.  E[g] is then biased
   (e.g. about -0.036 for Spearman/additive/harmonic at n = 3); kept so that users
   can see the published bias.
@@ -29,7 +29,7 @@ line. Two rules pick the point on it (``g0_rule``):
   maximum of their minimum is at an intersection of two of them or at an end of the
   feasible range (g0 in [-1, 1]), so it has a closed form. g is then strictly increasing
   whenever any feasible g is (``min_slope > 0``).
-* ``"closest_to_zero"`` (Algorithm 1 of Lombardo et al., default for ``form="paper"``): the g0
+* ``"closest_to_zero"`` (Algorithm 1 of Lombardo (2025), default for ``form="paper"``): the g0
   closest to 0 satisfying the monotonicity inequalities (i) [2(1-Γ̄)-B] g0 ≥ C - 2(1-Γ̄),
   (ii) B g0 ≥ -C, (iii) [2(1+Γ̄)+B] g0 ≤ 2(1+Γ̄) - C. With the corrected B, C this lands
   on a bound, i.e. g' = 0 somewhere, in most cases: over the shipped tables at
@@ -133,6 +133,11 @@ class StandardizationFunction(ResultBase):
     min_slope : float
         min of g' on [-1, 1] (= min(g'(-1), g'(Γ̄), g'(1))); > 0 means strictly increasing.
 
+    References
+    ----------
+    P. Lombardo (2025). Standardization of Weighted Ranking Correlation Coefficients.
+    arXiv preprint arXiv:2504.08428.
+
     Examples
     --------
     >>> from agreekit import StandardizationFunction, exact_moments
@@ -147,7 +152,7 @@ class StandardizationFunction(ResultBase):
     >>> abs(g.expected_value()) < 1e-15
     True
 
-    Algorithm 1 of Lombardo et al. ("g0 closest to 0") gives a g that is flat at Γ̄ here:
+    Algorithm 1 of Lombardo (2025) ("g0 closest to 0") gives a g that is flat at Γ̄ here:
 
     >>> a1 = StandardizationFunction.from_moments(m.mean, m.var, m.left_var, g0_rule="closest_to_zero")
     >>> round(a1.min_slope, 6), abs(a1.expected_value()) < 1e-15
@@ -186,7 +191,7 @@ class StandardizationFunction(ResultBase):
         left_var : float
             V^ℓ in [0, V].
         form : {'corrected', 'paper'}, optional
-            ``'corrected'`` (default) gives E[g(Γ)] = 0; ``'paper'`` uses Lombardo et al.'s
+            ``'corrected'`` (default) gives E[g(Γ)] = 0; ``'paper'`` uses Lombardo's (2025)
             printed Eqs. 30/32, which do not (see module docstring).
         g0_rule : {'max_min_slope', 'closest_to_zero'} or None, optional
             How the free parameter is chosen: the g with the largest minimum slope on
@@ -378,7 +383,7 @@ def _flat_coefficients(G, V, L, A, form, eps_bound):
 
 
 def _algorithm1(G, B, C, eps_bound):
-    """Algorithm 1 of Lombardo et al.: g0 closest to 0 within the monotonicity bounds."""
+    """Algorithm 1 of Lombardo (2025): g0 closest to 0 within the monotonicity bounds."""
     lows = [-1.0]
     ups = [1.0]
     # (i) [2(1-G) - B] g0 >= C - 2(1-G)
@@ -452,7 +457,7 @@ def standardize(
         ``'paper'`` uses the printed Eq. 30/32 (biased, for comparison).
     g0_rule : {'max_min_slope', 'closest_to_zero'} or None, optional
         How g's free parameter is chosen: ``'max_min_slope'`` (the g with the largest minimum
-        slope on [-1, 1], strictly increasing) or ``'closest_to_zero'`` (Lombardo et al.'s Algorithm 1,
+        slope on [-1, 1], strictly increasing) or ``'closest_to_zero'`` (Lombardo's (2025) Algorithm 1,
         which usually makes g flat somewhere). ``None`` (default): ``'max_min_slope'`` for
         ``form='corrected'``, ``'closest_to_zero'`` for ``form='paper'``.
     table : CoefficientTable, path or scheme id, optional
@@ -484,6 +489,11 @@ def standardize(
     See Also
     --------
     null_moments : the moments behind g, where they came from and their standard errors.
+
+    References
+    ----------
+    P. Lombardo (2025). Standardization of Weighted Ranking Correlation Coefficients.
+    arXiv preprint arXiv:2504.08428.
 
     Examples
     --------

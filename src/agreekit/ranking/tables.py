@@ -253,13 +253,18 @@ class CoefficientTable(ResultBase):
     path : str or None, optional
         The file it was read from (None for a table read from stdin).
 
+    References
+    ----------
+    P. Lombardo (2025). Standardization of Weighted Ranking Correlation Coefficients.
+    arXiv preprint arXiv:2504.08428.
+
     Examples
     --------
     >>> from agreekit.ranking import load_table
     >>> tab = load_table("spearman_multiplicative_harmonic")
     >>> tab.coefficient, tab.scheme, tab.weigher, tab.n_exact
     ('spearman', 'multiplicative', 'harmonic', 10)
-    >>> m = tab.moments(10)                    # an exact row (Table 3 of Lombardo et al.)
+    >>> m = tab.moments(10)                    # an exact row (Table 3 of Lombardo (2025))
     >>> m.source, round(m.mean, 7)
     ('exact', -0.1233591)
     >>> g = tab.standardization_function(10)
