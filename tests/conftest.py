@@ -106,6 +106,8 @@ SLOW = (
     "tests/test_bad_input_round4_output.py::test_character_device_survives_every_command",
     "tests/test_bad_input_round4_output.py::test_fifo_reader_gets_the_output",
     "tests/test_bad_input_round4_output.py::test_symlink_to_a_file_is_written_through",
+    # every clustering job of the quick config through Snakemake, its console read for third-party notes
+    "tests/test_quiet_console.py::test_every_clustering_job_of_the_quick_config_keeps_the_console_clean",
     # two Snakemake dry runs (the in-process cases of the same file are fast)
     "tests/test_bad_config_round4.py::test_dry_run_refuses_collection_path_and_alpha_before_any_job",
 )

@@ -23,6 +23,7 @@ import time
 from pathlib import Path
 
 import pytest
+from test_quiet_console import third_party_lines
 
 ROOT = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.slurm
@@ -161,6 +162,8 @@ def test_quick_configs_on_slurm_match_local_run(tmp_path):
         pytest.fail(f"SLURM run did not finish in 30 min:\n{out[-4000:]}")
     t_slurm = time.perf_counter() - t0
     assert lr.returncode == 0, f"local run failed:\n{lr.stdout[-2000:]}\n{lr.stderr[-4000:]}"
+    # `make results`' console on the quick configs: no third-party notes (cdlib's, warnings, font notes)
+    assert third_party_lines(lr.stdout + lr.stderr) == [], "third-party lines on the local run's console"
     assert sl.returncode == 0, f"SLURM run failed:\n{out[-6000:]}"
     assert "SLURM jobid" in out, "jobs were not submitted to SLURM:\n" + out[-3000:]
     n_sbatch = len(set(re.findall(r"SLURM jobid (\d+)", out)))

@@ -6,7 +6,8 @@
 :func:`detect_communities` runs python-igraph's disjoint methods (:data:`ALGORITHMS`) and
 :func:`detect_overlapping` cdlib's overlapping ones (:data:`OVERLAPPING_METHODS`).  networkx,
 python-igraph and cdlib are optional dependencies (``pip install agreekit[workflow]``) imported
-only when these functions run.
+only when these functions run; cdlib is imported without the notes it prints about its own optional
+packages (see ``_quiet_import``).
 
 networkx deviations (``generator="networkx"`` only): it needs ``tau2 > 1``; it cannot meet
 ``average_degree`` together with ``max_degree``, so the ``min_degree`` whose truncated power law has
@@ -15,12 +16,18 @@ the mean closest to ``average_degree`` is passed instead; its self-loops are rem
 
 from __future__ import annotations
 
+import contextlib
+import io
 import random
+import re
+import sys
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
 
 from agreekit._api import check_rng, renamed_parameters
+from agreekit._optional import import_optional
 from agreekit._validation import InputError, check_choice, check_float, check_int
 from agreekit.clustering.lfr import lfr_benchmark
 
@@ -49,6 +56,44 @@ OVERLAPPING_METHODS = {
 
 #: graph generators
 GENERATORS = ("agreekit", "networkx")
+
+
+#: lines cdlib prints on import (``cdlib.prompt_utils.report_missing_packages``, once per algorithms
+#: module) about its optional packages that agreekit does not use; :func:`_quiet_import` drops them
+CDLIB_IMPORT_NOTES = (
+    re.compile(r"Note: to be able to use all crisp methods, you need to install some additional packages: .*"),
+)
+
+#: compile-time warnings about a third-party module's own source (cdlib's regex strings: a
+#: SyntaxWarning from Python 3.12, a DeprecationWarning before) when it is imported without bytecode
+_SOURCE_WARNINGS = ((SyntaxWarning, r"invalid escape sequence"), (DeprecationWarning, r"invalid escape sequence"))
+
+
+def _quiet_import(name: str, *, purpose: str, notes=CDLIB_IMPORT_NOTES):
+    """Import ``name`` (as :func:`agreekit._optional.import_optional`) without the known ``notes`` it prints.
+
+    What the import writes to ``sys.stdout`` and ``sys.stderr`` is held in a buffer; the lines that
+    match one of ``notes`` (compiled patterns, whole line) are dropped and every other line goes on to
+    the stream it was written to, also when the import fails, so errors and warnings still show (only
+    the compile-time warnings about the imported package's own source in ``_SOURCE_WARNINGS`` are
+    ignored).  Output is not redirected globally: only during this import, and not at all once
+    ``name`` is imported.
+    """
+    if name in sys.modules:
+        return sys.modules[name]
+    out, err = io.StringIO(), io.StringIO()
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), warnings.catch_warnings():
+            for category, message in _SOURCE_WARNINGS:
+                warnings.filterwarnings("ignore", message=message, category=category)
+            return import_optional(name, purpose=purpose)
+    finally:
+        for buffer, stream in ((out, sys.stdout), (err, sys.stderr)):
+            lines = buffer.getvalue().splitlines(keepends=True)
+            kept = "".join(ln for ln in lines if not any(p.fullmatch(ln.rstrip("\r\n")) for p in notes))
+            if kept:
+                stream.write(kept)
+                stream.flush()
 
 
 @dataclass(frozen=True)
@@ -223,23 +268,20 @@ def detect_overlapping(n: int, edges: np.ndarray, method: str, *, rng=None, n_co
     random.seed(int(seed))
     np.random.seed(int(seed) % (2**32))
     try:
-        import warnings
-
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            from cdlib import algorithms as A
-
-            if method == "slpa":
-                res = A.slpa(G)
-            elif method == "core_expansion":
-                res = A.core_expansion(G)
-            elif method == "lfm":
-                res = A.lfm(G, alpha=1.0)
-            elif method == "big_clam":
-                k = check_int("n_communities", n_communities, minimum=1)
+        A = _quiet_import("cdlib.algorithms", purpose="detect_overlapping")
+        if method == "slpa":
+            res = A.slpa(G)
+        elif method == "core_expansion":
+            res = A.core_expansion(G)
+        elif method == "lfm":
+            res = A.lfm(G, alpha=1.0)
+        elif method == "big_clam":
+            k = check_int("n_communities", n_communities, minimum=1)
+            # its sigm(x) = 1 / expm1(x) overflows to 1 / inf = 0, the exact limit, for large x
+            with np.errstate(over="ignore"):
                 res = A.big_clam(G, dimensions=k, affiliation_method="threshold")
-            else:
-                res = A.demon(G, epsilon=0.25)
+        else:
+            res = A.demon(G, epsilon=0.25)
     finally:
         random.setstate(py_state)
         np.random.set_state(np_state)
