@@ -247,7 +247,8 @@ class QuantileModel:
             lh = np.interp(nq.values[k], qh, L)
             lv = self._vertical_many(n, nq.values[k], exclude=k)
             for sign, l in ((-1.0, lh), (1.0, lv)):
-                F = 1.0 / (1.0 + np.exp(-l))
+                with np.errstate(over="ignore"):  # exp(-l) = inf for l << 0 gives F = 0, as intended
+                    F = 1.0 / (1.0 + np.exp(-l))
                 for h, m in enumerate(masks):
                     if h < 2:
                         diff[k, h] += sign * np.mean(np.abs(np.log(np.maximum(F[m], 1e-12) / P[m])))
