@@ -164,6 +164,78 @@ def test_large_n_matches_direct_on_a_subsample_and_is_fast_enough_to_run():
     assert ap_correlation(rx, rx) == 1.0 and ap_correlation(rx, n + 1 - rx) == pytest.approx(-1.0, abs=1e-12)
 
 
+# vectorized forms of the same definitions (numpy, O(n²) memory in row blocks) for thousands of items
+def _pair_blocks(rx, ry, block=512):
+    """Yield (rows, A, B): A[i, j] = y_j strictly above y_i, B[i, j] = x_j strictly above x_i."""
+    rx, ry = np.asarray(rx, float), np.asarray(ry, float)
+    for a in range(0, rx.size, block):
+        rows = slice(a, min(a + block, rx.size))
+        yield rows, ry[None, :] < ry[rows, None], rx[None, :] < rx[rows, None]
+
+
+def tau_ap_direct_np(rx, ry):
+    """Yilmaz et al.'s τ_AP, y untied: C(i)/(p_i − 1) summed over the items below y's top."""
+    n = len(rx)
+    total = 0.0
+    for _, A, B in _pair_blocks(rx, ry):
+        p1 = A.sum(axis=1)  # p_i − 1
+        c = (A & B).sum(axis=1)
+        total += np.sum(c[p1 > 0] / p1[p1 > 0])
+    return 2 * total / (n - 1) - 1
+
+
+def tau_star_direct_np(rx, ry):
+    total, m = 0.0, 0
+    for _, A, B in _pair_blocks(rx, ry):
+        p1 = A.sum(axis=1)
+        c = (A & B).sum(axis=1)
+        total += np.sum(c[p1 > 0] / p1[p1 > 0])
+        m += int(np.sum(p1 > 0))
+    return 2 * total / m - 1
+
+
+def tau_ap_a_direct_np(rx, ry):
+    """Urbano & Marrero's τ_AP_a (x untied, ties in y) with the harmonic sums H written out."""
+    n = len(rx)
+    H = np.concatenate(([0.0], np.cumsum(1.0 / np.arange(1, 2 * n + 2))))
+    ry_f = np.asarray(ry, float)
+    total = 0.0
+    for rows, A, B in _pair_blocks(rx, ry):
+        p = 1 + A.sum(axis=1)
+        t = (ry_f[None, :] == ry_f[rows, None]).sum(axis=1)
+        c = (A & B).sum(axis=1)
+        s1 = (H[p + t - 2] - H[np.maximum(p - 2, 0)]) / t  # (1/t) Σ_{k=1}^{t} 1/(p + k − 2)
+        total += np.sum(np.where(p != 1, c * s1, 0.0))
+        for pi, ti in zip(p, t):
+            total += sum(k / (pi + k - 1) for k in range(1, ti)) / (2 * ti)
+    return 2 * total / (n - 1) - 1
+
+
+@pytest.mark.parametrize("n", [4097, 5000, 9001])
+def test_thousands_of_items_over_several_buckets_against_the_definition(n):
+    """Sizes beyond one 4096-value bucket of the permutation kernel (n = 4097: a last bucket of one
+    item), correlated and independent orders, and inputs that only look like permutations (a rank
+    repeated within a bucket or across buckets, in x or in y) which must leave the fast path."""
+    rng = np.random.default_rng(n)
+    rx = rng.permutation(n) + 1
+    noisy = np.argsort(np.argsort(rx + rng.normal(0, n / 10, n))) + 1  # correlated with rx
+    for ry in (noisy, rng.permutation(n) + 1, rx.copy(), n + 1 - rx):
+        ref = tau_ap_direct_np(rx, ry)
+        assert ap_correlation(rx, ry) == pytest.approx(ref, abs=1e-12)
+        sym = (ref + tau_ap_direct_np(ry, rx)) / 2
+        assert ap_correlation(rx, ry, symmetric=True) == pytest.approx(sym, abs=1e-12)
+    top, bottom = int(np.flatnonzero(rx == 1)[0]), int(np.flatnonzero(rx == n)[0])
+    near = int(np.flatnonzero(rx == 2)[0])
+    for i, j in ((near, top), (bottom, top)):  # rank 2 → 1 (same bucket), rank n → 1 (another bucket)
+        xt = rx.copy()
+        xt[i] = xt[j]
+        with pytest.raises(InputError, match="x"):
+            ap_correlation(xt, noisy)
+        ref_b = (tau_star_direct_np(xt, noisy) + tau_star_direct_np(noisy, xt)) / 2
+        assert ap_correlation(xt, noisy, symmetric=True) == pytest.approx(ref_b, abs=1e-12)
+        assert ap_correlation(noisy, xt) == pytest.approx(tau_ap_a_direct_np(noisy, xt), abs=1e-12)
+
+
 @pytest.mark.parametrize(
     "args, kwargs, parameter",
     [

@@ -903,19 +903,101 @@ def _ap_vector(parameter, values, kind):
 
 
 @njit(cache=True)
-def _permutation_layout(rx, ry):  # pragma: no cover - compiled
-    """vals[ry[i] − 1] = rx[i]: x's ranks in y's order, if rx and ry are permutations of 1..n, else an
-    empty array.  One scatter per direction checks both permutations and lays the values out."""
-    n = rx.size
-    vals = np.zeros(n, np.int64)
-    seen = np.zeros(n + 1, np.bool_)
+def _permutation_dominance(x, y, packed):  # pragma: no cover - compiled
+    """(True, Σ_{k=1}^{n−1} C_k / k) with C_k = #{j < k : v_j < v_k} and v = x's ranks laid out in y's
+    order (v[y_i − 1] = x_i), when x and y are permutations of 1..n; (False, 0.0) as soon as either is not.
+
+    One kernel, each pass over contiguous int32 / uint32 arrays: (1) the layout, one scatter that also
+    checks y (a bitset of the ranks seen, n/8 bytes); (2) in y order, the earlier items in a lower
+    bucket of the high bits of v, with a Fenwick tree over the (at most n/4096) buckets, while each
+    item's low bits and position are appended to its bucket's segment of ``packed`` (every bucket's
+    size is known in advance, 4096 but the last: an overflow means that x is not a permutation);
+    (3) per bucket, the earlier items of the same bucket with smaller low bits, with a 4096-leaf Fenwick
+    tree in the L1 cache (a low value seen twice in a bucket: x is not a permutation).  Each C_k is split
+    over passes (2) and (3), each part weighted by 1/k as it is found.  O(n log n).
+    """
+    n = x.size
+    bits = 1
+    while (1 << bits) < n:
+        bits += 1
+    lb = min(bits, 12)  # low bits: one bucket's Fenwick tree (4096 int32 leaves) stays in the L1 cache
+    nh = 1 << (bits - lb)
+    nl = 1 << lb
+    mask = nl - 1
+    vals = np.empty(n, np.int32)
+    seen = np.zeros((n >> 6) + 1, np.uint64)
+    one = np.uint64(1)
     for i in range(n):
-        a, b = rx[i], ry[i]
-        if a < 1 or a > n or b < 1 or b > n or seen[a] or vals[b - 1] != 0:
-            return vals[:0]
-        seen[a] = True
-        vals[b - 1] = a
-    return vals
+        a, b = x[i], y[i]
+        if a < 1 or a > n or b < 1 or b > n:
+            return False, 0.0
+        b -= 1
+        word = seen[b >> 6]
+        bit = one << np.uint64(b & 63)
+        if word & bit:
+            return False, 0.0
+        seen[b >> 6] = word | bit
+        vals[b] = a
+    total = 0.0
+    f = np.zeros(max(nh, nl) + 1, np.int32)
+    fill = np.empty(nh + 1, np.int64)
+    for h in range(nh + 1):
+        fill[h] = min(h * nl, n)
+    end = fill[1:].copy()
+    for k in range(n):
+        v = vals[k] - 1
+        h = v >> lb
+        s = 0
+        i = h
+        while i > 0:
+            s += f[i]
+            i -= i & (-i)
+        if s > 0:
+            total += s / k
+        i = h + 1
+        while i <= nh:
+            f[i] += 1
+            i += i & (-i)
+        q = fill[h]
+        if q >= end[h]:
+            return False, 0.0
+        packed[q] = (k << lb) | (v & mask)
+        fill[h] = q + 1
+    low_seen = np.zeros(nl, np.bool_)
+    for g in range(nh):
+        for i in range(nl + 1):
+            f[i] = 0
+        for i in range(nl):
+            low_seen[i] = False
+        for q in range(g * nl, end[g]):
+            pk = packed[q]
+            lo = pk & mask
+            if low_seen[lo]:
+                return False, 0.0
+            low_seen[lo] = True
+            s = 0
+            i = lo
+            while i > 0:
+                s += f[i]
+                i -= i & (-i)
+            if s > 0:
+                total += s / (pk >> lb)
+            i = lo + 1
+            while i <= nl:
+                f[i] += 1
+                i += i & (-i)
+    return True, total
+
+
+def _permutation_sum(x, y):
+    """Σ_{k=1}^{n−1} C_k / k of :func:`_permutation_dominance` (x's ranks in y's order), or None when x
+    or y is not a permutation of 1..n."""
+    n = x.size
+    bits = max(1, int(n - 1).bit_length())
+    # position (bits) and low bits (<= 12) of each item packed in one word: 4 bytes up to n = 2^20
+    packed = np.empty(n, np.uint32 if bits + min(bits, 12) <= 32 else np.int64)
+    ok, total = _permutation_dominance(x, y, packed)
+    return total if ok else None
 
 
 def _untied_ranks_fast(x, y, symmetric):
@@ -931,16 +1013,14 @@ def _untied_ranks_fast(x, y, symmetric):
         and x.size >= 2
     ):
         return None
-    vals = _permutation_layout(x, y)
-    if vals.size == 0:
+    total = _permutation_sum(x, y)
+    if total is None:
         return None
     n = x.size
-    w = np.zeros(n)
-    w[1:] = 1.0 / np.arange(1, n, dtype=np.float64)  # 1/(i − 1) at position i (1-based); the top has none
-    t_xy = 2.0 / (n - 1) * _weighted_dominance(vals, n, w) - 1.0
+    t_xy = 2.0 / (n - 1) * total - 1.0
     if not symmetric:
         return t_xy
-    t_yx = 2.0 / (n - 1) * _weighted_dominance(_permutation_layout(y, x), n, w) - 1.0
+    t_yx = 2.0 / (n - 1) * _permutation_sum(y, x) - 1.0
     return 0.5 * (t_xy + t_yx)
 
 
