@@ -909,9 +909,10 @@ def _permutation_dominance(x, y, packed):  # pragma: no cover - compiled
 
     One kernel, each pass over contiguous int32 / uint32 arrays: (1) the layout, one scatter that also
     checks y (a bitset of the ranks seen, n/8 bytes); (2) in y order, the earlier items in a lower
-    bucket of the high bits of v, with a Fenwick tree over the (at most n/4096) buckets, while each
-    item's low bits and position are appended to its bucket's segment of ``packed`` (every bucket's
-    size is known in advance, 4096 but the last: an overflow means that x is not a permutation);
+    bucket of the high bits of v, with a branch-free binary tree of counts over the (at most n/4096)
+    buckets, while each item's low bits and position are appended to its bucket's segment of
+    ``packed`` (every bucket's size is known in advance, 4096 but the last: an overflow means that x
+    is not a permutation);
     (3) per bucket, the earlier items of the same bucket with smaller low bits, with a 4096-leaf Fenwick
     tree in the L1 cache (a low value seen twice in a bucket: x is not a permutation).  Each C_k is split
     over passes (2) and (3), each part weighted by 1/k as it is found.  O(n log n).
@@ -939,7 +940,8 @@ def _permutation_dominance(x, y, packed):  # pragma: no cover - compiled
         seen[b >> 6] = word | bit
         vals[b] = a
     total = 0.0
-    f = np.zeros(max(nh, nl) + 1, np.int32)
+    hb = bits - lb
+    tree = np.zeros(2 * nh, np.int32)  # node counts, level by level from the nh leaves up
     fill = np.empty(nh + 1, np.int64)
     for h in range(nh + 1):
         fill[h] = min(h * nl, n)
@@ -948,21 +950,21 @@ def _permutation_dominance(x, y, packed):  # pragma: no cover - compiled
         v = vals[k] - 1
         h = v >> lb
         s = 0
-        i = h
-        while i > 0:
-            s += f[i]
-            i -= i & (-i)
-        if s > 0:
-            total += s / k
-        i = h + 1
-        while i <= nh:
-            f[i] += 1
-            i += i & (-i)
+        off = 0
+        width = nh
+        for level in range(hb):  # fixed steps, no branch: a left sibling counts when the node is a right child
+            i = h >> level
+            s += (i & 1) * tree[off + (i ^ 1)]
+            tree[off + i] += 1
+            off += width
+            width >>= 1
+        total += s / max(k, 1)
         q = fill[h]
         if q >= end[h]:
             return False, 0.0
         packed[q] = (k << lb) | (v & mask)
         fill[h] = q + 1
+    f = np.zeros(nl + 1, np.int32)
     low_seen = np.zeros(nl, np.bool_)
     for g in range(nh):
         for i in range(nl + 1):
@@ -980,8 +982,7 @@ def _permutation_dominance(x, y, packed):  # pragma: no cover - compiled
             while i > 0:
                 s += f[i]
                 i -= i & (-i)
-            if s > 0:
-                total += s / (pk >> lb)
+            total += s / max(pk >> lb, 1)
             i = lo + 1
             while i <= nl:
                 f[i] += 1
