@@ -907,15 +907,15 @@ def _permutation_dominance(x, y, packed):  # pragma: no cover - compiled
     """(True, Σ_{k=1}^{n−1} C_k / k) with C_k = #{j < k : v_j < v_k} and v = x's ranks laid out in y's
     order (v[y_i − 1] = x_i), when x and y are permutations of 1..n; (False, 0.0) as soon as either is not.
 
-    One kernel, each pass over contiguous int32 / uint32 arrays: (1) the layout, one scatter that also
-    checks y (a bitset of the ranks seen, n/8 bytes); (2) in y order, the earlier items in a lower
-    bucket of the high bits of v, with a branch-free binary tree of counts over the (at most n/4096)
-    buckets, while each item's low bits and position are appended to its bucket's segment of
-    ``packed`` (every bucket's size is known in advance, 4096 but the last: an overflow means that x
-    is not a permutation);
-    (3) per bucket, the earlier items of the same bucket with smaller low bits, with a 4096-leaf Fenwick
-    tree in the L1 cache (a low value seen twice in a bucket: x is not a permutation).  Each C_k is split
-    over passes (2) and (3), each part weighted by 1/k as it is found.  O(n log n).
+    One kernel, each pass over contiguous int32 / uint32 arrays: (1) the layout, one scatter into a
+    zeroed array (a rank repeated in y leaves a 0 that pass (2) finds); (2) in y order, the earlier
+    items in a lower bucket of the high bits of v, with a branch-free binary tree of counts over the
+    (at most n/4096) buckets, while each item's low bits and position are appended to its bucket's
+    segment of ``packed`` (every bucket's size is known in advance, 4096 but the last: an overflow
+    means that x is not a permutation); (3) per bucket, the earlier items of the same bucket with
+    smaller low bits, with a 4096-leaf Fenwick tree in the L1 cache (a low value seen twice in a
+    bucket: x is not a permutation).  Each C_k is split over passes (2) and (3), each part weighted by
+    1/k as it is found.  O(n log n).
     """
     n = x.size
     bits = 1
@@ -925,20 +925,12 @@ def _permutation_dominance(x, y, packed):  # pragma: no cover - compiled
     nh = 1 << (bits - lb)
     nl = 1 << lb
     mask = nl - 1
-    vals = np.empty(n, np.int32)
-    seen = np.zeros((n >> 6) + 1, np.uint64)
-    one = np.uint64(1)
+    vals = np.zeros(n, np.int32)
     for i in range(n):
         a, b = x[i], y[i]
         if a < 1 or a > n or b < 1 or b > n:
             return False, 0.0
-        b -= 1
-        word = seen[b >> 6]
-        bit = one << np.uint64(b & 63)
-        if word & bit:
-            return False, 0.0
-        seen[b >> 6] = word | bit
-        vals[b] = a
+        vals[b - 1] = a  # a rank repeated in y leaves a slot at 0: pass (2) sees it
     total = 0.0
     hb = bits - lb
     tree = np.zeros(2 * nh, np.int32)  # node counts, level by level from the nh leaves up
@@ -948,6 +940,8 @@ def _permutation_dominance(x, y, packed):  # pragma: no cover - compiled
     end = fill[1:].copy()
     for k in range(n):
         v = vals[k] - 1
+        if v < 0:
+            return False, 0.0
         h = v >> lb
         s = 0
         off = 0
@@ -1071,9 +1065,11 @@ def ap_correlation(x, y, *, symmetric=False, kind="ranks") -> float:
 
     Notes
     -----
-    O(n log n): for each item in y's order, the items above it in both rankings are counted with two
-    small Fenwick trees (over the high and the low half of the bits of x's ranks), which stay in the
-    processor's cache; rank vectors are grouped by a counting sort, scores need one sort each.
+    O(n log n): for each item in y's order, the items above it in both rankings are counted in two
+    passes, over the high bits of x's ranks (a small tree of counts) and, bucket by bucket, over the
+    low 12 bits (a Fenwick tree that stays in the processor's L1 cache). Two untied int64 rank vectors
+    (permutations of 1..n) take one compiled kernel with int32 work arrays and no sort; other rank
+    vectors are grouped by a counting sort, scores need one sort each.
 
     References
     ----------
