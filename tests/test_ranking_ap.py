@@ -6,8 +6,9 @@ References (none is agreekit's own code path):
 * Urbano & Marrero (ICTIR 2017)'s τ_AP_a (pair by pair) and as the mean of τ_AP over every tie-breaking
   of y, and τ_AP_b = (τ*(x, y) + τ*(y, x))/2 pair by pair.
 
-pyircor (PyPI, 2019) pins numpy==1.17.4 and imports ``collections.Iterable`` (gone since Python 3.10):
-it cannot be installed with this project's pinned stack, so it is not a reference here.
+pyircor (PyPI, 2019) asks for Python < 3.8 and numpy==1.17.4 and imports ``collections.Iterable`` (gone
+since Python 3.10): it is not in this project's stack; where it is installed anyway (``pip install --no-deps
+--ignore-requires-python pyircor``) it runs once that alias is set, and is then a reference too (else skipped).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import pytest
 
 from agreekit import InputError
 from agreekit.ranking import ap_correlation
+from agreekit.ranking._ranked_lists import _permutation_sum
 
 # ircor's tests/testthat/helper_data.R (scores, higher = better)
 SETS = {
@@ -162,6 +164,116 @@ def test_large_n_matches_direct_on_a_subsample_and_is_fast_enough_to_run():
     rx, ry = rng.permutation(n) + 1, rng.permutation(n) + 1
     assert ap_correlation(rx, ry) == pytest.approx(tau_ap_direct(rx, ry), abs=1e-12)
     assert ap_correlation(rx, rx) == 1.0 and ap_correlation(rx, n + 1 - rx) == pytest.approx(-1.0, abs=1e-12)
+
+
+def _pyircor():
+    try:
+        from pyircor import tauap as mod
+    except ImportError as exc:
+        if "Iterable" not in str(exc):
+            pytest.skip(f"pyircor not available: {exc}")
+        import collections
+        import collections.abc
+
+        collections.Iterable = collections.abc.Iterable  # removed in Python 3.10; pyircor's check.py needs it
+        from pyircor import tauap as mod
+    return mod
+
+
+def test_against_pyircor_where_it_is_installed():
+    pi = _pyircor()
+    rng = np.random.default_rng(7)
+    for _ in range(200):
+        n = int(rng.integers(2, 40))
+        x = rng.permutation(n) * 0.37 + 1.0  # scores, higher = better (pyircor's default, decreasing=True)
+        y = np.round(rng.random(n), int(rng.choice([1, 2, 6])))  # ties at 1 or 2 decimals
+        xt = np.round(rng.random(n), int(rng.choice([1, 6])))
+        ys = rng.permutation(n) * 1.0
+        assert ap_correlation(x, ys, kind="scores") == pytest.approx(pi.tauap(x, ys), abs=1e-12)
+        assert ap_correlation(x, y, kind="scores") == pytest.approx(pi.tauap_a(x, y), abs=1e-12)
+        ref_b = pi.tauap_b(xt, y)
+        got = ap_correlation(xt, y, symmetric=True, kind="scores")
+        assert (np.isnan(got) and np.isnan(ref_b)) or got == pytest.approx(ref_b, abs=1e-12)
+    rx, ry = rng.permutation(30) + 1, rng.permutation(30) + 1  # rank vectors: decreasing=False
+    assert ap_correlation(rx, ry) == pytest.approx(pi.tauap(rx * 1.0, ry * 1.0, decreasing=False), abs=1e-12)
+
+
+# vectorized forms of the same definitions (numpy, O(n²) memory in row blocks) for thousands of items
+def _pair_blocks(rx, ry, block=512):
+    """Yield (rows, A, B): A[i, j] = y_j strictly above y_i, B[i, j] = x_j strictly above x_i."""
+    rx, ry = np.asarray(rx, float), np.asarray(ry, float)
+    for a in range(0, rx.size, block):
+        rows = slice(a, min(a + block, rx.size))
+        yield rows, ry[None, :] < ry[rows, None], rx[None, :] < rx[rows, None]
+
+
+def tau_ap_direct_np(rx, ry):
+    """Yilmaz et al.'s τ_AP, y untied: C(i)/(p_i − 1) summed over the items below y's top."""
+    n = len(rx)
+    total = 0.0
+    for _, A, B in _pair_blocks(rx, ry):
+        p1 = A.sum(axis=1)  # p_i − 1
+        c = (A & B).sum(axis=1)
+        total += np.sum(c[p1 > 0] / p1[p1 > 0])
+    return 2 * total / (n - 1) - 1
+
+
+def tau_star_direct_np(rx, ry):
+    total, m = 0.0, 0
+    for _, A, B in _pair_blocks(rx, ry):
+        p1 = A.sum(axis=1)
+        c = (A & B).sum(axis=1)
+        total += np.sum(c[p1 > 0] / p1[p1 > 0])
+        m += int(np.sum(p1 > 0))
+    return 2 * total / m - 1
+
+
+def tau_ap_a_direct_np(rx, ry):
+    """Urbano & Marrero's τ_AP_a (x untied, ties in y) with the harmonic sums H written out."""
+    n = len(rx)
+    H = np.concatenate(([0.0], np.cumsum(1.0 / np.arange(1, 2 * n + 2))))
+    ry_f = np.asarray(ry, float)
+    total = 0.0
+    for rows, A, B in _pair_blocks(rx, ry):
+        p = 1 + A.sum(axis=1)
+        t = (ry_f[None, :] == ry_f[rows, None]).sum(axis=1)
+        c = (A & B).sum(axis=1)
+        s1 = (H[p + t - 2] - H[np.maximum(p - 2, 0)]) / t  # (1/t) Σ_{k=1}^{t} 1/(p + k − 2)
+        total += np.sum(np.where(p != 1, c * s1, 0.0))
+        for pi, ti in zip(p, t):
+            total += sum(k / (pi + k - 1) for k in range(1, ti)) / (2 * ti)
+    return 2 * total / (n - 1) - 1
+
+
+@pytest.mark.parametrize("n", [4097, 5000, 9001])
+def test_thousands_of_items_over_several_buckets_against_the_definition(n):
+    """Thousands of items, correlated and independent orders, and inputs that only look like
+    permutations (a rank repeated within a bucket or across buckets, in x or in y), which must leave
+    the fast path.  The permutation kernel's buckets hold 2^16 values; it is also run here with
+    buckets of 2^3 and 2^12 values (many buckets, a last bucket partly filled) against the definition."""
+    rng = np.random.default_rng(n)
+    rx = rng.permutation(n) + 1
+    noisy = np.argsort(np.argsort(rx + rng.normal(0, n / 10, n))) + 1  # correlated with rx
+    for ry in (noisy, rng.permutation(n) + 1, rx.copy(), n + 1 - rx):
+        ref = tau_ap_direct_np(rx, ry)
+        assert ap_correlation(rx, ry) == pytest.approx(ref, abs=1e-12)
+        for low_bits in (3, 12):
+            total = _permutation_sum(rx, ry, low_bits)
+            assert 2 * total / (n - 1) - 1 == pytest.approx(ref, abs=1e-12)
+        sym = (ref + tau_ap_direct_np(ry, rx)) / 2
+        assert ap_correlation(rx, ry, symmetric=True) == pytest.approx(sym, abs=1e-12)
+    top, bottom = int(np.flatnonzero(rx == 1)[0]), int(np.flatnonzero(rx == n)[0])
+    near = int(np.flatnonzero(rx == 2)[0])
+    for i, j in ((near, top), (bottom, top)):  # rank 2 → 1 (same bucket), rank n → 1 (another bucket)
+        xt = rx.copy()
+        xt[i] = xt[j]
+        for low_bits in (3, 12, 16):
+            assert _permutation_sum(xt, noisy, low_bits) is None and _permutation_sum(noisy, xt, low_bits) is None
+        with pytest.raises(InputError, match="x"):
+            ap_correlation(xt, noisy)
+        ref_b = (tau_star_direct_np(xt, noisy) + tau_star_direct_np(noisy, xt)) / 2
+        assert ap_correlation(xt, noisy, symmetric=True) == pytest.approx(ref_b, abs=1e-12)
+        assert ap_correlation(noisy, xt) == pytest.approx(tau_ap_a_direct_np(noisy, xt), abs=1e-12)
 
 
 @pytest.mark.parametrize(

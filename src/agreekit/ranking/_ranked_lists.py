@@ -903,19 +903,97 @@ def _ap_vector(parameter, values, kind):
 
 
 @njit(cache=True)
-def _permutation_layout(rx, ry):  # pragma: no cover - compiled
-    """vals[ry[i] − 1] = rx[i]: x's ranks in y's order, if rx and ry are permutations of 1..n, else an
-    empty array.  One scatter per direction checks both permutations and lays the values out."""
-    n = rx.size
-    vals = np.zeros(n, np.int64)
-    seen = np.zeros(n + 1, np.bool_)
+def _permutation_dominance(x, y, packed, max_low_bits):  # pragma: no cover - compiled
+    """(True, Σ_{k=1}^{n−1} C_k / k) with C_k = #{j < k : v_j < v_k} and v = x's ranks laid out in y's
+    order (v[y_i − 1] = x_i), when x and y are permutations of 1..n; (False, 0.0) as soon as either is not.
+
+    One kernel, each pass over contiguous int32 / uint32 (int64) arrays: (1) the layout, one scatter into a
+    zeroed array (a rank repeated in y leaves a 0 that pass (2) finds); (2) in y order, the earlier
+    items in a lower bucket of the high bits of v, with a branch-free binary tree of counts over the
+    buckets of 2^b values (b = ``max_low_bits``, fewer if n is smaller), while each item's low bits
+    and position are appended to its bucket's segment of ``packed`` (every bucket's size is known in
+    advance, 2^b but the last: an overflow means that x is not a permutation); (3) per bucket, the
+    earlier items of the same bucket with smaller low bits, with a 2^b-leaf Fenwick tree (a low value
+    seen twice in a bucket: x is not a permutation).  b = 16 (a 256 KB tree, in the L2 cache) was
+    measured faster than b = 12 (an L1-sized tree) at 10⁴ and 10⁶ items.  Each C_k is split over
+    passes (2) and (3), each part weighted by 1/k as it is found.  O(n log n).
+    """
+    n = x.size
+    bits = 1
+    while (1 << bits) < n:
+        bits += 1
+    lb = min(bits, max_low_bits)
+    nh = 1 << (bits - lb)
+    nl = 1 << lb
+    mask = nl - 1
+    vals = np.zeros(n, np.int32)
     for i in range(n):
-        a, b = rx[i], ry[i]
-        if a < 1 or a > n or b < 1 or b > n or seen[a] or vals[b - 1] != 0:
-            return vals[:0]
-        seen[a] = True
-        vals[b - 1] = a
-    return vals
+        a, b = x[i], y[i]
+        if a < 1 or a > n or b < 1 or b > n:
+            return False, 0.0
+        vals[b - 1] = a  # a rank repeated in y leaves a slot at 0: pass (2) sees it
+    total = 0.0
+    hb = bits - lb
+    tree = np.zeros(2 * nh, np.int32)  # node counts, level by level from the nh leaves up
+    fill = np.empty(nh + 1, np.int64)
+    for h in range(nh + 1):
+        fill[h] = min(h * nl, n)
+    end = fill[1:].copy()
+    for k in range(n):
+        v = vals[k] - 1
+        if v < 0:
+            return False, 0.0
+        h = v >> lb
+        s = 0
+        off = 0
+        width = nh
+        for level in range(hb):  # fixed steps, no branch: a left sibling counts when the node is a right child
+            i = h >> level
+            s += (i & 1) * tree[off + (i ^ 1)]
+            tree[off + i] += 1
+            off += width
+            width >>= 1
+        total += s / max(k, 1)
+        q = fill[h]
+        if q >= end[h]:
+            return False, 0.0
+        packed[q] = (k << lb) | (v & mask)
+        fill[h] = q + 1
+    f = np.zeros(nl + 1, np.int32)
+    low_seen = np.zeros(nl, np.bool_)
+    for g in range(nh):
+        for i in range(nl + 1):
+            f[i] = 0
+        for i in range(nl):
+            low_seen[i] = False
+        for q in range(g * nl, end[g]):
+            pk = packed[q]
+            lo = pk & mask
+            if low_seen[lo]:
+                return False, 0.0
+            low_seen[lo] = True
+            s = 0
+            i = lo
+            while i > 0:
+                s += f[i]
+                i -= i & (-i)
+            total += s / max(pk >> lb, 1)
+            i = lo + 1
+            while i <= nl:
+                f[i] += 1
+                i += i & (-i)
+    return True, total
+
+
+def _permutation_sum(x, y, max_low_bits=16):
+    """Σ_{k=1}^{n−1} C_k / k of :func:`_permutation_dominance` (x's ranks in y's order), or None when x
+    or y is not a permutation of 1..n."""
+    n = x.size
+    bits = max(1, int(n - 1).bit_length())
+    # position and low bits of each item packed in one word: 4 bytes while they fit in 32 bits
+    packed = np.empty(n, np.uint32 if bits + min(bits, max_low_bits) <= 32 else np.int64)
+    ok, total = _permutation_dominance(x, y, packed, max_low_bits)
+    return total if ok else None
 
 
 def _untied_ranks_fast(x, y, symmetric):
@@ -931,16 +1009,14 @@ def _untied_ranks_fast(x, y, symmetric):
         and x.size >= 2
     ):
         return None
-    vals = _permutation_layout(x, y)
-    if vals.size == 0:
+    total = _permutation_sum(x, y)
+    if total is None:
         return None
     n = x.size
-    w = np.zeros(n)
-    w[1:] = 1.0 / np.arange(1, n, dtype=np.float64)  # 1/(i − 1) at position i (1-based); the top has none
-    t_xy = 2.0 / (n - 1) * _weighted_dominance(vals, n, w) - 1.0
+    t_xy = 2.0 / (n - 1) * total - 1.0
     if not symmetric:
         return t_xy
-    t_yx = 2.0 / (n - 1) * _weighted_dominance(_permutation_layout(y, x), n, w) - 1.0
+    t_yx = 2.0 / (n - 1) * _permutation_sum(y, x) - 1.0
     return 0.5 * (t_xy + t_yx)
 
 
@@ -990,9 +1066,11 @@ def ap_correlation(x, y, *, symmetric=False, kind="ranks") -> float:
 
     Notes
     -----
-    O(n log n): for each item in y's order, the items above it in both rankings are counted with two
-    small Fenwick trees (over the high and the low half of the bits of x's ranks), which stay in the
-    processor's cache; rank vectors are grouped by a counting sort, scores need one sort each.
+    O(n log n): for each item in y's order, the items above it in both rankings are counted in two
+    passes, over the high bits of x's ranks (a small tree of counts) and, bucket by bucket, over the
+    low 16 bits (a Fenwick tree that stays in the processor's L2 cache). Two untied int64 rank vectors
+    (permutations of 1..n) take one compiled kernel with int32 work arrays and no sort; other rank
+    vectors are grouped by a counting sort, scores need one sort each.
 
     References
     ----------
