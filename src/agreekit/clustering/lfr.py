@@ -1018,14 +1018,49 @@ def _make_graphical(slots, sizes, n, seed, notes) -> "_Slots":
     """Step 4b: communities whose internal degree sequence fails Erdős-Gallai exchange slots with
     others (:func:`K.make_graphical`); records ``non_graphical_communities`` / ``_left``."""
     k = sizes.size
-    ex = np.array([K.eg_excess(slots.demand[slots.ptr[c] : slots.ptr[c + 1]]) for c in range(k)])
+    ex = np.array([_eg_excess(slots.demand[slots.ptr[c] : slots.ptr[c + 1]]) for c in range(k)])
     notes["non_graphical_communities"] = int((ex > 0).sum())
     if ex.any():
         K.make_graphical(slots.node, slots.comm, slots.demand, sizes, n, seed, 200)
         slots = _Slots.by_community(slots.node, slots.comm, slots.demand, k)
-        ex = np.array([K.eg_excess(slots.demand[slots.ptr[c] : slots.ptr[c + 1]]) for c in range(k)])
+        ex = np.array([_eg_excess(slots.demand[slots.ptr[c] : slots.ptr[c + 1]]) for c in range(k)])
     notes["non_graphical_left"] = int((ex > 0).sum())
     return slots
+
+
+def _eg_excess(d: np.ndarray) -> int:
+    """:func:`K.eg_excess` in numpy (exact integers; the kernel serves :func:`K.make_graphical`):
+    the summed Erdős-Gallai excess of the degree sequence ``d``, 0 iff it is graphical."""
+    x = -np.sort(-np.asarray(d, dtype=np.int64))
+    s = x.size
+    k = np.arange(1, s + 1, dtype=np.int64)
+    prefix = np.cumsum(x)
+    suffix = np.concatenate([np.cumsum(x[::-1])[::-1], [0]])
+    j = np.searchsorted(-x, -k, side="right")  # number of entries >= k
+    cnt = np.where(j > k, j - k, 0)
+    rhs = k * (k - 1) + k * cnt + suffix[np.maximum(j, k)]
+    return int(np.maximum(prefix - rhs, 0).sum())
+
+
+def _community_roots(a, b, membership, n) -> np.ndarray:
+    """Component labels of the membership slots ``(node, j)`` (n x o_m, -1 where no slot): two
+    slots of one community are joined by every edge whose ends both belong to it, so slots of one
+    community with equal labels are in one component of its induced subgraph."""
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    o_m = membership.shape[1]
+    rows, cols = [], []
+    for i in range(o_m):
+        cu = membership[a, i]
+        for j in range(o_m):
+            hit = (cu >= 0) & (cu == membership[b, j])
+            rows.append(a[hit] * o_m + i)
+            cols.append(b[hit] * o_m + j)
+    r, c = np.concatenate(rows), np.concatenate(cols)
+    graph = coo_matrix((np.ones(r.size, dtype=np.int8), (r, c)), shape=(n * o_m, n * o_m))
+    labels = connected_components(graph, directed=False)[1].reshape(n, o_m).astype(np.int64)
+    return np.where(membership >= 0, labels, -1)
 
 
 def _membership_table(slots, n, o_m) -> np.ndarray:
@@ -1152,7 +1187,7 @@ def _connect_communities(n, a, b, communities, membership, table, rng, max_tries
     from scipy.sparse.csgraph import connected_components
 
     a, b = a.copy(), b.copy()
-    roots = K.community_roots(a, b, membership, n)  # components of every community at once
+    roots = _community_roots(a, b, membership, n)  # components of every community at once
     merged = left = 0
     local = np.full(n, -1, dtype=np.int64)
     for c, nodes in enumerate(communities):

@@ -91,7 +91,7 @@ def _dense(r):
     """Dense ranks 1..k (int64) of an integer vector (any values)."""
     m = r.size
     idx = np.empty(m, dtype=np.int64)
-    stable_order(r, m, idx, np.empty(m, dtype=np.int64), False)
+    stable_order(r, m, idx, np.empty(m, dtype=np.int64), np.bool_(False))  # np.bool_: one variant
     out = np.empty(m, dtype=np.int64)
     level = 1
     out[idx[0]] = 1
@@ -135,7 +135,7 @@ def quick_pass(r0, C, CT, full, V, eps, deadline):
     R = _dense(r0)
     P0 = V - _score(R, C, CT)
     order = np.empty(m, dtype=np.int64)
-    stable_order(R, m, order, np.empty(m, dtype=np.int64), True)  # = np.argsort(-R, kind="mergesort")
+    stable_order(R, m, order, np.empty(m, dtype=np.int64), np.bool_(True))  # = argsort(-R, stable)
     step = 2 if full else 1
     size = 2 * m + 4
     level = np.zeros(size, dtype=np.int64)
@@ -245,6 +245,14 @@ def _tol(C):
     return V, 1e-9 * max(V, 1.0)
 
 
+@nb.njit(cache=True, inline="always")
+def _copy_row(out, i, row):
+    """``out[i] = row`` without numba's shape check, whose error message (formatted shapes)
+    costs seconds of compile time."""
+    for j in range(row.size):
+        out[i, j] = row[j]
+
+
 @nb.njit(cache=True, parallel=True)
 def _quick_chains(starts, C, CT, full, V, eps, deadline):
     """Two QUICK passes (start, then its result) from each row of ``starts``, rows in parallel."""
@@ -255,14 +263,14 @@ def _quick_chains(starts, C, CT, full, V, eps, deadline):
     finished = np.ones(n, dtype=np.bool_)
     for c in nb.prange(n):
         a, _, ok = quick_pass(starts[c], C, CT, full, V, eps, deadline)
-        out[2 * c] = a
+        _copy_row(out, 2 * c, a)
         scores[2 * c] = _score(a, C, CT)
         ran[2 * c] = True
         if not ok:
             finished[c] = False
             continue
         b, _, ok = quick_pass(a, C, CT, full, V, eps, deadline)
-        out[2 * c + 1] = b
+        _copy_row(out, 2 * c + 1, b)
         scores[2 * c + 1] = _score(b, C, CT)
         ran[2 * c + 1] = True
         finished[c] = ok
@@ -324,7 +332,7 @@ def _fast_kernel(starts, C, CT, full, V, eps, deadline):
             b, _, ok = quick_pass(a, C, CT, full, V, eps, deadline)
         else:
             b = a
-        out[it] = b
+        _copy_row(out, it, b)
         scores[it] = _score(b, C, CT)
         done[it] = True
     return out, scores, done
