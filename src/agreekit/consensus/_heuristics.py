@@ -22,7 +22,7 @@ import time
 import numba as nb
 import numpy as np
 
-from agreekit._jit import now, pick
+from agreekit._jit import now, numpy_version, pick
 from agreekit._sorting import stable_order
 
 __all__ = [
@@ -78,6 +78,15 @@ def _abs_sum(C):
             if a > mx:
                 mx = a
     return s, mx
+
+
+@numpy_version(_abs_sum)
+def _abs_sum_numpy(C):
+    """:func:`_abs_sum` in numpy: ``cumsum`` adds in the kernel's (row-major) order, bit for bit."""
+    if C.size == 0:
+        return 0.0, 0.0
+    a = np.abs(C).ravel()
+    return float(np.cumsum(a)[-1]), float(max(a.max(), 0.0))
 
 
 def abs_sum(C: np.ndarray) -> tuple[float, float]:
@@ -223,6 +232,22 @@ def _start_counts(C, CT):
     return Q
 
 
+@numpy_version(_start_counts)
+def _start_counts_numpy(C, CT):
+    """:func:`_start_counts` in numpy (integer counts, so the same numbers), in row blocks of
+    bounded memory."""
+    m = C.shape[0]
+    Q = np.ones(m, dtype=np.int64)
+    step = max(1, (1 << 20) // max(m, 1))
+    cols = np.arange(m)
+    for lo in range(0, m, step):
+        a, b = C[lo : lo + step], CT[lo : lo + step]
+        upper = cols[None, :] > np.arange(lo, lo + a.shape[0])[:, None]
+        Q[lo : lo + a.shape[0]] += ((a > 0) & (b != 0) & upper).sum(axis=1)
+        Q += ((b > 0) & (a != 0) & upper).sum(axis=0)
+    return Q
+
+
 def start_vector(C: np.ndarray, *, full: bool = False, CT: np.ndarray | None = None) -> np.ndarray:
     """The start vector Q (1 + number of pairwise 'wins', reversed so that 1 = best).
 
@@ -298,8 +323,35 @@ def quick(C: np.ndarray, *, full: bool = False, CT: np.ndarray | None = None, de
     Q = start_vector(C, full=full, CT=CT)
     starts = np.stack([Q, (m + 1) - Q]).astype(np.int64)
     # 4 passes of Θ(m²) each (a pass tries O(m) positions for each of the m objects)
-    out, scores, ran, finished = pick(_quick_chains, 8 * m * m)(starts, C, CT, full, V, eps, dl)
+    chains = pick(_quick_chains, 8 * m * m)
+    if chains is _quick_chains:  # the parallel kernel: the two chains at once
+        out, scores, ran, finished = chains(starts, C, CT, full, V, eps, dl)
+    else:  # the same passes one after the other: compiling quick_pass alone is enough
+        out, scores, ran, finished = _quick_chains_serial(starts, C, CT, full, V, eps, dl)
     return out[ran], scores[ran], bool(finished.all())
+
+
+def _quick_chains_serial(starts, C, CT, full, V, eps, deadline):
+    """:func:`_quick_chains` without its parallel loop, in Python around :func:`quick_pass`
+    (the same passes in the same order as its serial version, so the same bits; no chain
+    kernel to compile)."""
+    n, m = starts.shape
+    one_pass = pick(quick_pass, 2 * m * m)
+    objective = pick(_score, m * m)
+    out = np.empty((2 * n, m), dtype=np.int64)
+    scores = np.zeros(2 * n)
+    ran = np.zeros(2 * n, dtype=np.bool_)
+    finished = np.ones(n, dtype=np.bool_)
+    for c in range(n):
+        a, _, ok = one_pass(starts[c], C, CT, full, V, eps, deadline)
+        out[2 * c], scores[2 * c], ran[2 * c] = a, objective(a, C, CT), True
+        if not ok:
+            finished[c] = False
+            continue
+        b, _, ok = one_pass(a, C, CT, full, V, eps, deadline)
+        out[2 * c + 1], scores[2 * c + 1], ran[2 * c + 1] = b, objective(b, C, CT), True
+        finished[c] = ok
+    return out, scores, ran, finished
 
 
 def fast_starts(m: int, n_starts: int, rng: np.random.Generator, *, full: bool = False, offset: int = 0) -> np.ndarray:
