@@ -34,7 +34,7 @@ def _slot(key, mask):
     return np.int64((np.uint64(key) * _GOLDEN) >> np.uint64(17)) & mask
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def _probe(table, key, stop_at_tombstone):
     """Linear probing from ``key``'s slot: the first slot holding ``key`` or empty (or, with
     ``stop_at_tombstone``, deleted) — the one probe loop of the three operations below."""
@@ -49,18 +49,18 @@ def _probe(table, key, stop_at_tombstone):
 
 @nb.njit(cache=True)
 def _contains(table, key):
-    return table[_probe(table, key, False)] == key
+    return table[_probe(table, key, _NO)] == key
 
 
 @nb.njit(cache=True)
 def _insert(table, key):
     """Insert ``key`` (known to be absent), reusing the first tombstone on its probe path."""
-    table[_probe(table, key, True)] = key
+    table[_probe(table, key, _YES)] = key
 
 
 @nb.njit(cache=True)
 def _delete(table, key):
-    i = _probe(table, key, False)
+    i = _probe(table, key, _NO)
     if table[i] == key:
         table[i] = _DELETED
 
@@ -72,7 +72,7 @@ def _key(a, b, n):
     return b * n + a
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def _apply_swap(table, ea, eb, e, f, x, c, y, d, n, drop_e, drop_f):
     """Apply a double-edge swap: edge ``e`` becomes (x, c) and edge ``f`` becomes (y, d).
 
@@ -134,14 +134,13 @@ def _try_swap(table, membership, external, n, ea, eb, e, f, e_gets_xc, drop_e, d
         c, d = d, c
     if not _swap_ok(table, membership, np.bool_(external), n, x, y, c, d):  # np.bool_: one compiled variant
         return False
-    if e_gets_xc:
-        _apply_swap(table, ea, eb, e, f, x, c, y, d, n, drop_e, drop_f)
-    else:
-        _apply_swap(table, ea, eb, f, e, x, c, y, d, n, drop_f, drop_e)
+    if not e_gets_xc:  # f becomes (x, c) and e (y, d)
+        e, f, drop_e, drop_f = f, e, drop_f, drop_e
+    _apply_swap(table, ea, eb, e, f, x, c, y, d, n, drop_e, drop_f)
     return True
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def _insert_valid(table, membership, external, n, ea, eb, m, good, bad):
     """Insert each pair ``(ea[e], eb[e])``, e < m, that is valid (:func:`_valid`) into ``table``
     and mark it ``good``; list the others in ``bad``.  Returns ``(n_good, n_bad)``."""
@@ -547,7 +546,7 @@ def rebuild_group(nodes, demands, table, membership, n, seed, sweeps):
         _random_swaps(local, membership, n, ea, eb, m, np.ones(m, dtype=np.bool_), sweeps * m)
     good = np.zeros(m, dtype=np.bool_)
     bad = np.empty(m, dtype=np.int64)
-    n_good, n_bad = _insert_valid(table, membership, False, n, ea, eb, m, good, bad)
+    n_good, n_bad = _insert_valid(table, membership, _NO, n, ea, eb, m, good, bad)
     for _round in range(100):  # repair clashes with other communities' edges
         if n_bad == 0 or n_good == 0:
             break

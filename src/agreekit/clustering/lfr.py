@@ -46,6 +46,7 @@ from typing import Any
 import numpy as np
 
 from agreekit._api import ResultBase, check_rng, renamed_parameters
+from agreekit._jit import compile_notice
 from agreekit._validation import InputError, check_float, check_int
 from agreekit.clustering import _lfr_kernels as K
 from agreekit._memory import check_memory
@@ -516,6 +517,12 @@ def _seed_sequence(rng: Any) -> np.random.SeedSequence:
     return np.random.SeedSequence(gen.integers(0, 2**32, size=4, dtype=np.uint64).tolist())
 
 
+#: CPU seconds the first call of a fresh install spends compiling the kernels of a default
+#: ``lfr_benchmark(1000)`` (``benchmarks/bench_cold_compile.py``): said on stderr before it starts
+_COMPILE_SECONDS = 6
+#: the kernels every call needs (the others serve repairs that few requests need)
+_FIRST_KERNELS = (K.assign_memberships, K.wire_groups, K.rebuild_group)
+
 #: ``progress=None`` shows a bar (when stderr is a terminal) from this many nodes on
 _PROGRESS_FROM_N = 1000
 _STAGES = ("degrees", "memberships", "communities", "internal edges", "external edges", "weights")
@@ -813,6 +820,7 @@ def _generate(
 
     # 3. community sizes and the community of every membership slot
     stage("communities")
+    compile_notice("the LFR kernels", _COMPILE_SECONDS, _FIRST_KERNELS)
     sizes, slot_comm = _assign_communities(
         np.random.default_rng(s_comm),
         _kernel_seed(s_assign),
