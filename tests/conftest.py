@@ -106,6 +106,7 @@ SLOW = (
     "tests/test_bad_input_round4_output.py::test_symlink_to_a_file_is_written_through",
     # two Snakemake dry runs (the in-process cases of the same file are fast)
     "tests/test_bad_config_round4.py::test_dry_run_refuses_collection_path_and_alpha_before_any_job",
+    "tests/test_first_calls.py::test_cold_first_calls_say_so_once_and_compile_one_variant_per_kernel",
 )
 
 

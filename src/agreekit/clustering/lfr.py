@@ -696,8 +696,9 @@ def lfr_benchmark(
         ``None`` draws fresh OS entropy.  ``seed=`` is its deprecated spelling.
     progress : None or bool
         Stage-by-stage progress bar on stderr (tqdm).  ``None`` (default): shown when stderr is
-        a terminal and ``n >= 1000`` (the first call in a fresh install also compiles the numba
-        kernels, ~10-20 s); ``False``: never; ``True``: always.
+        a terminal and ``n >= 1000``; ``False``: never; ``True``: always.  The first call in a
+        fresh install compiles the numba kernels (a few seconds) and says so in one line on
+        stderr first, unless ``progress=False`` or ``AGREEKIT_QUIET=1``.
 
     Returns
     -------
@@ -766,6 +767,8 @@ def lfr_benchmark(
     root = rng
     ss = _seed_sequence(rng)
     stage = _Stages(_show_progress(progress, n), n, mu_weights is not None)
+    if progress is None or progress:  # False: nothing on stderr
+        compile_notice("the LFR kernels", _COMPILE_SECONDS, _FIRST_KERNELS)
     try:
         return _generate(
             n,
@@ -820,7 +823,6 @@ def _generate(
 
     # 3. community sizes and the community of every membership slot
     stage("communities")
-    compile_notice("the LFR kernels", _COMPILE_SECONDS, _FIRST_KERNELS)
     sizes, slot_comm = _assign_communities(
         np.random.default_rng(s_comm),
         _kernel_seed(s_assign),
