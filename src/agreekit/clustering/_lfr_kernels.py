@@ -72,24 +72,6 @@ def _key(a, b, n):
     return b * n + a
 
 
-@nb.njit(cache=True)
-def _apply_swap(table, ea, eb, e, f, x, c, y, d, n, drop_e, drop_f):
-    """Apply a double-edge swap: edge ``e`` becomes (x, c) and edge ``f`` becomes (y, d).
-
-    The hash-set operations run in one fixed order — delete the old key of ``e`` (if
-    ``drop_e``: the edge is in ``table``), then that of ``f`` (if ``drop_f``), insert (x, c),
-    insert (y, d) — so every caller's probe sequences, and hence its graphs, stay as they were.
-    """
-    if drop_e:
-        _delete(table, _key(ea[e], eb[e], n))
-    if drop_f:
-        _delete(table, _key(ea[f], eb[f], n))
-    _insert(table, _key(x, c, n))
-    _insert(table, _key(y, d, n))
-    ea[e], eb[e] = x, c
-    ea[f], eb[f] = y, d
-
-
 @nb.njit(cache=True, inline="always")
 def _slot_of(membership, v, c):
     """Index j with ``membership[v, j] == c`` (a node's communities fill a prefix of its row), or -1."""
@@ -114,17 +96,6 @@ def _share(membership, a, b):
 
 
 @nb.njit(cache=True)
-def _valid(table, membership, external, n, a, b):
-    if a == b:
-        return False
-    if _contains(table, _key(a, b, n)):
-        return False
-    if external and _share(membership, a, b):
-        return False
-    return True
-
-
-@nb.njit(cache=True)
 def _try_swap(table, membership, external, n, ea, eb, e, f, e_gets_xc, drop_e, drop_f):
     """Edges e = (x, y) and f = (c, d), f in random orientation: swap them to (x, c) + (y, d) if
     :func:`_swap_ok` (True) or leave them (False).  ``e_gets_xc``: e becomes (x, c) and f (y, d),
@@ -136,19 +107,31 @@ def _try_swap(table, membership, external, n, ea, eb, e, f, e_gets_xc, drop_e, d
         return False
     if not e_gets_xc:  # f becomes (x, c) and e (y, d)
         e, f, drop_e, drop_f = f, e, drop_f, drop_e
-    _apply_swap(table, ea, eb, e, f, x, c, y, d, n, drop_e, drop_f)
+    # the hash-set operations in one fixed order — delete the old key of e (if ``drop_e``: the
+    # edge is in ``table``), then that of f, insert (x, c), insert (y, d) — so that every caller's
+    # probe sequences, and hence its graphs, stay as they were
+    if drop_e:
+        _delete(table, _key(ea[e], eb[e], n))
+    if drop_f:
+        _delete(table, _key(ea[f], eb[f], n))
+    _insert(table, _key(x, c, n))
+    _insert(table, _key(y, d, n))
+    ea[e], eb[e] = x, c
+    ea[f], eb[f] = y, d
     return True
 
 
 @nb.njit(cache=True)
 def _insert_valid(table, membership, external, n, ea, eb, m, good, bad):
-    """Insert each pair ``(ea[e], eb[e])``, e < m, that is valid (:func:`_valid`) into ``table``
-    and mark it ``good``; list the others in ``bad``.  Returns ``(n_good, n_bad)``."""
+    """Insert each pair ``(ea[e], eb[e])``, e < m, that is valid — two distinct nodes, not an
+    edge of ``table`` yet and, if ``external``, sharing no community — into ``table`` and mark it
+    ``good``; list the others in ``bad``.  Returns ``(n_good, n_bad)``."""
     n_good = np.int64(0)  # typed counters: numba compiles a callee once, not also for a literal 0
     n_bad = np.int64(0)
     for e in range(m):
-        if _valid(table, membership, np.bool_(external), n, ea[e], eb[e]):
-            _insert(table, _key(ea[e], eb[e], n))
+        a, b = ea[e], eb[e]
+        if a != b and not _contains(table, _key(a, b, n)) and not (external and _share(membership, a, b)):
+            _insert(table, _key(a, b, n))
             good[e] = True
             n_good += 1
         else:
