@@ -110,6 +110,7 @@ SLOW = (
     "tests/test_quiet_console.py::test_every_clustering_job_of_the_quick_config_keeps_the_console_clean",
     # two Snakemake dry runs (the in-process cases of the same file are fast)
     "tests/test_bad_config_round4.py::test_dry_run_refuses_collection_path_and_alpha_before_any_job",
+    "tests/test_first_calls.py::test_cold_first_calls_say_so_once_and_compile_one_variant_per_kernel",
 )
 
 

@@ -26,6 +26,10 @@ one, ``interpreted`` the Python one (for tests); the default is ``auto``.
 numba's own switches are respected: with ``NUMBA_DISABLE_JIT=1`` (numba's debugging switch) every
 kernel is its Python function and every variant is that function (same results, slowly);
 ``NUMBA_NUM_THREADS`` that is not a positive integer is an :class:`~agreekit.InputError` naming it.
+
+A first call that will compile for seconds says so in one line on stderr before it starts
+(:func:`compile_notice`), only when numba's cache does not hold the kernels yet; ``AGREEKIT_QUIET=1``
+(environment) or :func:`quiet` (the CLI's ``--quiet``) silences it.
 """
 
 from __future__ import annotations
@@ -71,6 +75,8 @@ __all__ = [
     "numpy_version",
     "INTERPRET_BUDGET",
     "PARALLEL_ABOVE",
+    "compile_notice",
+    "quiet",
 ]
 
 # ----------------------------------------------------------------------------- cache fallback
@@ -319,7 +325,12 @@ def available(kernel: Dispatcher) -> bool:
     if kernel.signatures:
         return True
     cache_file = getattr(kernel._cache, "_cache_file", None)
-    return cache_file is not None and os.path.exists(cache_file._index_path)
+    if cache_file is None or not os.path.exists(cache_file._index_path):
+        return False
+    try:  # numba's index of the kernel's cached overloads: empty when stale (the source changed)
+        return bool(cache_file._load_index())
+    except Exception:  # an unreadable index: numba will compile
+        return False
 
 
 def pick(kernel: Dispatcher, work: float):
@@ -352,6 +363,41 @@ def pick(kernel: Dispatcher, work: float):
     if twin is not kernel and not available(twin) and available(kernel):
         return kernel
     return twin
+
+
+_QUIET: list[bool] = []
+_NOTICED: set[str] = set()
+
+
+@contextlib.contextmanager
+def quiet(on: bool = True):
+    """Within the block, no :func:`compile_notice` (the CLI's ``--quiet``)."""
+    _QUIET.append(bool(on))
+    try:
+        yield
+    finally:
+        _QUIET.pop()
+
+
+def compile_notice(what: str, seconds: float, kernels) -> bool:
+    """One line on stderr, ``agreekit: compiling WHAT (first call, cached afterwards; about N s)``,
+    when one of ``kernels`` is neither compiled in this process nor in numba's cache (so the call
+    about to run compiles it), once per process and ``what``.  Silent under :func:`quiet`, with
+    ``AGREEKIT_QUIET`` set to anything but ``""``/``"0"``, and when nothing is compiled
+    (``AGREEKIT_JIT=interpreted``, ``NUMBA_DISABLE_JIT=1``).  Returns whether it printed."""
+    import sys
+
+    if what in _NOTICED or (_QUIET and _QUIET[-1]) or os.environ.get("AGREEKIT_QUIET", "").strip() not in ("", "0"):
+        return False
+    if sys.stderr is None or _mode() == "interpreted" or all(available(k) for k in kernels):
+        return False
+    _NOTICED.add(what)
+    print(
+        f"agreekit: compiling {what} (first call, cached afterwards; about {seconds:.0f} s)",
+        file=sys.stderr,
+        flush=True,
+    )
+    return True
 
 
 @nb.njit(cache=True)

@@ -336,6 +336,15 @@ def _interrupted(exc: BaseException) -> bool:
     return False
 
 
+def _notices(args):
+    """``--quiet`` also silences the first call's compile notice (agreekit._jit.compile_notice)."""
+    if not getattr(args, "quiet", False):
+        return contextlib.nullcontext()
+    from agreekit._jit import quiet
+
+    return quiet()
+
+
 def main(argv: list[str] | None = None) -> int:
     _guard_standard_streams()
     argv = sys.argv[1:] if argv is None else list(argv)
@@ -355,7 +364,8 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         command = args.command
         try:
-            result = _run(args)
+            with _notices(args):
+                result = _run(args)
         except BrokenPipeError:  # `agreekit ... | head`: the reader left; not an error of the input
             with contextlib.suppress(OSError):
                 null = os.open(os.devnull, os.O_WRONLY)

@@ -9,8 +9,14 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from agreekit._sorting import stable_order
+
 _EMPTY = np.int64(-1)
 _DELETED = np.int64(-2)
+# numpy booleans, not True / False: numba compiles a callee for a literal True or False argument
+# apart from its ordinary boolean version (several variants instead of one: seconds of compiling)
+_NO = np.bool_(False)
+_YES = np.bool_(True)
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 
 
@@ -28,7 +34,7 @@ def _slot(key, mask):
     return np.int64((np.uint64(key) * _GOLDEN) >> np.uint64(17)) & mask
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def _probe(table, key, stop_at_tombstone):
     """Linear probing from ``key``'s slot: the first slot holding ``key`` or empty (or, with
     ``stop_at_tombstone``, deleted) — the one probe loop of the three operations below."""
@@ -43,18 +49,18 @@ def _probe(table, key, stop_at_tombstone):
 
 @nb.njit(cache=True)
 def _contains(table, key):
-    return table[_probe(table, key, False)] == key
+    return table[_probe(table, key, _NO)] == key
 
 
 @nb.njit(cache=True)
 def _insert(table, key):
     """Insert ``key`` (known to be absent), reusing the first tombstone on its probe path."""
-    table[_probe(table, key, True)] = key
+    table[_probe(table, key, _YES)] = key
 
 
 @nb.njit(cache=True)
 def _delete(table, key):
-    i = _probe(table, key, False)
+    i = _probe(table, key, _NO)
     if table[i] == key:
         table[i] = _DELETED
 
@@ -64,24 +70,6 @@ def _key(a, b, n):
     if a < b:
         return a * n + b
     return b * n + a
-
-
-@nb.njit(cache=True, inline="always")
-def _apply_swap(table, ea, eb, e, f, x, c, y, d, n, drop_e, drop_f):
-    """Apply a double-edge swap: edge ``e`` becomes (x, c) and edge ``f`` becomes (y, d).
-
-    The hash-set operations run in one fixed order — delete the old key of ``e`` (if
-    ``drop_e``: the edge is in ``table``), then that of ``f`` (if ``drop_f``), insert (x, c),
-    insert (y, d) — so every caller's probe sequences, and hence its graphs, stay as they were.
-    """
-    if drop_e:
-        _delete(table, _key(ea[e], eb[e], n))
-    if drop_f:
-        _delete(table, _key(ea[f], eb[f], n))
-    _insert(table, _key(x, c, n))
-    _insert(table, _key(y, d, n))
-    ea[e], eb[e] = x, c
-    ea[f], eb[f] = y, d
 
 
 @nb.njit(cache=True, inline="always")
@@ -108,17 +96,6 @@ def _share(membership, a, b):
 
 
 @nb.njit(cache=True)
-def _valid(table, membership, external, n, a, b):
-    if a == b:
-        return False
-    if _contains(table, _key(a, b, n)):
-        return False
-    if external and _share(membership, a, b):
-        return False
-    return True
-
-
-@nb.njit(cache=True, inline="always")
 def _try_swap(table, membership, external, n, ea, eb, e, f, e_gets_xc, drop_e, drop_f):
     """Edges e = (x, y) and f = (c, d), f in random orientation: swap them to (x, c) + (y, d) if
     :func:`_swap_ok` (True) or leave them (False).  ``e_gets_xc``: e becomes (x, c) and f (y, d),
@@ -126,24 +103,35 @@ def _try_swap(table, membership, external, n, ea, eb, e, f, e_gets_xc, drop_e, d
     x, y, c, d = ea[e], eb[e], ea[f], eb[f]
     if np.random.random() < 0.5:
         c, d = d, c
-    if not _swap_ok(table, membership, external, n, x, y, c, d):
+    if not _swap_ok(table, membership, np.bool_(external), n, x, y, c, d):  # np.bool_: one compiled variant
         return False
-    if e_gets_xc:
-        _apply_swap(table, ea, eb, e, f, x, c, y, d, n, drop_e, drop_f)
-    else:
-        _apply_swap(table, ea, eb, f, e, x, c, y, d, n, drop_f, drop_e)
+    if not e_gets_xc:  # f becomes (x, c) and e (y, d)
+        e, f, drop_e, drop_f = f, e, drop_f, drop_e
+    # the hash-set operations in one fixed order — delete the old key of e (if ``drop_e``: the
+    # edge is in ``table``), then that of f, insert (x, c), insert (y, d) — so that every caller's
+    # probe sequences, and hence its graphs, stay as they were
+    if drop_e:
+        _delete(table, _key(ea[e], eb[e], n))
+    if drop_f:
+        _delete(table, _key(ea[f], eb[f], n))
+    _insert(table, _key(x, c, n))
+    _insert(table, _key(y, d, n))
+    ea[e], eb[e] = x, c
+    ea[f], eb[f] = y, d
     return True
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def _insert_valid(table, membership, external, n, ea, eb, m, good, bad):
-    """Insert each pair ``(ea[e], eb[e])``, e < m, that is valid (:func:`_valid`) into ``table``
-    and mark it ``good``; list the others in ``bad``.  Returns ``(n_good, n_bad)``."""
-    n_good = 0
-    n_bad = 0
+    """Insert each pair ``(ea[e], eb[e])``, e < m, that is valid — two distinct nodes, not an
+    edge of ``table`` yet and, if ``external``, sharing no community — into ``table`` and mark it
+    ``good``; list the others in ``bad``.  Returns ``(n_good, n_bad)``."""
+    n_good = np.int64(0)  # typed counters: numba compiles a callee once, not also for a literal 0
+    n_bad = np.int64(0)
     for e in range(m):
-        if _valid(table, membership, external, n, ea[e], eb[e]):
-            _insert(table, _key(ea[e], eb[e], n))
+        a, b = ea[e], eb[e]
+        if a != b and not _contains(table, _key(a, b, n)) and not (external and _share(membership, a, b)):
+            _insert(table, _key(a, b, n))
             good[e] = True
             n_good += 1
         else:
@@ -158,7 +146,7 @@ def _repair_round(table, membership, external, n, ea, eb, m, good, bad, n_bad, n
     ``f`` for the swap (x, y) + (c, d) -> (x, c) + (y, d) (``(c, d)`` in random orientation),
     accepted if :func:`_swap_ok`.  Returns ``(still, n_good)``: the pairs left stay in
     ``bad[:still]``."""
-    still = 0
+    still = np.int64(0)
     for t in range(n_bad):
         e = bad[t]
         fixed = False
@@ -166,7 +154,7 @@ def _repair_round(table, membership, external, n, ea, eb, m, good, bad, n_bad, n
             f = np.random.randint(0, m)
             if not good[f]:
                 continue
-            if not _try_swap(table, membership, external, n, ea, eb, e, f, False, False, True):
+            if not _try_swap(table, membership, external, n, ea, eb, e, f, _NO, _NO, _YES):
                 continue
             good[e] = True
             n_good += 1
@@ -187,7 +175,7 @@ def _random_swaps(table, membership, n, ea, eb, m, good, steps):
         f = np.random.randint(0, m)
         if e == f or not good[e] or not good[f]:
             continue
-        _try_swap(table, membership, False, n, ea, eb, e, f, True, True, True)
+        _try_swap(table, membership, _NO, n, ea, eb, e, f, _YES, _YES, _YES)
 
 
 # ----------------------------------------------------------------------------- wiring
@@ -233,7 +221,9 @@ def wire_groups(stubs, ptr, membership, external, table, n, seed, max_rounds):
         for _round in range(max_rounds):
             if n_bad == 0 or n_good == 0 or idle == 5:  # 5 rounds without a fix: left to the callers
                 break
-            still, n_good = _repair_round(table, membership, external, n, ea, eb, m, good, bad, n_bad, n_good, 50)
+            still, n_good = _repair_round(
+                table, membership, np.bool_(external), n, ea, eb, m, good, bad, n_bad, n_good, np.int64(50)
+            )
             idle = idle + 1 if still == n_bad else 0
             n_bad = still
         for e in range(m):
@@ -314,8 +304,20 @@ def assign_memberships(slot_node, slot_demand, sizes, n, o_m, seed):
     k = sizes.size
     # ties in random order: sort by (-demand, random key)
     keys = np.random.random(n_slots)
-    order = np.argsort(keys)
-    order = order[np.argsort(-slot_demand[order], kind="mergesort")]
+    # order = np.argsort(keys) (distinct keys: any sort gives this order), then stably by decreasing
+    # demand; stable_order compiles in a fraction of numba's argsort.  Keys in [0, 1) order as
+    # their IEEE bits read as int64, so one int64 sort serves both.
+    first = np.empty(n_slots, dtype=np.int64)
+    buf = np.empty(n_slots, dtype=np.int64)
+    stable_order(keys.view(np.int64), n_slots, first, buf, np.bool_(False))
+    demand_first = np.empty(n_slots, dtype=np.int64)
+    for i in range(n_slots):
+        demand_first[i] = slot_demand[first[i]]
+    by_demand = np.empty(n_slots, dtype=np.int64)
+    stable_order(demand_first, n_slots, by_demand, buf, np.bool_(True))
+    order = np.empty(n_slots, dtype=np.int64)
+    for i in range(n_slots):
+        order[i] = first[by_demand[i]]
     tree = np.zeros(k + 1, dtype=np.int64)
     free = sizes.copy()
     for c in range(k):
@@ -328,7 +330,7 @@ def assign_memberships(slot_node, slot_demand, sizes, n, o_m, seed):
         sl = order[idx]
         d = slot_demand[sl]
         node = slot_node[sl]
-        lo, hi = 0, k  # number of communities with size > d
+        lo, hi = np.int64(0), k  # number of communities with size > d
         while lo < hi:
             mid = (lo + hi) // 2
             if sizes[mid] > d:
@@ -371,9 +373,9 @@ def assign_memberships(slot_node, slot_demand, sizes, n, o_m, seed):
                                 member[other, j] = cf
                         slot_comm[t] = cf
                         free[cf] -= 1
-                        _fenwick_add(tree, cf, -1)
+                        _fenwick_add(tree, cf, np.int64(-1))
                         free[c2] += 1
-                        _fenwick_add(tree, c2, 1)
+                        _fenwick_add(tree, c2, np.int64(1))
                         c = c2
                         placed = True
                         break
@@ -385,7 +387,7 @@ def assign_memberships(slot_node, slot_demand, sizes, n, o_m, seed):
         member[node, count[node]] = c
         count[node] += 1
         free[c] -= 1
-        _fenwick_add(tree, c, -1)
+        _fenwick_add(tree, c, np.int64(-1))
     return slot_comm, True
 
 
@@ -491,10 +493,12 @@ def rebuild_group(nodes, demands, table, membership, n, seed, sweeps):
     m = int(demands.sum()) // 2
     ea = np.empty(m, dtype=np.int64)
     eb = np.empty(m, dtype=np.int64)
-    k = 0
+    k = np.int64(0)
     leftover = 0
+    order = np.empty(s, dtype=np.int64)
+    buf = np.empty(s, dtype=np.int64)
     while True:
-        order = np.argsort(-res, kind="mergesort")
+        stable_order(res, s, order, buf, np.bool_(True))  # = np.argsort(-res, kind="mergesort")
         v = order[0]
         r = res[v]
         if r <= 0:
@@ -525,11 +529,13 @@ def rebuild_group(nodes, demands, table, membership, n, seed, sweeps):
         _random_swaps(local, membership, n, ea, eb, m, np.ones(m, dtype=np.bool_), sweeps * m)
     good = np.zeros(m, dtype=np.bool_)
     bad = np.empty(m, dtype=np.int64)
-    n_good, n_bad = _insert_valid(table, membership, False, n, ea, eb, m, good, bad)
+    n_good, n_bad = _insert_valid(table, membership, _NO, n, ea, eb, m, good, bad)
     for _round in range(100):  # repair clashes with other communities' edges
         if n_bad == 0 or n_good == 0:
             break
-        n_bad, n_good = _repair_round(table, membership, False, n, ea, eb, m, good, bad, n_bad, n_good, 200)
+        n_bad, n_good = _repair_round(
+            table, membership, np.bool_(False), n, ea, eb, m, good, bad, n_bad, n_good, np.int64(200)
+        )
     if n_good >= 2 and n_good < m:  # randomize again around the repaired pairs
         _random_swaps(table, membership, n, ea, eb, m, good, m)
     out_a = np.empty(n_good, dtype=np.int64)
@@ -638,7 +644,7 @@ def _swap_external_pairs(table, membership, n, A, B, ok, bad, n_bad, tries):
                     f = np.random.randint(0, ne)
                 if f == e:
                     continue
-                if not _try_swap(table, membership, True, n, A, B, e, f, True, False, ok[f]):  # e not in table
+                if not _try_swap(table, membership, _YES, n, A, B, e, f, _YES, _NO, ok[f]):  # e not in table
                     continue
                 ok[e] = True
                 ok[f] = True
@@ -758,7 +764,11 @@ def eg_excess(d):
     """Sum over k of the Erdős-Gallai excess ``max(0, sum_{i<=k} d_i - k(k-1) - sum_{i>k} min(d_i, k))``
     of a degree sequence (any order; 0 iff the sequence is graphical, given an even sum)."""
     s = d.size
-    x = -np.sort(-d)
+    idx = np.empty(s, dtype=np.int64)
+    stable_order(d, s, idx, np.empty(s, dtype=np.int64), np.bool_(True))
+    x = np.empty(s, dtype=np.int64)
+    for i in range(s):
+        x[i] = d[idx[i]]  # decreasing (= -np.sort(-d))
     suffix = np.zeros(s + 1, dtype=np.int64)
     for i in range(s - 1, -1, -1):
         suffix[i] = suffix[i + 1] + x[i]
@@ -862,41 +872,6 @@ def make_graphical(slot_node, slot_comm, demand, sizes, n, seed, max_tries):
 
 
 # ----------------------------------------------------------------------------- connectivity
-@nb.njit(cache=True)
-def _find(parent, i):
-    while parent[i] != i:
-        parent[i] = parent[parent[i]]
-        i = parent[i]
-    return i
-
-
-@nb.njit(cache=True)
-def community_roots(a, b, membership, n):
-    """Union-find over membership slots ``(node, j)``: two slots of one community are joined by
-    every edge whose ends both belong to it.  Returns ``roots`` (n x o_m, -1 where no slot): slots
-    of one community with equal roots are in one component of its induced subgraph."""
-    o_m = membership.shape[1]
-    parent = np.arange(n * o_m)
-    for e in range(a.size):
-        u, v = a[e], b[e]
-        for i in range(o_m):
-            cu = membership[u, i]
-            if cu < 0:
-                break
-            j = _slot_of(membership, v, cu)
-            if j >= 0:
-                ru = _find(parent, u * o_m + i)
-                rv = _find(parent, v * o_m + j)
-                if ru != rv:
-                    parent[ru] = rv
-    roots = np.full((n, o_m), -1, dtype=np.int64)
-    for u in range(n):
-        for i in range(o_m):
-            if membership[u, i] >= 0:
-                roots[u, i] = _find(parent, u * o_m + i)
-    return roots
-
-
 @nb.njit(cache=True)
 def shared_count(membership, a, b):
     """Number of communities shared by nodes a and b."""

@@ -46,6 +46,7 @@ from typing import Any
 import numpy as np
 
 from agreekit._api import ResultBase, check_rng, renamed_parameters
+from agreekit._jit import compile_notice
 from agreekit._validation import InputError, check_float, check_int
 from agreekit.clustering import _lfr_kernels as K
 from agreekit._memory import check_memory
@@ -516,6 +517,12 @@ def _seed_sequence(rng: Any) -> np.random.SeedSequence:
     return np.random.SeedSequence(gen.integers(0, 2**32, size=4, dtype=np.uint64).tolist())
 
 
+#: CPU seconds the first call of a fresh install spends compiling the kernels of a default
+#: ``lfr_benchmark(1000)`` (``benchmarks/bench_cold_compile.py``): said on stderr before it starts
+_COMPILE_SECONDS = 6
+#: the kernels every call needs (the others serve repairs that few requests need)
+_FIRST_KERNELS = (K.assign_memberships, K.wire_groups, K.rebuild_group)
+
 #: ``progress=None`` shows a bar (when stderr is a terminal) from this many nodes on
 _PROGRESS_FROM_N = 1000
 _STAGES = ("degrees", "memberships", "communities", "internal edges", "external edges", "weights")
@@ -689,8 +696,9 @@ def lfr_benchmark(
         ``None`` draws fresh OS entropy.  ``seed=`` is its deprecated spelling.
     progress : None or bool
         Stage-by-stage progress bar on stderr (tqdm).  ``None`` (default): shown when stderr is
-        a terminal and ``n >= 1000`` (the first call in a fresh install also compiles the numba
-        kernels, ~10-20 s); ``False``: never; ``True``: always.
+        a terminal and ``n >= 1000``; ``False``: never; ``True``: always.  The first call in a
+        fresh install compiles the numba kernels (a few seconds) and says so in one line on
+        stderr first, unless ``progress=False`` or ``AGREEKIT_QUIET=1``.
 
     Returns
     -------
@@ -759,6 +767,8 @@ def lfr_benchmark(
     root = rng
     ss = _seed_sequence(rng)
     stage = _Stages(_show_progress(progress, n), n, mu_weights is not None)
+    if progress is None or progress:  # False: nothing on stderr
+        compile_notice("the LFR kernels", _COMPILE_SECONDS, _FIRST_KERNELS)
     try:
         return _generate(
             n,
@@ -1018,14 +1028,49 @@ def _make_graphical(slots, sizes, n, seed, notes) -> "_Slots":
     """Step 4b: communities whose internal degree sequence fails Erdős-Gallai exchange slots with
     others (:func:`K.make_graphical`); records ``non_graphical_communities`` / ``_left``."""
     k = sizes.size
-    ex = np.array([K.eg_excess(slots.demand[slots.ptr[c] : slots.ptr[c + 1]]) for c in range(k)])
+    ex = np.array([_eg_excess(slots.demand[slots.ptr[c] : slots.ptr[c + 1]]) for c in range(k)])
     notes["non_graphical_communities"] = int((ex > 0).sum())
     if ex.any():
         K.make_graphical(slots.node, slots.comm, slots.demand, sizes, n, seed, 200)
         slots = _Slots.by_community(slots.node, slots.comm, slots.demand, k)
-        ex = np.array([K.eg_excess(slots.demand[slots.ptr[c] : slots.ptr[c + 1]]) for c in range(k)])
+        ex = np.array([_eg_excess(slots.demand[slots.ptr[c] : slots.ptr[c + 1]]) for c in range(k)])
     notes["non_graphical_left"] = int((ex > 0).sum())
     return slots
+
+
+def _eg_excess(d: np.ndarray) -> int:
+    """:func:`K.eg_excess` in numpy (exact integers; the kernel serves :func:`K.make_graphical`):
+    the summed Erdős-Gallai excess of the degree sequence ``d``, 0 iff it is graphical."""
+    x = -np.sort(-np.asarray(d, dtype=np.int64))
+    s = x.size
+    k = np.arange(1, s + 1, dtype=np.int64)
+    prefix = np.cumsum(x)
+    suffix = np.concatenate([np.cumsum(x[::-1])[::-1], [0]])
+    j = np.searchsorted(-x, -k, side="right")  # number of entries >= k
+    cnt = np.where(j > k, j - k, 0)
+    rhs = k * (k - 1) + k * cnt + suffix[np.maximum(j, k)]
+    return int(np.maximum(prefix - rhs, 0).sum())
+
+
+def _community_roots(a, b, membership, n) -> np.ndarray:
+    """Component labels of the membership slots ``(node, j)`` (n x o_m, -1 where no slot): two
+    slots of one community are joined by every edge whose ends both belong to it, so slots of one
+    community with equal labels are in one component of its induced subgraph."""
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    o_m = membership.shape[1]
+    rows, cols = [], []
+    for i in range(o_m):
+        cu = membership[a, i]
+        for j in range(o_m):
+            hit = (cu >= 0) & (cu == membership[b, j])
+            rows.append(a[hit] * o_m + i)
+            cols.append(b[hit] * o_m + j)
+    r, c = np.concatenate(rows), np.concatenate(cols)
+    graph = coo_matrix((np.ones(r.size, dtype=np.int8), (r, c)), shape=(n * o_m, n * o_m))
+    labels = connected_components(graph, directed=False)[1].reshape(n, o_m).astype(np.int64)
+    return np.where(membership >= 0, labels, -1)
 
 
 def _membership_table(slots, n, o_m) -> np.ndarray:
@@ -1152,7 +1197,7 @@ def _connect_communities(n, a, b, communities, membership, table, rng, max_tries
     from scipy.sparse.csgraph import connected_components
 
     a, b = a.copy(), b.copy()
-    roots = K.community_roots(a, b, membership, n)  # components of every community at once
+    roots = _community_roots(a, b, membership, n)  # components of every community at once
     merged = left = 0
     local = np.full(n, -1, dtype=np.int64)
     for c, nodes in enumerate(communities):

@@ -22,7 +22,7 @@ import time
 import numba as nb
 import numpy as np
 
-from agreekit._jit import now, pick
+from agreekit._jit import now, numpy_version, pick
 from agreekit._sorting import stable_order
 
 __all__ = [
@@ -80,6 +80,15 @@ def _abs_sum(C):
     return s, mx
 
 
+@numpy_version(_abs_sum)
+def _abs_sum_numpy(C):
+    """:func:`_abs_sum` in numpy: ``cumsum`` adds in the kernel's (row-major) order, bit for bit."""
+    if C.size == 0:
+        return 0.0, 0.0
+    a = np.abs(C).ravel()
+    return float(np.cumsum(a)[-1]), float(max(a.max(), 0.0))
+
+
 def abs_sum(C: np.ndarray) -> tuple[float, float]:
     """(Σ|c_ij|, max |c_ij|) without an m × m temporary."""
     s, mx = pick(_abs_sum, C.size)(np.ascontiguousarray(C))
@@ -91,7 +100,7 @@ def _dense(r):
     """Dense ranks 1..k (int64) of an integer vector (any values)."""
     m = r.size
     idx = np.empty(m, dtype=np.int64)
-    stable_order(r, m, idx, np.empty(m, dtype=np.int64), False)
+    stable_order(r, m, idx, np.empty(m, dtype=np.int64), np.bool_(False))  # np.bool_: one variant
     out = np.empty(m, dtype=np.int64)
     level = 1
     out[idx[0]] = 1
@@ -135,7 +144,7 @@ def quick_pass(r0, C, CT, full, V, eps, deadline):
     R = _dense(r0)
     P0 = V - _score(R, C, CT)
     order = np.empty(m, dtype=np.int64)
-    stable_order(R, m, order, np.empty(m, dtype=np.int64), True)  # = np.argsort(-R, kind="mergesort")
+    stable_order(R, m, order, np.empty(m, dtype=np.int64), np.bool_(True))  # = argsort(-R, stable)
     step = 2 if full else 1
     size = 2 * m + 4
     level = np.zeros(size, dtype=np.int64)
@@ -223,6 +232,22 @@ def _start_counts(C, CT):
     return Q
 
 
+@numpy_version(_start_counts)
+def _start_counts_numpy(C, CT):
+    """:func:`_start_counts` in numpy (integer counts, so the same numbers), in row blocks of
+    bounded memory."""
+    m = C.shape[0]
+    Q = np.ones(m, dtype=np.int64)
+    step = max(1, (1 << 20) // max(m, 1))
+    cols = np.arange(m)
+    for lo in range(0, m, step):
+        a, b = C[lo : lo + step], CT[lo : lo + step]
+        upper = cols[None, :] > np.arange(lo, lo + a.shape[0])[:, None]
+        Q[lo : lo + a.shape[0]] += ((a > 0) & (b != 0) & upper).sum(axis=1)
+        Q += ((b > 0) & (a != 0) & upper).sum(axis=0)
+    return Q
+
+
 def start_vector(C: np.ndarray, *, full: bool = False, CT: np.ndarray | None = None) -> np.ndarray:
     """The start vector Q (1 + number of pairwise 'wins', reversed so that 1 = best).
 
@@ -245,6 +270,14 @@ def _tol(C):
     return V, 1e-9 * max(V, 1.0)
 
 
+@nb.njit(cache=True, inline="always")
+def _copy_row(out, i, row):
+    """``out[i] = row`` without numba's shape check, whose error message (formatted shapes)
+    costs seconds of compile time."""
+    for j in range(row.size):
+        out[i, j] = row[j]
+
+
 @nb.njit(cache=True, parallel=True)
 def _quick_chains(starts, C, CT, full, V, eps, deadline):
     """Two QUICK passes (start, then its result) from each row of ``starts``, rows in parallel."""
@@ -255,14 +288,14 @@ def _quick_chains(starts, C, CT, full, V, eps, deadline):
     finished = np.ones(n, dtype=np.bool_)
     for c in nb.prange(n):
         a, _, ok = quick_pass(starts[c], C, CT, full, V, eps, deadline)
-        out[2 * c] = a
+        _copy_row(out, 2 * c, a)
         scores[2 * c] = _score(a, C, CT)
         ran[2 * c] = True
         if not ok:
             finished[c] = False
             continue
         b, _, ok = quick_pass(a, C, CT, full, V, eps, deadline)
-        out[2 * c + 1] = b
+        _copy_row(out, 2 * c + 1, b)
         scores[2 * c + 1] = _score(b, C, CT)
         ran[2 * c + 1] = True
         finished[c] = ok
@@ -290,8 +323,35 @@ def quick(C: np.ndarray, *, full: bool = False, CT: np.ndarray | None = None, de
     Q = start_vector(C, full=full, CT=CT)
     starts = np.stack([Q, (m + 1) - Q]).astype(np.int64)
     # 4 passes of Θ(m²) each (a pass tries O(m) positions for each of the m objects)
-    out, scores, ran, finished = pick(_quick_chains, 8 * m * m)(starts, C, CT, full, V, eps, dl)
+    chains = pick(_quick_chains, 8 * m * m)
+    if chains is _quick_chains:  # the parallel kernel: the two chains at once
+        out, scores, ran, finished = chains(starts, C, CT, full, V, eps, dl)
+    else:  # the same passes one after the other: compiling quick_pass alone is enough
+        out, scores, ran, finished = _quick_chains_serial(starts, C, CT, full, V, eps, dl)
     return out[ran], scores[ran], bool(finished.all())
+
+
+def _quick_chains_serial(starts, C, CT, full, V, eps, deadline):
+    """:func:`_quick_chains` without its parallel loop, in Python around :func:`quick_pass`
+    (the same passes in the same order as its serial version, so the same bits; no chain
+    kernel to compile)."""
+    n, m = starts.shape
+    one_pass = pick(quick_pass, 2 * m * m)
+    objective = pick(_score, m * m)
+    out = np.empty((2 * n, m), dtype=np.int64)
+    scores = np.zeros(2 * n)
+    ran = np.zeros(2 * n, dtype=np.bool_)
+    finished = np.ones(n, dtype=np.bool_)
+    for c in range(n):
+        a, _, ok = one_pass(starts[c], C, CT, full, V, eps, deadline)
+        out[2 * c], scores[2 * c], ran[2 * c] = a, objective(a, C, CT), True
+        if not ok:
+            finished[c] = False
+            continue
+        b, _, ok = one_pass(a, C, CT, full, V, eps, deadline)
+        out[2 * c + 1], scores[2 * c + 1], ran[2 * c + 1] = b, objective(b, C, CT), True
+        finished[c] = ok
+    return out, scores, ran, finished
 
 
 def fast_starts(m: int, n_starts: int, rng: np.random.Generator, *, full: bool = False, offset: int = 0) -> np.ndarray:
@@ -324,7 +384,7 @@ def _fast_kernel(starts, C, CT, full, V, eps, deadline):
             b, _, ok = quick_pass(a, C, CT, full, V, eps, deadline)
         else:
             b = a
-        out[it] = b
+        _copy_row(out, it, b)
         scores[it] = _score(b, C, CT)
         done[it] = True
     return out, scores, done

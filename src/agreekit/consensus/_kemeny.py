@@ -24,7 +24,7 @@ from agreekit.consensus._matrices import (
     dense_ranks,
     ordering_string,
 )
-from agreekit._jit import forced
+from agreekit._jit import INTERPRET_BUDGET, compile_notice, forced
 
 __all__ = [
     "kemeny",
@@ -640,7 +640,16 @@ def _dispatch(prob: _Problem, opt: _Options) -> tuple[str, str, KemenyResult | N
 # ----------------------------------------------------------------------------- the solvers
 
 
+#: CPU seconds the first QUICK call of a fresh install spends compiling (1000 items;
+#: ``benchmarks/bench_cold_compile.py``): said on stderr before it starts
+_QUICK_COMPILE_SECONDS = 3
+
+
 def _solve_heuristic(prob: _Problem, opt: _Options, method: str, message: str) -> tuple[KemenyResult, bool]:
+    if method == "quick" and 2 * prob.m**2 > INTERPRET_BUDGET:  # large enough to compile (agreekit._jit.pick)
+        compile_notice(
+            "the Kemeny QUICK kernels", _QUICK_COMPILE_SECONDS, (_heuristics.quick_pass, _exact._strong_components)
+        )
     sizes = tuple(len(b) for b in prob.blocks)
     sols, top, finished, note = _heuristic(
         prob.C,

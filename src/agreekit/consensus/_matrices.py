@@ -19,7 +19,7 @@ import numba as nb
 import numpy as np
 
 from agreekit._docstrings import docfill
-from agreekit._jit import pick
+from agreekit._jit import numpy_version, pick
 from agreekit._validation import InputError, check_name, check_not_masked, check_rectangular
 
 __all__ = [
@@ -315,6 +315,24 @@ def _cim_rows(X, w):
                 if b == b:  # not NaN
                     Ci[j] += wk if a <= b else -wk
         Ci[i] = 0.0
+    return C
+
+
+@numpy_version(_cim_rows)
+def _cim_rows_numpy(X, w):
+    """:func:`_cim_rows` in numpy: judge k adds ``±w_k`` to the pairs it ranks, judges in order
+    (adding 0.0 to the others changes no bit: no entry is -0.0), so the kernel's numbers."""
+    n, m = X.shape
+    C = np.zeros((m, m))
+    for k in range(n):
+        wk = w[k]
+        if wk == 0.0:
+            continue
+        x = X[k]
+        ranked = ~np.isnan(x)
+        both = ranked[:, None] & ranked[None, :]
+        C += np.where(both, np.where(x[:, None] <= x[None, :], wk, -wk), 0.0)
+    np.fill_diagonal(C, 0.0)
     return C
 
 
