@@ -340,7 +340,7 @@ def _notices(args):
     """``--quiet`` also silences the first call's compile notice (agreekit._jit.compile_notice)."""
     if not getattr(args, "quiet", False):
         return contextlib.nullcontext()
-    from agreekit._jit import quiet
+    from agreekit._jit import quiet  # lazy: numba is loaded only when a subcommand runs
 
     return quiet()
 
