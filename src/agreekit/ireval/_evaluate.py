@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from agreekit._api import _warn, check_rng
+from agreekit._jit import pick
 from agreekit._resampling import unit_mean_interval
 from agreekit._validation import InputError, check_choice, check_float, check_int, parse_ascii_int
 from agreekit.ireval import _kernels_ir as _kir
@@ -337,7 +338,9 @@ class _Qrels:
         self.topics, self.buf = topics, buf
         self.qseg, self.qs, self.qe = qseg[keep], qs[keep], qe[keep]
         self.qgrade, self.qgain = qgrade[keep], qgain[keep]
-        self.ideal, self.istart, self.R = _ircore.ideal_lists(self.qseg, self.qgain, len(topics))
+        self.ideal, self.istart, self.R = pick(_ircore.ideal_lists, 4 * self.qseg.size)(
+            self.qseg, self.qgain, len(topics)
+        )
 
 
 def _ranked(
@@ -351,7 +354,7 @@ def _ranked(
     tmap = np.array([index.get(t, -1) for t in run.topics] + [-1], dtype=np.int64)
     rt = tmap[run.tcode]
     score = run.values
-    order, seg, pos, gain, grade, judged, start, n_ret = _ircore.rank_join(
+    order, seg, pos, gain, grade, judged, start, n_ret = pick(_ircore.rank_join, 16 * (rt.size + qr.qseg.size))(
         T, rt, score, run.buf, run.ds, run.de,
         qr.qseg, qr.buf, qr.qs, qr.qe, qr.qgain, qr.qgrade, 0 if depth is None else depth,
     )  # fmt: skip
@@ -396,7 +399,7 @@ def _values(lists: _kir.RankedLists, specs: Sequence[MetricSpec]) -> np.ndarray:
     if fused:
         kinds = np.array([_ircore.FUSED_KINDS[specs[k].kind] for k in fused], dtype=np.int64)
         cuts = np.array([_kir._cut(lists, specs[k], default_depth=specs[k].kind in _DEPTH_CUT) for k in fused])
-        out[fused] = _ircore.fused_metrics(
+        out[fused] = pick(_ircore.fused_metrics, lists.seg.size * len(fused) + lists.ideal.size)(
             kinds, cuts, lists.gain, lists.pos, lists.start, lists.n_ret, lists.ideal, lists.istart, lists.R
         )
     for k, spec in enumerate(specs):
@@ -517,7 +520,9 @@ def evaluate(
     judgements = any(sp.rel is not None or METRICS[sp.kind].needs_judgements for sp in specs)
 
     qc = _qrels_coded(qrels)
-    keep, conflict = _ircore.dedupe_judgements(qc.tcode, qc.buf, qc.ds, qc.de, qc.values, len(qc.topics), qc.last_wins)
+    keep, conflict = pick(_ircore.dedupe_judgements, 8 * qc.tcode.size)(
+        qc.tcode, qc.buf, qc.ds, qc.de, qc.values, len(qc.topics), qc.last_wins
+    )
     if conflict >= 0:  # two grades for one document in a file: the careful reader names the lines
         qc = _coded_frame(_qrels_lines(qc.source), "relevance")
         keep = np.ones(qc.tcode.size, dtype=bool)

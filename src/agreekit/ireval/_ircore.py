@@ -19,8 +19,11 @@ from numba import njit
 #: 10**k for k = 0..22, each exactly representable as a float64
 _POW10 = np.array([10.0**k for k in range(23)])
 _NO_GRADE = np.iinfo(np.int64).min
-_FNV_OFFSET = np.uint64(14695981039346656037)
-_FNV_PRIME = np.uint64(1099511628211)
+#: FNV-1a's offset and prime; hashes are kept to 62 bits, so that the arithmetic is the same in
+#: int64 (compiled, wrapping) and in Python's integers (interpreted, see :mod:`agreekit._jit`)
+_FNV_OFFSET = 14695981039346656037 & 0x3FFFFFFFFFFFFFFF
+_FNV_PRIME = 1099511628211
+_LOW62 = 0x3FFFFFFFFFFFFFFF
 
 
 # --------------------------------------------------------------------------- reading
@@ -36,7 +39,7 @@ def _parse_int(buf, s, e):
         return False, 0
     v = 0
     while i < e:
-        c = buf[i]
+        c = int(buf[i])
         if c < 48 or c > 57:
             return False, 0
         v = v * 10 + (c - 48)
@@ -63,7 +66,7 @@ def _parse_float(buf, s, e, pow10):
     scale = 0  # power of ten of w's last digit
     n_int = 0
     while i < e and 48 <= buf[i] <= 57:
-        c = buf[i] - 48
+        c = int(buf[i]) - 48
         if nd > 0 or c > 0:
             if nd < 19:
                 w = w * 10 + c
@@ -77,7 +80,7 @@ def _parse_float(buf, s, e, pow10):
     if i < e and buf[i] == 46:
         i += 1
         while i < e and 48 <= buf[i] <= 57:
-            c = buf[i] - 48
+            c = int(buf[i]) - 48
             if nd > 0 or c > 0:
                 if nd < 19:
                     w = w * 10 + c
@@ -103,7 +106,7 @@ def _parse_float(buf, s, e, pow10):
         n_ex = 0
         while i < e and 48 <= buf[i] <= 57:
             if n_ex < 6:
-                ex = ex * 10 + (buf[i] - 48)
+                ex = ex * 10 + (int(buf[i]) - 48)
             n_ex += 1
             i += 1
         if n_ex > 6:
@@ -248,7 +251,7 @@ def split_joined(buf, n):
 
 
 # --------------------------------------------------------------------------- ids
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _same(b1, s1, e1, b2, s2, e2):
     if e1 - s1 != e2 - s2:
         return False
@@ -258,12 +261,13 @@ def _same(b1, s1, e1, b2, s2, e2):
     return True
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _hash(b, s, e):
+    """FNV-1a of the bytes ``b[s:e]``, 62 bits, the high bits folded into the low ones."""
     h = _FNV_OFFSET
     for k in range(s, e):
-        h = (h ^ np.uint64(b[k])) * _FNV_PRIME
-    return h ^ (h >> np.uint64(29))
+        h = ((h ^ int(b[k])) * _FNV_PRIME) & _LOW62
+    return h ^ (h >> 29)
 
 
 @njit(cache=True)
@@ -276,9 +280,9 @@ def factorize(buf1, s1, e1, buf2, s2, e2):
     size = 16
     while size < 2 * n:
         size *= 2
-    mask = np.uint64(size - 1)
+    mask = size - 1
     table = np.full(size, -1, np.int64)
-    hashes = np.empty(n, np.uint64)
+    hashes = np.empty(n, np.int64)
     first = np.empty(n, np.int64)
     codes = np.empty(n, np.int64)
     nu = 0
@@ -314,7 +318,7 @@ def factorize(buf1, s1, e1, buf2, s2, e2):
                 if same:
                     codes[i] = c
                     break
-            slot = (slot + np.uint64(1)) & mask
+            slot = (slot + 1) & mask
     return codes, first[:nu]
 
 
@@ -359,9 +363,9 @@ def dedupe_judgements(tcode, buf, ds, de, grade, n_topics, last_wins):
     start, order = _group(tcode, n_topics)
     keep = np.ones(tcode.size, np.bool_)
     size = _table_size(start)
-    mask = np.uint64(size - 1)
+    mask = size - 1
     stamp = np.full(size, -1, np.int64)
-    hh = np.empty(size, np.uint64)
+    hh = np.empty(size, np.int64)
     row = np.empty(size, np.int64)
     for t in range(n_topics):
         for k in range(start[t], start[t + 1]):
@@ -372,7 +376,7 @@ def dedupe_judgements(tcode, buf, ds, de, grade, n_topics, last_wins):
                 p = row[slot]
                 if hh[slot] == h and _same(buf, ds[r], de[r], buf, ds[p], de[p]):
                     break
-                slot = (slot + np.uint64(1)) & mask
+                slot = (slot + 1) & mask
             if stamp[slot] != t:
                 stamp[slot] = t
                 hh[slot] = h
@@ -413,7 +417,7 @@ def ideal_lists(qt, gain, n_topics):
 
 
 # --------------------------------------------------------------------------- ranking
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _doc_after(buf, s, e, a, b):
     """Ranked before: docno ``a`` sorts after ``b`` in byte order (ties go docno descending)."""
     la = e[a] - s[a]
@@ -495,9 +499,9 @@ def rank_join(n_topics, rt, score, buf, s, e, qt, qbuf, qs, qe, qgain, qgrade, d
     size = 16
     while size < 2 * most:
         size *= 2
-    mask = np.uint64(size - 1)
+    mask = size - 1
     stamp = np.full(size, -1, np.int64)
-    hh = np.empty(size, np.uint64)
+    hh = np.empty(size, np.int64)
     qrow = np.empty(size, np.int64)  # the judgement of the slot's document (-1: none)
     rrow = np.empty(size, np.int64)  # the run row that ranked it (-1: not yet)
     m = order.size
@@ -516,7 +520,7 @@ def rank_join(n_topics, rt, score, buf, s, e, qt, qbuf, qs, qe, qgain, qgrade, d
             h = _hash(qbuf, qs[r], qe[r])
             slot = h & mask
             while stamp[slot] == t:  # (one judgement per document: no match to look for)
-                slot = (slot + np.uint64(1)) & mask
+                slot = (slot + 1) & mask
             stamp[slot] = t
             hh[slot] = h
             qrow[slot] = r
@@ -537,7 +541,7 @@ def rank_join(n_topics, rt, score, buf, s, e, qt, qbuf, qs, qe, qgain, qgrade, d
                             break
                     elif _same(buf, s[r], e[r], buf, s[rrow[slot]], e[rrow[slot]]):
                         break
-                slot = (slot + np.uint64(1)) & mask
+                slot = (slot + 1) & mask
             if stamp[slot] == t:
                 if rrow[slot] >= 0:  # ranked already, at a better position
                     continue

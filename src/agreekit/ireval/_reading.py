@@ -32,6 +32,7 @@ from agreekit._io import (
     iter_lines,
 )
 from agreekit._validation import InputError, check_name, parse_ascii_float, parse_ascii_int
+from agreekit._jit import pick
 from agreekit.ireval import _ircore
 
 #: peers' column names -> ours (ir_measures / pytrec_eval frames, PyTerrier frames)
@@ -383,7 +384,7 @@ def _ids_bytes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         return _NO_BYTES, _NO_INDEX, _NO_INDEX
     items = values.tolist()
     buf = np.frombuffer("\x00".join(items).encode("utf-8", "surrogatepass"), dtype=np.uint8)
-    ok, start, end = _ircore.split_joined(buf, n)
+    ok, start, end = pick(_ircore.split_joined, buf.size)(buf, n)
     if ok:  # no id holds a NUL: the NULs are the separators
         return buf, start, end
     parts = [v.encode("utf-8", "surrogatepass") for v in items]
@@ -404,9 +405,9 @@ def _scan_coded(data: bytes, *, qrels: bool) -> _Coded | None:
     careful line reader must read it (it then names what is wrong, or reads what is unusual)."""
     buf = np.frombuffer(data, dtype=np.uint8)
     if qrels:
-        got = _ircore.scan_trec(buf, 4, 3, False, -1, MAX_LINE_BYTES, _ircore._POW10)
+        got = pick(_ircore.scan_trec, 2 * buf.size)(buf, 4, 3, False, -1, MAX_LINE_BYTES, _ircore._POW10)
     else:
-        got = _ircore.scan_trec(buf, 6, 4, True, 5, MAX_LINE_BYTES, _ircore._POW10)
+        got = pick(_ircore.scan_trec, 2 * buf.size)(buf, 6, 4, True, 5, MAX_LINE_BYTES, _ircore._POW10)
     status, _, ts, te, ds, de, grades, scores, hard = got
     if status:
         return None
@@ -416,7 +417,7 @@ def _scan_coded(data: bytes, *, qrels: bool) -> _Coded | None:
             values[row] = float(data[a:b])
         if not np.all(np.isfinite(values[hard[:, 0]])):
             return None  # the careful reader names the line
-    tcode, first = _ircore.factorize(buf, ts, te, _NO_BYTES, _NO_INDEX, _NO_INDEX)
+    tcode, first = pick(_ircore.factorize, 4 * ts.size)(buf, ts, te, _NO_BYTES, _NO_INDEX, _NO_INDEX)
     topics = [data[a:b].decode("ascii") for a, b in zip(ts[first].tolist(), te[first].tolist())]
     name = None
     if not qrels:  # the run tag: the last field of the first line read
