@@ -125,7 +125,7 @@ def test_scores_read_from_bytes_are_pythons_float():
     texts += ["4.9e-324", "2.2250738585072014e-308", "1.7976931348623157e308", "123456789012345678901234567890"]
     texts += ["0.000000000000000000000000001", "1E+5", "1e-5", "-12.5e-3", "00012.50"]
     for _ in range(3000):
-        mant = str(int(rng.integers(0, 10**int(rng.integers(1, 19)))))
+        mant = str(int(rng.integers(0, 10 ** int(rng.integers(1, 19)))))
         k = int(rng.integers(0, len(mant) + 1))
         num = mant[:k] + "." + mant[k:] if rng.random() < 0.7 else mant
         if num == ".":
