@@ -357,7 +357,7 @@ def _qrels_frame(source: Any) -> pd.DataFrame | None:
 
 
 # --------------------------------------------------------------------------- coded form (evaluate)
-_NO_BYTES = np.zeros(0, dtype=np.uint8)
+_NO_BYTES = np.frombuffer(b"", dtype=np.uint8)  # read-only, as every id buffer (one compiled signature)
 _NO_INDEX = np.zeros(0, dtype=np.int64)
 
 
@@ -397,7 +397,9 @@ def _coded_frame(df: pd.DataFrame, value: str, **kw) -> _Coded:
     tcode, topics = _factorize_grouped(df["topic"].to_numpy(dtype=object))
     buf, ds, de = _ids_bytes(df["docno"].to_numpy(dtype=object))
     dtype = np.int64 if value == "relevance" else np.float64
-    return _Coded([str(t) for t in topics], tcode.astype(np.int64), buf, ds, de, df[value].to_numpy(dtype=dtype), **kw)
+    return _Coded(
+        [str(t) for t in topics], tcode.astype(np.int64), buf, ds, de, df[value].to_numpy(dtype=dtype, copy=True), **kw
+    )
 
 
 def _scan_coded(data: bytes, *, qrels: bool) -> _Coded | None:
