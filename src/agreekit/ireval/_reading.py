@@ -1,11 +1,12 @@
 """Reading TREC qrels and runs (files, frames, mappings) into frames with text ids.
 
-Files are read twice over only when something is wrong: a fast path parses a regular file
-in bulk with pandas' C parser after checks that make it accept exactly what the careful
-line reader accepts (ASCII text, space/tab separators, no comment lines, ASCII numbers,
-the right number of fields, no conflicting judgements, one run tag); anything else goes to
-the careful line-by-line reader, which gives the same result or names the line at fault.
-"""
+Files are read twice over only when something is wrong: a fast path reads a regular file in
+bulk after checks that make it accept exactly what the careful line reader accepts (ASCII text,
+space/tab separators, ASCII numbers, the right number of fields, no conflicting judgements, one
+run tag); anything else goes to the careful line-by-line reader, which gives the same result or
+names the line at fault.  :func:`read_qrels` / :func:`read_run` build frames with pandas' C
+parser; :func:`~agreekit.ireval.evaluate` reads the bytes in one compiled pass
+(:func:`._ircore.scan_trec`) into the coded form :class:`_Coded`, ids kept as bytes."""
 
 from __future__ import annotations
 
