@@ -354,7 +354,7 @@ def _ranked(
     tmap = np.array([index.get(t, -1) for t in run.topics] + [-1], dtype=np.int64)
     rt = tmap[run.tcode]
     score = run.values
-    order, seg, pos, gain, grade, judged, start, n_ret = pick(_ircore.rank_join, 16 * (rt.size + qr.qseg.size))(
+    order, seg, pos, gain, grade, judged, start, n_ret = pick(_ircore.rank_join, 12 * (rt.size + qr.qseg.size))(
         T, rt, score, run.buf, run.ds, run.de,
         qr.qseg, qr.buf, qr.qs, qr.qe, qr.qgain, qr.qgrade, 0 if depth is None else depth,
     )  # fmt: skip
@@ -399,7 +399,7 @@ def _values(lists: _kir.RankedLists, specs: Sequence[MetricSpec]) -> np.ndarray:
     if fused:
         kinds = np.array([_ircore.FUSED_KINDS[specs[k].kind] for k in fused], dtype=np.int64)
         cuts = np.array([_kir._cut(lists, specs[k], default_depth=specs[k].kind in _DEPTH_CUT) for k in fused])
-        out[fused] = pick(_ircore.fused_metrics, lists.seg.size * len(fused) + lists.ideal.size)(
+        out[fused] = pick(_ircore.fused_metrics, 2 * (lists.seg.size * len(fused) + lists.ideal.size))(
             kinds, cuts, lists.gain, lists.pos, lists.start, lists.n_ret, lists.ideal, lists.istart, lists.R
         )
     for k, spec in enumerate(specs):
