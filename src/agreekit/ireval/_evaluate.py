@@ -338,9 +338,10 @@ class _Qrels:
         self.topics, self.buf = topics, buf
         self.qseg, self.qs, self.qe = qseg[keep], qs[keep], qe[keep]
         self.qgrade, self.qgain = qgrade[keep], qgain[keep]
-        self.ideal, self.istart, self.R = pick(_ircore.ideal_lists, 4 * self.qseg.size)(
-            self.qseg, self.qgain, len(topics)
-        )
+        pos = self.qgain > 0  # the ideal list: each topic's positive gains in decreasing order
+        self.ideal = self.qgain[pos][np.lexsort((-self.qgain[pos], self.qseg[pos]))]
+        self.R = np.bincount(self.qseg[pos], minlength=len(topics)).astype(np.int64)
+        self.istart = np.concatenate(([0], np.cumsum(self.R)[:-1])).astype(np.int64)
 
 
 def _ranked(

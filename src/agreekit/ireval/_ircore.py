@@ -393,33 +393,13 @@ def dedupe_judgements(tcode, buf, ds, de, grade, n_topics, last_wins):
     return keep, -1
 
 
-@njit(cache=True)
-def ideal_lists(qt, gain, n_topics):
-    """(ideal, istart, R): the positive gains of each topic in decreasing order."""
-    start, order = _group(qt, n_topics)
-    R = np.zeros(n_topics, np.int64)
-    for k in range(order.size):
-        if gain[order[k]] > 0:
-            R[qt[order[k]]] += 1
-    istart = np.zeros(n_topics, np.int64)
-    for t in range(1, n_topics):
-        istart[t] = istart[t - 1] + R[t - 1]
-    ideal = np.empty(istart[-1] + R[-1] if n_topics else 0, np.float64)
-    for t in range(n_topics):
-        m = istart[t]
-        for k in range(start[t], start[t + 1]):
-            g = gain[order[k]]
-            if g > 0:
-                ideal[m] = g
-                m += 1
-        ideal[istart[t] : istart[t] + R[t]] = -np.sort(-ideal[istart[t] : istart[t] + R[t]])
-    return ideal, istart, R
-
-
 # --------------------------------------------------------------------------- ranking
 @njit(cache=True)
-def _doc_after(buf, s, e, a, b):
-    """Ranked before: docno ``a`` sorts after ``b`` in byte order (ties go docno descending)."""
+def _before(score, buf, s, e, a, b):
+    """Row ``a`` ranks before row ``b``: a higher score, or an equal score and a docno that sorts
+    after ``b``'s in byte order (trec_eval: ties by docno descending)."""
+    if score[a] != score[b]:
+        return score[a] > score[b]
     la = e[a] - s[a]
     lb = e[b] - s[b]
     for k in range(min(la, lb)):
@@ -431,8 +411,8 @@ def _doc_after(buf, s, e, a, b):
 
 
 @njit(cache=True)
-def _sort_ties(idx, buf, s, e, tmp):
-    """Stable merge sort of the rows ``idx`` (equal scores) by docno descending, in place."""
+def _rank_sort(idx, score, buf, s, e, tmp):
+    """Stable bottom-up merge sort of the rows ``idx`` in rank order (:func:`_before`), in place."""
     n = idx.size
     width = 1
     while width < n:
@@ -441,7 +421,7 @@ def _sort_ties(idx, buf, s, e, tmp):
             hi = min(lo + 2 * width, n)
             i, j, k = lo, mid, lo
             while i < mid and j < hi:
-                if _doc_after(buf, s, e, idx[j], idx[i]):
+                if _before(score, buf, s, e, idx[j], idx[i]):
                     tmp[k] = idx[j]
                     j += 1
                 else:
@@ -480,17 +460,16 @@ def rank_join(n_topics, rt, score, buf, s, e, qt, qbuf, qs, qe, qgain, qgrade, d
             if score[order[k]] > score[order[k - 1]]:
                 ok = False
                 break
-        if not ok:
-            sub = order[a:b].copy()
-            o = np.argsort(-score[sub], kind="mergesort")
-            order[a:b] = sub[o]
+        if not ok:  # not written in rank order: sort the topic's rows
+            _rank_sort(order[a:b], score, buf, s, e, tmp)
+            continue
         k = a
-        while k < b:
+        while k < b:  # in score order: sort each block of equal scores by docno
             j = k + 1
             while j < b and score[order[j]] == score[order[k]]:
                 j += 1
             if j - k > 1:
-                _sort_ties(order[k:j], buf, s, e, tmp)
+                _rank_sort(order[k:j], score, buf, s, e, tmp)
             k = j
     qstart, qorder = _group(qt, n_topics)
     most = 0
