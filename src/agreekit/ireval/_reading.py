@@ -351,9 +351,18 @@ def _qrels_frame(source: Any) -> pd.DataFrame | None:
             raise InputError("qrels", "relevance values must be integers")
         df["relevance"] = rel.astype(np.int64)
         return df
-    if isinstance(source, Mapping):
-        rows = [(str(t), str(d), g) for t, docs in source.items() for d, g in docs.items()]
-        return _qrels_frame(pd.DataFrame(rows, columns=["topic", "docno", "relevance"]))
+    if isinstance(source, Mapping):  # {topic: {docno: grade}}: built column by column
+        topics: list = []
+        docs: list = []
+        grades: list = []
+        for t, judged in source.items():
+            topics += [str(t)] * len(judged)
+            docs += map(str, judged.keys())
+            grades += judged.values()
+        frame = pd.DataFrame(
+            {"topic": topics, "docno": docs, "relevance": grades}, columns=["topic", "docno", "relevance"]
+        )
+        return _qrels_frame(frame)
     return None
 
 
