@@ -16,6 +16,11 @@ both tools in the same process (wall seconds are recorded too; the machine is sh
 time / agreekit's (>= 1: agreekit is as fast or faster); the target is ratio >= 1 everywhere.
 The per-topic values of both tools are compared (largest absolute difference recorded).
 
+agreekit's side: a file is read as bytes in one compiled pass (fields, grades, scores); document ids
+stay bytes, matched to the judgements in a small hash table per topic while each topic's list is
+ranked; the metrics of every topic come from one compiled pass (``agreekit.ireval._ircore``).  From
+memory, the frames' ids are joined and encoded once, then take the same path.
+
 Run: ``.venv/bin/python benchmarks/bench_ireval.py`` (writes benchmarks/output/bench_ireval.json).
 """
 

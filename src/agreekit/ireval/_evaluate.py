@@ -19,10 +19,12 @@ import numpy as np
 import pandas as pd
 
 from agreekit._api import _warn, check_rng
+from agreekit._jit import pick
 from agreekit._resampling import unit_mean_interval
 from agreekit._validation import InputError, check_choice, check_float, check_int, parse_ascii_int
 from agreekit.ireval import _kernels_ir as _kir
-from agreekit.ireval._reading import _factorize_grouped, _factorize_text, _read_qrels_coded, read_run
+from agreekit.ireval import _ircore
+from agreekit.ireval._reading import _Coded, _coded_frame, _qrels_coded, _qrels_lines, _run_coded
 from agreekit.ireval._registry import (
     METRICS,
     MetricSpec,
@@ -254,17 +256,24 @@ def _gain_map(gains) -> Any:
     return out
 
 
-def _as_runs(run) -> list[tuple[str, pd.DataFrame, Any]]:
-    """(system name, frame, source) of every run given."""
+def _as_runs(run) -> list[_Coded]:
+    """Every run given, in coded form (``.name`` the system name, ``.source`` what was given)."""
     if isinstance(run, (str, os.PathLike, pd.DataFrame)):
-        return [(*read_run(run), run)]
-    if isinstance(run, Mapping):
-        return [(*read_run(src, name=str(nm)), src) for nm, src in run.items()]
-    if isinstance(run, Sequence):
+        pairs = [(None, run)]
+    elif isinstance(run, Mapping):
+        pairs = [(str(nm), src) for nm, src in run.items()]
+    elif isinstance(run, Sequence):
         if len(run) == 0:
             raise InputError("run", "no run given")
-        return [(*read_run(src), src) for src in run]
-    raise InputError("run", f"must be a path, a DataFrame, or a list/dict of them; got {type(run).__name__}")
+        pairs = [(None, src) for src in run]
+    else:
+        raise InputError("run", f"must be a path, a DataFrame, or a list/dict of them; got {type(run).__name__}")
+    out = []
+    for nm, src in pairs:
+        coded = _run_coded(src, name=nm)
+        coded.source = src
+        out.append(coded)
+    return out
 
 
 def _source_name(source: Any, what: str, name: str | None = None) -> str:
@@ -278,16 +287,7 @@ def _source_name(source: Any, what: str, name: str | None = None) -> str:
 _CANONICAL_INT = re.compile(r"0|-?[1-9][0-9]{0,40}")
 
 
-def _run_topics(df: pd.DataFrame) -> np.ndarray:
-    """The distinct topic ids of a run frame (hashing the first id of each run of equal ids only)."""
-    col = df["topic"].to_numpy(dtype=object)
-    heads = col[np.concatenate(([True], col[1:] != col[:-1]))] if col.size else col
-    return pd.unique(heads)
-
-
-def _check_topic_ids(
-    qrels_topics: Sequence[str], qrels_shown: str, runs: Sequence[tuple[str, pd.DataFrame, Any]]
-) -> None:
+def _check_topic_ids(qrels_topics: Sequence[str], qrels_shown: str, runs: Sequence[_Coded]) -> None:
     """The one rule for numeric labels, for topic ids: they are compared as text (as trec_eval
     and pytrec_eval do), so a run topic ``01`` is not the qrels topic ``1``.  Since that silently
     scores the run 0 on every such topic, a run topic that is absent from the qrels but equal to a
@@ -296,7 +296,7 @@ def _check_topic_ids(
     topics, as trec_eval would, with a warning."""
     known = set(qrels_topics)
     if all(map(_CANONICAL_INT.fullmatch, qrels_topics)):  # distinct as text = distinct as numbers: no warning
-        unknown = [t for name, df, _ in runs for t in _run_topics(df) if t not in known]
+        unknown = [t for r in runs for t in r.topics if t not in known]
         if not unknown:
             return
     by_value: dict[Decimal, str] = {}
@@ -315,135 +315,54 @@ def _check_topic_ids(
             )
     if not by_value:
         return
-    for name, df, source in runs:
-        for t in _run_topics(df):
+    for r in runs:
+        for t in r.topics:
             if t in known:
                 continue
             v = _numeric_id(t)
             if v is not None and v in by_value:
                 raise InputError(
                     "run",
-                    f"topic {t!r} of {_source_name(source, 'run', name)} matches topic "
+                    f"topic {t!r} of {_source_name(r.source, 'run', r.name)} matches topic "
                     f"{by_value[v]!r} of {qrels_shown} only as a number: ids are compared "
                     "as text (as trec_eval does); write the topic ids alike in both",
                 )
 
 
-def _grouped_indexer(index: pd.Index, values: np.ndarray) -> np.ndarray:
-    """``index.get_indexer(values)`` hashing only the first value of each run of equal values
-    (qrels and runs are written topic by topic)."""
-    if values.size == 0:
-        return np.zeros(0, dtype=np.int64)
-    head = np.flatnonzero(np.concatenate(([True], values[1:] != values[:-1])))
-    if head.size > values.size // 4:
-        return index.get_indexer(values)
-    return np.repeat(index.get_indexer(values[head]), np.diff(np.append(head, values.size)))
-
-
 class _Qrels:
-    """The judgements of the evaluated topics, indexed for lookups by (topic index, docno).
+    """The judgements of the evaluated topics: per judgement its topic index ``qseg`` (into
+    ``topics``), docno bytes ``buf[qs:qe]``, ``qgrade`` and ``qgain``; and each topic's ideal list."""
 
-    ``qcodes`` / ``qtopics``: the qrels' topics factorized (``pd.factorize``), reused here."""
-
-    def __init__(
-        self,
-        q: pd.DataFrame,
-        topics: list[str],
-        qcodes: np.ndarray,
-        qtopics: list[str],
-        dcodes: np.ndarray,
-        duniq: np.ndarray,
-    ):
-        self.topics = topics
-        self.topic_index = pd.Index(topics, dtype=object)
-        tidx = self.topic_index.get_indexer(pd.Index(qtopics, dtype=object))[qcodes]
-        keep = tidx >= 0
-        tidx = tidx[keep].astype(np.int64)
-        gain = q["gain"].to_numpy(dtype=np.float64)[keep]
-        grade = q["relevance"].to_numpy(dtype=np.int64)[keep]
-        codes = dcodes[keep].astype(np.int64)
-        self.doc_uniques = duniq
-        self.n_docs = max(len(duniq), 1)
-        self.key_index = pd.Index(tidx * self.n_docs + codes)  # unique: each document judged once per topic
-        self.gain, self.grade = gain, grade
-        self.qseg, self.qgrade, self.qgain = tidx, grade, gain
-        pos = gain > 0
-        iorder = np.lexsort((-gain[pos], tidx[pos]))
-        self.ideal = gain[pos][iorder]
-        self.R = np.bincount(tidx[pos], minlength=len(topics)).astype(np.int64)
+    def __init__(self, buf, qseg, qs, qe, qgrade, qgain, topics: list[str]):
+        keep = qseg >= 0
+        self.topics, self.buf = topics, buf
+        self.qseg, self.qs, self.qe = qseg[keep], qs[keep], qe[keep]
+        self.qgrade, self.qgain = qgrade[keep], qgain[keep]
+        pos = self.qgain > 0  # the ideal list: each topic's positive gains in decreasing order
+        self.ideal = self.qgain[pos][np.lexsort((-self.qgain[pos], self.qseg[pos]))]
+        self.R = np.bincount(self.qseg[pos], minlength=len(topics)).astype(np.int64)
         self.istart = np.concatenate(([0], np.cumsum(self.R)[:-1])).astype(np.int64)
 
 
 def _ranked(
-    qr: _Qrels, run: pd.DataFrame, depth: int | None, *, beta: float, log_base: float, judgements: bool
+    qr: _Qrels, run: _Coded, depth: int | None, *, beta: float, log_base: float, judgements: bool
 ) -> _kir.RankedLists:
     """trec_eval's ranking of one run over the qrels topics, as flat sorted arrays: score
     descending, ties by docno descending (byte order); a docno repeated within a topic is kept at
     its first (best) position only; each list cut at ``depth`` (None: every document)."""
     T = len(qr.topics)
-    tidx = _grouped_indexer(qr.topic_index, run["topic"].to_numpy(dtype=object))
-    keep = tidx >= 0
-    if not keep.all():
-        tidx = tidx[keep]
-    tidx = tidx.astype(np.int16 if T < 2**15 else np.int64)  # int16: numpy's stable sort is a radix sort
-    score = run["score"].to_numpy(dtype=np.float64)
-    docno = run["docno"].to_numpy(dtype=object)
-    if not keep.all():
-        score, docno = score[keep], docno[keep]
-    order = np.argsort(tidx, kind="stable")  # runs are usually written topic by topic, in rank order
-    t_s, s_s = tidx[order], score[order]
-    if not np.all((t_s[1:] != t_s[:-1]) | (s_s[1:] <= s_s[:-1])):
-        by_score = np.argsort(-score, kind="stable")  # else: by topic, then score descending
-        order = by_score[np.argsort(tidx[by_score], kind="stable")]
-        t_s, s_s = tidx[order], score[order]
-    if t_s.size > 1:
-        tie = (t_s[1:] == t_s[:-1]) & (s_s[1:] == s_s[:-1])
-        if tie.any():  # equal scores: docno descending within each block of ties
-            head = np.concatenate(([True], ~tie))
-            block = np.cumsum(head) - 1
-            in_tie = np.zeros(t_s.size, dtype=bool)
-            in_tie[1:] |= tie
-            in_tie[:-1] |= tie
-            rows = np.flatnonzero(in_tie)
-            sub = sorted(
-                zip(block[rows].tolist(), docno[order[rows]].tolist(), order[rows].tolist()),
-                key=lambda r: r[1],
-                reverse=True,
-            )
-            sub.sort(key=lambda r: r[0])  # stable: docno descending within each block
-            order[rows] = [r[2] for r in sub]
-    tidx = tidx.astype(np.int64)
-    n_judged = len(qr.doc_uniques)
-    # one factorization of the qrels' docnos (unique, first) and the run's: a judged docno gets its
-    # qrels code, the others codes after the judged ones
-    codes = _factorize_text(np.concatenate((qr.doc_uniques, docno)))[0][n_judged:]
-    n_codes = int(codes.max(initial=n_judged - 1)) + 1
-    if np.bincount(codes, minlength=n_codes).max(initial=0) > 1:  # a docno twice: keep its best rank
-        ko = (tidx * max(n_codes, 1) + codes)[order]
-        first = ~pd.Series(ko).duplicated(keep="first").to_numpy()
-        order = order[first]
-    seg = tidx[order]
-    start, n_ret = _kir.segments(seg, T)
-    pos = np.arange(seg.size, dtype=np.int64) - np.repeat(start, n_ret) + 1
-    if depth is not None:
-        cut = pos <= depth
-        order, seg, pos = order[cut], seg[cut], pos[cut]
-        start, n_ret = _kir.segments(seg, T)
-    qdoc = codes[order]
-    cand = np.flatnonzero(qdoc < n_judged)  # docnos judged in some topic
-    hit = np.zeros(seg.size, dtype=bool)
-    gain = np.zeros(seg.size)
-    grade = np.full(seg.size, np.iinfo(np.int64).min)
-    if cand.size and len(qr.key_index):
-        at = qr.key_index.get_indexer(seg[cand] * qr.n_docs + qdoc[cand])
-        ok = at >= 0
-        hit[cand[ok]] = True
-        gain[cand[ok]] = qr.gain[at[ok]]
-        grade[cand[ok]] = qr.grade[at[ok]]
+    index = {t: i for i, t in enumerate(qr.topics)}
+    tmap = np.array([index.get(t, -1) for t in run.topics] + [-1], dtype=np.int64)
+    rt = tmap[run.tcode]
+    score = run.values
+    order, seg, pos, gain, grade, judged, start, n_ret = pick(_ircore.rank_join, 12 * (rt.size + qr.qseg.size))(
+        T, rt, score, run.buf, run.ds, run.de,
+        qr.qseg, qr.buf, qr.qs, qr.qe, qr.qgain, qr.qgrade, 0 if depth is None else depth,
+    )  # fmt: skip
     lists = _kir.RankedLists(
         n_topics=T,
         seg=seg,
-        pos=pos.astype(np.float64),
+        pos=pos,
         gain=gain,
         start=start,
         n_ret=n_ret,
@@ -456,7 +375,7 @@ def _ranked(
     )
     if judgements:
         lists.grade = grade
-        lists.judged = hit
+        lists.judged = judged
         s_f = score[order]
         same = (seg[1:] == seg[:-1]) & (s_f[1:] == s_f[:-1])
         if same.any():  # ir_measures' Judged@k takes equal scores in docno-ascending order: mirror each block
@@ -464,9 +383,45 @@ def _ranked(
             bid = np.cumsum(head) - 1
             bstart = np.flatnonzero(head)
             bend = np.append(bstart[1:], seg.size)
-            lists.judged_asc = hit[bstart[bid] + bend[bid] - 1 - np.arange(seg.size)]
+            lists.judged_asc = judged[bstart[bid] + bend[bid] - 1 - np.arange(seg.size)]
         lists.qseg, lists.qgrade, lists.qgain = qr.qseg, qr.qgrade, qr.qgain
     return lists
+
+
+def _values(lists: _kir.RankedLists, specs: Sequence[MetricSpec]) -> np.ndarray:
+    """specs x topics values: the common metrics (relevant = gain > 0) in one compiled pass
+    (:func:`._ircore.fused_metrics`), the others by their registry kernel."""
+    out = np.empty((len(specs), lists.n_topics))
+    fused = [
+        k
+        for k, sp in enumerate(specs)
+        if sp.rel is None and sp.kind in _ircore.FUSED_KINDS and METRICS[sp.kind].compute is _FUSED_COMPUTE[sp.kind]
+    ]
+    if fused:
+        kinds = np.array([_ircore.FUSED_KINDS[specs[k].kind] for k in fused], dtype=np.int64)
+        cuts = np.array([_kir._cut(lists, specs[k], default_depth=specs[k].kind in _DEPTH_CUT) for k in fused])
+        out[fused] = pick(_ircore.fused_metrics, 2 * (lists.seg.size * len(fused) + lists.ideal.size))(
+            kinds, cuts, lists.gain, lists.pos, lists.start, lists.n_ret, lists.ideal, lists.istart, lists.R
+        )
+    for k, spec in enumerate(specs):
+        if k not in fused:
+            out[k] = _compute(lists, spec)
+    return out
+
+
+#: the registry kernels :func:`._ircore.fused_metrics` stands for (a kind whose registry entry
+#: was replaced is computed by its entry)
+_FUSED_COMPUTE = {
+    "AveP": _kir.average_precision,
+    "P": _kir.precision,
+    "R": _kir.recall,
+    "RR": _kir.reciprocal_rank,
+    "nDCG": _kir.ndcg_trec,
+    "R-prec": _kir.r_precision,
+    "Success": _kir.success,
+}
+#: kinds whose list without ``@k`` is cut at the evaluation depth (the others use every document given)
+_DEPTH_CUT = {"P", "R", "nDCG"}
 
 
 def evaluate(
@@ -573,15 +528,22 @@ def evaluate(
     gmap = _gain_map(gains)
     judgements = any(sp.rel is not None or METRICS[sp.kind].needs_judgements for sp in specs)
 
-    q, dcodes, duniq = _read_qrels_coded(qrels)
-    default = np.where(q["relevance"] > 0, q["relevance"], 0).astype(np.float64)
-    if gmap is None:
-        q = q.assign(gain=default)
-    else:
-        q = q.assign(gain=q["relevance"].map(gmap).fillna(pd.Series(default, index=q.index)).astype(np.float64))
-    qcodes, all_topics = _factorize_grouped(q["topic"].to_numpy(dtype=object))
-    n_rel = np.bincount(qcodes, weights=(q["gain"].to_numpy() > 0), minlength=len(all_topics))
-    all_topics = [str(t) for t in all_topics]
+    qc = _qrels_coded(qrels)
+    keep, conflict = pick(_ircore.dedupe_judgements, 8 * qc.tcode.size)(
+        qc.tcode, qc.buf, qc.ds, qc.de, qc.values, len(qc.topics), qc.last_wins
+    )
+    if conflict >= 0:  # two grades for one document in a file: the careful reader names the lines
+        qc = _coded_frame(_qrels_lines(qc.source), "relevance")
+        keep = np.ones(qc.tcode.size, dtype=bool)
+    qtcode, qs, qe, grade = qc.tcode, qc.ds, qc.de, qc.values
+    if not keep.all():
+        qtcode, qs, qe, grade = qtcode[keep], qs[keep], qe[keep], grade[keep]
+    gain = np.maximum(grade, 0).astype(np.float64)  # default gain = grade, grades <= 0 non-relevant
+    if gmap is not None:
+        for g, v in gmap.items():
+            gain[grade == g] = v
+    all_topics = qc.topics
+    n_rel = np.bincount(qtcode, weights=(gain > 0).astype(np.float64), minlength=len(all_topics))
     empty = sorted(t for t, n in zip(all_topics, n_rel) if n == 0)
     if empty:
         if empty_topics == "error":
@@ -600,16 +562,17 @@ def evaluate(
 
     runs = _as_runs(run)
     _check_topic_ids(all_topics, _source_name(qrels, "qrels"), runs)
-    sys_names = [nm for nm, _, _ in runs]
+    sys_names = [r.name for r in runs]
     if len(set(sys_names)) != len(sys_names):
         dup = sorted({n for n in sys_names if sys_names.count(n) > 1})
         raise InputError("run", f"duplicate system names {dup}; pass a dict name -> run")
-    qr = _Qrels(q, topics, qcodes, all_topics, dcodes, duniq)
+    index = {t: i for i, t in enumerate(topics)}
+    qseg = np.array([index.get(t, -1) for t in all_topics], dtype=np.int64)[qtcode]
+    qr = _Qrels(qc.buf, qseg, qs, qe, grade, gain, topics)
     values = np.zeros((len(specs), len(topics), len(runs)))
-    for j, (_, df, _) in _progress(enumerate(runs), progress, total=len(runs), desc="evaluate: runs"):
-        lists = _ranked(qr, df, depth, beta=beta, log_base=log_base, judgements=judgements)
-        for k, spec in enumerate(specs):
-            values[k, :, j] = _compute(lists, spec)
+    for j, coded in _progress(enumerate(runs), progress, total=len(runs), desc="evaluate: runs"):
+        lists = _ranked(qr, coded, depth, beta=beta, log_base=log_base, judgements=judgements)
+        values[:, :, j] = _values(lists, specs)
         # topics the run did not answer keep the value 0 (trec_eval -c)
     index = pd.Index(topics, name="topic")
     return _MetricScores(

@@ -1,11 +1,12 @@
 """Reading TREC qrels and runs (files, frames, mappings) into frames with text ids.
 
-Files are read twice over only when something is wrong: a fast path parses a regular file
-in bulk with pandas' C parser after checks that make it accept exactly what the careful
-line reader accepts (ASCII text, space/tab separators, no comment lines, ASCII numbers,
-the right number of fields, no conflicting judgements, one run tag); anything else goes to
-the careful line-by-line reader, which gives the same result or names the line at fault.
-"""
+Files are read twice over only when something is wrong: a fast path reads a regular file in
+bulk after checks that make it accept exactly what the careful line reader accepts (ASCII text,
+space/tab separators, ASCII numbers, the right number of fields, no conflicting judgements, one
+run tag); anything else goes to the careful line-by-line reader, which gives the same result or
+names the line at fault.  :func:`read_qrels` / :func:`read_run` build frames with pandas' C
+parser; :func:`~agreekit.ireval.evaluate` reads the bytes in one compiled pass
+(:func:`._ircore.scan_trec`) into the coded form :class:`_Coded`, ids kept as bytes."""
 
 from __future__ import annotations
 
@@ -32,6 +33,8 @@ from agreekit._io import (
     iter_lines,
 )
 from agreekit._validation import InputError, check_name, parse_ascii_float, parse_ascii_int
+from agreekit._jit import pick
+from agreekit.ireval import _ircore
 
 #: peers' column names -> ours (ir_measures / pytrec_eval frames, PyTerrier frames)
 _COLUMN_ALIASES = {"topic": ("query_id", "qid"), "docno": ("doc_id", "docid"), "relevance": ("label",), "score": ()}
@@ -153,10 +156,10 @@ def _run_lines(source, lines=None) -> tuple[str, pd.DataFrame]:
 
 
 # --------------------------------------------------------------------------- fast path
-def _bulk_text(parameter: str, source) -> str | None:
-    """The whole text of a regular file (plain or gzip) when the fast parser may read it: ASCII,
-    ``\\n`` line ends, no NUL byte, no line or size beyond the readers' bounds.  None sends the
-    file to the careful line reader (which names what is wrong, or reads what is unusual)."""
+def _bulk_bytes(parameter: str, source) -> bytes | None:
+    """The whole content of a regular file (plain or gzip, a leading byte-order mark dropped)
+    within the readers' size bounds; None for a stream, stdin, a larger file or a broken gzip,
+    which go to the careful line reader."""
     if hasattr(source, "read") or not isinstance(source, (str, os.PathLike)) or os.fspath(source) == "-":
         return None
     path = check_input_path(source, parameter=parameter)
@@ -190,12 +193,18 @@ def _bulk_text(parameter: str, source) -> str | None:
         stream.close()
         raw.close()
     data = b"".join(chunks)
-    if b"\x00" in data or b"\r" in data:
+    return data[3:] if data.startswith(b"\xef\xbb\xbf") else data
+
+
+def _bulk_text(parameter: str, source) -> str | None:
+    """The whole text of a regular file (plain or gzip) when the fast parser may read it: ASCII,
+    ``\\n`` line ends, no NUL byte, no line or size beyond the readers' bounds.  None sends the
+    file to the careful line reader (which names what is wrong, or reads what is unusual)."""
+    data = _bulk_bytes(parameter, source)
+    if data is None or b"\x00" in data or b"\r" in data:
         return None
     if len(data) > MAX_LINE_BYTES and max(map(len, data.split(b"\n"))) + 1 > MAX_LINE_BYTES:
         return None
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
     if not data.isascii():
         return None
     text = data.decode("ascii")
@@ -316,7 +325,22 @@ def read_qrels(source: Any) -> pd.DataFrame:
 
 
 def _read_qrels_coded(source: Any) -> tuple[pd.DataFrame, np.ndarray, np.ndarray]:
-    """:func:`read_qrels` and the docnos factorized (codes, uniques), which :func:`evaluate` reuses."""
+    """:func:`read_qrels` and the docnos factorized (codes, uniques)."""
+    df = _qrels_frame(source)
+    if df is not None:
+        return _last_judgement(df)
+    text = _bulk_text("qrels", source)
+    got = None if text is None else _qrels_bulk(text)
+    if got is not None:
+        return got
+    df = _qrels_lines(source)  # each document judged once already
+    dc, du = _factorize_text(df["docno"].to_numpy(dtype=object))
+    return df, dc, du
+
+
+def _qrels_frame(source: Any) -> pd.DataFrame | None:
+    """A qrels DataFrame or mapping as a checked frame (repeated judgements not yet resolved);
+    None for a file or stream."""
     if isinstance(source, pd.DataFrame):
         df = _topic_doc_frame("qrels", source, "relevance")
         try:
@@ -326,18 +350,127 @@ def _read_qrels_coded(source: Any) -> tuple[pd.DataFrame, np.ndarray, np.ndarray
         if not np.all(np.isfinite(rel)) or not np.all(rel == np.round(rel)):
             raise InputError("qrels", "relevance values must be integers")
         df["relevance"] = rel.astype(np.int64)
-    elif isinstance(source, Mapping):
-        rows = [(str(t), str(d), g) for t, docs in source.items() for d, g in docs.items()]
-        return _read_qrels_coded(pd.DataFrame(rows, columns=["topic", "docno", "relevance"]))
+        return df
+    if isinstance(source, Mapping):  # {topic: {docno: grade}}: built column by column
+        topics: list = []
+        docs: list = []
+        grades: list = []
+        for t, judged in source.items():
+            topics += [str(t)] * len(judged)
+            docs += map(str, judged.keys())
+            grades += judged.values()
+        frame = pd.DataFrame(
+            {"topic": topics, "docno": docs, "relevance": grades}, columns=["topic", "docno", "relevance"]
+        )
+        return _qrels_frame(frame)
+    return None
+
+
+# --------------------------------------------------------------------------- coded form (evaluate)
+_NO_BYTES = np.frombuffer(b"", dtype=np.uint8)  # read-only, as every id buffer (one compiled signature)
+_NO_INDEX = np.zeros(0, dtype=np.int64)
+
+
+class _Coded:
+    """A qrels or a run as arrays, the form :func:`~agreekit.ireval.evaluate` works on.
+
+    Per row: ``tcode``, the topic's index into ``topics`` (str, in order of first appearance);
+    the docno as the bytes ``buf[ds:de]`` (UTF-8; equal bytes = equal ids, byte order = code
+    point order); ``values`` (int64 grades or float64 scores).  ``last_wins``: a document judged
+    twice for a topic keeps its last judgement (frames, mappings), else (files) two different
+    grades are an error the careful reader of ``source`` names.  ``name``: a run's system name."""
+
+    __slots__ = ("topics", "tcode", "buf", "ds", "de", "values", "last_wins", "source", "name")
+
+    def __init__(self, topics, tcode, buf, ds, de, values, *, last_wins=True, source=None, name=None):
+        self.topics, self.tcode, self.buf, self.ds, self.de = topics, tcode, buf, ds, de
+        self.values, self.last_wins, self.source, self.name = values, last_wins, source, name
+
+
+def _ids_bytes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(buffer, start, end) of an object array of str ids, as UTF-8 bytes (one join, one encode)."""
+    n = values.size
+    if n == 0:
+        return _NO_BYTES, _NO_INDEX, _NO_INDEX
+    items = values.tolist()
+    buf = np.frombuffer("\x00".join(items).encode("utf-8", "surrogatepass"), dtype=np.uint8)
+    ok, start, end = pick(_ircore.split_joined, buf.size)(buf, n)
+    if ok:  # no id holds a NUL: the NULs are the separators
+        return buf, start, end
+    parts = [v.encode("utf-8", "surrogatepass") for v in items]
+    end = np.cumsum(np.fromiter(map(len, parts), dtype=np.int64, count=n))
+    return np.frombuffer(b"".join(parts), dtype=np.uint8), np.concatenate(([0], end[:-1])), end
+
+
+def _coded_frame(df: pd.DataFrame, value: str, **kw) -> _Coded:
+    """A checked qrels / run frame (str ids) in coded form."""
+    tcode, topics = _factorize_grouped(df["topic"].to_numpy(dtype=object))
+    buf, ds, de = _ids_bytes(df["docno"].to_numpy(dtype=object))
+    dtype = np.int64 if value == "relevance" else np.float64
+    return _Coded(
+        [str(t) for t in topics], tcode.astype(np.int64), buf, ds, de, df[value].to_numpy(dtype=dtype, copy=True), **kw
+    )
+
+
+def _scan_coded(data: bytes, *, qrels: bool) -> _Coded | None:
+    """A file's bytes read in one compiled pass (:func:`._ircore.scan_trec`), or None if the
+    careful line reader must read it (it then names what is wrong, or reads what is unusual)."""
+    buf = np.frombuffer(data, dtype=np.uint8)
+    if qrels:
+        got = pick(_ircore.scan_trec, 2 * buf.size)(buf, 4, 3, False, -1, MAX_LINE_BYTES, _ircore._POW10)
     else:
-        text = _bulk_text("qrels", source)
-        got = None if text is None else _qrels_bulk(text)
-        if got is not None:
-            return got
-        df = _qrels_lines(source)  # each document judged once already
-        dc, du = _factorize_text(df["docno"].to_numpy(dtype=object))
-        return df, dc, du
-    return _last_judgement(df)
+        got = pick(_ircore.scan_trec, 2 * buf.size)(buf, 6, 4, True, 5, MAX_LINE_BYTES, _ircore._POW10)
+    status, _, ts, te, ds, de, grades, scores, hard = got
+    if status:
+        return None
+    values = grades if qrels else scores
+    if hard.size:  # scores beyond the exact fast conversion: Python's float
+        for row, a, b in hard.tolist():
+            values[row] = float(data[a:b])
+        if not np.all(np.isfinite(values[hard[:, 0]])):
+            return None  # the careful reader names the line
+    tcode, first = pick(_ircore.factorize, 4 * ts.size)(buf, ts, te, _NO_BYTES, _NO_INDEX, _NO_INDEX)
+    topics = [data[a:b].decode("ascii") for a, b in zip(ts[first].tolist(), te[first].tolist())]
+    name = None
+    if not qrels:  # the run tag: the last field of the first line read
+        a = 0
+        while True:
+            b = data.find(b"\n", a)
+            parts = data[a : None if b < 0 else b].split()
+            if parts and not parts[0].startswith(b"#"):
+                name = parts[5].decode("ascii")
+                break
+            a = b + 1
+    return _Coded(topics, tcode, buf, ds, de, values, last_wins=not qrels, name=name)
+
+
+def _qrels_coded(source: Any) -> _Coded:
+    """The qrels in coded form (files read by the compiled pass when it may)."""
+    df = _qrels_frame(source)
+    if df is not None:
+        return _coded_frame(df, "relevance")
+    data = _bulk_bytes("qrels", source)
+    got = None if data is None else _scan_coded(data, qrels=True)
+    if got is not None:
+        got.source = source
+        return got
+    return _coded_frame(_qrels_lines(source), "relevance")  # each document judged once already
+
+
+def _run_coded(source: Any, *, name: str | None = None) -> _Coded:
+    """:func:`read_run` in coded form (files read by the compiled pass when it may)."""
+    check_name("name", name, allow_none=True)
+    if isinstance(source, pd.DataFrame):
+        nm, df = read_run(source, name=name)
+        return _coded_frame(df, "score", name=nm)
+    data = _bulk_bytes("run", source)
+    got = None if data is None else _scan_coded(data, qrels=False)
+    if got is None:
+        tag, df = _run_lines(source)
+        got = _coded_frame(df, "score", name=tag)
+    got.source = source
+    got.name = name or got.name or Path(source).name
+    return got
 
 
 #: below this many ids, pd.factorize hashes the strings about as fast as the byte route
