@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 PARTS = [
     ("User guide", "guide/index"),
@@ -57,3 +59,32 @@ def test_every_page_in_one_part():
     assert not missing, f"pages in no part's toctree: {missing}"
     twice = {p: where for p, where in listed.items() if len(where) > 1}
     assert not twice, f"pages listed in more than one toctree: {twice}"
+
+
+#: emphasis opened inside a word: Markdown read a subscript's underscore (``RI′_δ``, ``I_√tr``, ``D_⊥``) or a
+#: starred symbol (``Q*ᵇ``) as the start of italics, so the text up to the next one is in italics
+_STRAY_EMPHASIS = re.compile(r"[A-Za-z′]_?<em>|</em>[√⊥+{]")
+
+
+def _stray_emphasis(html: str) -> list[str]:
+    return [re.sub(r"<[^>]+>", "", html[max(0, m.start() - 60) : m.end() + 60]) for m in _STRAY_EMPHASIS.finditer(html)]
+
+
+def test_built_pages_have_no_emphasis_opened_inside_a_word():
+    site = Path(__file__).resolve().parents[1] / "docs" / "_build" / "html"
+    if not (site / "index.html").is_file():
+        pytest.skip("docs not built (run `make docs`; .ci/run runs this test after building them)")
+    bad = {}
+    for page in sorted(site.rglob("*.html")):
+        rel = page.relative_to(site).as_posix()
+        if rel.startswith(("api/", "_modules/")):
+            continue
+        hits = _stray_emphasis(page.read_text(encoding="utf-8"))
+        if hits:
+            bad[rel] = hits
+    assert not bad, f"escape the underscore or star (\\_ / \\*) in the Markdown source: {bad}"
+
+
+def test_stray_emphasis_check_catches_a_subscript_read_as_italics():
+    assert _stray_emphasis("measures (RI′<em>δ, ARI′</em>δ)")
+    assert not _stray_emphasis("the paper <em>Generalization of clustering agreements</em> (2015)")
