@@ -490,7 +490,10 @@ def rebuild_group(nodes, demands, table, membership, n, seed, sweeps):
     np.random.seed(seed)
     s = nodes.size
     res = demands.copy()
-    m = int(demands.sum()) // 2
+    m = np.int64(0)  # sum(demands) // 2, in a loop: ``.sum()`` and ``int()`` each add compile time
+    for t in range(s):
+        m += demands[t]
+    m //= 2
     ea = np.empty(m, dtype=np.int64)
     eb = np.empty(m, dtype=np.int64)
     k = np.int64(0)
@@ -523,10 +526,15 @@ def rebuild_group(nodes, demands, table, membership, n, seed, sweeps):
         cap = 16
         while cap < 4 * m:
             cap *= 2
-        local = np.full(cap, _EMPTY, dtype=np.int64)
+        local = np.empty(cap, dtype=np.int64)  # filled in loops: np.full / np.ones compile slowly
+        for i in range(cap):
+            local[i] = _EMPTY
         for e in range(m):
             _insert(local, _key(ea[e], eb[e], n))
-        _random_swaps(local, membership, n, ea, eb, m, np.ones(m, dtype=np.bool_), sweeps * m)
+        every = np.empty(m, dtype=np.bool_)
+        for e in range(m):
+            every[e] = True
+        _random_swaps(local, membership, n, ea, eb, m, every, sweeps * m)
     good = np.zeros(m, dtype=np.bool_)
     bad = np.empty(m, dtype=np.int64)
     n_good, n_bad = _insert_valid(table, membership, _NO, n, ea, eb, m, good, bad)
@@ -545,7 +553,9 @@ def rebuild_group(nodes, demands, table, membership, n, seed, sweeps):
     i = 0
     j = 0
     for e in range(m):
-        x, y = min(ea[e], eb[e]), max(ea[e], eb[e])
+        x, y = ea[e], eb[e]
+        if y < x:
+            x, y = y, x
         if good[e]:
             out_a[i], out_b[i] = x, y
             i += 1

@@ -46,7 +46,7 @@ from typing import Any
 import numpy as np
 
 from agreekit._api import ResultBase, check_rng, renamed_parameters
-from agreekit._jit import compile_notice
+from agreekit._jit import compile_notice, pick
 from agreekit._validation import InputError, check_float, check_int
 from agreekit.clustering import _lfr_kernels as K
 from agreekit._memory import check_memory
@@ -519,9 +519,43 @@ def _seed_sequence(rng: Any) -> np.random.SeedSequence:
 
 #: CPU seconds the first call of a fresh install spends compiling the kernels of a default
 #: ``lfr_benchmark(1000)`` (``benchmarks/bench_cold_compile.py``): said on stderr before it starts
-_COMPILE_SECONDS = 6
-#: the kernels every call needs (the others serve repairs that few requests need)
-_FIRST_KERNELS = (K.assign_memberships, K.wire_groups, K.rebuild_group)
+_COMPILE_SECONDS = 4
+#: the compiled kernels every call needs (the others serve repairs that few requests need;
+#: :func:`K.assign_memberships` and :func:`K.delete_edges` run interpreted on small inputs)
+_FIRST_KERNELS = (K.wire_groups, K.rebuild_group)
+
+
+def _kernel(kernel, work):
+    """``pick(kernel, work)`` (:mod:`agreekit._jit`: the kernel's Python source while the work is
+    small and the kernel is not compiled yet, so a first call does not compile it), with numpy's
+    global random state kept: an interpreted kernel's ``np.random.seed`` seeds numpy's legacy
+    generator, which compiled kernels leave alone (numba keeps its own state; both give the same
+    draws from the same seed, so the results are the same bits either way), and without numpy's
+    overflow warnings: the edge-set hash multiplies uint64 scalars modulo 2**64 on purpose, as
+    the compiled kernels do."""
+    fn = pick(kernel, work)
+    if hasattr(fn, "py_func"):  # a numba kernel: compiled, with numba's own random state
+        return fn
+
+    def interpreted(*args):
+        state = np.random.get_state()
+        try:
+            with np.errstate(over="ignore"):
+                return fn(*args)
+        finally:
+            np.random.set_state(state)
+
+    return interpreted
+
+
+def _assign_work(n_slots, k, o_m):
+    """Elementary steps of :func:`K.assign_memberships`: two merge sorts of the slots, then per slot a
+    binary search, a Fenwick prefix and (mostly one) Fenwick descent over ``k`` communities and a
+    membership check of up to ``o_m`` entries."""
+    lg_s = max(1.0, np.log2(max(n_slots, 2)))
+    lg_k = max(1.0, np.log2(k + 1))
+    return n_slots * (2.0 * lg_s + 4.0 * lg_k + 2.0 * o_m)
+
 
 #: ``progress=None`` shows a bar (when stderr is a terminal) from this many nodes on
 _PROGRESS_FROM_N = 1000
@@ -962,7 +996,8 @@ def _assign_communities(rng_c, assign_seed, slot_node, slot_demand, n, o_m, min_
     sizes = np.sort(_community_sizes(rng_c, int(slot_node.size), min_community, max_community, tau2))[::-1].copy()
     if o_m > sizes.size:
         raise InputError("overlapping_memberships", f"is {o_m} but there are only {sizes.size} communities")
-    slot_comm, ok = K.assign_memberships(slot_node, slot_demand, sizes, n, o_m, assign_seed)
+    assign = _kernel(K.assign_memberships, _assign_work(slot_node.size, sizes.size, o_m))
+    slot_comm, ok = assign(slot_node, slot_demand, sizes, n, o_m, assign_seed)
     if not ok:
         raise InputError(
             "max_community",
@@ -1102,7 +1137,7 @@ def _wire_internal(slots, membership, table, n, seed, fix_seeds, notes):
     if bad_a.size:  # a configuration model that could not be repaired: build the community exactly
         redo = np.unique(bad_g)
         keep = ~np.isin(g1, redo)
-        K.delete_edges(table, a1[~keep], b1[~keep], n)
+        _kernel(K.delete_edges, 4 * int((~keep).sum()))(table, a1[~keep], b1[~keep], n)
         parts_a, parts_b = [a1[keep]], [b1[keep]]
         left_a, left_b = [], []
         for c in redo.tolist():
@@ -1133,7 +1168,7 @@ def _rebuild_community(slots, c, membership, table, n, seed):
         )
         if xa.size == 0 or attempt == 3:
             break
-        K.delete_edges(table, ra, rb, n)
+        _kernel(K.delete_edges, 4 * ra.size)(table, ra, rb, n)
     return ra, rb, xa[xa != xb], xb[xa != xb], int((xa == xb).sum()) // 2
 
 
