@@ -102,8 +102,8 @@ def test_record_of_a_timed_run(tmp_path):
     assert run["stage_job_s"] == {s: t for s, _, t, _ in STAGES}
     assert run["stage_jobs"] == {s: j for s, j, _, _ in STAGES}
     assert run["stage_job_total_s"] == 138.7  # the file's own sum (of the unrounded job times)
-    assert doc["budget_s"] == 1200 and doc["max_wall_s"] == run["wall_s"] and doc["max_wall_label"] == "qrun9"
-    assert doc["all_within_budget"] is False  # 1234.56 s > 1200 s
+    assert doc["budget_s"] == 600 and doc["max_wall_s"] == run["wall_s"] and doc["max_wall_label"] == "qrun9"
+    assert doc["all_within_budget"] is False  # 1234.56 s > 600 s
 
 
 def test_hours_in_elapsed_and_a_second_run(tmp_path):
