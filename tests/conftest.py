@@ -73,7 +73,7 @@ SLOW = (
     "tests/test_docs_blocks.py::test_docs_block[guide/ireval.md:64-python]",
     "tests/test_docs_blocks.py::test_docs_block[guide/consensus.md:121-bash]",
     "tests/test_docs_blocks.py::test_docs_block[guide/clustering.md:194-bash]",
-    "tests/test_docs_blocks.py::test_docs_block[guide/clustering.md:228-python]",
+    "tests/test_docs_blocks.py::test_docs_block[guide/clustering.md:229-python]",
     "tests/test_docs_blocks.py::test_docs_block[guide/consensus.md:71-python]",
     "tests/test_docs_blocks.py::test_docs_block[guide/metaeval.md:29-python]",
     "tests/test_docs_blocks.py::test_docs_block[guide/metaeval.md:64-bash]",

@@ -209,3 +209,44 @@ def test_slot_components_match_networkx_components_of_each_community():
         for comp in nx.connected_components(G):
             assert len({label[v] for v in comp}) == 1
         assert len({label[v] for v in nodes}) == nx.number_connected_components(G)
+
+
+_CTRL_C_DURING_COMPILE = """
+import os, signal, numba
+from numba.core import event
+from agreekit import _jit
+
+class Kick(event.Listener):  # Ctrl-C as numba takes its compiler lock (the compilation starts)
+    def on_start(self, ev):
+        os.kill(os.getpid(), signal.SIGINT)
+    def on_end(self, ev):
+        pass
+
+@numba.njit
+def f(x):
+    return x + 1
+
+def run():
+    kick = Kick()
+    event.register("numba:compiler_lock", kick)
+    try:
+        f(1)
+        return "no interrupt"
+    except KeyboardInterrupt:
+        return f"interrupted, {len(f.signatures)} signature(s) compiled"
+    finally:
+        event.unregister("numba:compiler_lock", kick)
+
+with _jit.interrupts_after_compiling() if os.environ["DEFER"] == "1" else open(os.devnull):
+    print(run())
+"""
+
+
+@pytest.mark.parametrize("defer, expected", [("1", "interrupted, 1 signature(s) compiled"), ("0", "interrupted, 0")])
+def test_ctrl_c_during_a_compilation_is_raised_when_it_ends(defer, expected):
+    """Raised inside LLVM's callbacks a KeyboardInterrupt is lost ("Exception ignored") and the CLI runs on;
+    deferred, it arrives after the compilation (the function is compiled) and the CLI says "interrupted"."""
+    env = dict(os.environ, DEFER=defer, NUMBA_CACHE_DIR=str(Path(os.environ.get("TMPDIR", "/tmp"))))
+    done = subprocess.run([sys.executable, "-c", _CTRL_C_DURING_COMPILE], capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip().startswith(expected), done.stdout

@@ -37,6 +37,8 @@ from __future__ import annotations
 import atexit
 import contextlib
 import os
+import signal
+import threading
 import time
 import types
 
@@ -62,7 +64,7 @@ def _check_thread_count() -> None:
 _check_thread_count()
 
 import numba as nb  # noqa: E402  (after the environment check)
-from numba.core import caching, config  # noqa: E402
+from numba.core import caching, config, event  # noqa: E402
 from numba.core.dispatcher import Dispatcher  # noqa: E402
 
 __all__ = [
@@ -77,6 +79,7 @@ __all__ = [
     "PARALLEL_ABOVE",
     "compile_notice",
     "quiet",
+    "interrupts_after_compiling",
 ]
 
 # ----------------------------------------------------------------------------- cache fallback
@@ -398,6 +401,54 @@ def compile_notice(what: str, seconds: float, kernels) -> bool:
         flush=True,
     )
     return True
+
+
+class _CompileDepth(event.Listener):
+    """Counts how deep numba's compiler lock is held (it is re-entrant); raises the Ctrl-C that arrived
+    while it was held when the outermost hold ends."""
+
+    def __init__(self):
+        self.depth = 0
+        self.pending = False
+
+    def on_start(self, event):
+        self.depth += 1
+
+    def on_end(self, event):
+        self.depth -= 1
+        if self.depth == 0 and self.pending:
+            self.pending = False
+            raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def interrupts_after_compiling():
+    """Within the block, Ctrl-C (SIGINT) that arrives while numba compiles is raised as
+    :class:`KeyboardInterrupt` when the compilation ends, instead of at once.
+
+    LLVM calls back into Python while it compiles; a KeyboardInterrupt raised inside such a callback is
+    printed as "Exception ignored ..." and lost, and the run goes on.  For the CLI, which owns its
+    process (a SIGINT handler and a listener of numba's documented ``numba:compiler_lock`` event: every
+    compilation holds that lock, and the event ends after the lock is released; both removed on exit); outside the main thread it does nothing.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    listener = _CompileDepth()
+
+    def on_sigint(signum, frame):
+        if listener.depth > 0:
+            listener.pending = True
+            return
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGINT, on_sigint)
+    event.register("numba:compiler_lock", listener)
+    try:
+        yield
+    finally:
+        event.unregister("numba:compiler_lock", listener)
+        signal.signal(signal.SIGINT, previous)
 
 
 @nb.njit(cache=True)

@@ -336,13 +336,14 @@ def _interrupted(exc: BaseException) -> bool:
     return False
 
 
+@contextlib.contextmanager
 def _notices(args):
-    """``--quiet`` also silences the first call's compile notice (agreekit._jit.compile_notice)."""
-    if not getattr(args, "quiet", False):
-        return contextlib.nullcontext()
-    from agreekit._jit import quiet  # lazy: numba is loaded only when a subcommand runs
+    """Ctrl-C during a numba compilation is raised when it ends (agreekit._jit.interrupts_after_compiling);
+    ``--quiet`` also silences the first call's compile notice (agreekit._jit.compile_notice)."""
+    from agreekit._jit import interrupts_after_compiling, quiet  # lazy: numba loads only when a subcommand runs
 
-    return quiet()
+    with interrupts_after_compiling(), quiet(bool(getattr(args, "quiet", False))):
+        yield
 
 
 def main(argv: list[str] | None = None) -> int:
