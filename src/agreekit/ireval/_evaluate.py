@@ -355,9 +355,10 @@ def _ranked(
     tmap = np.array([index.get(t, -1) for t in run.topics] + [-1], dtype=np.int64)
     rt = tmap[run.tcode]
     score = run.values
+    cut = 0 if depth is None or depth >= rt.size else depth  # 0: no cut (a depth beyond every list is none either)
     order, seg, pos, gain, grade, judged, start, n_ret = pick(_ircore.rank_join, 12 * (rt.size + qr.qseg.size))(
         T, rt, score, run.buf, run.ds, run.de,
-        qr.qseg, qr.buf, qr.qs, qr.qe, qr.qgain, qr.qgrade, 0 if depth is None else depth,
+        qr.qseg, qr.buf, qr.qs, qr.qe, qr.qgain, qr.qgrade, cut,
     )  # fmt: skip
     lists = _kir.RankedLists(
         n_topics=T,

@@ -479,7 +479,8 @@ def metric_agreement(
     tb, tw = pick(_k.pair_correlations, pa.size * RA.shape[1] * RA.shape[2] ** 2)(
         RA, FW, pa, pb, scheme == "multiplicative"
     )
-    overlap = pick(_k.top_k_overlap, RA.shape[0] * RA.shape[2] ** 2)(np.ascontiguousarray(RA[:, :1]), pa, pb, top_k)[0]
+    k = min(top_k, s)  # every system is in the top s (and k fits the kernel's int64)
+    overlap = pick(_k.top_k_overlap, RA.shape[0] * RA.shape[2] ** 2)(np.ascontiguousarray(RA[:, :1]), pa, pb, k)[0]
     g = _standardize(tw, weigher=w, scheme=scheme, n=s, table=table)
     tap = _tau_ap_b_pairs(np.ascontiguousarray(RA), pa, pb)
 
