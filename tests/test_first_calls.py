@@ -242,11 +242,16 @@ with _jit.interrupts_after_compiling() if os.environ["DEFER"] == "1" else open(o
 """
 
 
-@pytest.mark.parametrize("defer, expected", [("1", "interrupted, 1 signature(s) compiled"), ("0", "interrupted, 0")])
-def test_ctrl_c_during_a_compilation_is_raised_when_it_ends(defer, expected):
-    """Raised inside LLVM's callbacks a KeyboardInterrupt is lost ("Exception ignored") and the CLI runs on;
-    deferred, it arrives after the compilation (the function is compiled) and the CLI says "interrupted"."""
-    env = dict(os.environ, DEFER=defer, NUMBA_CACHE_DIR=str(Path(os.environ.get("TMPDIR", "/tmp"))))
+@pytest.mark.parametrize("defer", ["1", "0"])
+def test_ctrl_c_during_a_compilation_is_raised_when_it_ends(defer):
+    """Deferred, Ctrl-C arrives after the compilation (the function is compiled) and the CLI says
+    "interrupted".  Not deferred (the contrast), it either aborts the compilation or, raised inside one of
+    LLVM's callbacks, is printed as "Exception ignored" and lost, so the run goes on: never both."""
+    env = dict(os.environ, DEFER=defer)
     done = subprocess.run([sys.executable, "-c", _CTRL_C_DURING_COMPILE], capture_output=True, text=True, env=env)
     assert done.returncode == 0, done.stderr[-2000:]
-    assert done.stdout.strip().startswith(expected), done.stdout
+    got = done.stdout.strip()
+    if defer == "1":
+        assert got == "interrupted, 1 signature(s) compiled", done.stdout + done.stderr[-2000:]
+    else:
+        assert got in ("interrupted, 0 signature(s) compiled", "no interrupt"), done.stdout
