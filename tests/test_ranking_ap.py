@@ -16,12 +16,14 @@ from __future__ import annotations
 import itertools
 import math
 
+import warnings
+
 import numpy as np
 import pytest
 
 from agreekit import InputError
 from agreekit.ranking import ap_correlation
-from agreekit.ranking._ranked_lists import _permutation_sum
+from agreekit.ranking._ranked_lists import _permutation_dominance, _permutation_sum
 
 # ircor's tests/testthat/helper_data.R (scores, higher = better)
 SETS = {
@@ -270,6 +272,19 @@ def test_thousands_of_items_over_several_buckets_against_the_definition(n):
         ref_b = (tau_star_direct_np(xt, noisy) + tau_star_direct_np(noisy, xt)) / 2
         assert ap_correlation(xt, noisy, symmetric=True) == pytest.approx(ref_b, abs=1e-12)
         assert ap_correlation(noisy, xt) == pytest.approx(tau_ap_a_direct_np(noisy, xt), abs=1e-12)
+
+
+def test_permutation_kernel_as_python_is_the_compiled_kernel():
+    """The untied kernel's Python source (what NUMBA_DISABLE_JIT=1 runs) gives the compiled sums, with no
+    overflow warning from the bit count, on both sides of a 64-bit word boundary."""
+    rng = np.random.default_rng(64)
+    for n in (2, 63, 64, 65, 700):
+        x, y = rng.permutation(n) + 1, rng.permutation(n) + 1
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            ok, total = _permutation_dominance.py_func(x, y)
+        assert ok and total == _permutation_dominance(x, y)[1]
+        assert 2 * total / (n - 1) - 1 == pytest.approx(tau_ap_direct_np(x, y), abs=1e-12)
 
 
 @pytest.mark.parametrize(

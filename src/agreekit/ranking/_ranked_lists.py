@@ -42,6 +42,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from numba import njit
+from numba.extending import overload
 
 from agreekit._api import ResultBase
 from agreekit._validation import (
@@ -902,13 +903,20 @@ def _ap_vector(parameter, values, kind):
     return ranks, bool(starts.size < arr.size), (order.astype(np.int64, copy=False), gs, dense, int(starts.size))
 
 
-@njit(inline="always")
-def _popcount(word):  # pragma: no cover - compiled
-    """Number of set bits of a uint64 (the compiler turns this classic form into one instruction)."""
-    word = word - ((word >> np.uint64(1)) & np.uint64(0x5555555555555555))
-    word = (word & np.uint64(0x3333333333333333)) + ((word >> np.uint64(2)) & np.uint64(0x3333333333333333))
-    word = (word + (word >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return np.int64((word * np.uint64(0x0101010101010101)) >> np.uint64(56))
+def _popcount(word):
+    """Number of set bits of a uint64 word (Python: ``int.bit_count``; compiled: the overload below)."""
+    return int(word).bit_count()
+
+
+@overload(_popcount, inline="always")
+def _popcount_compiled(word):  # pragma: no cover - compiled
+    def impl(word):  # the classic bit-parallel count, which the compiler turns into one instruction
+        word = word - ((word >> np.uint64(1)) & np.uint64(0x5555555555555555))
+        word = (word & np.uint64(0x3333333333333333)) + ((word >> np.uint64(2)) & np.uint64(0x3333333333333333))
+        word = (word + (word >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+        return np.int64((word * np.uint64(0x0101010101010101)) >> np.uint64(56))
+
+    return impl
 
 
 @njit(cache=True)
