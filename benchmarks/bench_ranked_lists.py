@@ -147,6 +147,8 @@ def scaling_entry(inputs, make_call):
         entry[f"seconds_{'1e4' if m == 10_000 else '1e6'}"] = wall
         entry[f"cpu_seconds_{'1e4' if m == 10_000 else '1e6'}"] = cpu
         entry[f"repeats_{'1e4' if m == 10_000 else '1e6'}"] = REPEATS[m]
+    entry["milliseconds_1e4"] = entry["seconds_1e4"] * 1e3
+    entry["milliseconds_1e6"] = entry["seconds_1e6"] * 1e3
     entry["ratio"] = entry["seconds_1e6"] / entry["seconds_1e4"]
     entry["ratio_cpu"] = entry["cpu_seconds_1e6"] / entry["cpu_seconds_1e4"]
     return entry
