@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import itertools
 import math
-
 import warnings
 
 import numpy as np
@@ -248,7 +247,7 @@ def tau_ap_a_direct_np(rx, ry):
 
 
 @pytest.mark.parametrize("n", [4097, 5000, 9001])
-def test_thousands_of_items_over_several_buckets_against_the_definition(n):
+def test_thousands_of_items_over_many_words_against_the_definition(n):
     """Thousands of items (many 64-bit words of the permutation kernel's bitset, the last one partly
     filled), correlated and independent orders, and inputs that only look like permutations (a rank
     repeated within one word's 64 values or across words, in x or in y), which must leave the fast path."""

@@ -1048,7 +1048,7 @@ def ap_correlation(x, y, *, symmetric=False, kind="ranks") -> float:
     O(n log n): the items are visited in x's order, and the items above each one in both rankings are
     counted among the y-positions seen so far (a bitset with a Fenwick tree over its 64-bit words,
     small enough for the processor's L2 cache at 10⁶ items). Two untied int64 rank vectors
-    (permutations of 1..n) take one compiled kernel with int32 work arrays and no sort; other rank
+    (permutations of 1..n) take one compiled kernel and no sort; other rank
     vectors are grouped by a counting sort, scores need one sort each.
 
     References
