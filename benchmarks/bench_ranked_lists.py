@@ -17,7 +17,9 @@
   independent random permutations of 1..m given as rank vectors.  Each size is timed in this process,
   after a warm-up call (numba compilation and caches), as the median of several repeats (more for the
   small size); wall-clock and process CPU time are both recorded, the ratios use the wall-clock medians
-  (``ratio``) and the CPU medians (``ratio_cpu``, less sensitive to other processes on a shared machine).
+  (``ratio``) and the CPU medians (``ratio_cpu``, less sensitive to other processes on a shared machine).  For context the same step is
+  timed for numpy's ``sort`` of a random permutation (O(n log n)) and for one random scatter into a new
+  array (O(n), the memory-bound part of τ_AP's layout).
 
 Run: ``.venv/bin/python benchmarks/bench_ranked_lists.py`` (writes benchmarks/output/bench_ranked_lists.json).
 """
@@ -230,6 +232,31 @@ def main():
             + (", symmetric=True" if symmetric else ""),
             make_ap,
         )
+
+    # the same step for two well-kept numpy routines, in this process: context for the ratios above
+    def make_sort(m):
+        a = rng.permutation(m) + 1
+        return lambda: np.sort(a)
+
+    def make_scatter(m):
+        a = rng.permutation(m)
+        b = (rng.permutation(m) + 1).astype(np.int32)
+
+        def call():
+            out = np.zeros(m, np.int32)
+            out[a] = b
+            return out
+
+        return call
+
+    scale["reference_numpy_sort"] = scaling_entry(
+        "numpy.sort of a random permutation of 1..m (int64): an O(n log n) library routine", make_sort
+    )
+    scale["reference_numpy_scatter"] = scaling_entry(
+        "one random scatter, out[a] = b into a new int32 array of m items (a a random permutation of 0..m-1): "
+        "an O(n) step whose writes leave the L2 cache at 10^6 items",
+        make_scatter,
+    )
     scale["target_ratio"] = 150
     res["scaling"] = scale
     # ------------------------------------------------------------------ τ_AP time per item, 10³ … 10⁷
