@@ -17,9 +17,9 @@
   independent random permutations of 1..m given as rank vectors.  Each size is timed in this process,
   after a warm-up call (numba compilation and caches), as the median of several repeats (more for the
   small size); wall-clock and process CPU time are both recorded, the ratios use the wall-clock medians
-  (``ratio``) and the CPU medians (``ratio_cpu``, less sensitive to other processes on a shared machine).  For context the same step is
-  timed for numpy's ``sort`` of a random permutation (O(n log n)) and for one random scatter into a new
-  array (O(n), the memory-bound part of τ_AP's layout).
+  (``ratio``) and the CPU medians (``ratio_cpu``, less sensitive to other processes on a shared machine).
+  For context the same step is timed for numpy's ``sort`` of a random permutation (O(n log n)) and for
+  one random scatter into a new array (O(n), the memory-bound part of τ_AP's layout).
 
 Run: ``.venv/bin/python benchmarks/bench_ranked_lists.py`` (writes benchmarks/output/bench_ranked_lists.json).
 """
@@ -253,7 +253,7 @@ def main():
         "numpy.sort of a random permutation of 1..m (int64): an O(n log n) library routine", make_sort
     )
     scale["reference_numpy_scatter"] = scaling_entry(
-        "one random scatter, out[a] = b into a new int32 array of m items (a a random permutation of 0..m-1): "
+        "one random scatter, out[a] = b into a new int32 array of m items (a: a random permutation of 0..m-1): "
         "an O(n) step whose writes leave the L2 cache at 10^6 items",
         make_scatter,
     )
