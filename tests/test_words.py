@@ -18,7 +18,8 @@ FORBIDDEN = {
     "the seed paper": re.compile(r"\bthe\s+seed(?:'s)?\s+paper\b", re.I),
     "a seed's figure or equation": re.compile(
         r"\bseed\s+(?:Definitions?|A\.\d|sec\.|§|Fig(?:ure)?s?\b|Identity|Eq\.|"
-        r"Theorem|Tables?|Section|Algorithm)"
+        r"Theorem|Tables?|Section|Algorithm)",
+        re.I,
     ),
     # the paper as "the seed's ..." / "the seed authors'": a random seed has no figures, findings or authors
     "the seed's (the paper's) ...": re.compile(r"\bseed['’]s\b|\bseed\s+(?:authors?|text|caption|writes)\b", re.I),
@@ -65,6 +66,7 @@ def test_the_patterns_catch_each_form():
     "line",
     [
         "print(x)  # overlapping covers: the seed's Figure 2(b), NMI' (LFK)",
+        "# Seed Figure 7: Agreement with the unweighted LFR ground truth",
         "omega_unadjusted(Vc, U1)  # -> 0.5  # the seed's ω",
         "# graph-aware: D_+ (direct_weight = the seed's alpha)",
         "The seed’s Algorithm 1 takes the g0 closest to 0.",

@@ -1,4 +1,4 @@
-"""Snakemake adapter: one seed table (Tables 1-3) -> CSV + Markdown (ours beside the paper's)."""
+"""Snakemake adapter: one of Rabbany & Zaïane's Tables 1-3 -> CSV + Markdown (ours beside the paper's)."""
 
 import json
 from agreekit.pipeline import atomic_write, script_log

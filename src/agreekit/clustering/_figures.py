@@ -136,7 +136,7 @@ def plot_figure7(summary, path, *, measures: Sequence[str] | None = None) -> Non
 
 
 def plot_figure(figure: int, summary, path, *, measures: Sequence[str]) -> None:
-    """Seed Figure 7, 8 or 9 from a :func:`summarize_trials` table."""
+    """Figure 7, 8 or 9 of Rabbany & Zaïane 2015 from a :func:`summarize_trials` table."""
     s = figure_settings(figure)
     names = {m: f"{m} (≈{p})" for m, p in OVERLAPPING_METHODS.items() if p} if figure == 9 else None
     plot_agreement(
@@ -338,7 +338,7 @@ def figure_markdown(figure: int, frame, summary, *, settings: dict, records: Seq
     x = s["x"]
     labels = s["measures"]
     lab = (lambda m: labels[m][1]) if figure == 7 else (lambda m: labels[m])
-    lines = [f"# Seed Figure {figure}: {s['title'].split(' (')[0]}", ""]
+    lines = [f"# Rabbany & Zaïane 2015, Figure {figure}: {s['title'].split(' (')[0]}", ""]
     lines += [settings.get("description", ""), ""]
     findings = figure_findings(figure, summary)
     lines += ["## Rabbany & Zaïane's findings, checked", ""]

@@ -31,7 +31,7 @@ SEED_TABLE_COLUMNS: dict[str, tuple[Any, bool]] = {
 
 @renamed_parameters(alpha="direct_weight")
 def seed_table(example: Mapping, *, direct_weight: float = 0.5) -> list[dict]:
-    """Compute the nine rows of a seed table (Tables 1-3) for one example.
+    """Compute the nine rows of Rabbany & Zaïane's Tables 1-3 for one example.
 
     Parameters
     ----------
