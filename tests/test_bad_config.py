@@ -11,7 +11,6 @@ shipped configs pass (issue 21: one dry run per kind of failure instead of one p
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -19,6 +18,7 @@ import yaml
 from snakemake.exceptions import WorkflowError
 
 from agreekit._pipeline_config import PipelineConfigError, check_pipeline_config, merged_pipeline_config
+from _workflow_cmd import snakemake_cmd
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = ROOT / "config" / "config.schema.yaml"
@@ -34,20 +34,14 @@ def _workdir(tmp_path: Path, override) -> Path:
 
 def _dry_run(tmp_path: Path, override: dict | str | None, configfile: str = "config/config.yaml"):
     _workdir(tmp_path, override)
-    cmd = [
-        sys.executable,
-        "-m",
-        "snakemake",
-        "-s",
-        str(ROOT / "Snakefile"),
-        "--directory",
-        str(tmp_path),
+    cmd = snakemake_cmd(
+        tmp_path,
         "-n",
         "--cores",
         "1",
         "--configfile",
         configfile,
-    ]
+    )
     if override is not None:
         cmd.append("extra.yaml")
     return subprocess.run(cmd, capture_output=True, text=True, cwd=tmp_path)

@@ -2,7 +2,6 @@
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -13,6 +12,7 @@ import yaml
 from agreekit.cli import main
 from agreekit.ireval.metrics import load_scores
 from agreekit.metaeval import metric_agreement
+from _workflow_cmd import snakemake_cmd
 
 ROOT = Path(__file__).resolve().parents[1]
 SCORES = ROOT / "resources" / "bootstrap" / "trec_topic_by_run_scores"
@@ -140,21 +140,15 @@ def _workdir(tmp: Path, extra: dict) -> Path:
 
 
 def _snake(wd, *args, cores=2):
-    cmd = [
-        sys.executable,
-        "-m",
-        "snakemake",
-        "-s",
-        str(ROOT / "Snakefile"),
-        "--directory",
-        str(wd),
+    cmd = snakemake_cmd(
+        wd,
         "--configfile",
         "config/config.yaml",
         "extra.yaml",
         "--cores",
         str(cores),
         *args,
-    ]
+    )
     return subprocess.run(cmd, capture_output=True, text=True, cwd=wd)
 
 

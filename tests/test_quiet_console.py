@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from agreekit.clustering._detection import _quiet_import
+from _workflow_cmd import snakemake_cmd
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -172,14 +173,8 @@ def test_every_clustering_job_of_the_quick_config_keeps_the_console_clean(tmp_pa
     pytest.importorskip("cdlib")
     for name in ("config", "resources"):
         (tmp_path / name).symlink_to(ROOT / name)
-    cmd = [
-        sys.executable,
-        "-m",
-        "snakemake",
-        "-s",
-        str(ROOT / "Snakefile"),
-        "--directory",
-        str(tmp_path),
+    cmd = snakemake_cmd(
+        tmp_path,
         "--configfile",
         "config/quick.yaml",
         "--cores",
@@ -188,7 +183,7 @@ def test_every_clustering_job_of_the_quick_config_keeps_the_console_clean(tmp_pa
         "--until",
         "clustering_figure",
         "clustering_seed_table",
-    ]
+    )
     env = dict(os.environ, NUMBA_NUM_THREADS="1")
     r = subprocess.run(cmd, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=1200)
     console = r.stdout + r.stderr

@@ -4,10 +4,10 @@ Every job runs as a separate job script in its own shell (no shared interpreter 
 Snakemake), which shows the jobs are self-contained — what the SLURM profile relies on."""
 
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from _workflow_cmd import snakemake_cmd
 
 ROOT = Path(__file__).resolve().parents[1]
 pytest.importorskip("snakemake_executor_plugin_cluster_generic")
@@ -17,14 +17,8 @@ def test_quick_scheme_runs_through_cluster_generic_executor(tmp_path):
     for name in ("config", "resources"):
         (tmp_path / name).symlink_to(ROOT / name)
     sid = "kendall_multiplicative_inverse_square-n0=1"
-    cmd = [
-        sys.executable,
-        "-m",
-        "snakemake",
-        "-s",
-        str(ROOT / "Snakefile"),
-        "--directory",
-        str(tmp_path),
+    cmd = snakemake_cmd(
+        tmp_path,
         "--configfile",
         "config/quick.yaml",
         "--executor",
@@ -38,7 +32,7 @@ def test_quick_scheme_runs_through_cluster_generic_executor(tmp_path):
         "--max-status-checks-per-second",
         "5",
         f"results/tables/{sid}.json",
-    ]
+    )
     r = subprocess.run(cmd, capture_output=True, text=True, cwd=tmp_path, timeout=600)
     assert r.returncode == 0, r.stderr[-4000:]
     from agreekit.ranking.tables import load_table

@@ -6,12 +6,12 @@ import os
 import re
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 import yaml
+from _workflow_cmd import snakemake_cmd
 
 ROOT = Path(__file__).resolve().parents[1]
 QUICK = yaml.safe_load((ROOT / "config" / "quick.yaml").read_text())
@@ -27,17 +27,7 @@ def _workdir(tmp: Path, extra: dict | None = None) -> Path:
 
 
 def _cmd(wd: Path, *args, cores=2, extra=False):
-    cmd = [
-        sys.executable,
-        "-m",
-        "snakemake",
-        "-s",
-        str(ROOT / "Snakefile"),
-        "--directory",
-        str(wd),
-        "--configfile",
-        "config/quick.yaml",
-    ]
+    cmd = snakemake_cmd(wd, "--configfile", "config/quick.yaml")
     if extra:
         cmd += ["extra.yaml"]
     return cmd + ["--cores", str(cores), "--rerun-incomplete", *args]
@@ -173,7 +163,7 @@ def test_invalid_config_fails_before_any_job(tmp_path, override, key):
 
 
 def _run_default(wd, *args, configfiles=(), check=True):
-    cmd = [sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "--directory", str(wd), "--cores", "1"]
+    cmd = snakemake_cmd(wd, "--cores", "1")
     cmd += list(args) + (["--configfile", *configfiles] if configfiles else [])
     r = subprocess.run(cmd, capture_output=True, text=True, cwd=wd)
     if check and r.returncode != 0:

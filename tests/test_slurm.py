@@ -18,12 +18,12 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 from test_quiet_console import third_party_lines
+from _workflow_cmd import snakemake_cmd
 
 ROOT = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.slurm
@@ -107,20 +107,14 @@ def _workdir(path: Path) -> Path:
 
 
 def _snakemake(wd: Path, *extra: str) -> list[str]:
-    return [
-        sys.executable,
-        "-m",
-        "snakemake",
-        "-s",
-        str(ROOT / "Snakefile"),
-        "--directory",
-        str(wd),
+    return snakemake_cmd(
+        wd,
         "--configfile",
         "config/quick.yaml",
         "--cores",
         "2",
         *extra,
-    ]
+    )
 
 
 def _files(res: Path) -> dict[str, Path]:
