@@ -16,7 +16,7 @@ from agreekit._jit import pick
 from agreekit._memory import check_memory
 from agreekit.ranking import _kernels as _k
 from agreekit.ranking._kernels import random_permutations
-from agreekit.ranking._tails import combine, tail_se, tie_tol
+from agreekit.ranking._tails import binomial_se, combine, tail_se, tie_tol
 from agreekit.ranking._log_kernels import log_batch_identity
 from agreekit.ranking._rescaling import scratch_table
 
@@ -126,7 +126,7 @@ def monte_carlo_null(n, F, coef, mult, n_resamples, rng, progress, batch_element
 
 
 def mc_test(gamma, null, alternative):
-    """(p, se) from a Monte Carlo sample of the null: (b + 1)/(B + 1) per tail."""
+    """(p, se) from a Monte Carlo sample of the null: (b + 1)/(B + 1) per tail, its SE :func:`binomial_se`."""
     tol = tie_tol(gamma)
     B = null.size
     b_ge = int(np.count_nonzero(null >= gamma - tol))
@@ -134,7 +134,7 @@ def mc_test(gamma, null, alternative):
     p_ge = (b_ge + 1) / (B + 1)
     p_le = (b_le + 1) / (B + 1)
     p = combine(p_ge, p_le, alternative)
-    return p, tail_se(p_ge, p_le, p, alternative, B)
+    return p, tail_se(p_ge, p_le, alternative, B, single=binomial_se)
 
 
 def sample_moments(null):
@@ -173,9 +173,12 @@ def sequential_test(gamma, batches, alternative, n_max, h=None):
     """Besag-Clifford p-value from a stream of null batches -> (p, se, resamples used).
 
     Each tail needed by ``alternative`` stops at the resample L that brings its count of values at
-    least as extreme as γ to h: p_tail = h / L, SE ≈ p sqrt((1 - p)/h) (negative binomial); a tail
-    that never reaches h within ``n_max`` resamples has p_tail = (g + 1)/(n_max + 1) with the
-    binomial SE.  Two-sided: min(1, 2 · min of the tails), the tail SE doubled.
+    least as extreme as γ to h: p_tail = h / L, SE ≈ p sqrt((1 - q)/h) (negative binomial, delta
+    method) with 1 - q = 1 - h/(L + 1), which stays positive at L = h, where every resample was as
+    extreme (probability p^h; the plug-in 1 - h/L would give SE 0 there); a tail that never reaches h
+    within ``n_max`` resamples has p_tail = (g + 1)/(n_max + 1) with the binomial SE
+    (:func:`~agreekit.ranking._tails.binomial_se`).  Two-sided: min(1, 2 · min of the tails), the
+    tail SE doubled (also where the p-value is cut at 1).
     """
     h = SEQUENTIAL_H if h is None else h
     tol = tie_tol(gamma)
@@ -199,14 +202,13 @@ def sequential_test(gamma, batches, alternative, n_max, h=None):
     for t in tails:
         if t in stop:
             p = h / stop[t]
-            p_t[t], se_t[t] = p, p * math.sqrt(max(1.0 - p, 0.0) / h)
+            p_t[t], se_t[t] = p, p * math.sqrt((1.0 - h / (stop[t] + 1)) / h)
         else:
             p = (count[t] + 1) / (n_max + 1)
-            p_t[t], se_t[t] = p, math.sqrt(p * (1.0 - p) / n_max)
+            p_t[t], se_t[t] = p, binomial_se(p, n_max)
     used = max(stop.get(t, n_max) for t in tails)
     if alternative != "two-sided":
         t = tails[0]
         return min(1.0, p_t[t]), se_t[t], used
     t = min(tails, key=lambda k: p_t[k])
-    p = min(1.0, 2.0 * p_t[t])
-    return p, (0.0 if p >= 1.0 else 2.0 * se_t[t]), used
+    return min(1.0, 2.0 * p_t[t]), 2.0 * se_t[t], used

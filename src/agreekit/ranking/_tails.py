@@ -24,11 +24,27 @@ def combine(p_ge: float, p_le: float, alternative: str) -> float:
     return min(1.0, 2.0 * min(p_ge, p_le))
 
 
-def tail_se(p_ge, p_le, p, alternative, size):
-    """Binomial standard error of the tail estimate(s) that p is made of, from ``size`` draws."""
+def binomial_se(p: float, size: int) -> float:
+    """Standard error of a tail estimate p = (b + 1)/(size + 1) from ``size`` draws: the binomial
+    sqrt(size · q(1 − q))/(size + 1) at the Laplace estimate q = (b + 1)/(size + 2) of the tail
+    probability, which is never 0 or 1 (at b = size, where every draw was as extreme, the plug-in
+    q = b/size would give 0 although the exact tail is below 1)."""
+    q = p * (size + 1) / (size + 2)
+    return math.sqrt(size * q * (1.0 - q)) / (size + 1)
+
+
+def plugin_se(p: float, size: int) -> float:
+    """Binomial standard error sqrt(p(1 − p)/size) at the estimate p itself (the table's tails, whose
+    probabilities come from quantiles of ``size`` effective draws)."""
+    return math.sqrt(p * (1.0 - p) / size)
+
+
+def tail_se(p_ge, p_le, alternative, size, *, single=plugin_se):
+    """Standard error of the tail estimate(s) that the p-value of ``alternative`` is made of, from
+    ``size`` draws, ``single(p_tail, size)`` per tail; two-sided: twice the smaller tail's, also where
+    the p-value is cut at 1 (the cut only shrinks the error, and the exact p may be below 1)."""
     if alternative == "greater":
-        return math.sqrt(p_ge * (1 - p_ge) / size)
+        return single(p_ge, size)
     if alternative == "less":
-        return math.sqrt(p_le * (1 - p_le) / size)
-    q = min(p_ge, p_le)
-    return 0.0 if p >= 1.0 else 2.0 * math.sqrt(q * (1 - q) / size)
+        return single(p_le, size)
+    return 2.0 * single(min(p_ge, p_le), size)

@@ -24,7 +24,8 @@ untied rankings.
 Sequential Monte Carlo (``sequential=True``; the default for the Monte Carlo fallback of
 ``method="auto"``): each tail is sampled until it has seen h = 20 resamples at least as extreme
 as γ, or ``n_resamples`` in all (Besag and Clifford [3]_): p = h / L if the h-th exceedance came
-at resample L, else (g + 1)/(n_resamples + 1) with g < h exceedances.  Each tail p-value is
+at resample L, else (g + 1)/(n_resamples + 1) with g < h exceedances; its standard error is
+p sqrt((1 − h/(L + 1))/h), which stays above 0 at L = h.  Each tail p-value is
 valid, P(p <= u) <= u (with equality at its support points for a continuous null), and the
 two-sided p = min(1, 2 · min of the tails) is valid by the Bonferroni bound, as for a fixed
 number of resamples.  A p-value near 0.5 settles after about 2h/p resamples.
@@ -803,7 +804,7 @@ def _table_branch(gamma, n, config, alternative, table, tab, model):
     p = combine(p_ge, p_le, alternative)
     mom = model.quantiles(n)[1]
     moments = (mom.mean, mom.var, mom.left_var)
-    se = tail_se(p_ge, p_le, p, alternative, n_eff)
+    se = tail_se(p_ge, p_le, alternative, n_eff)
     return p, se, moments, 0, mom.source, (mom.mean_se, mom.var_se, mom.left_var_se)
 
 
