@@ -27,8 +27,8 @@ def combine(p_ge: float, p_le: float, alternative: str) -> float:
 def binomial_se(p: float, size: int) -> float:
     """Standard error of a tail estimate p = (b + 1)/(size + 1) from ``size`` draws: the binomial
     sqrt(size · q(1 − q))/(size + 1) at the Laplace estimate q = (b + 1)/(size + 2) of the tail
-    probability, which is never 0 or 1 (at b = size, where every draw was as extreme, the plug-in
-    q = b/size would give 0 although the exact tail is below 1)."""
+    probability, which is never 0 or 1 (at b = size, where every draw was as extreme, p = 1 and the
+    plug-in sqrt(p(1 − p)/size) would be 0 although the exact tail may be below 1)."""
     q = p * (size + 1) / (size + 2)
     return math.sqrt(size * q * (1.0 - q)) / (size + 1)
 
